@@ -1,0 +1,4 @@
+import { defineConfig } from 'vite';
+import { remoteConfig } from '../packages/vite-config/index';
+
+export default defineConfig(remoteConfig({ root: import.meta.dirname, name: 'marketing', port: 5174 }));

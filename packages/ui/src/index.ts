@@ -1,0 +1,24 @@
+// The package's public surface. One entry point on purpose: federation shares @site/ui as a single
+// singleton module, so every remote must import it by this one specifier.
+export { cn } from './cn';
+export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, type ButtonSize } from './button';
+export { Container, Card, Badge, Section } from './layout';
+export { SITE, siteOrigin } from './site';
+export { track } from './track';
+export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
+export { usePageMeta, useScrollToTop, JsonLd } from './page-meta';
+export {
+  useThemeStore,
+  startThemeSync,
+  readStoredTheme,
+  nextTheme,
+  applyTheme,
+  THEME_STORAGE_KEY,
+  type ThemePreference,
+} from './use-theme-store';
+export { ThemeToggle } from './theme-toggle';
+export { NotFound } from './not-found';
+export { ErrorBoundary, ErrorFallback } from './error-boundary';
+export { ApiError, requestJson } from './request';
+export { StandaloneHost } from './standalone-host';
+export { RemoteRoot, PageHeader } from './remote-root';

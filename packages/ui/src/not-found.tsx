@@ -1,0 +1,20 @@
+import { Link } from 'react-router-dom';
+import { buttonClasses } from './button';
+import { usePageMeta } from './page-meta';
+
+/** The one not-found page, rendered by the shell and by any remote for a path it does not know. */
+export function NotFound() {
+  usePageMeta('Page not found');
+  return (
+    <div className="flex min-h-[60vh] flex-col items-center justify-center px-4 py-24 text-center">
+      <p className="text-6xl font-extrabold text-primary dark:text-blue-300" aria-hidden="true">
+        404
+      </p>
+      <h1 className="mt-4 text-3xl font-bold text-fg">Oops! Page not found</h1>
+      <p className="mt-3 max-w-md text-muted-fg">The page you asked for does not exist or has moved.</p>
+      <Link to="/" className={buttonClasses('primary', 'lg', 'mt-8')}>
+        Return to Home
+      </Link>
+    </div>
+  );
+}

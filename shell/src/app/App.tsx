@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { Toaster } from 'sonner';
+import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, useThemeStore } from '@site/ui';
+import { Footer } from '../features/layout/components/footer';
+import { Header } from '../features/layout/components/header';
+import { RemoteRouter } from '../features/remotes/components/remote-router';
+
+/** The host: header, footer, theme, toasts, the global crash fallback, and the area a remote renders in. */
+export function App() {
+  const { pathname, hash } = useLocation();
+  const preference = useThemeStore((s) => s.preference);
+  useEffect(() => startThemeSync(), []);
+  // A page opened at /#section scrolls there once the remote has rendered it.
+  useEffect(() => {
+    if (hash.length > 1) scrollWhenPresent(decodeURIComponent(hash.slice(1)));
+    // Only on first load: in-app section links scroll by themselves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <div className="flex min-h-screen flex-col bg-bg text-fg">
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-surface focus:px-4 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <ErrorBoundary resetKeys={[pathname]} fallback={({ reset }) => <ErrorFallback reset={reset} />}>
+          <RemoteRouter />
+        </ErrorBoundary>
+      </main>
+      <Footer />
+      <Toaster richColors closeButton position="top-center" theme={preference} />
+    </div>
+  );
+}

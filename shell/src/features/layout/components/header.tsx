@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { Button, Container, SITE, ThemeToggle, useGoToSection } from '@site/ui';
+import { LOCAL_SERVICES, NAV_ITEMS } from '../../../config/navigation';
+import { LocalServicesMenu } from './local-services-menu';
+import { NavLink } from './nav-link';
+
+const linkClass = 'rounded-md px-3 py-2 text-sm font-medium text-fg hover:bg-surface-muted';
+const mobileLinkClass = 'block rounded-lg px-3 py-3 text-base font-medium text-fg hover:bg-surface-muted';
+
+export function Header() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const goToSection = useGoToSection();
+  const { pathname } = useLocation();
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+  const close = () => setMenuOpen(false);
+  const [home, ...rest] = NAV_ITEMS;
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-surface/90 backdrop-blur supports-[backdrop-filter]:bg-surface/80">
+      <Container className="flex h-16 items-center justify-between gap-4">
+        <Link to="/" className="flex items-center gap-2 font-bold text-fg" aria-label={`${SITE.name}, home`}>
+          <img src="/favicon.svg" alt="" width="32" height="32" />
+          <span className="hidden sm:inline">{SITE.name}</span>
+          <span className="sm:hidden">{SITE.shortName}</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 xl:flex">
+          <NavLink item={home!} className={linkClass} />
+          <LocalServicesMenu />
+          {rest.map((item) => (
+            <NavLink key={item.label} item={item} className={linkClass} />
+          ))}
+        </nav>
+
+        <div className="flex items-center gap-2">
+          <ThemeToggle />
+          <Button variant="secondary" className="hidden md:inline-flex" onClick={() => goToSection('services')}>
+            Pricing
+          </Button>
+          <Button className="hidden md:inline-flex" onClick={() => goToSection('contact')}>
+            Free Consultation
+          </Button>
+          <button
+            type="button"
+            className="inline-flex h-10 w-10 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
+            </svg>
+          </button>
+        </div>
+      </Container>
+
+      {menuOpen && (
+        <nav id="mobile-menu" aria-label="Mobile" className="max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-border bg-surface xl:hidden">
+          <Container className="py-3">
+            <ul className="space-y-1">
+              {NAV_ITEMS.map((item) => (
+                <li key={item.label}>
+                  <NavLink item={item} className={mobileLinkClass} onNavigate={close} />
+                </li>
+              ))}
+              <li>
+                <Link to={LOCAL_SERVICES.to} className={mobileLinkClass} onClick={close}>
+                  {LOCAL_SERVICES.label}
+                </Link>
+                <ul className="ml-4 border-l border-border pl-2">
+                  {LOCAL_SERVICES.towns.map((t) => (
+                    <li key={t.path}>
+                      <Link to={t.path} className="block rounded-lg px-3 py-2 text-sm text-muted-fg hover:bg-surface-muted" onClick={close}>
+                        {t.name}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            </ul>
+            <div className="mt-3 grid grid-cols-2 gap-2 md:hidden">
+              <Button variant="secondary" onClick={() => (close(), goToSection('services'))}>
+                Pricing
+              </Button>
+              <Button onClick={() => (close(), goToSection('contact'))}>Free Consultation</Button>
+            </div>
+          </Container>
+        </nav>
+      )}
+    </header>
+  );
+}

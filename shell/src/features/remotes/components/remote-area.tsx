@@ -1,0 +1,57 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
+import { loadRemoteApp, RemoteLoadError } from '../lib/load-remote';
+
+/** One remote's area: loads its ./App at run time; a failure stays inside this area. */
+export function RemoteArea({ name, entry }: { name: string; entry: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const { pathname } = useLocation();
+  const App = useMemo(() => lazy(() => loadRemoteApp(name, entry, attempt)), [name, entry, attempt]);
+  return (
+    <ErrorBoundary
+      resetKeys={[name, attempt, pathname]}
+      fallback={({ error, reset }) =>
+        error instanceof RemoteLoadError ? (
+          <RemoteUnavailable onRetry={() => setAttempt((a) => a + 1)} />
+        ) : (
+          <ErrorFallback reset={reset} />
+        )
+      }
+    >
+      <Suspense fallback={<RemoteLoading />}>
+        <App />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+function RemoteLoading() {
+  return (
+    <div role="status" aria-live="polite" className="mx-auto flex min-h-[50vh] max-w-6xl flex-col gap-4 px-4 py-16">
+      <span className="sr-only">Loading…</span>
+      <div className="h-10 w-2/3 animate-pulse rounded-lg bg-surface-muted" />
+      <div className="h-4 w-full animate-pulse rounded bg-surface-muted" />
+      <div className="h-4 w-5/6 animate-pulse rounded bg-surface-muted" />
+      <div className="mt-6 grid gap-4 sm:grid-cols-3">
+        <div className="h-40 animate-pulse rounded-2xl bg-surface-muted" />
+        <div className="h-40 animate-pulse rounded-2xl bg-surface-muted" />
+        <div className="h-40 animate-pulse rounded-2xl bg-surface-muted" />
+      </div>
+    </div>
+  );
+}
+
+function RemoteUnavailable({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center" role="alert">
+      <h1 className="text-2xl font-bold text-fg">This section is temporarily unavailable</h1>
+      <p className="mt-3 text-muted-fg">
+        We could not load this part of the site. The rest of the site still works; please try again in a moment.
+      </p>
+      <Button size="lg" className="mt-6" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
