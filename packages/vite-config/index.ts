@@ -12,6 +12,20 @@ import { runnerImport, type Plugin, type UserConfig } from 'vite';
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
 export const SHARED = ['react', 'react-dom', 'react-router-dom', 'zustand', 'sonner', 'zod', '@site/ui'];
 
+/**
+ * Shared modules with explicit versions: the plugin otherwise resolves `<pkg>/package.json`, which
+ * packages with an `exports` map (sonner) do not expose.
+ */
+function sharedWithVersions(root: string) {
+  return Object.fromEntries(
+    SHARED.map((name) => {
+      const file = path.join(root, 'node_modules', name, 'package.json');
+      const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+      return [name, { version }];
+    }),
+  );
+}
+
 function readVersion(root: string): string {
   return process.env.MFE_VERSION || (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -89,7 +103,7 @@ export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
         name,
         filename: 'remoteEntry.js',
         exposes: { './App': './src/app/App.tsx' },
-        shared: SHARED,
+        shared: sharedWithVersions(root),
       }),
       manifestPlugin(root, name),
       standaloneFallback(base),
@@ -112,7 +126,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
         // Remotes are registered at run time from /remotes.json (setRemote); the plugin only acts as a
         // host when at least one remote is declared, hence this placeholder that is never loaded.
         remotes: { placeholder: '/mfe/placeholder/remoteEntry.js' },
-        shared: SHARED,
+        shared: sharedWithVersions(root),
       }),
     ],
     server: { port, proxy: { '/api': 'http://127.0.0.1:3000', '/mfe': 'http://127.0.0.1:3000', '/remotes.json': 'http://127.0.0.1:3000' } },

@@ -5,7 +5,7 @@ import { LOCAL_SERVICES, NAV_ITEMS } from '../../../config/navigation';
 import { LocalServicesMenu } from './local-services-menu';
 import { NavLink } from './nav-link';
 
-const linkClass = 'rounded-md px-3 py-2 text-sm font-medium text-fg hover:bg-surface-muted';
+const linkClass = 'whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-fg hover:bg-surface-muted';
 const mobileLinkClass = 'block rounded-lg px-3 py-3 text-base font-medium text-fg hover:bg-surface-muted';
 
 export function Header() {
@@ -27,11 +27,11 @@ export function Header() {
       <Container className="flex h-16 items-center justify-between gap-4">
         <Link to="/" className="flex items-center gap-2 font-bold text-fg" aria-label={`${SITE.name}, home`}>
           <img src="/favicon.svg" alt="" width="32" height="32" />
-          <span className="hidden sm:inline">{SITE.name}</span>
-          <span className="sm:hidden">{SITE.shortName}</span>
+          <span className="hidden 2xl:inline">{SITE.name}</span>
+          <span className="whitespace-nowrap 2xl:hidden">{SITE.shortName}</span>
         </Link>
 
-        <nav aria-label="Main" className="hidden items-center gap-1 xl:flex">
+        <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">
           <NavLink item={home!} className={linkClass} />
           <LocalServicesMenu />
           {rest.map((item) => (
@@ -41,10 +41,10 @@ export function Header() {
 
         <div className="flex items-center gap-2">
           <ThemeToggle />
-          <Button variant="secondary" className="hidden md:inline-flex" onClick={() => goToSection('services')}>
+          <Button variant="secondary" className="hidden whitespace-nowrap md:inline-flex" onClick={() => goToSection('services')}>
             Pricing
           </Button>
-          <Button className="hidden md:inline-flex" onClick={() => goToSection('contact')}>
+          <Button className="hidden whitespace-nowrap md:inline-flex" onClick={() => goToSection('contact')}>
             Free Consultation
           </Button>
           <button

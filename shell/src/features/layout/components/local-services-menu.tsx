@@ -35,7 +35,7 @@ export function LocalServicesMenu() {
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-fg hover:bg-surface-muted cursor-pointer"
+        className="inline-flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-fg hover:bg-surface-muted cursor-pointer"
       >
         {LOCAL_SERVICES.label}
         <svg width="14" height="14" viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className={open ? 'rotate-180 transition-transform' : 'transition-transform'}>

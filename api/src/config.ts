@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Typed, validated settings of one API process. Built once by `loadConfig`. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute directory holding the SQLite file and other local state. */
+  dataDir: string;
+  /** PostgreSQL connection string; SQLite under `dataDir` when absent. */
+  databaseUrl: string | undefined;
+  /** Origin used for canonical links, without a trailing slash. */
+  publicOrigin: string;
+  adminPassword: string | undefined;
+  adminPasswordHash: string | undefined;
+  webhookSecret: string | undefined;
+  smtpUrl: string | undefined;
+  googlePlacesApiKey: string | undefined;
+  yelpApiKey: string | undefined;
+  /** `REMOTE_<NAME>_URL`: a remote entry served from elsewhere instead of `/mfe/<name>/`. */
+  remoteUrls: Partial<Record<RemoteName, string>>;
+  logLevel: LogLevel;
+  /** Directory holding `shell/dist` and `mfe-<name>/dist`. */
+  siteRoot: string;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Trust `X-Forwarded-*` from a reverse proxy (client IP, https). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Two levels up from this module is the repository root both from source (api/src/config.ts)
+ * and from the bundle (api/dist/server.js), which inlines this module.
+ */
+const defaultSiteRoot = () => fileURLToPath(new URL('../..', import.meta.url));
+
+const optionalString = z.string().optional();
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: 'Must be an http(s) URL' })
+  .optional();
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** Parses sizes like `100kb`, `1.5mb` or `2048` (bytes). */
+export function parseByteSize(value: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
+  if (!m) return null;
+  return Math.floor(Number(m[1]) * BYTE_UNITS[(m[2] ?? 'b').toLowerCase()]!);
+}
+
+const remoteUrlKeys = Object.fromEntries(
+  REMOTE_NAMES.map((name) => [`REMOTE_${name.toUpperCase()}_URL`, httpUrl]),
+) as Record<`REMOTE_${Uppercase<RemoteName>}_URL`, typeof httpUrl>;
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'Must be a number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'Must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  PUBLIC_ORIGIN: httpUrl,
+  ADMIN_PASSWORD: optionalString,
+  ADMIN_PASSWORD_HASH: optionalString,
+  WEBHOOK_SECRET: optionalString,
+  SMTP_URL: optionalString,
+  GOOGLE_PLACES_API_KEY: optionalString,
+  YELP_API_KEY: optionalString,
+  ...remoteUrlKeys,
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  SITE_ROOT: z.string().min(1).optional(),
+  BODY_LIMIT: z
+    .string()
+    .refine((v) => parseByteSize(v) !== null, { message: 'Must be a size such as 100kb or 1mb' })
+    .default('100kb'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+/**
+ * Parses the environment. Throws one `ConfigError` listing every invalid variable.
+ * Empty strings count as unset, so `DATABASE_URL=` means SQLite.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(environment)'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const remoteUrls: Partial<Record<RemoteName, string>> = {};
+  for (const name of REMOTE_NAMES) {
+    const url = e[`REMOTE_${name.toUpperCase() as Uppercase<RemoteName>}_URL`];
+    if (url) remoteUrls[name] = url;
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(process.cwd(), e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    adminPassword: e.ADMIN_PASSWORD,
+    adminPasswordHash: e.ADMIN_PASSWORD_HASH,
+    webhookSecret: e.WEBHOOK_SECRET,
+    smtpUrl: e.SMTP_URL,
+    googlePlacesApiKey: e.GOOGLE_PLACES_API_KEY,
+    yelpApiKey: e.YELP_API_KEY,
+    remoteUrls,
+    logLevel: e.LOG_LEVEL,
+    siteRoot: path.resolve(process.cwd(), e.SITE_ROOT ?? defaultSiteRoot()),
+    bodyLimit: parseByteSize(e.BODY_LIMIT)!,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

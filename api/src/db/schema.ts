@@ -1,0 +1,26 @@
+import type { Insertable, Selectable } from 'kysely';
+
+/*
+ * Column conventions, so one code path works on SQLite and PostgreSQL:
+ * ids are text (UUIDs), timestamps are ISO-8601 UTC text (they sort as text), structured values are
+ * JSON text, counters are `integer`, booleans are `integer` 0/1.
+ */
+
+export interface EventsTable {
+  id: string;
+  name: string;
+  /** JSON object text, or null when the event had no properties. */
+  props: string | null;
+  path: string;
+  /** When the browser says it happened (falls back to `received_at`). */
+  at: string;
+  received_at: string;
+}
+
+/** Every table the API owns. Add a table here and a migration in `migrations/`. */
+export interface Database {
+  events: EventsTable;
+}
+
+export type EventRow = Selectable<EventsTable>;
+export type NewEventRow = Insertable<EventsTable>;

@@ -1,0 +1,31 @@
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { ApiError } from '../lib/api-error';
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/**
+ * Runs after the API router. An `/api` request nobody answered is a 405 (with `Allow`) when the
+ * path exists for other methods, 204 for OPTIONS on such a path, and a 404 envelope otherwise.
+ * Other paths pass on to the site.
+ */
+export function apiFallback(options: { router: Router<any, any> }) {
+  return async function answerUnmatchedApi(ctx: Context, next: Next) {
+    if (!isApiPath(ctx.path)) return next();
+    const allowed = new Set<string>();
+    for (const layer of options.router.match(ctx.path, ctx.method).path) {
+      for (const method of layer.methods) allowed.add(method);
+    }
+    if (allowed.size === 0) throw new ApiError(404, 'not_found', `There is no API endpoint at ${ctx.path}.`);
+    allowed.add('OPTIONS');
+    const allow = [...allowed].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('Allow', allow);
+      return;
+    }
+    throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`, {
+      headers: { Allow: allow },
+    });
+  };
+}

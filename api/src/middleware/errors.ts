@@ -1,0 +1,105 @@
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
+import { ApiError } from '../lib/api-error';
+import type { Logger } from '../lib/logger';
+
+const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one error handler, at the head of the chain. Everything thrown below becomes the JSON envelope
+ * `{ error: { code, message, details? } }` (plain text outside `/api`); a 500 never carries a stack.
+ */
+export function errors(options: { logger: Logger }) {
+  return async function errorHandler(ctx: Context, next: Next) {
+    try {
+      await next();
+    } catch (thrown) {
+      const { status, envelope, headers } = toEnvelope(thrown);
+      if (status >= 500) options.logger.error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
+      if (ctx.headerSent || !ctx.writable) return;
+
+      ctx.status = status;
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      // A half-built answer (e.g. a static file's caching headers) must not be reused for the error.
+      ctx.remove('Content-Disposition');
+      ctx.remove('ETag');
+      ctx.remove('Last-Modified');
+      ctx.set('Cache-Control', 'no-store');
+      if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = envelope;
+      } else {
+        ctx.type = 'text/plain; charset=utf-8';
+        ctx.body = envelope.error.message;
+      }
+    }
+  };
+}
+
+/** Maps anything thrown to a status and envelope. Exported for tests and non-Koa callers. */
+export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEnvelope; headers: Record<string, string> } {
+  if (thrown instanceof ApiError) {
+    return {
+      status: thrown.status,
+      envelope: envelopeOf(thrown.code, thrown.message, thrown.details),
+      headers: thrown.headers,
+    };
+  }
+  if (isZodError(thrown)) {
+    const issues = fieldIssues(thrown);
+    return { status: 400, envelope: envelopeOf('validation_failed', describeIssues(issues), issues), headers: {} };
+  }
+  const err = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as HttpLikeError;
+  const status = err.status ?? err.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Errors from the body parser (co-body / raw-body) and from koa's ctx.throw.
+    if (thrown instanceof SyntaxError || err.type === 'entity.parse.failed') {
+      return { status: 400, envelope: envelopeOf('invalid_json', 'The request body is not valid JSON.'), headers: {} };
+    }
+    if (status === 413) {
+      return {
+        status,
+        envelope: envelopeOf('payload_too_large', 'The request body is larger than this endpoint accepts.'),
+        headers: {},
+      };
+    }
+    const code = CODE_BY_STATUS[status] ?? 'bad_request';
+    const message = err.expose !== false && err.message ? err.message : 'The request could not be processed.';
+    return { status, envelope: envelopeOf(code, message), headers: { ...(err.headers ?? {}) } };
+  }
+  return { status: 500, envelope: envelopeOf('internal_error', INTERNAL_MESSAGE), headers: {} };
+}
+
+function envelopeOf(code: string, message: string, details?: unknown): ErrorEnvelope {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+function isZodError(value: unknown): value is z.ZodError {
+  return (
+    value instanceof z.ZodError ||
+    (value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues))
+  );
+}

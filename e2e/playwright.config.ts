@@ -1,0 +1,46 @@
+import { rmSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { BASE_URL, E2E_ADMIN_PASSWORD, E2E_DATA_DIR, E2E_PORT, E2E_WEBHOOK_SECRET, REPO_ROOT } from './support/env';
+
+// Every run starts from an empty database.
+rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : Number(process.env.E2E_WORKERS || 2),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } } }],
+  webServer: {
+    // The production build, served the way `npm run serve` does.
+    command: 'node api/dist/server.js',
+    cwd: REPO_ROOT,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      PUBLIC_ORIGIN: BASE_URL,
+      WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      // Lets the suite's many form posts through the production rate limits.
+      RATE_LIMIT_MULTIPLIER: '100',
+    },
+  },
+});

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import { builtManifests } from '../support/manifests';
+import { watchPageErrors } from '../support/page-errors';
+
+// The spec's route table (section 2), with sample values for its parameters.
+const ROUTES = [
+  '/',
+  '/local-services',
+  '/local-services/danville-ai-automation',
+  '/local-services/san-ramon-business-automation',
+  '/local-services/walnut-creek-ai-solutions',
+  '/local-services/pleasanton-automation-services',
+  '/case-studies/danville-restaurant-automation',
+  '/case-studies/san-ramon-tech-automation',
+  '/case-studies/walnut-creek-retail-automation',
+  '/case-studies/pleasanton-manufacturing-automation',
+  '/case-studies/restaurant-automation',
+  '/restaurant-order-bot',
+  '/retail-customer-service',
+  '/service-business-automation',
+  '/roi-calculator',
+  '/website-analysis',
+  '/free-analysis',
+  '/blog',
+  '/blog/category/ai-automation',
+  '/admin',
+  '/admin/dashboard',
+  '/admin/alerts',
+  '/admin/posts',
+  '/admin/posts/create',
+];
+
+const titles = new Map(builtManifests().flatMap((m) => (m.pages ?? []).map((p) => [p.path, p.title] as const)));
+
+for (const route of ROUTES) {
+  test(`${route} answers 200 and shows its page`, async ({ page }) => {
+    const errors = watchPageErrors(page);
+    const res = await page.goto(route);
+    expect(res?.status()).toBe(200);
+    const h1 = page.getByRole('heading', { level: 1 }).first();
+    await expect(h1).toBeVisible();
+    await expect(h1).not.toHaveText(/Oops! Page not found|temporarily unavailable|Something went wrong/);
+    const title = titles.get(route);
+    if (title) expect(await page.title()).toBe(title);
+    await page.waitForLoadState('networkidle');
+    errors.expectClean();
+  });
+}
+
+test('/free-analysis and /website-analysis show the same tool', async ({ page }) => {
+  for (const route of ['/free-analysis', '/website-analysis']) {
+    await page.goto(route);
+    await expect(page.locator('#analysis-tool')).toBeVisible();
+  }
+});
+
+test('the served HTML already carries each page’s title, description and canonical link', async ({ request }) => {
+  for (const manifest of builtManifests()) {
+    for (const meta of manifest.pages ?? []) {
+      const html = await (await request.get(meta.path)).text();
+      expect(html).toContain(`<title>${meta.title.replace(/&/g, '&amp;')}</title>`);
+      expect(html).toMatch(/<meta name="description" content="[^"]+"/);
+      expect(html).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\//);
+    }
+  }
+});

@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { watchPageErrors } from '../support/page-errors';
+
+test.describe('not found', () => {
+  test('an unknown path answers 404 and offers the way home', async ({ page }) => {
+    const res = await page.goto('/this/page/does-not-exist');
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.locator('#home')).toBeVisible();
+  });
+
+  test('an unknown path inside a remote’s space is the same not-found page', async ({ page }) => {
+    for (const path of ['/local-services/nowhere', '/case-studies/nowhere']) {
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+    }
+  });
+});
+
+test.describe('theme', () => {
+  const isDark = (page: import('@playwright/test').Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+  test('cycles light -> dark -> system -> light and survives a reload', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: /^Theme:/ });
+    await expect(toggle).toHaveAccessibleName(/Theme: Light/);
+    expect(await isDark(page)).toBe(false);
+
+    await toggle.click();
+    await expect(toggle).toHaveAccessibleName(/Theme: Dark/);
+    expect(await isDark(page)).toBe(true);
+    await page.reload();
+    await expect(page.getByRole('button', { name: /^Theme: Dark/ })).toBeVisible();
+    expect(await isDark(page)).toBe(true);
+
+    await page.getByRole('button', { name: /^Theme:/ }).click();
+    await expect(page.getByRole('button', { name: /^Theme:/ })).toHaveAccessibleName(/Theme: System/);
+    // System follows the OS setting, live.
+    expect(await isDark(page)).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => isDark(page)).toBe(false);
+
+    await page.getByRole('button', { name: /^Theme:/ }).click();
+    await expect(page.getByRole('button', { name: /^Theme:/ })).toHaveAccessibleName(/Theme: Light/);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+  });
+
+  test('a stored garbage value gives light', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.addInitScript(() => localStorage.setItem('theme', 'purple'));
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: /^Theme:/ })).toHaveAccessibleName(/Theme: Light/);
+    expect(await isDark(page)).toBe(false);
+  });
+});
+
+test('the mobile menu opens, navigates and closes', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const open = page.getByRole('button', { name: 'Open menu' });
+  await open.click();
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  await expect(menu).toBeVisible();
+  await page.getByRole('button', { name: 'Close menu' }).click();
+  await expect(menu).toBeHidden();
+
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await menu.getByRole('link', { name: 'Blog' }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('a header link from another page lands on / scrolled to its section', async ({ page }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' }).click();
+  await expect(page).toHaveURL(/\/#contact$/);
+  await expect(page.locator('#contact')).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+});
+
+test('Pricing and Free Consultation scroll to services and contact', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Free Consultation' }).click();
+  await expect(page.locator('#contact')).toBeInViewport();
+  await page.getByRole('button', { name: 'Pricing' }).click();
+  await expect(page.locator('#services')).toBeInViewport();
+});
+
+test('the Local Services submenu lists the four towns and works with the keyboard', async ({ page }) => {
+  await page.goto('/');
+  const trigger = page.getByRole('button', { name: 'Local Services' });
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  for (const town of ['Danville', 'San Ramon', 'Walnut Creek', 'Pleasanton']) {
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: town })).toBeVisible();
+  }
+  await page.keyboard.press('Escape');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+  await trigger.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Walnut Creek' }).click();
+  await expect(page).toHaveURL(/\/local-services\/walnut-creek-ai-solutions$/);
+});
+
+test('one React in the page: remote router hooks follow the shell’s navigation', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  await page.goto('/');
+  await expect(page.locator('[data-mfe="marketing"]')).toBeVisible();
+  // Client-side navigation through the shell's router into each other remote.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
+  await expect(page.locator('[data-mfe="blog"]')).toBeVisible();
+  await expect(page).toHaveURL(/\/blog$/);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Free Analysis' }).click();
+  await expect(page.locator('[data-mfe="analysis"]')).toBeVisible();
+  await page.goBack();
+  await expect(page.locator('[data-mfe="blog"]')).toBeVisible();
+  // A shared singleton means every remote sees the same React as the shell.
+  const reactCopies = await page.evaluate(
+    () =>
+      performance
+        .getEntriesByType('resource')
+        .map((r) => r.name.split('/').pop() ?? '')
+        .filter((f) => f.startsWith('__federation_shared_react-') && !/^__federation_shared_react-(dom|router)/.test(f)).length,
+  );
+  expect(reactCopies).toBe(1);
+  expect(errors.problems.filter((p) => /Invalid hook call|useRoutes\(\) may be used only|more than one copy of React/i.test(p))).toEqual([]);
+  errors.expectClean();
+});

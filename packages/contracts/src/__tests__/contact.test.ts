@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { CONTACT_LIMITS, contactFieldErrors, contactRequestSchema } from '../contact';
+
+describe('contactRequestSchema', () => {
+  it('accepts the required fields and drops empty optional ones', () => {
+    const r = contactRequestSchema.parse({ name: ' Ana ', email: 'ana@example.com', company: '', subject: '', message: 'Hi' });
+    expect(r).toEqual({ name: 'Ana', email: 'ana@example.com', company: undefined, subject: undefined, message: 'Hi' });
+  });
+
+  it('names every missing or invalid field', () => {
+    const r = contactRequestSchema.safeParse({ name: '  ', email: 'not-an-email', message: '' });
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    expect(contactFieldErrors(r.error)).toEqual({
+      name: 'Name is required',
+      email: 'Enter a valid email address',
+      message: 'Message is required',
+    });
+  });
+
+  it('refuses over-long fields with a visible message', () => {
+    const r = contactRequestSchema.safeParse({ name: 'A', email: 'a@b.co', message: 'x'.repeat(CONTACT_LIMITS.message + 1) });
+    expect(r.success).toBe(false);
+    if (!r.success) expect(contactFieldErrors(r.error).message).toBe('Message must be at most 5000 characters');
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  cardExcerpt,
+  normalizePostInput,
+  parseKeywords,
+  postInputSchema,
+  postMatches,
+  postValidationMessages,
+  readTime,
+  slugify,
+  titleCaseSlug,
+  uniqueSlug,
+  validationFailedMessage,
+} from '../posts';
+
+const valid = {
+  title: 'A valid title',
+  excerpt: 'An excerpt that is long enough.',
+  content: 'x'.repeat(100),
+  author: 'Jo',
+  category: 'AI Automation',
+  metaDescription: 'm'.repeat(50),
+};
+
+describe('post validation', () => {
+  it('accepts a valid post', () => {
+    expect(postValidationMessages(normalizePostInput(valid))).toEqual([]);
+  });
+
+  it('reports every spec message, in order, after trimming', () => {
+    const input = normalizePostInput({
+      title: '  abcd    ',
+      excerpt: ' short ',
+      content: `   ${'x'.repeat(99)}   `,
+      author: ' J ',
+      category: ' A ',
+      metaDescription: ` ${'m'.repeat(49)} `,
+    });
+    const messages = postValidationMessages(input);
+    expect(validationFailedMessage(messages)).toBe(
+      'Validation failed: Title must be at least 5 characters long, Excerpt must be at least 20 characters long, ' +
+        'Content must be at least 100 characters long, Author name must be at least 2 characters long, ' +
+        'Category must be at least 2 characters long, Meta description must be at least 50 characters long',
+    );
+  });
+
+  it('has upper bounds', () => {
+    expect(postValidationMessages(normalizePostInput({ ...valid, title: 't'.repeat(201) }))).toEqual([
+      'Title must be at most 200 characters long',
+    ]);
+  });
+
+  it('keeps keywords trimmed, non-empty and unique', () => {
+    expect(normalizePostInput({ ...valid, keywords: [' AI ', '', 'ai', 'Chatbots'] }).keywords).toEqual(['AI', 'Chatbots']);
+    expect(parseKeywords(' a, ,b ,, c ')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses non-http image URLs', () => {
+    expect(postInputSchema.safeParse({ ...valid, featuredImage: 'javascript:alert(1)' }).success).toBe(false);
+    expect(postInputSchema.safeParse({ ...valid, featuredImage: 'data:image/png;base64,xx' }).success).toBe(false);
+    expect(postInputSchema.safeParse({ ...valid, featuredImage: 'https://example.com/a.png' }).success).toBe(true);
+  });
+});
+
+describe('slug', () => {
+  it('lowercases, dashes spaces, drops non-alphanumerics', () => {
+    expect(slugify('How AI Chatbots Are Revolutionizing Customer Service!')).toBe('how-ai-chatbots-are-revolutionizing-customer-service');
+    expect(slugify('  Café & Bistro: 2024  ')).toBe('cafe-bistro-2024');
+    expect(slugify('!!!')).toBe('post');
+  });
+
+  it('always yields a URL-safe slug', () => {
+    fc.assert(fc.property(fc.string(), (s) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slugify(s))));
+  });
+
+  it('numbers clashes -2, -3', () => {
+    expect(uniqueSlug('a', new Set())).toBe('a');
+    expect(uniqueSlug('a', new Set(['a']))).toBe('a-2');
+    expect(uniqueSlug('a', new Set(['a', 'a-2']))).toBe('a-3');
+  });
+});
+
+describe('read time', () => {
+  it('is words / 200 rounded up, at least 1, counting text only', () => {
+    expect(readTime('')).toBe(1);
+    expect(readTime(`<p>${'word '.repeat(200)}</p>`)).toBe(1);
+    expect(readTime(`<p>${'word '.repeat(201)}</p>`)).toBe(2);
+    expect(readTime(`<h2 class="x">a</h2><p>${'<strong>w</strong> '.repeat(400)}</p>`)).toBe(3);
+  });
+});
+
+describe('display helpers', () => {
+  it('cuts card excerpts to 150 characters', () => {
+    const long = 'word '.repeat(60);
+    const cut = cardExcerpt(long);
+    expect(cut.length).toBeLessThanOrEqual(151);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cardExcerpt('short')).toBe('short');
+  });
+
+  it('shows category slugs in Title Case', () => {
+    expect(titleCaseSlug('how-to-guides')).toBe('How To Guides');
+  });
+
+  it('matches search in title, excerpt and category', () => {
+    const p = { title: 'Restaurant bots', excerpt: 'Orders faster', category: 'Case Studies' };
+    expect(postMatches(p, 'restaurant')).toBe(true);
+    expect(postMatches(p, 'FASTER')).toBe(true);
+    expect(postMatches(p, 'case')).toBe(true);
+    expect(postMatches(p, 'plumbing')).toBe(false);
+  });
+});

@@ -1,0 +1,316 @@
+import { z } from 'zod';
+
+/*
+ * The free analysis tool: requests, the full scorecard answer (spec section 3) and the small pure rules the
+ * tool and the API must agree on (business-type inference, website-mode URL rule, locations, score labels).
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Rules shared by the tool and the API
+// ---------------------------------------------------------------------------------------------------------
+
+export const ANALYSIS_LOCATIONS = ['Danville, CA', 'San Ramon, CA', 'Walnut Creek, CA', 'Pleasanton, CA', 'Dublin, CA'] as const;
+export const DEFAULT_ANALYSIS_LOCATION = 'Danville, CA';
+export const NO_LOCATION_LABEL = 'No location selected';
+
+export const BUSINESS_TYPES = ['Restaurant', 'Service', 'Retail', 'Healthcare'] as const;
+export type InferredBusinessType = (typeof BUSINESS_TYPES)[number];
+
+/** Keyword lists in the order they are checked (spec section 5); the first list with a match wins. */
+export const BUSINESS_TYPE_KEYWORDS: ReadonlyArray<readonly [InferredBusinessType, readonly string[]]> = [
+  ['Restaurant', ['restaurant', 'cafe', 'pizza', 'burger', 'sushi', 'chinese', 'italian', 'mexican', 'thai']],
+  ['Service', ['grooming', 'salon', 'spa', 'cleaning', 'plumbing', 'electrical', 'repair', 'maintenance', 'consulting']],
+  ['Retail', ['store', 'shop', 'market', 'boutique', 'gallery', 'pharmacy']],
+  ['Healthcare', ['medical', 'dental', 'clinic', 'doctor', 'physician', 'health']],
+];
+
+/** Business type from keywords in the name, case-insensitive, in the spec's order; otherwise Service. */
+export function inferBusinessType(businessName: string): InferredBusinessType {
+  const name = businessName.toLowerCase();
+  for (const [type, keywords] of BUSINESS_TYPE_KEYWORDS) {
+    if (keywords.some((k) => name.includes(k))) return type;
+  }
+  return 'Service';
+}
+
+/** Website mode: a URL without an http:// or https:// prefix gets https:// added. */
+export function normalizeWebsiteUrl(raw: string): string {
+  const url = raw.trim();
+  return /^https?:\/\//i.test(url) ? url : `https://${url}`;
+}
+
+export const SCORE_THRESHOLDS = { excellent: 80, good: 60, fair: 40 } as const;
+export const NO_DATA_LABEL = 'No Data';
+export const NO_DATA_COLOR = 'text-gray-500';
+
+/** Label for a verified score: 80+ Excellent, 60+ Good, 40+ Fair, below Poor. */
+export function scoreLabel(score: number): string {
+  if (score >= SCORE_THRESHOLDS.excellent) return 'Excellent';
+  if (score >= SCORE_THRESHOLDS.good) return 'Good';
+  if (score >= SCORE_THRESHOLDS.fair) return 'Fair';
+  return 'Poor';
+}
+
+/** Badge colour (a text class): 80+ green, 60+ yellow, 40+ orange, below red. */
+export function scoreColor(score: number): string {
+  if (score >= SCORE_THRESHOLDS.excellent) return 'text-green-600';
+  if (score >= SCORE_THRESHOLDS.good) return 'text-yellow-600';
+  if (score >= SCORE_THRESHOLDS.fair) return 'text-orange-600';
+  return 'text-red-600';
+}
+
+/** Leading markers of insights. */
+export const INSIGHT_MARKERS = { check: '✅', warning: '⚠️', cross: '❌' } as const;
+
+/** The ROI calculator's hour-cost model (spec section 9): the analysis prices its savings with it. */
+export const ROI_WEEKS_PER_MONTH = 4.33;
+export const ROI_DEFAULT_COST_PER_HOUR = 25;
+export function monthlySavingsFor(hoursPerWeek: number, costPerHour: number, efficiencyPercent: number): number {
+  return Math.round(hoursPerWeek * ROI_WEEKS_PER_MONTH * costPerHour * (efficiencyPercent / 100));
+}
+
+export const DEFAULT_TOTAL_POSSIBLE_POINTS = 100;
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------------------
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+export const smbAnalysisRequestSchema = z.object({
+  businessName: z.string().trim().min(1, 'Enter a business name').max(120, 'Business name is too long'),
+  businessType: optionalText(60),
+  location: optionalText(100),
+  website: optionalText(2048),
+});
+export type SmbAnalysisRequest = z.input<typeof smbAnalysisRequestSchema>;
+
+export const websiteAnalysisRequestSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .min(1, 'Enter a website address')
+    .max(2048, 'Website address is too long')
+    .transform(normalizeWebsiteUrl)
+    .refine((u) => URL.canParse(u), 'Enter a valid website address'),
+  mode: z.string().trim().min(1, 'Mode is required').max(40),
+  location: optionalText(100),
+});
+export type WebsiteAnalysisRequest = z.input<typeof websiteAnalysisRequestSchema>;
+
+export const analysisIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Unknown analysis id');
+
+// ---------------------------------------------------------------------------------------------------------
+// Response
+// ---------------------------------------------------------------------------------------------------------
+
+const score0to100 = z.number().min(0).max(100);
+
+/** A detail entry: a value with where it came from. Any entry may be simulated (isMockData + source). */
+export const detailEntrySchema = z.looseObject({
+  isMockData: z.boolean().optional(),
+  source: z.string().optional(),
+});
+
+export const verificationLinkSchema = z.object({
+  title: z.string(),
+  domain: z.string(),
+  description: z.string(),
+  url: z.string(),
+});
+export type VerificationLink = z.infer<typeof verificationLinkSchema>;
+
+export const platformStatusSchema = z.enum(['found', 'not_found', 'unknown', 'error']);
+export type PlatformStatus = z.infer<typeof platformStatusSchema>;
+
+export const platformEvidenceSchema = z.looseObject({
+  platform: z.string(),
+  /** true found, false verified absent, null not checked (no keyless API) or failed. */
+  found: z.boolean().nullable(),
+  status: platformStatusSchema,
+  searchTerm: z.string(),
+  apiEndpoint: z.string(),
+  dataSource: z.string(),
+  verificationLinks: z.array(verificationLinkSchema),
+  lastChecked: z.string(),
+  error: z.string().nullable(),
+  isMockData: z.boolean().optional(),
+  source: z.string().optional(),
+});
+export type PlatformEvidence = z.infer<typeof platformEvidenceSchema>;
+
+export const platformPrioritySchema = z.enum(['high', 'medium']);
+
+export const visibilityDetailsSchema = z.looseObject({
+  missingPlatforms: z.array(z.object({ platform: z.string(), found: z.boolean() })),
+  platforms: z.array(
+    z.object({ platform: z.string(), priority: platformPrioritySchema, status: platformStatusSchema, found: z.boolean().nullable() }),
+  ),
+  citationConsistency: score0to100,
+  localPresence: score0to100,
+  evidence: z.object({
+    platformChecks: z.looseObject({
+      yelp: platformEvidenceSchema,
+      googleBusinessProfile: platformEvidenceSchema,
+      facebook: platformEvidenceSchema,
+    }),
+  }),
+  isMockData: z.boolean().optional(),
+  source: z.string().optional(),
+});
+
+export const gradedSchema = z.object({ score: score0to100, grade: z.string(), source: z.string() });
+
+export const evidenceSchema = z.object({
+  presentData: z.array(z.string()),
+  missingData: z.array(z.string()),
+  details: z.record(z.string(), z.unknown()),
+  pageInfo: z.object({ url: z.string(), analyzedAt: z.string() }),
+  performance: gradedSchema,
+  security: gradedSchema,
+  technologies: z.array(z.object({ name: z.string(), category: z.string().optional() })),
+  dataPoints: z.number().int().min(0),
+  totalPossiblePoints: z.number().int().min(0),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+export const prioritySchema = z.enum(['high', 'medium', 'low']);
+
+export const savingsBasisSchema = z.object({
+  task: z.string(),
+  /** The ROI calculator input this time belongs to. */
+  roiInput: z.enum(['customerService', 'appointmentScheduling', 'invoicingAndBilling', 'dataEntryAndReporting', 'followUpsAndReminders']),
+  hoursPerWeek: z.number().min(0),
+  costPerHour: z.number().min(0),
+  efficiencyPercent: z.number().min(0).max(100),
+  monthlySavings: z.number().min(0),
+});
+export type SavingsBasis = z.infer<typeof savingsBasisSchema>;
+
+export const aiEnhancementSchema = z.object({
+  priority: prioritySchema,
+  automationPotential: score0to100,
+  estimatedSavings: z.number().min(0),
+  recommendations: z.array(z.string()),
+  evidence: z.object({ dataPoints: z.number().int().min(0), automationTriggers: z.array(z.string()) }),
+  savingsBasis: z.array(savingsBasisSchema).optional(),
+});
+export type AiEnhancement = z.infer<typeof aiEnhancementSchema>;
+
+export const factorScoreSchema = z.object({
+  score: score0to100,
+  label: z.string(),
+  color: z.string(),
+  /** false when nothing behind this factor could be verified (label 'No Data'). */
+  verified: z.boolean(),
+  insights: z.array(z.string()),
+  evidence: evidenceSchema,
+  aiEnhancement: aiEnhancementSchema.optional(),
+});
+export type FactorScore = z.infer<typeof factorScoreSchema>;
+
+export const FACTOR_KEYS = ['visibility', 'reputation', 'profileQuality', 'websiteTrust', 'contentQuality', 'competitiveIntelligence'] as const;
+export type FactorKey = (typeof FACTOR_KEYS)[number];
+
+export const scoresSchema = z.object({
+  visibility: factorScoreSchema.extend({ evidence: evidenceSchema.extend({ details: visibilityDetailsSchema }) }),
+  reputation: factorScoreSchema,
+  profileQuality: factorScoreSchema,
+  websiteTrust: factorScoreSchema,
+  contentQuality: factorScoreSchema,
+  competitiveIntelligence: factorScoreSchema,
+  overall: factorScoreSchema,
+});
+export type Scores = z.infer<typeof scoresSchema>;
+
+export const recommendationSchema = z.object({
+  priority: z.enum(['High', 'Medium', 'Low']),
+  category: z.string(),
+  title: z.string(),
+  description: z.string(),
+  actions: z.array(z.string()),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;
+
+export const aiAssessmentSchema = z.object({
+  overallReadiness: score0to100,
+  totalPotentialSavings: z.number().min(0),
+  topOpportunities: z.array(z.string()),
+  implementationRoadmap: z.array(
+    z.object({ phase: z.string(), description: z.string(), priority: prioritySchema, timeline: z.string() }),
+  ),
+  businessTypeAnalysis: z.object({
+    detectedType: z.string().default('Service Business'),
+    automationPotential: z.string().default('High'),
+  }),
+  automationSignals: z.array(z.object({ category: z.string(), strength: z.number().min(0).max(10), evidence: z.string().optional() })),
+  detailedRecommendations: z.array(
+    z.object({
+      title: z.string(),
+      description: z.string(),
+      impact: z.string(),
+      effort: z.string(),
+      timeline: z.string(),
+      monthlySavings: z.number().min(0).optional(),
+    }),
+  ),
+  /** Every saving with the hours it assumes, priced like the ROI calculator. */
+  savingsBreakdown: z.array(savingsBasisSchema),
+  /** Weekly hours per ROI calculator input, to hand to /roi-calculator. */
+  roiCalculatorInputs: z.object({
+    customerService: z.number(),
+    appointmentScheduling: z.number(),
+    invoicingAndBilling: z.number(),
+    dataEntryAndReporting: z.number(),
+    followUpsAndReminders: z.number(),
+    costPerHour: z.number(),
+    automationEfficiency: z.number(),
+  }),
+});
+export type AiAssessment = z.infer<typeof aiAssessmentSchema>;
+
+export const dataSourceStatusSchema = z.enum(['live', 'simulated', 'error', 'not_applicable']);
+
+export const analysisResponseSchema = z.object({
+  id: z.string(),
+  mode: z.enum(['smb', 'website']),
+  /** true when this answer is a stored analysis of the same business and location from the last 24 hours. */
+  cached: z.boolean(),
+  cacheNote: z.string().optional(),
+  businessInfo: z.object({ businessName: z.string(), businessType: z.string(), location: z.string(), website: z.string() }),
+  analyzedAt: z.string(),
+  scores: scoresSchema,
+  recommendations: z.array(recommendationSchema),
+  aiAssessment: aiAssessmentSchema.optional(),
+  dataSources: z.object({
+    googlePlaces: dataSourceStatusSchema,
+    yelp: dataSourceStatusSchema,
+    website: dataSourceStatusSchema,
+    social: z.literal('links_only'),
+  }),
+  scoringModel: z.string(),
+});
+export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;
+
+/** Distinct sources of every simulated detail anywhere in the scores (the mock-data warning lists them). */
+export function collectMockSources(scores: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 12 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (record.isMockData === true && typeof record.source === 'string') found.add(record.source);
+    for (const v of Object.values(record)) walk(v, depth + 1);
+  };
+  walk(scores, 0);
+  return [...found].sort();
+}

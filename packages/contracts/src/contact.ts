@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** Maximum lengths of the contact form's fields: generous for people, small enough to refuse abuse. */
+export const CONTACT_LIMITS = {
+  name: 100,
+  email: 254,
+  company: 120,
+  subject: 150,
+  message: 5000,
+} as const;
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `${label} must be at most ${max} characters` })
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+/**
+ * The contact form payload (spec section 3): name, email and message required; company and subject optional.
+ * `website` is a honeypot: invisible to people, filled in by bots, and a filled one is dropped silently.
+ */
+export const contactRequestSchema = z.object({
+  name: z
+    .string({ message: 'Name is required' })
+    .trim()
+    .min(1, { message: 'Name is required' })
+    .max(CONTACT_LIMITS.name, { message: `Name must be at most ${CONTACT_LIMITS.name} characters` }),
+  email: z
+    .string({ message: 'Email is required' })
+    .trim()
+    .min(1, { message: 'Email is required' })
+    .max(CONTACT_LIMITS.email, { message: `Email must be at most ${CONTACT_LIMITS.email} characters` })
+    .pipe(z.email({ message: 'Enter a valid email address' })),
+  company: optionalText(CONTACT_LIMITS.company, 'Company'),
+  subject: optionalText(CONTACT_LIMITS.subject, 'Subject'),
+  message: z
+    .string({ message: 'Message is required' })
+    .trim()
+    .min(1, { message: 'Message is required' })
+    .max(CONTACT_LIMITS.message, { message: `Message must be at most ${CONTACT_LIMITS.message} characters` }),
+  website: z.string().max(500).optional(),
+});
+export type ContactRequestInput = z.input<typeof contactRequestSchema>;
+export type ContactRequest = z.output<typeof contactRequestSchema>;
+export type ContactField = 'name' | 'email' | 'company' | 'subject' | 'message';
+
+/** The answer of POST /api/contact (spec section 7). Failures also carry the error envelope. */
+export const contactResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+});
+export type ContactResponse = z.infer<typeof contactResponseSchema>;
+
+/** Per-field messages of a failed parse, first message per field, for showing next to the inputs. */
+export function contactFieldErrors(error: z.ZodError): Partial<Record<ContactField, string>> {
+  const out: Partial<Record<ContactField, string>> = {};
+  for (const issue of error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && key !== 'website' && !(key in out)) out[key as ContactField] = issue.message;
+  }
+  return out;
+}

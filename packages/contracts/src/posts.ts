@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/**
+ * Blog posts and categories: the shapes the API answers with, the input it accepts (admin form and
+ * webhook), the exact validation messages of the spec and the small pure rules (slug, read time, excerpt).
+ */
+
+export const POST_STATUSES = ['draft', 'published', 'archived'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+export const POST_SOURCES = ['local', 'n8n'] as const;
+export type PostSource = (typeof POST_SOURCES)[number];
+
+/** The categories forms and filters offer (How-To Guides is offered even though it is not seeded). */
+export const BLOG_CATEGORIES = ['AI Automation', 'Case Studies', 'Industry Insights', 'How-To Guides'] as const;
+
+/** The real placeholder image shipped by the blog remote (featuredImage default, ogImage and broken-image fallback). */
+export const PLACEHOLDER_IMAGE = '/mfe/blog/placeholder.png';
+export const PLACEHOLDER_IMAGE_ALT = 'Image not available';
+
+export const WORDS_PER_MINUTE = 200;
+export const CARD_EXCERPT_LENGTH = 150;
+
+/** Minimum lengths (spec section 5) with their exact messages, in the order they are reported. */
+export const POST_MIN_RULES = [
+  { field: 'title', min: 5, message: 'Title must be at least 5 characters long' },
+  { field: 'excerpt', min: 20, message: 'Excerpt must be at least 20 characters long' },
+  { field: 'content', min: 100, message: 'Content must be at least 100 characters long' },
+  { field: 'author', min: 2, message: 'Author name must be at least 2 characters long' },
+  { field: 'category', min: 2, message: 'Category must be at least 2 characters long' },
+  { field: 'metaDescription', min: 50, message: 'Meta description must be at least 50 characters long' },
+] as const;
+
+/** Sensible upper bounds, so one request cannot store a novel in a title. */
+export const POST_MAX_RULES = [
+  { field: 'title', max: 200, message: 'Title must be at most 200 characters long' },
+  { field: 'excerpt', max: 1000, message: 'Excerpt must be at most 1000 characters long' },
+  { field: 'content', max: 200_000, message: 'Content must be at most 200000 characters long' },
+  { field: 'author', max: 100, message: 'Author name must be at most 100 characters long' },
+  { field: 'category', max: 60, message: 'Category must be at most 60 characters long' },
+  { field: 'metaDescription', max: 320, message: 'Meta description must be at most 320 characters long' },
+] as const;
+
+export const MAX_KEYWORDS = 20;
+export const MAX_KEYWORD_LENGTH = 50;
+export const VALIDATION_FAILED_PREFIX = 'Validation failed: ';
+
+/** 'Validation failed: ' followed by the messages joined by ', ' (the one sentence admin form and API show). */
+export function validationFailedMessage(messages: readonly string[]): string {
+  return VALIDATION_FAILED_PREFIX + messages.join(', ');
+}
+
+const text = z.string({ error: 'must be text' });
+const imageUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => v === '' || /^https?:\/\//i.test(v) || (v.startsWith('/') && !v.startsWith('//')), {
+    message: 'Image must be an http(s) URL or a site path',
+  });
+
+/** The fields a writer sends (admin form and webhook). Shape only: the length rules are in validatePostInput. */
+export const postInputSchema = z.object({
+  title: text,
+  excerpt: text,
+  content: text,
+  author: text,
+  category: text,
+  metaDescription: text,
+  keywords: z.array(z.string().max(MAX_KEYWORD_LENGTH)).max(MAX_KEYWORDS).optional(),
+  featuredImage: imageUrl.optional(),
+  ogImage: imageUrl.optional(),
+  status: z.enum(['draft', 'published']).optional(),
+});
+export type PostInput = z.infer<typeof postInputSchema>;
+
+/** Webhook body (spec section 7): the same fields, status optional (draft or published). */
+export const webhookPostSchema = postInputSchema;
+export type WebhookPostInput = PostInput;
+export const webhookResultSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  status: z.enum(POST_STATUSES),
+  url: z.string(),
+});
+export type WebhookResult = z.infer<typeof webhookResultSchema>;
+
+export type NormalizedPostInput = {
+  title: string;
+  excerpt: string;
+  content: string;
+  author: string;
+  category: string;
+  metaDescription: string;
+  keywords: string[];
+  featuredImage: string | undefined;
+  ogImage: string | undefined;
+  status: 'draft' | 'published' | undefined;
+};
+
+/** Trims every field and cleans keywords (trimmed, empties and duplicates dropped). */
+export function normalizePostInput(input: PostInput): NormalizedPostInput {
+  const seen = new Set<string>();
+  const keywords: string[] = [];
+  for (const k of input.keywords ?? []) {
+    const t = k.trim();
+    if (t && !seen.has(t.toLowerCase())) {
+      seen.add(t.toLowerCase());
+      keywords.push(t);
+    }
+  }
+  return {
+    title: input.title.trim(),
+    excerpt: input.excerpt.trim(),
+    content: input.content.trim(),
+    author: input.author.trim(),
+    category: input.category.trim(),
+    metaDescription: input.metaDescription.trim(),
+    keywords,
+    featuredImage: input.featuredImage?.trim() || undefined,
+    ogImage: input.ogImage?.trim() || undefined,
+    status: input.status,
+  };
+}
+
+/** The spec's messages for a normalized input, in spec order; empty when valid. */
+export function postValidationMessages(input: Pick<NormalizedPostInput, (typeof POST_MIN_RULES)[number]['field']>): string[] {
+  const messages: string[] = [];
+  for (const rule of POST_MIN_RULES) if (input[rule.field].length < rule.min) messages.push(rule.message);
+  for (const rule of POST_MAX_RULES) if (input[rule.field].length > rule.max) messages.push(rule.message);
+  return messages;
+}
+
+/** Keywords as typed in the form: comma-separated, trimmed, empties dropped. */
+export function parseKeywords(value: string): string[] {
+  return value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+/** Title lowercased, spaces to dashes, non-alphanumerics removed (dashes collapsed; never empty). */
+export function slugify(title: string): string {
+  const slug = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .replace(/[^a-z0-9-]/g, '')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
+  return slug || 'post';
+}
+
+/** The first free slug: `base`, then `base-2`, `base-3`… */
+export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Visible text of an HTML fragment (tags removed, common entities decoded, whitespace collapsed). */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Minutes to read: words of the text content / 200, rounded up, at least 1. */
+export function readTime(html: string): number {
+  const words = htmlToText(html).split(' ').filter(Boolean).length;
+  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+}
+
+/** Excerpt cut to 150 characters for a card, on a word boundary when one is near, with an ellipsis. */
+export function cardExcerpt(excerpt: string, max = CARD_EXCERPT_LENGTH): string {
+  if (excerpt.length <= max) return excerpt;
+  const cut = excerpt.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd() + '…';
+}
+
+/** `some-category` shown as `Some Category`. */
+export function titleCaseSlug(slug: string): string {
+  return slug
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+export const postSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z.string(),
+  content: z.string(),
+  keywords: z.array(z.string()),
+  author: z.string(),
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: z.enum(POST_STATUSES),
+  featuredImage: z.string(),
+  category: z.string(),
+  categorySlug: z.string(),
+  readTime: z.number().int().min(1),
+  views: z.number().int().min(0),
+  metaDescription: z.string(),
+  ogImage: z.string(),
+  source: z.enum(POST_SOURCES),
+});
+export type Post = z.infer<typeof postSchema>;
+
+/** A list entry: everything but the full content. */
+export const postSummarySchema = postSchema.omit({ content: true });
+export type PostSummary = z.infer<typeof postSummarySchema>;
+
+export const postListSchema = z.object({ posts: z.array(postSummarySchema), total: z.number().int().min(0) });
+export type PostList = z.infer<typeof postListSchema>;
+
+export const postListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  category: z.string().trim().max(80).optional(),
+});
+export type PostListQuery = z.infer<typeof postListQuerySchema>;
+
+export const categorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  postCount: z.number().int().min(0),
+});
+export type Category = z.infer<typeof categorySchema>;
+export const categoryListSchema = z.object({ categories: z.array(categorySchema) });
+
+export const viewsResultSchema = z.object({ views: z.number().int().min(0) });
+
+/** True when a post matches the search text (title, excerpt and category, case-insensitive). */
+export function postMatches(post: Pick<Post, 'title' | 'excerpt' | 'category'>, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  return [post.title, post.excerpt, post.category].some((s) => s.toLowerCase().includes(needle));
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The README's commands, on a machine with only Node 20+ and npm:
+//   start   install, build everything, serve on http://localhost:$PORT (3000)
+//   build   install and build every package
+//   serve   serve what is built (no rebuild)
+//   test    install, get Debian's chromium if missing, build, typecheck, vitest, Playwright
+//   typecheck | unit | e2e   one step of `test`
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM_VERSION = '10.34.9';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  if (res.error) throw res.error;
+  return res.status ?? 1;
+}
+
+function must(cmd, args, what, opts) {
+  const status = run(cmd, args, opts);
+  if (status !== 0) {
+    console.error(`\n✖ ${what} failed (exit ${status}).`);
+    process.exit(status);
+  }
+}
+
+/** pnpm at the pinned version: the one on PATH when it matches, otherwise fetched by npx (no global install). */
+let pnpmCmd;
+function pnpm(args, what, opts) {
+  if (!pnpmCmd) {
+    const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+    pnpmCmd = probe.status === 0 && probe.stdout.trim() === PNPM_VERSION ? ['pnpm'] : ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
+  }
+  const [cmd, ...pre] = pnpmCmd;
+  return opts?.soft ? run(cmd, [...pre, ...args], opts) : must(cmd, [...pre, ...args], what, opts);
+}
+
+function install() {
+  console.log('→ Installing dependencies (pnpm, frozen lockfile)…');
+  pnpm(['install', '--frozen-lockfile', '--reporter=append-only'], 'Install', { env: { npm_config_update_notifier: 'false' } });
+}
+
+function build() {
+  console.log('→ Building the shell, the four remotes and the API…');
+  pnpm(['-r', '--workspace-concurrency=2', '--reporter-hide-prefix', 'run', 'build'], 'Build');
+}
+
+function serve() {
+  const entry = path.join(ROOT, 'api/dist/server.js');
+  if (!existsSync(entry) || !existsSync(path.join(ROOT, 'shell/dist/index.html'))) {
+    console.error('Nothing is built yet: run `npm run build` (or `npm start`) first.');
+    process.exit(1);
+  }
+  must(process.execPath, [entry], 'Server');
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    console.error(
+      `The browser tests need Chromium at ${CHROMIUM}.\n` +
+        'Install it with `sudo apt-get install chromium` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium binary.',
+    );
+    process.exit(1);
+  }
+  console.log("→ Installing Debian's chromium for the browser tests…");
+  must('apt-get', ['update', '-qq'], 'apt-get update');
+  must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], 'apt-get install chromium', {
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+const typecheck = () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck'], 'Typecheck', { soft: true });
+const unit = () => pnpm(['exec', 'vitest', 'run'], 'Unit and integration tests', { soft: true });
+const e2e = () => pnpm(['--filter', 'e2e', 'exec', 'playwright', 'test'], 'Browser tests', { soft: true });
+
+const step = process.argv[2];
+switch (step) {
+  case 'start':
+    install();
+    build();
+    serve();
+    break;
+  case 'build':
+    install();
+    build();
+    break;
+  case 'serve':
+    serve();
+    break;
+  case 'typecheck':
+    process.exit(typecheck());
+  case 'unit':
+    process.exit(unit());
+  case 'e2e':
+    ensureChromium();
+    process.exit(e2e());
+  case 'test': {
+    const started = Date.now();
+    install();
+    ensureChromium();
+    build();
+    const results = { typecheck: typecheck(), 'unit + integration': unit(), browser: e2e() };
+    const failed = Object.entries(results).filter(([, s]) => s !== 0);
+    console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
+    for (const [name, s] of Object.entries(results)) console.log(`  ${s === 0 ? '✔' : '✖'} ${name}`);
+    process.exit(failed.length ? 1 : 0);
+  }
+  default:
+    console.error('usage: node scripts/site.mjs start|build|serve|test|typecheck|unit|e2e');
+    process.exit(2);
+}
