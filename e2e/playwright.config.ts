@@ -3,8 +3,9 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { BASE_URL, E2E_ADMIN_PASSWORD, E2E_DATA_DIR, E2E_PORT, E2E_WEBHOOK_SECRET, REPO_ROOT } from './support/env';
 
-// Every run starts from an empty database.
-rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+// Every run starts from an empty database. Workers load this file too (TEST_WORKER_INDEX set): only the
+// runner may clear it, or a worker would delete the database under the running server.
+if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 export default defineConfig({
   testDir: './tests',

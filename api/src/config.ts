@@ -31,6 +31,11 @@ export interface Config {
   bodyLimit: number;
   /** Trust `X-Forwarded-*` from a reverse proxy (client IP, https). */
   trustProxy: boolean;
+  /** Scales every rate limit (RATE_LIMIT_MULTIPLIER, default 1); load tests and e2e raise it. */
+  rateLimitMultiplier: number;
+  /** Where contact-form mails go (CONTACT_EMAIL_TO) and who they come from (MAIL_FROM). */
+  contactEmailTo: string;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +91,9 @@ const envSchema = z.object({
     .string()
     .refine((v) => parseByteSize(v) !== null, { message: 'Must be a size such as 100kb or 1mb' })
     .default('100kb'),
+  RATE_LIMIT_MULTIPLIER: z.coerce.number({ message: 'Must be a number' }).positive({ message: 'Must be a positive number' }).default(1),
+  CONTACT_EMAIL_TO: z.email({ message: 'Must be an email address' }).default('hello@trivalleyai.com'),
+  MAIL_FROM: z.string().min(3).default('Tri-Valley AI website <no-reply@trivalleyai.com>'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
     .optional()
@@ -129,5 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteRoot: path.resolve(process.cwd(), e.SITE_ROOT ?? defaultSiteRoot()),
     bodyLimit: parseByteSize(e.BODY_LIMIT)!,
     trustProxy: e.TRUST_PROXY,
+    rateLimitMultiplier: e.RATE_LIMIT_MULTIPLIER,
+    contactEmailTo: e.CONTACT_EMAIL_TO,
+    mailFrom: e.MAIL_FROM,
   };
 }

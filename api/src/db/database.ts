@@ -13,6 +13,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** Applies pending migrations; returns the names applied. `openDatabase` already did. */
+  migrate(): Promise<string[]>;
   /** True when a trivial query answers within `timeoutMs`. Never throws. */
   ping(timeoutMs?: number): Promise<boolean>;
   /** Closes the pool or file; safe to call twice. */
@@ -41,20 +43,11 @@ export async function openDatabase(
     ? await openPostgres(config.databaseUrl, options)
     : await openSqlite(config.dataDir);
 
-  if (options.migrate ?? true) {
-    try {
-      const applied = await migrateToLatest(db, { migrationTableSchema });
-      if (applied.length > 0) options.logger?.info({ applied }, 'database migrated');
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
-  }
-
   let closing: Promise<void> | undefined;
-  return {
+  const handle: DatabaseHandle = {
     db,
     dialect,
+    migrate: () => migrateToLatest(db, { migrationTableSchema }),
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {
@@ -75,6 +68,17 @@ export async function openDatabase(
       return closing;
     },
   };
+
+  if (options.migrate ?? true) {
+    try {
+      const applied = await handle.migrate();
+      if (applied.length > 0) options.logger?.info({ applied }, 'database migrated');
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+  return handle;
 }
 
 async function openSqlite(dataDir: string) {

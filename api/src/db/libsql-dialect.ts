@@ -60,6 +60,8 @@ class LibsqlDriver implements Driver {
     // One connection: the pragmas below are per connection, and the mutex is what serialises access.
     const client = createClient({ url: `file:${this.config.path}`, concurrency: 1, timeout: busyTimeoutMs });
     await client.execute('PRAGMA journal_mode = WAL');
+    // With WAL, NORMAL only fsyncs at checkpoints: safe against a crashed process, far faster per write.
+    await client.execute('PRAGMA synchronous = NORMAL');
     await client.execute(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     await client.execute('PRAGMA foreign_keys = ON');
     this.#client = client;

@@ -1,4 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { AnalysisTables } from './analysis-schema';
+import type { BlogTables } from './blog-schema';
+import type { ContactTables } from './contact-schema';
 
 /*
  * Column conventions, so one code path works on SQLite and PostgreSQL:
@@ -18,7 +21,7 @@ export interface EventsTable {
 }
 
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
-export interface Database {
+export interface Database extends BlogTables, ContactTables, AnalysisTables {
   events: EventsTable;
 }
 

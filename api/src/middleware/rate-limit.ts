@@ -12,6 +12,8 @@ export interface RateLimitOptions {
   key?: (ctx: Context) => string;
   clock?: Clock;
   message?: string;
+  /** Scales `max` (config.rateLimitMultiplier: RATE_LIMIT_MULTIPLIER, default 1); the result is at least 1. */
+  multiplier?: number;
 }
 
 interface Window {
@@ -27,6 +29,8 @@ interface Window {
 export function rateLimit(options: RateLimitOptions) {
   const clock = options.clock ?? systemClock;
   const keyOf = options.key ?? ((ctx: Context) => ctx.ip);
+  const multiplier = options.multiplier !== undefined && Number.isFinite(options.multiplier) && options.multiplier > 0 ? options.multiplier : 1;
+  const max = Math.max(1, Math.floor(options.max * multiplier));
   const windows = new Map<string, Window>();
   let nextSweep = 0;
 
@@ -47,10 +51,10 @@ export function rateLimit(options: RateLimitOptions) {
     }
     w.count += 1;
     const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
-    ctx.set('RateLimit-Limit', String(options.max));
-    ctx.set('RateLimit-Remaining', String(Math.max(0, options.max - w.count)));
+    ctx.set('RateLimit-Limit', String(max));
+    ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
     ctx.set('RateLimit-Reset', String(retryAfter));
-    if (w.count > options.max) {
+    if (w.count > max) {
       throw new ApiError(429, 'rate_limited', options.message ?? 'Too many requests. Please wait a moment and try again.', {
         headers: { 'Retry-After': String(retryAfter) },
       });

@@ -12,8 +12,8 @@ import type { Logger } from '../lib/logger';
 export interface RemotesSnapshot {
   /** Manifests of the remotes deployed right now, in REMOTE_NAMES order. */
   manifests: MfeManifest[];
-  /** `/remotes.json`: what the shell needs to load each remote. */
-  map: RemotesMap;
+  /** `/remotes.json`: what the shell needs to load each remote. Only deployed remotes appear. */
+  map: Partial<RemotesMap>;
   /** Every route pattern any deployed remote declares. */
   routes: string[];
 }
@@ -81,7 +81,7 @@ export function createRemoteRegistry(options: {
       if (key === lastKey) return lastSnapshot;
 
       const manifests = entries.flatMap((e) => (e.manifest ? [e.manifest] : []));
-      const map: RemotesMap = {};
+      const map: Partial<RemotesMap> = {};
       for (const m of manifests) {
         map[m.name] = {
           entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/assets/remoteEntry.js`,

@@ -2,7 +2,7 @@ import { Route, Routes } from 'react-router-dom';
 import { NotFound, RemoteRoot } from '@site/ui';
 import { CaseStudyPage } from '../features/case-studies/components/case-study-page';
 import { caseStudies } from '../features/case-studies/data/case-studies';
-import { HomePage } from '../features/home/components/home-page';
+import { HomePage } from './home-route';
 import { CityPage } from '../features/local-pages/components/city-page';
 import { LocalServicesPage } from '../features/local-pages/components/local-services-page';
 import { cities } from '../features/local-pages/data/cities';

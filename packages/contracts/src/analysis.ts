@@ -165,16 +165,16 @@ export const visibilityDetailsSchema = z.looseObject({
   source: z.string().optional(),
 });
 
-export const gradedSchema = z.object({ score: score0to100, grade: z.string(), source: z.string() });
+export const gradedSchema = z.looseObject({ score: score0to100, grade: z.string(), source: z.string(), isMockData: z.boolean().optional() });
 
 export const evidenceSchema = z.object({
   presentData: z.array(z.string()),
   missingData: z.array(z.string()),
   details: z.record(z.string(), z.unknown()),
-  pageInfo: z.object({ url: z.string(), analyzedAt: z.string() }),
+  pageInfo: z.looseObject({ url: z.string(), analyzedAt: z.string(), isMockData: z.boolean().optional(), source: z.string().optional() }),
   performance: gradedSchema,
   security: gradedSchema,
-  technologies: z.array(z.object({ name: z.string(), category: z.string().optional() })),
+  technologies: z.array(z.looseObject({ name: z.string(), category: z.string().optional(), isMockData: z.boolean().optional(), source: z.string().optional() })),
   dataPoints: z.number().int().min(0),
   totalPossiblePoints: z.number().int().min(0),
 });

@@ -11,6 +11,8 @@ export const pageMetaSchema = z.object({
   canonical: z.string().optional(),
   keywords: z.array(z.string()).optional(),
   ogType: z.string().optional(),
+  /** Link-preview image (og:image), absolute or a site path. */
+  image: z.string().optional(),
   jsonLd: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]).optional(),
   /** A page that should not be indexed (the admin panel). */
   noindex: z.boolean().optional(),

@@ -14,7 +14,9 @@ export type PostSource = (typeof POST_SOURCES)[number];
 export const BLOG_CATEGORIES = ['AI Automation', 'Case Studies', 'Industry Insights', 'How-To Guides'] as const;
 
 /** The real placeholder image shipped by the blog remote (featuredImage default, ogImage and broken-image fallback). */
-export const PLACEHOLDER_IMAGE = '/mfe/blog/placeholder.png';
+export const PLACEHOLDER_IMAGE = '/mfe/blog/placeholder.svg';
+/** The same picture as a 1200x630 JPEG, for link previews (social sites do not render SVG). */
+export const PLACEHOLDER_SOCIAL_IMAGE = '/mfe/blog/placeholder-og.jpg';
 export const PLACEHOLDER_IMAGE_ALT = 'Image not available';
 
 export const WORDS_PER_MINUTE = 200;

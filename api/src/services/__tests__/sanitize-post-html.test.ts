@@ -1,3 +1,4 @@
+// @ts-expect-error jsdom ships no types in this workspace; the test only needs JSDOM's document.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { SANITIZER_ALLOWED_TAGS, sanitizePostHtml } from '../sanitize-post-html';

@@ -1,18 +1,49 @@
-import { useParams } from 'react-router-dom';
-import { PageHeader, usePageMeta } from '@site/ui';
+import { Link, useParams } from 'react-router-dom';
+import { titleCaseSlug } from '@site/contracts/posts';
+import { Container, PageHeader, buttonClasses, usePageMeta } from '@site/ui';
+import { BlogCta } from '../../../components/blog-cta';
+import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
+import { PostGrid } from '../../../components/post-card';
+import { usePublishedPosts } from '../../../lib/use-published-posts';
 
-/** `some-category` shown as `Some Category`. */
-export function titleCaseSlug(slug: string): string {
-  return slug
-    .split('-')
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-}
+export { titleCaseSlug };
 
+/** /blog/category/:category: the published posts of one category, the slug shown in Title Case. */
 export function CategoryPage() {
   const { category = '' } = useParams();
   const name = titleCaseSlug(category);
-  usePageMeta(`${name} | AI Automation Blog`);
-  return <PageHeader title={name} />;
+  usePageMeta(`${name} | AI Automation Blog`, `Articles about ${name} from Tri-Valley AI Automation.`);
+  const { posts, loading, error, retry } = usePublishedPosts();
+  const inCategory = (posts ?? []).filter((p) => p.categorySlug === category.toLowerCase());
+  const count = inCategory.length;
+
+  return (
+    <>
+      <PageHeader
+        title={name}
+        eyebrow={
+          <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
+            <span aria-hidden="true">←</span> Back to Blog
+          </Link>
+        }
+        lead={posts ? (count > 0 ? `Discover ${count} ${count === 1 ? 'article' : 'articles'} about ${name}` : `No articles found in ${name}`) : undefined}
+      />
+      <Container className="py-10 sm:py-14">
+        {error && <div className="mb-6"><LoadError message={error} onRetry={retry} /></div>}
+        {posts === null ? (
+          loading ? <GridSkeleton /> : null
+        ) : count === 0 ? (
+          <EmptyState title="No posts in this category">
+            <p>There are no articles here yet.</p>
+            <Link to="/blog" className={buttonClasses('secondary', 'md', 'mt-4')}>
+              Browse all articles
+            </Link>
+          </EmptyState>
+        ) : (
+          <PostGrid posts={inCategory} />
+        )}
+        <BlogCta />
+      </Container>
+    </>
+  );
 }

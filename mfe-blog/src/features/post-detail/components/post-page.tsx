@@ -1,7 +1,151 @@
-import { useParams } from 'react-router-dom';
-import { PageHeader } from '@site/ui';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import { type Post } from '@site/contracts/posts';
+import { ApiError, Badge, Container, buttonClasses, usePageMeta } from '@site/ui';
+import { BlogCta } from '../../../components/blog-cta';
+import { LoadError } from '../../../components/load-state';
+import { PostImage } from '../../../components/post-image';
+import { formatDate, formatReadTime, formatViews } from '../../../lib/format';
+import { sanitizeArticleHtml } from '../../../lib/sanitize';
+import { getPost } from '../api/get-post';
+import { recordView } from '../api/record-view';
 
+type State = { kind: 'loading' } | { kind: 'ready'; post: Post } | { kind: 'not-found' } | { kind: 'error'; message: string };
+
+/** Page views already counted, by history entry: StrictMode's double effects and re-renders count once. */
+const counted = new Set<string>();
+
+function BackToBlog() {
+  return (
+    <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
+      <span aria-hidden="true">←</span> Back to Blog
+    </Link>
+  );
+}
+
+/** /blog/:slug: the full post, its tags and views; 'Post Not Found' for an unknown slug. */
 export function PostPage() {
   const { slug = '' } = useParams();
-  return <PageHeader title={slug} />;
+  const location = useLocation();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [views, setViews] = useState<number | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const viewKey = useRef('');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ kind: 'loading' });
+    getPost(slug, controller.signal).then(
+      (post) => {
+        setState({ kind: 'ready', post });
+        setViews(post.views);
+      },
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        if (err instanceof ApiError && err.status === 404) setState({ kind: 'not-found' });
+        else setState({ kind: 'error', message: err instanceof Error ? err.message : 'Could not load the article' });
+      },
+    );
+    return () => controller.abort();
+  }, [slug, attempt]);
+
+  useEffect(() => {
+    if (state.kind !== 'ready') return;
+    const key = `${location.key}:${slug}`;
+    if (counted.has(key) || viewKey.current === key) return;
+    counted.add(key);
+    viewKey.current = key;
+    recordView(slug).then(setViews, () => {
+      // A view that was not counted is not worth bothering the reader about.
+    });
+  }, [state.kind, slug, location.key]);
+
+  const post = state.kind === 'ready' ? state.post : null;
+  const html = useMemo(() => (post ? sanitizeArticleHtml(post.content) : ''), [post]);
+  usePageMeta(
+    post ? `${post.title} | Tri-Valley AI Automation` : state.kind === 'not-found' ? 'Post Not Found | Tri-Valley AI Automation' : 'AI Automation Blog | Tri-Valley AI Automation',
+    post?.metaDescription,
+  );
+
+  if (state.kind === 'not-found') {
+    return (
+      <Container className="flex min-h-[60vh] flex-col items-center justify-center py-20 text-center">
+        <h1 className="text-3xl font-bold text-fg sm:text-4xl">Post Not Found</h1>
+        <p className="mt-3 max-w-md text-muted-fg">The blog post you're looking for doesn't exist.</p>
+        <Link to="/blog" className={buttonClasses('primary', 'lg', 'mt-8')}>
+          Back to Blog
+        </Link>
+      </Container>
+    );
+  }
+
+  if (state.kind === 'error') {
+    return (
+      <Container className="py-16">
+        <div className="mb-6">
+          <BackToBlog />
+        </div>
+        <LoadError title="We could not load this article" message={state.message} onRetry={() => setAttempt((n) => n + 1)} />
+      </Container>
+    );
+  }
+
+  if (!post) {
+    return (
+      <Container className="max-w-3xl py-12" aria-busy="true">
+        <div role="status" className="animate-pulse space-y-4">
+          <span className="sr-only">Loading article…</span>
+          <div className="h-4 w-32 rounded bg-surface-muted" />
+          <div className="h-10 w-full rounded bg-surface-muted" />
+          <div className="h-10 w-2/3 rounded bg-surface-muted" />
+          <div className="aspect-[40/21] w-full rounded-2xl bg-surface-muted" />
+          <div className="h-4 w-full rounded bg-surface-muted" />
+          <div className="h-4 w-5/6 rounded bg-surface-muted" />
+        </div>
+      </Container>
+    );
+  }
+
+  return (
+    <article>
+      <header className="border-b border-border bg-gradient-to-b from-primary-soft/60 to-bg">
+        <Container className="max-w-3xl py-10 sm:py-14">
+          <BackToBlog />
+          <div className="mt-6 flex flex-wrap items-center gap-3 text-sm text-muted-fg">
+            <Link to={`/blog/category/${post.categorySlug}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
+              <Badge>{post.category}</Badge>
+            </Link>
+            <span>{formatReadTime(post.readTime)}</span>
+          </div>
+          <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-fg sm:text-5xl sm:leading-tight">{post.title}</h1>
+          <p className="mt-4 text-lg text-muted-fg">{post.excerpt}</p>
+          <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-fg">
+            <span className="font-semibold text-fg">By {post.author}</span>
+            <time dateTime={post.publishedAt ?? undefined}>{formatDate(post.publishedAt)}</time>
+            <span>{formatViews(views ?? post.views)}</span>
+          </div>
+        </Container>
+      </header>
+      <Container className="max-w-3xl py-10">
+        <PostImage src={post.featuredImage} alt={post.title} width={1200} height={630} fetchPriority="high" className="mb-10 aspect-[40/21] w-full rounded-2xl" />
+        <div className="post-content" dangerouslySetInnerHTML={{ __html: html }} />
+        {post.keywords.length > 0 && (
+          <div className="mt-10 border-t border-border pt-6">
+            <h2 className="mb-3 text-sm font-semibold uppercase tracking-wider text-muted-fg">Tags</h2>
+            <ul className="flex flex-wrap gap-2" aria-label="Tags">
+              {post.keywords.map((k) => (
+                <li key={k} className="rounded-full bg-surface-muted px-3 py-1 text-sm text-fg">
+                  #{k}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div className="mt-10">
+          <BackToBlog />
+        </div>
+        <BlogCta />
+      </Container>
+    </article>
+  );
 }

@@ -1,28 +1,36 @@
+import type { ReactNode } from 'react';
 import { Section, usePageMeta } from '@site/ui';
 import { homeMeta } from '../data/meta';
+import { useEngagementTracking } from '../hooks/use-engagement-tracking';
+import { Hero } from './hero';
+import { IndustryInsightsSection } from './industry-insights-section';
+import { ProjectsSection } from './projects-section';
+import { ServicesSection } from './services-section';
+import { TestimonialsSection } from './testimonials-section';
 
-/** The home page frame: the six anchored sections (content lands with the home-page issue). */
-export function HomePage() {
+/**
+ * The home page with its anchored sections. The calculator and the contact section belong to their own
+ * features; the app composes them in (features do not import each other).
+ */
+export function HomePage({ calculator, contact }: { calculator: ReactNode; contact: ReactNode }) {
   usePageMeta(homeMeta.title, homeMeta.description);
+  useEngagementTracking('home');
   return (
     <>
-      <section id="home" aria-labelledby="home-heading" className="bg-gradient-to-b from-primary-soft/60 to-bg py-20">
-        <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
-          <h1 id="home-heading" className="max-w-3xl text-4xl font-extrabold tracking-tight sm:text-6xl">
-            AI automation for East Bay small businesses
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg text-muted-fg">
-            We build AI chatbots and automated workflows for restaurants, shops, service companies and manufacturers in Danville,
-            San Ramon, Walnut Creek and Pleasanton. Plans from $300/month.
-          </p>
-        </div>
-      </section>
-      <Section id="services" title="Services" />
-      <Section id="industry-insights" title="Industry Insights" />
-      <Section id="projects" title="Projects" />
-      <Section id="testimonials" title="What Local Owners Say" />
-      <Section id="roi-calculator" title="ROI Calculator" />
-      <Section id="contact" title="Contact Us" />
+      <Hero />
+      <ServicesSection />
+      <IndustryInsightsSection />
+      <ProjectsSection />
+      <TestimonialsSection />
+      <Section
+        id="roi-calculator"
+        eyebrow="ROI calculator"
+        title="What is your busywork costing you?"
+        intro="Move the sliders to match your week. Results appear when you press Calculate ROI, and you can share the link with your partner or accountant."
+      >
+        {calculator}
+      </Section>
+      {contact}
     </>
   );
 }

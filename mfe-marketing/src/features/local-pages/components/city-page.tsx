@@ -44,17 +44,17 @@ export function CityPage({ city }: { city: City }) {
   const { hero, why, services, story, cta } = city;
   return (
     <article>
-      <header className="border-b border-border bg-gradient-to-b from-primary-soft/70 to-bg">
+      <section aria-labelledby="city-hero-heading" className="border-b border-border bg-gradient-to-b from-primary-soft/70 to-bg">
         <Container className="py-16 sm:py-24">
           <Badge>{hero.badge}</Badge>
-          <h1 className="mt-5 max-w-4xl text-4xl font-extrabold tracking-tight text-fg sm:text-5xl">{hero.headline}</h1>
+          <h1 id="city-hero-heading" className="mt-5 max-w-4xl text-4xl font-extrabold tracking-tight text-fg sm:text-5xl">{hero.headline}</h1>
           <p className="mt-6 max-w-3xl text-lg leading-relaxed text-muted-fg">{hero.lead}</p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             {action('hero-primary', hero.primary)}
             {action('hero-secondary', hero.secondary, 'secondary')}
           </div>
         </Container>
-      </header>
+      </section>
 
       <Section id="why-choose-us" title={why.title}>
         <ul className="grid gap-6 md:grid-cols-3">

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.dataDir).toBe(path.resolve(process.cwd(), 'data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicOrigin).toBe('http://localhost:3000');
+    expect(config.logLevel).toBe('info');
+    expect(config.bodyLimit).toBe(100 * 1024);
+    expect(config.remoteUrls).toEqual({});
+    expect(config.trustProxy).toBe(false);
+  });
+
+  it('finds the repository root as the default SITE_ROOT', () => {
+    const { siteRoot } = loadConfig({});
+    expect(existsSync(path.join(siteRoot, 'pnpm-workspace.yaml'))).toBe(true);
+    expect(existsSync(path.join(siteRoot, 'api', 'package.json'))).toBe(true);
+  });
+
+  it('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/site',
+      DATABASE_URL: 'postgres://u@db:5432/site',
+      PUBLIC_ORIGIN: 'https://www.example.com/',
+      ADMIN_PASSWORD: 'pw',
+      WEBHOOK_SECRET: 'whsec',
+      REMOTE_BLOG_URL: 'https://cdn.example.com/blog/remoteEntry.js',
+      LOG_LEVEL: 'silent',
+      SITE_ROOT: '/srv/site',
+      BODY_LIMIT: '1mb',
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/site',
+      databaseUrl: 'postgres://u@db:5432/site',
+      publicOrigin: 'https://www.example.com',
+      adminPassword: 'pw',
+      webhookSecret: 'whsec',
+      remoteUrls: { blog: 'https://cdn.example.com/blog/remoteEntry.js' },
+      logLevel: 'silent',
+      siteRoot: '/srv/site',
+      bodyLimit: 1024 * 1024,
+      trustProxy: true,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
+  });
+
+  it('lists every invalid variable in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://db/site',
+        PUBLIC_ORIGIN: 'not a url',
+        REMOTE_BLOG_URL: 'ftp://files.example.com/remoteEntry.js',
+        LOG_LEVEL: 'loud',
+        BODY_LIMIT: 'lots',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    const named = problems.map((p) => p.split(':')[0]);
+    expect(named.sort()).toEqual(['BODY_LIMIT', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'PUBLIC_ORIGIN', 'REMOTE_BLOG_URL']);
+    for (const name of named) expect(message).toContain(name);
+  });
+});

@@ -1,0 +1,120 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db/database';
+import type { Database } from './db/schema';
+import { systemClock, type Clock } from './lib/clock';
+import { createLogger, type Logger } from './lib/logger';
+import { apiFallback } from './middleware/api-fallback';
+import { errors } from './middleware/errors';
+import { requestLog } from './middleware/request-log';
+import { securityHeaders } from './middleware/security-headers';
+import { createAnalysisRoutes, type AnalysisRouteOptions } from './routes/analysis';
+import { contactRoutes } from './routes/contact';
+import { eventsRoutes } from './routes/events';
+import { healthRoutes } from './routes/health';
+import { blogFeedsRoutes } from './routes/blog-feeds';
+import { postsRoutes } from './routes/posts';
+import { webhookRoutes } from './routes/webhook';
+import { blogPostMetaResolver } from './site/blog-post-meta';
+import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
+import { createServices, type Services } from './services/services';
+import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
+import { createRemoteRegistry } from './site/remote-registry';
+import { createShellDocument } from './site/shell-document';
+import { site } from './site/site-handler';
+
+/** Every API resource, one route file each. A new resource adds its module here. */
+const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, eventsRoutes, contactRoutes, postsRoutes, webhookRoutes, blogFeedsRoutes];
+
+export interface AppDeps {
+  /** Defaults to a pino logger at `config.logLevel` on stdout. */
+  logger?: Logger;
+  /** Defaults to the system clock. */
+  clock?: Clock;
+  /**
+   * Page metadata for paths that are not static manifest pages (e.g. `/blog/:slug`), asked in
+   * order before the remotes' manifest `pages`.
+   */
+  pageMetaResolvers?: readonly PageMetaResolver[];
+  /** Route modules registered after the built-in ones (tests add failing or slow routes). */
+  routes?: readonly RouteModule[];
+  /** Analysis engine overrides for tests (local fake providers, loopback allowance); production passes none. */
+  analysis?: AnalysisRouteOptions;
+  /** Database options, e.g. a PostgreSQL schema of its own for a test run. */
+  database?: Omit<OpenDatabaseOptions, 'logger'>;
+}
+
+export interface AppInstance {
+  /** The Koa application; `app.callback()` is the request handler. Nothing listens yet. */
+  app: Koa;
+  db: Kysely<Database>;
+  database: DatabaseHandle;
+  services: Services;
+  logger: Logger;
+  /** Releases the database. Call after the HTTP server has stopped. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole application without listening: opens the database and runs migrations,
+ * then assembles the middleware chain
+ * request log -> errors -> security headers -> API routes -> API 404/405 -> site.
+ */
+export async function createApp(config: Config, deps: AppDeps = {}): Promise<AppInstance> {
+  const logger = deps.logger ?? createLogger({ level: config.logLevel });
+  const clock = deps.clock ?? systemClock;
+  const database = await openDatabase(config, { ...deps.database, logger });
+  const services = createServices({ db: database.db, clock, config, logger });
+  // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
+  services.contact.start();
+
+  const remotes = createRemoteRegistry({ siteRoot: config.siteRoot, remoteUrls: config.remoteUrls, logger });
+  const shell = createShellDocument({ siteRoot: config.siteRoot });
+  const pageMetaResolvers: PageMetaResolver[] = [
+    ...(deps.pageMetaResolvers ?? []),
+    blogPostMetaResolver({ posts: services.posts, publicOrigin: config.publicOrigin }),
+    manifestPagesResolver(remotes),
+  ];
+
+  const router: ApiRouter = new Router();
+  const routeContext: RouteContext = { config, logger, clock, services, database, remotes };
+  for (const register of [...ROUTE_MODULES, createAnalysisRoutes(deps.analysis), ...(deps.routes ?? [])]) register(router, routeContext);
+
+  const app = new Koa({ proxy: config.trustProxy });
+  // Errors after the answer has started (a static file stream failing) arrive here, not in `errors`.
+  app.on('error', (err: unknown) => {
+    const code = (err as { code?: unknown } | null)?.code;
+    // A visitor closing the tab mid-download is not a server fault.
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE') {
+      logger.debug({ err }, 'client went away during the response');
+      return;
+    }
+    logger.error({ err }, 'response failed after it had started');
+  });
+
+  app.use(requestLog({ logger }));
+  app.use(errors({ logger }));
+  app.use(
+    securityHeaders({
+      inlineScriptHashes: () => shell.scriptHashes(),
+      remoteOrigins: [...new Set(Object.values(config.remoteUrls).map((url) => new URL(url).origin))],
+    }),
+  );
+  app.use(router.routes());
+  app.use(apiFallback({ router }));
+  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers }));
+
+  return {
+    app,
+    db: database.db,
+    database,
+    services,
+    logger,
+    close: async () => {
+      await services.contact.stop();
+      await database.close();
+    },
+  };
+}

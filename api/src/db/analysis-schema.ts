@@ -1,0 +1,14 @@
+/** Stored analyses: the shareable reports and the 24-hour cache of the analysis tool. */
+export interface AnalysesTable {
+  id: string;
+  /** Mode, normalized business name or URL, and location: same key within 24 h = the stored answer. */
+  cache_key: string;
+  mode: 'smb' | 'website';
+  created_at: string;
+  /** The report JSON text (scores, recommendations, aiAssessment…). */
+  report: string;
+}
+
+export interface AnalysisTables {
+  analyses: AnalysesTable;
+}

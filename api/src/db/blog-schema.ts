@@ -1,0 +1,54 @@
+import type { Selectable } from 'kysely';
+
+/** Tables of the blog (see migrations/0002-blog.ts). Conventions as in schema.ts. */
+export interface BlogPostsTable {
+  id: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  /** Sanitized HTML. */
+  content: string;
+  /** JSON array of strings. */
+  keywords: string;
+  author: string;
+  /** Display name of the category; `category_slug` is what filters and counts use. */
+  category: string;
+  category_slug: string;
+  status: string;
+  /** Null means the placeholder image. */
+  featured_image: string | null;
+  /** Null means: the featured image, then the placeholder. */
+  og_image: string | null;
+  read_time: number;
+  views: number;
+  meta_description: string;
+  source: string;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlogCategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  created_at: string;
+}
+
+/** First answer to each webhook delivery, keyed by Idempotency-Key (or the signature when none is sent). */
+export interface WebhookDeliveriesTable {
+  key: string;
+  body_hash: string;
+  /** JSON of the 201 answer. */
+  result: string;
+  created_at: string;
+}
+
+export interface BlogTables {
+  blog_posts: BlogPostsTable;
+  blog_categories: BlogCategoriesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export type BlogPostRow = Selectable<BlogPostsTable>;

@@ -1,0 +1,33 @@
+import type { Selectable } from 'kysely';
+
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'disabled';
+
+export interface ContactMessagesTable {
+  id: string;
+  created_at: string;
+  /** SHA-256 of the client IP with the per-install salt; never the IP itself. */
+  ip_hash: string;
+  user_agent: string | null;
+  name: string;
+  email: string;
+  company: string | null;
+  subject: string | null;
+  message: string;
+  mail_status: MailStatus;
+  mail_attempts: number;
+  mail_next_attempt_at: string | null;
+  mail_last_error: string | null;
+  mail_sent_at: string | null;
+}
+
+export interface ContactSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface ContactTables {
+  contact_messages: ContactMessagesTable;
+  contact_settings: ContactSettingsTable;
+}
+
+export type ContactMessageRow = Selectable<ContactMessagesTable>;

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema';
+import type { AnalysisRepository, StoredAnalysis } from '../../services/analysis/analysis-service';
+import type { AnalysesTable } from '../analysis-schema';
+
+/** Storage of analyses. Same SQL on SQLite and PostgreSQL (ISO text timestamps sort as text). */
+export function createAnalysesRepository(db: Kysely<Database>): AnalysisRepository {
+  const toStored = (row: AnalysesTable): StoredAnalysis => ({
+    id: row.id,
+    cacheKey: row.cache_key,
+    mode: row.mode,
+    createdAt: new Date(row.created_at),
+    report: JSON.parse(row.report) as StoredAnalysis['report'],
+  });
+  return {
+    async insert(a) {
+      await db
+        .insertInto('analyses')
+        .values({ id: a.id, cache_key: a.cacheKey, mode: a.mode, created_at: a.createdAt.toISOString(), report: JSON.stringify(a.report) })
+        .execute();
+    },
+    async findById(id) {
+      const row = await db.selectFrom('analyses').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toStored(row) : undefined;
+    },
+    async findLatestByCacheKey(cacheKey, since) {
+      const row = await db
+        .selectFrom('analyses')
+        .selectAll()
+        .where('cache_key', '=', cacheKey)
+        .where('created_at', '>=', since.toISOString())
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toStored(row) : undefined;
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import { sql, type Kysely } from 'kysely';
+import type { PostSource, PostStatus } from '@site/contracts/posts';
+import type { BlogPostRow } from '../blog-schema';
+import type { Database } from '../schema';
+
+/** A post as stored: image fields may be null (the service resolves the fallbacks). */
+export interface StoredPost {
+  id: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  keywords: string[];
+  author: string;
+  category: string;
+  categorySlug: string;
+  status: PostStatus;
+  featuredImage: string | null;
+  ogImage: string | null;
+  readTime: number;
+  views: number;
+  metaDescription: string;
+  source: PostSource;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredCategory {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  /** Derived: the number of posts in the category, never stored. */
+  postCount: number;
+}
+
+export interface PostsRepository {
+  /** Newest first (published date, then creation). */
+  list(options?: { status?: PostStatus; categorySlug?: string; q?: string }): Promise<StoredPost[]>;
+  findById(id: string): Promise<StoredPost | undefined>;
+  findBySlug(slug: string): Promise<StoredPost | undefined>;
+  /** Slugs equal to `base` or `base-<n>`, to pick the next free one. */
+  slugsLike(base: string): Promise<Set<string>>;
+  insert(post: StoredPost): Promise<void>;
+  update(post: StoredPost): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** Adds 1 to the views of a published post; the new count, or undefined when there is none. */
+  incrementViews(slug: string): Promise<number | undefined>;
+  listCategories(): Promise<StoredCategory[]>;
+  /** Creates the category unless one with this slug exists. */
+  ensureCategory(category: { id: string; name: string; slug: string; description: string; createdAt: string }): Promise<void>;
+}
+
+/** Storage of posts and categories. One SQL path for SQLite and PostgreSQL. */
+export function createPostsRepository(db: Kysely<Database>): PostsRepository {
+  return {
+    async list({ status, categorySlug, q } = {}) {
+      let query = db.selectFrom('blog_posts').selectAll();
+      if (status) query = query.where('status', '=', status);
+      if (categorySlug) query = query.where('category_slug', '=', categorySlug);
+      if (q && q.trim()) {
+        // Case-insensitive substring on both engines; LIKE wildcards in the search text are escaped.
+        const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or(
+            ['title', 'excerpt', 'category'].map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`),
+          ),
+        );
+      }
+      const rows = await query
+        .orderBy(sql`coalesce(published_at, created_at)`, 'desc')
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toStoredPost);
+    },
+
+    async findById(id) {
+      const row = await db.selectFrom('blog_posts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toStoredPost(row) : undefined;
+    },
+
+    async findBySlug(slug) {
+      const row = await db.selectFrom('blog_posts').selectAll().where('slug', '=', slug).executeTakeFirst();
+      return row ? toStoredPost(row) : undefined;
+    },
+
+    async slugsLike(base) {
+      const rows = await db
+        .selectFrom('blog_posts')
+        .select('slug')
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute();
+      return new Set(rows.map((r) => r.slug));
+    },
+
+    async insert(post) {
+      await db.insertInto('blog_posts').values(toRow(post)).execute();
+    },
+
+    async update(post) {
+      const { id, ...rest } = toRow(post);
+      await db.updateTable('blog_posts').set(rest).where('id', '=', id).execute();
+    },
+
+    async delete(id) {
+      const result = await db.deleteFrom('blog_posts').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async incrementViews(slug) {
+      await db
+        .updateTable('blog_posts')
+        .set((eb) => ({ views: eb('views', '+', 1) }))
+        .where('slug', '=', slug)
+        .where('status', '=', 'published')
+        .execute();
+      const row = await db
+        .selectFrom('blog_posts')
+        .select('views')
+        .where('slug', '=', slug)
+        .where('status', '=', 'published')
+        .executeTakeFirst();
+      return row ? Number(row.views) : undefined;
+    },
+
+    async listCategories() {
+      const rows = await db
+        .selectFrom('blog_categories as c')
+        .leftJoin('blog_posts as p', 'p.category_slug', 'c.slug')
+        .select(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])
+        .select((eb) => eb.fn.count<number | string | bigint>('p.id').as('post_count'))
+        .groupBy(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])
+        .orderBy('c.created_at')
+        .orderBy('c.name')
+        .execute();
+      return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, description: r.description, postCount: Number(r.post_count) }));
+    },
+
+    async ensureCategory(category) {
+      await db
+        .insertInto('blog_categories')
+        .values({ id: category.id, name: category.name, slug: category.slug, description: category.description, created_at: category.createdAt })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    },
+  };
+}
+
+function toRow(post: StoredPost) {
+  return {
+    id: post.id,
+    slug: post.slug,
+    title: post.title,
+    excerpt: post.excerpt,
+    content: post.content,
+    keywords: JSON.stringify(post.keywords),
+    author: post.author,
+    category: post.category,
+    category_slug: post.categorySlug,
+    status: post.status,
+    featured_image: post.featuredImage,
+    og_image: post.ogImage,
+    read_time: post.readTime,
+    views: post.views,
+    meta_description: post.metaDescription,
+    source: post.source,
+    published_at: post.publishedAt,
+    created_at: post.createdAt,
+    updated_at: post.updatedAt,
+  };
+}
+
+function toStoredPost(row: BlogPostRow): StoredPost {
+  let keywords: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.keywords);
+    if (Array.isArray(parsed)) keywords = parsed.filter((k): k is string => typeof k === 'string');
+  } catch {
+    keywords = [];
+  }
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    excerpt: row.excerpt,
+    content: row.content,
+    keywords,
+    author: row.author,
+    category: row.category,
+    categorySlug: row.category_slug,
+    status: row.status as PostStatus,
+    featuredImage: row.featured_image,
+    ogImage: row.og_image,
+    readTime: Number(row.read_time),
+    views: Number(row.views),
+    metaDescription: row.meta_description,
+    source: row.source as PostSource,
+    publishedAt: row.published_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface WebhookDeliveriesRepository {
+  find(key: string): Promise<{ bodyHash: string; result: string } | undefined>;
+  /** False when the key is already taken (a concurrent retry won). */
+  insert(delivery: { key: string; bodyHash: string; result: string; createdAt: string }): Promise<boolean>;
+  /** Forgets deliveries older than `before` (ISO time). */
+  prune(before: string): Promise<void>;
+}
+
+export function createWebhookDeliveriesRepository(db: Kysely<Database>): WebhookDeliveriesRepository {
+  return {
+    async find(key) {
+      const row = await db.selectFrom('webhook_deliveries').select(['body_hash', 'result']).where('key', '=', key).executeTakeFirst();
+      return row ? { bodyHash: row.body_hash, result: row.result } : undefined;
+    },
+    async insert(d) {
+      const result = await db
+        .insertInto('webhook_deliveries')
+        .values({ key: d.key, body_hash: d.bodyHash, result: d.result, created_at: d.createdAt })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async prune(before) {
+      await db.deleteFrom('webhook_deliveries').where('created_at', '<', before).execute();
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+const VALID = {
+  name: 'Jordan Lee',
+  email: 'jordan@diablobistro.com',
+  company: 'Diablo Bistro',
+  subject: 'Phone orders',
+  message: 'We miss phone orders every Friday night. Can a bot help?',
+};
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${url}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'ContactTest/1.0', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const rows = (server: TestServer) => server.instance.db.selectFrom('contact_messages').selectAll().orderBy('created_at').execute();
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('POST /api/contact', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Many posts from one IP: the limit itself is tested below.
+    server = await startTestServer({ env: { RATE_LIMIT_MULTIPLIER: '100' } });
+  });
+  afterAll(() => server.close());
+  afterEach(async () => {
+    await server.instance.db.deleteFrom('contact_messages').execute();
+  });
+
+  it('stores the message with time, hashed IP and user agent before answering success', async () => {
+    const res = await post(server.url, VALID);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { success: boolean; message: string };
+    expect(body.success).toBe(true);
+    expect(body.message).toContain('Jordan');
+    // Stored by the time the answer arrived.
+    const stored = await rows(server);
+    expect(stored).toHaveLength(1);
+    const row = stored[0]!;
+    expect(row).toMatchObject({ ...VALID, user_agent: 'ContactTest/1.0', mail_status: 'disabled' });
+    expect(row.ip_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.ip_hash).not.toContain('127.0.0.1');
+    expect(Date.parse(row.created_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('hashes the same IP the same way with the install salt, never as plain SHA-256 of the IP', async () => {
+    await post(server.url, VALID);
+    await post(server.url, { ...VALID, company: undefined, subject: '' });
+    const [a, b] = await rows(server);
+    expect(a!.ip_hash).toBe(b!.ip_hash);
+    const { createHash } = await import('node:crypto');
+    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1']) expect(a!.ip_hash).not.toBe(createHash('sha256').update(ip).digest('hex'));
+    expect(b).toMatchObject({ company: null, subject: null });
+  });
+
+  it('answers 400 with success: false naming every invalid field, and stores nothing', async () => {
+    const res = await post(server.url, { name: '', email: 'not-an-email', message: '   ' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { success: boolean; message: string; error: { code: string } };
+    expect(body.success).toBe(false);
+    expect(body.message).toContain('name');
+    expect(body.message).toContain('email: Enter a valid email address');
+    expect(body.message).toContain('message');
+    expect(body.error.code).toBe('validation_failed');
+    expect(await rows(server)).toHaveLength(0);
+  });
+
+  it('refuses over-long fields and a non-JSON body', async () => {
+    const long = await post(server.url, { ...VALID, message: 'x'.repeat(5001) });
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { message: string }).message).toContain('at most 5000');
+    const text = await post(server.url, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as { success: boolean }).success).toBe(false);
+    expect(await rows(server)).toHaveLength(0);
+  });
+
+  it('drops a bot that filled the honeypot, answering like a success', async () => {
+    const res = await post(server.url, { ...VALID, website: 'http://spam.example' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    expect(await rows(server)).toHaveLength(0);
+  });
+
+  it('never answers success when the message could not be stored', async () => {
+    await sql`alter table contact_messages rename to contact_messages_away`.execute(server.instance.db);
+    try {
+      const res = await post(server.url, VALID);
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(await res.json())).not.toContain('"success":true');
+    } finally {
+      await sql`alter table contact_messages_away rename to contact_messages`.execute(server.instance.db);
+    }
+  });
+});
+
+describe('POST /api/contact rate limit', () => {
+  it('allows 5 per 10 minutes per IP, then 429 with Retry-After and success: false', async () => {
+    const server = await startTestServer();
+    try {
+      for (let i = 0; i < 5; i++) expect((await post(server.url, VALID)).status).toBe(200);
+      const limited = await post(server.url, VALID);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(500);
+      const body = (await limited.json()) as { success: boolean; message: string };
+      expect(body).toMatchObject({ success: false });
+      expect(body.message).toMatch(/Too many messages/);
+      expect(await rows(server)).toHaveLength(5);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('honours RATE_LIMIT_MULTIPLIER', async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_MULTIPLIER: '2' } });
+    try {
+      for (let i = 0; i < 10; i++) expect((await post(server.url, VALID)).status).toBe(200);
+      expect((await post(server.url, VALID)).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('POST /api/contact with SMTP_URL', () => {
+  const received: string[] = [];
+  let failNext = 0;
+  let smtp: SMTPServer;
+  let smtpUrl: string;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        let raw = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (raw += chunk));
+        stream.on('end', () => {
+          if (failNext > 0) {
+            failNext -= 1;
+            const err = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
+            return callback(err);
+          }
+          received.push(raw);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+  it('emails the owner with the message and a reply-to of the visitor', async () => {
+    received.length = 0;
+    const server = await startTestServer({ env: { SMTP_URL: smtpUrl, CONTACT_EMAIL_TO: 'owner@trivalley.test' } });
+    try {
+      expect((await post(server.url, VALID)).status).toBe(200);
+      await until(() => received.length === 1);
+      const mail = received[0]!;
+      expect(mail).toMatch(/^To: owner@trivalley\.test/m);
+      expect(mail).toMatch(/^Reply-To: jordan@diablobistro\.com/m);
+      expect(mail).toMatch(/^Subject: Website contact: Phone orders/m);
+      expect(mail).toContain('We miss phone orders every Friday night.');
+      await until(async () => (await rows(server))[0]?.mail_status === 'sent');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps the message and answers success when the mail fails, then retries it later', async () => {
+    received.length = 0;
+    failNext = 1;
+    let now = Date.now();
+    const server = await startTestServer({ env: { SMTP_URL: smtpUrl }, deps: { clock: () => new Date(now) } });
+    try {
+      const res = await post(server.url, VALID);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { success: boolean }).success).toBe(true);
+      await until(async () => (await rows(server))[0]?.mail_attempts === 1);
+      const failed = (await rows(server))[0]!;
+      expect(failed).toMatchObject({ mail_status: 'pending', name: 'Jordan Lee' });
+      expect(failed.mail_last_error).toMatch(/Mailbox temporarily unavailable/);
+      expect(received).toHaveLength(0);
+
+      // Not due yet: nothing is sent.
+      expect(await server.instance.services.contact.processOutbox()).toBe(0);
+      // The outbox retries once the backoff has passed.
+      now += 2 * 60_000;
+      expect(await server.instance.services.contact.processOutbox()).toBe(1);
+      expect(received).toHaveLength(1);
+      expect((await rows(server))[0]).toMatchObject({ mail_status: 'sent', mail_attempts: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+});

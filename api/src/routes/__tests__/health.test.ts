@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthSchema } from '@site/contracts/manifest';
+import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+describe('GET /api/health', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    server = await startTestServer({ siteRoot: site.root });
+  });
+  afterAll(async () => {
+    await server.close();
+    await site.cleanup();
+  });
+
+  it('reports the database and the version of each deployed remote', async () => {
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = healthSchema.parse(await response.json());
+    expect(body).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      db: 'ok',
+      // The fixture has no analysis dist: an absent remote is simply not listed.
+      remotes: { marketing: { version: '1.2.3' }, blog: { version: '0.9.0' }, admin: { version: '3.0.0' } },
+    });
+  });
+
+  it('answers 405 with Allow for a method it does not support', async () => {
+    const response = await fetch(`${server.url}/api/health`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+  });
+
+  it('answers 503 degraded when the database is down', async () => {
+    await server.instance.database.close();
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(503);
+    expect(healthSchema.parse(await response.json())).toMatchObject({ status: 'degraded', db: 'down' });
+  });
+});

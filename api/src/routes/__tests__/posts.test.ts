@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { categoryListSchema, postListSchema, postSchema } from '@site/contracts/posts';
+import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
+import { testBackends, uniqueSchema } from '../../test-support/databases';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backend) => {
+  let server: TestServer;
+  let site: SiteFixture;
+  const schema = uniqueSchema();
+
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    server = await startTestServer({
+      siteRoot: site.root,
+      env: backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {},
+      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+    });
+  });
+  afterAll(async () => {
+    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
+    await server.close();
+    await site.cleanup();
+  });
+
+  const getJson = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`);
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+
+  it('lists the published posts newest first, with search and category filters', async () => {
+    const all = postListSchema.parse((await getJson('/api/posts')).body);
+    expect(all.total).toBe(3);
+    expect(all.posts.map((p) => p.views)).toEqual([1250, 890, 1100]);
+    expect(all.posts[0]).not.toHaveProperty('content');
+    const search = postListSchema.parse((await getJson('/api/posts?q=retail')).body);
+    expect(search.posts.map((p) => p.category)).toEqual(['Industry Insights']);
+    const byCategory = postListSchema.parse((await getJson('/api/posts?category=case-studies')).body);
+    expect(byCategory.posts.map((p) => p.category)).toEqual(['Case Studies']);
+  });
+
+  it('answers one post by slug, and 404 "Post not found" for an unknown slug', async () => {
+    const { posts } = postListSchema.parse((await getJson('/api/posts')).body);
+    const one = await getJson(`/api/posts/${posts[0]!.slug}`);
+    expect(one.status).toBe(200);
+    expect(postSchema.parse(one.body).content.length).toBeGreaterThan(1000);
+    const missing = await getJson('/api/posts/no-such-post');
+    expect(missing).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'Post not found' } } });
+  });
+
+  it('adds one view per POST /api/posts/:slug/views', async () => {
+    const { posts } = postListSchema.parse((await getJson('/api/posts')).body);
+    const slug = posts[1]!.slug;
+    const res = await fetch(`${server.url}/api/posts/${slug}/views`, { method: 'POST' });
+    expect(await res.json()).toEqual({ views: posts[1]!.views + 1 });
+    const unknown = await fetch(`${server.url}/api/posts/nope/views`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('lists the categories with derived counts', async () => {
+    const { categories } = categoryListSchema.parse((await getJson('/api/categories')).body);
+    expect(categories.map((c) => [c.name, c.slug, c.postCount])).toEqual([
+      ['AI Automation', 'ai-automation', 1],
+      ['Case Studies', 'case-studies', 1],
+      ['Industry Insights', 'industry-insights', 1],
+    ]);
+  });
+
+  it('serves /blog/:slug with the post title, description, canonical, og tags and Article JSON-LD', async () => {
+    const { posts } = postListSchema.parse((await getJson('/api/posts')).body);
+    const post = posts[0]!;
+    const res = await fetch(`${server.url}/blog/${post.slug}`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<title>${post.title} | Tri-Valley AI Automation</title>`);
+    expect(html).toContain(`<meta name="description" content="${post.metaDescription}" />`);
+    expect(html).toContain(`<link rel="canonical" href="https://example.test/blog/${post.slug}" />`);
+    expect(html).toContain('<meta property="og:type" content="article" />');
+    expect(html).toMatch(/<meta property="og:image" content="https:\/\/example\.test\/mfe\/blog\/placeholder-og\.jpg" \/>/);
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(ld)).toMatchObject({ '@type': 'Article', headline: post.title, author: { name: post.author } });
+  });
+
+  it('answers an unknown post with HTTP 404 and leaves /blog/category pages alone', async () => {
+    const res = await fetch(`${server.url}/blog/this-post-does-not-exist`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(404);
+    expect((await res.text())).toContain('noindex');
+  });
+
+  it('serves a valid RSS 2.0 feed of the published posts', async () => {
+    const res = await fetch(`${server.url}/blog/rss.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/rss+xml');
+    const xml = await res.text();
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"')).toBe(true);
+    expect(xml.match(/<item>/g)).toHaveLength(3);
+    expect(xml).toContain('<link>https://example.test/blog</link>');
+    expect(xml).toMatch(/<pubDate>Mon, 15 Jan 2024 09:00:00 GMT<\/pubDate>/);
+  });
+
+  it('builds /sitemap.xml from the manifests pages (not noindex ones) and the published posts', async () => {
+    const res = await fetch(`${server.url}/sitemap.xml`);
+    expect(res.status).toBe(200);
+    const xml = await res.text();
+    const locs = [...xml.matchAll(/<loc>(.*?)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toContain('https://example.test/');
+    expect(locs).toContain('https://example.test/roi');
+    expect(locs).toContain('https://example.test/blog');
+    expect(locs).not.toContain('https://example.test/admin');
+    expect(locs.filter((l) => /\/blog\/[a-z0-9-]+$/.test(l!) && !l!.includes('/category/'))).toHaveLength(3);
+  });
+});

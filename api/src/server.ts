@@ -1,0 +1,48 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { startServer, type RunningServer } from './server-lifecycle';
+
+const FORCE_EXIT_AFTER_MS = 10_000;
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
+
+let running: RunningServer;
+try {
+  running = await startServer(config, {}, { forceAfterMs: FORCE_EXIT_AFTER_MS - 500 });
+} catch (error) {
+  console.error('The server could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
+const { instance, port } = running;
+instance.logger.info({ host: config.host, port, dialect: instance.database.dialect }, 'listening');
+console.log(`Site running at http://localhost:${port}`);
+
+let stopping = false;
+function shutdown(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  instance.logger.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    instance.logger.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, FORCE_EXIT_AFTER_MS).unref();
+  running.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      instance.logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
+
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

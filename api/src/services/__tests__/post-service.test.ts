@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLACEHOLDER_IMAGE } from '@site/contracts/posts';
+import { createPostsRepository } from '../../db/repositories/posts-repository';
+import { testBackends, type TestDatabase } from '../../test-support/databases';
+import { createPostService, type PostService } from '../post-service';
+
+const valid = {
+  title: 'Automating Appointment Reminders',
+  excerpt: 'How reminders cut no-shows for a local salon.',
+  content: `<h2>Why</h2><p>${'Reminder text that is long enough. '.repeat(10)}</p>`,
+  author: 'Dana Lee',
+  category: 'How-To Guides',
+  metaDescription: 'A practical guide to automated appointment reminders for small businesses.',
+  keywords: ['reminders', 'no-shows'],
+};
+
+const ALL_MESSAGES =
+  'Validation failed: Title must be at least 5 characters long, Excerpt must be at least 20 characters long, ' +
+  'Content must be at least 100 characters long, Author name must be at least 2 characters long, ' +
+  'Category must be at least 2 characters long, Meta description must be at least 50 characters long';
+
+describe.each(testBackends())('post service ($name)', (backend) => {
+  let database: TestDatabase;
+  let service: PostService;
+  let now = new Date('2026-03-01T10:00:00.000Z');
+  const clock = () => now;
+
+  beforeAll(async () => {
+    database = await backend.open();
+    service = createPostService({ posts: createPostsRepository(database.handle.db), clock });
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+
+  const counts = async () => Object.fromEntries((await service.listCategories()).map((c) => [c.name, c.postCount]));
+
+  it('seeds three published January 2024 posts with the spec views, and three categories with one post each', async () => {
+    const posts = await service.listPublished();
+    expect(posts.map((p) => [p.category, p.views])).toEqual([
+      ['AI Automation', 1250],
+      ['Case Studies', 890],
+      ['Industry Insights', 1100],
+    ]);
+    for (const p of posts) {
+      expect(p.publishedAt!.startsWith('2024-01')).toBe(true);
+      expect(p.featuredImage).toBe(PLACEHOLDER_IMAGE);
+      expect(p.ogImage).toBe(PLACEHOLDER_IMAGE);
+      expect(p.readTime).toBeGreaterThanOrEqual(2);
+    }
+    const full = await service.getPublished(posts[0]!.slug);
+    expect(full.content).toContain('<h2>');
+    expect(full.content).toContain('<ul>');
+    expect(await counts()).toEqual({ 'AI Automation': 1, 'Case Studies': 1, 'Industry Insights': 1 });
+  });
+
+  it('answers the exact validation sentence after trimming', async () => {
+    await expect(
+      service.create({ title: ' abcd ', excerpt: ' x ', content: ' y ', author: ' a ', category: ' b ', metaDescription: ' c ' }),
+    ).rejects.toMatchObject({ status: 400, message: ALL_MESSAGES });
+    await expect(service.create({})).rejects.toMatchObject({ message: ALL_MESSAGES });
+    await expect(service.create({ ...valid, title: '    Hi     ' })).rejects.toMatchObject({
+      message: 'Validation failed: Title must be at least 5 characters long',
+    });
+    // Content that sanitizes to almost nothing is too short.
+    await expect(service.create({ ...valid, content: `<script>${'x'.repeat(200)}</script><p>hi</p>` })).rejects.toMatchObject({
+      message: 'Validation failed: Content must be at least 100 characters long',
+    });
+  });
+
+  it('creates drafts with a slug, read time and source local; clashes get -2, -3', async () => {
+    const a = await service.create({ ...valid, status: 'published' });
+    const b = await service.create(valid);
+    const c = await service.create(valid);
+    expect([a.slug, b.slug, c.slug]).toEqual([
+      'automating-appointment-reminders',
+      'automating-appointment-reminders-2',
+      'automating-appointment-reminders-3',
+    ]);
+    expect(a).toMatchObject({ status: 'draft', source: 'local', publishedAt: null, views: 0, readTime: 1, keywords: ['reminders', 'no-shows'] });
+    const long = await service.create({ ...valid, title: 'A long article here', content: `<p>${'word '.repeat(401)}</p>` });
+    expect(long.readTime).toBe(3);
+    // Drafts are not public.
+    await expect(service.getPublished(a.slug)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+    expect((await service.listPublished()).some((p) => p.slug === a.slug)).toBe(false);
+  });
+
+  it('lets an import carry its status', async () => {
+    const p = await service.create({ ...valid, title: 'Imported from n8n', status: 'published' }, { source: 'n8n', allowStatus: true });
+    expect(p).toMatchObject({ status: 'published', source: 'n8n', publishedAt: now.toISOString() });
+    expect((await service.getPublished(p.slug)).id).toBe(p.id);
+  });
+
+  it('sanitizes HTML on create and update', async () => {
+    const p = await service.create({ ...valid, title: 'Sanitized post', content: `${valid.content}<img src=x onerror=alert(1)><script>alert(1)</script><a href="javascript:alert(1)">x</a>` });
+    expect(p.content).not.toMatch(/script|onerror|javascript:/i);
+    const u = await service.update(p.id, { ...valid, title: 'Sanitized post', content: `${valid.content}<iframe src="https://evil.example"></iframe><svg onload=alert(1)>` });
+    expect(u.content).not.toMatch(/iframe|svg|onload/i);
+  });
+
+  it('moves one count when a post changes category; derived counts never drift', async () => {
+    const before = await counts();
+    const p = await service.create({ ...valid, title: 'Category mover', category: 'Case Studies' });
+    expect((await counts())['Case Studies']).toBe(before['Case Studies']! + 1);
+    await service.update(p.id, { ...valid, title: 'Category mover', category: 'Industry Insights' });
+    const after = await counts();
+    expect(after['Case Studies']).toBe(before['Case Studies']);
+    expect(after['Industry Insights']).toBe(before['Industry Insights']! + 1);
+    await service.delete(p.id);
+    expect((await counts())['Industry Insights']).toBe(before['Industry Insights']);
+  });
+
+  it('publishes: status, updatedAt, publishedAt filled only when missing', async () => {
+    const draft = await service.create({ ...valid, title: 'To be published' });
+    now = new Date('2026-03-02T08:00:00.000Z');
+    const published = await service.publish(draft.id);
+    expect(published).toMatchObject({ status: 'published', updatedAt: now.toISOString(), publishedAt: now.toISOString() });
+    now = new Date('2026-03-03T08:00:00.000Z');
+    const again = await service.publish(draft.id);
+    expect(again).toMatchObject({ updatedAt: now.toISOString(), publishedAt: '2026-03-02T08:00:00.000Z' });
+  });
+
+  it("answers 'Post not found' for an unknown id on update, delete and publish", async () => {
+    const id = '00000000-0000-0000-0000-000000000000';
+    await expect(service.update(id, valid)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+    await expect(service.delete(id)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+    await expect(service.publish(id)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+  });
+
+  it('resolves ogImage: its own, then the featured image, then the placeholder', async () => {
+    const own = await service.create({ ...valid, title: 'Own og image', featuredImage: 'https://img.example/f.png', ogImage: 'https://img.example/o.png' });
+    const featured = await service.create({ ...valid, title: 'Featured only', featuredImage: 'https://img.example/f.png' });
+    const none = await service.create({ ...valid, title: 'No images at all' });
+    expect([own.ogImage, featured.ogImage, none.ogImage]).toEqual(['https://img.example/o.png', 'https://img.example/f.png', PLACEHOLDER_IMAGE]);
+  });
+
+  it('searches title, excerpt and category, filters by category slug, newest first', async () => {
+    expect((await service.listPublished({ q: 'RESTAURANT' })).map((p) => p.category)).toEqual(['Case Studies']);
+    expect((await service.listPublished({ q: 'industry insights' })).map((p) => p.category)).toEqual(['Industry Insights']);
+    expect((await service.listPublished({ q: '100%_' }))).toEqual([]);
+    expect((await service.listPublished({ category: 'ai-automation' })).map((p) => p.category)).toEqual(['AI Automation']);
+    const all = await service.listPublished();
+    const dates = all.map((p) => p.publishedAt!);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
+  it('counts views of published posts only', async () => {
+    const [first] = await service.listPublished({ category: 'case-studies' });
+    expect(await service.addView(first!.slug)).toBe(first!.views + 1);
+    const draft = await service.create({ ...valid, title: 'Unseen draft' });
+    await expect(service.addView(draft.slug)).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,79 @@
+import type { PageMeta } from '@site/contracts/manifest';
+import type { PostSummary } from '@site/contracts/posts';
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
+export const escapeXml = (text: string) =>
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+
+const absolute = (origin: string, pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${origin}${pathOrUrl}`);
+
+/** RSS 2.0 feed of the published posts, newest first. */
+export function renderRss(posts: readonly PostSummary[], options: { publicOrigin: string; title: string; description: string }): string {
+  const { publicOrigin: origin } = options;
+  const newest = posts[0]?.publishedAt ?? posts[0]?.updatedAt;
+  const items = posts.map((p) => {
+    const link = `${origin}/blog/${p.slug}`;
+    const date = p.publishedAt ?? p.updatedAt;
+    return [
+      '    <item>',
+      `      <title>${escapeXml(p.title)}</title>`,
+      `      <link>${escapeXml(link)}</link>`,
+      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      `      <pubDate>${new Date(date).toUTCString()}</pubDate>`,
+      `      <dc:creator>${escapeXml(p.author)}</dc:creator>`,
+      `      <category>${escapeXml(p.category)}</category>`,
+      `      <description>${escapeXml(p.excerpt)}</description>`,
+      `      <enclosure url="${escapeXml(absolute(origin, p.featuredImage))}" length="0" type="${p.featuredImage.endsWith('.svg') ? 'image/svg+xml' : 'image/png'}" />`,
+      '    </item>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    '  <channel>',
+    `    <title>${escapeXml(options.title)}</title>`,
+    `    <link>${escapeXml(`${origin}/blog`)}</link>`,
+    `    <description>${escapeXml(options.description)}</description>`,
+    '    <language>en-us</language>',
+    `    <atom:link href="${escapeXml(`${origin}/blog/rss.xml`)}" rel="self" type="application/rss+xml" />`,
+    newest ? `    <lastBuildDate>${new Date(newest).toUTCString()}</lastBuildDate>` : '',
+    ...items,
+    '  </channel>',
+    '</rss>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n')
+    .concat('\n');
+}
+
+export interface SitemapEntry {
+  path: string;
+  lastmod?: string;
+}
+
+/** sitemap.xml of the remotes' static pages (indexable ones) plus the published posts and their categories. */
+export function sitemapEntries(pages: readonly PageMeta[], posts: readonly PostSummary[]): SitemapEntry[] {
+  const seen = new Set<string>();
+  const out: SitemapEntry[] = [];
+  const add = (entry: SitemapEntry) => {
+    if (seen.has(entry.path)) return;
+    seen.add(entry.path);
+    out.push(entry);
+  };
+  for (const page of pages) if (!page.noindex) add({ path: page.canonical && page.canonical.startsWith('/') ? page.canonical : page.path });
+  const newest = posts[0]?.updatedAt;
+  add({ path: '/blog', lastmod: newest });
+  for (const post of posts) add({ path: `/blog/${post.slug}`, lastmod: post.updatedAt });
+  for (const post of posts) add({ path: `/blog/category/${post.categorySlug}` });
+  return out;
+}
+
+export function renderSitemap(entries: readonly SitemapEntry[], publicOrigin: string): string {
+  const urls = entries.map(
+    (e) =>
+      `  <url><loc>${escapeXml(absolute(publicOrigin, e.path))}</loc>${e.lastmod ? `<lastmod>${escapeXml(e.lastmod.slice(0, 10))}</lastmod>` : ''}</url>`,
+  );
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+}

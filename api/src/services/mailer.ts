@@ -1,0 +1,33 @@
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  to: string;
+  from: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends one mail or throws. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** A nodemailer SMTP transport for `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`). */
+export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number } = {}): Mailer {
+  const timeout = options.timeoutMs ?? 15_000;
+  const transport = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  } as Parameters<typeof nodemailer.createTransport>[1]);
+  return {
+    async send(mail) {
+      await transport.sendMail(mail);
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookResult } from '@site/contracts/posts';
+import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
+import { ApiError } from '../lib/api-error';
+import type { Clock } from '../lib/clock';
+import { Mutex } from '../lib/mutex';
+import type { PostService } from './post-service';
+
+/** How far the signed timestamp may be from our clock, either way. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+/** How long a delivery's first answer is kept for retries. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const SIGNATURE_HEADER = 'X-Webhook-Signature';
+
+export type SignatureCheck =
+  | { ok: true; timestamp: number; signature: string }
+  | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'mismatch' };
+
+/** `t=<unix>,v1=<hex>` for a body: what a sender (n8n, curl, tests) puts in X-Webhook-Signature. */
+export function signWebhookBody(secret: string, rawBody: string, timestamp: number): string {
+  const hex = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+  return `t=${timestamp},v1=${hex}`;
+}
+
+/**
+ * Checks `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` in constant time. Several `v1` values
+ * are accepted (one may be signed with the previous secret during a rotation).
+ */
+export function verifyWebhookSignature(
+  header: string | undefined,
+  rawBody: string,
+  secret: string,
+  nowMs: number,
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+): SignatureCheck {
+  if (!header || !header.trim()) return { ok: false, reason: 'missing' };
+  let timestamp: number | undefined;
+  const candidates: string[] = [];
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) candidates.push(value.toLowerCase());
+  }
+  if (timestamp === undefined || candidates.length === 0) return { ok: false, reason: 'malformed' };
+  if (Math.abs(nowMs / 1000 - timestamp) > toleranceSeconds) return { ok: false, reason: 'expired' };
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
+  let match: string | undefined;
+  for (const candidate of candidates) {
+    // Every candidate is compared, matched or not, so timing says nothing about which one matched.
+    if (timingSafeEqual(Buffer.from(candidate, 'hex'), expected) && match === undefined) match = candidate;
+  }
+  return match ? { ok: true, timestamp, signature: match } : { ok: false, reason: 'mismatch' };
+}
+
+const REASON_MESSAGES: Record<Exclude<SignatureCheck, { ok: true }>['reason'], string> = {
+  missing: `Missing ${SIGNATURE_HEADER} header. Sign the raw body: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">.`,
+  malformed: `Malformed ${SIGNATURE_HEADER} header. Expected t=<unix seconds>,v1=<64 hex characters>.`,
+  expired: `The signature timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds away from the server time.`,
+  mismatch: 'The webhook signature does not match the body.',
+};
+
+export interface WebhookDelivery {
+  rawBody: string;
+  body: unknown;
+  signature: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+export interface WebhookService {
+  /** Creates a post from a signed delivery; `replayed` when the answer is the stored first result. */
+  receive(delivery: WebhookDelivery): Promise<{ result: WebhookResult; replayed: boolean }>;
+}
+
+export function createWebhookService(deps: {
+  secret: string | undefined;
+  posts: PostService;
+  deliveries: WebhookDeliveriesRepository;
+  clock: Clock;
+  publicOrigin: string;
+}): WebhookService {
+  // One delivery at a time per process: a retry racing its original must find the first answer.
+  const lock = new Mutex();
+
+  return {
+    async receive(delivery) {
+      if (!deps.secret) {
+        throw new ApiError(503, 'webhook_disabled', 'The webhook is disabled: WEBHOOK_SECRET is not configured on the server.');
+      }
+      const now = deps.clock();
+      const check = verifyWebhookSignature(delivery.signature, delivery.rawBody, deps.secret, now.getTime());
+      if (!check.ok) throw new ApiError(401, 'invalid_signature', REASON_MESSAGES[check.reason]);
+
+      const key = delivery.idempotencyKey ? `key:${delivery.idempotencyKey}` : `sig:${check.signature}`;
+      const bodyHash = createHash('sha256').update(delivery.rawBody).digest('hex');
+      const release = await lock.lock();
+      try {
+        await deps.deliveries.prune(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
+        const previous = await deps.deliveries.find(key);
+        if (previous) {
+          if (previous.bodyHash !== bodyHash) {
+            throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different body.');
+          }
+          return { result: JSON.parse(previous.result) as WebhookResult, replayed: true };
+        }
+        const post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
+        const result: WebhookResult = {
+          id: post.id,
+          slug: post.slug,
+          status: post.status,
+          url: `${deps.publicOrigin}/blog/${post.slug}`,
+        };
+        await deps.deliveries.insert({ key, bodyHash, result: JSON.stringify(result), createdAt: now.toISOString() });
+        return { result, replayed: false };
+      } finally {
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { inlineScriptHashes } from '../shell-document';
+import { jsonForScript, renderShellPage } from '../render-page';
+import { cacheControlOf } from '../static-files';
+
+describe('inlineScriptHashes', () => {
+  it('hashes executable inline scripts only', () => {
+    const html = `
+      <script>a()</script>
+      <script type="module">b()</script>
+      <script src="/x.js"></script>
+      <script type="application/json" id="remotes-manifest">{}</script>
+      <script type="application/ld+json">{}</script>`;
+    const hash = (body: string) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+    expect(inlineScriptHashes(html)).toEqual([hash('a()'), hash('b()')]);
+  });
+});
+
+describe('renderShellPage', () => {
+  it('escapes `<` in inlined JSON and keeps `$` literal', () => {
+    const html = renderShellPage('<head><!--site-head--><title>x</title><!--/site-head--></head><script type="application/json"><!--remotes-json--></script>', {
+      head: { kind: 'page', meta: { path: '/', title: 'Save $& more', description: 'd' } },
+      remotes: { blog: { entry: '</script><script>alert(1)</script>', version: '1', routes: ['/blog'] } },
+      publicOrigin: 'https://example.test',
+    });
+    expect(html).toContain('<title>Save $&amp; more</title>');
+    expect(html).not.toContain('</script><script>alert');
+    expect(jsonForScript({ a: '<!--' })).toBe('{"a":"\\u003c!--"}');
+  });
+});
+
+describe('cacheControlOf', () => {
+  it.each([
+    ['assets/remoteEntry.js', 'no-cache'],
+    ['mfe-manifest.json', 'no-cache'],
+    ['index.html', 'no-cache'],
+    ['assets/index-BUW9V29z.js', 'public, max-age=31536000, immutable'],
+    ['assets/__federation_expose_App-CjCky_td.js', 'public, max-age=31536000, immutable'],
+    ['assets/__federation_shared_@site/ui-CLqA2eVG.js', 'public, max-age=31536000, immutable'],
+    ['assets/my-document.js', 'public, max-age=3600'],
+    ['index-BUW9V29z.js', 'public, max-age=3600'],
+    ['favicon.svg', 'public, max-age=3600'],
+  ])('%s -> %s', (file, expected) => {
+    expect(cacheControlOf(file)).toBe(expected);
+  });
+});

@@ -1,0 +1,69 @@
+import type { PageMeta, RemotesMap } from '@site/contracts/manifest';
+
+const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
+const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
+
+export const NOT_FOUND_TITLE = 'Page not found';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** JSON safe inside a <script> element: `<` can never close it or open a comment. */
+export const jsonForScript = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** Absolute URL of a page: `canonical` may be absolute already, or a path. */
+export function canonicalUrl(publicOrigin: string, pathOrUrl: string): string {
+  if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
+  return `${publicOrigin}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
+}
+
+export type HeadContent =
+  | { kind: 'page'; meta: PageMeta }
+  | { kind: 'default'; path: string }
+  | { kind: 'not-found' };
+
+/** The tags that go between `<!--site-head-->` and `<!--/site-head-->`. */
+export function renderHead(content: HeadContent, options: { publicOrigin: string; defaultHead: string }): string {
+  if (content.kind === 'not-found') {
+    return `<title>${escapeHtml(NOT_FOUND_TITLE)}</title>\n    <meta name="robots" content="noindex" />`;
+  }
+  if (content.kind === 'default') {
+    // A declared route without its own metadata keeps the shell's default title.
+    const url = canonicalUrl(options.publicOrigin, content.path);
+    return `${options.defaultHead.trim()}\n    <link rel="canonical" href="${escapeHtml(url)}" />`;
+  }
+  const { meta } = content;
+  const url = canonicalUrl(options.publicOrigin, meta.canonical ?? meta.path);
+  const tags = [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    meta.keywords?.length ? `<meta name="keywords" content="${escapeHtml(meta.keywords.join(', '))}" />` : '',
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    `<meta property="og:type" content="${escapeHtml(meta.ogType ?? 'website')}" />`,
+    meta.image ? `<meta property="og:image" content="${escapeHtml(canonicalUrl(options.publicOrigin, meta.image))}" />` : '',
+    meta.image ? `<meta name="twitter:card" content="summary_large_image" />` : '',
+    meta.noindex ? `<meta name="robots" content="noindex" />` : '',
+    meta.jsonLd ? `<script type="application/ld+json">${jsonForScript(meta.jsonLd)}</script>` : '',
+  ];
+  return tags.filter(Boolean).join('\n    ');
+}
+
+/** The shell's index.html with this page's head and the remotes map filled in. */
+export function renderShellPage(
+  template: string,
+  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string },
+): string {
+  const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
+  const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
+  const block = `<!--site-head-->\n    ${head}\n    <!--/site-head-->`;
+  // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
+  let html = HEAD_BLOCK.test(template)
+    ? template.replace(HEAD_BLOCK, () => block)
+    : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
+  html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
+  return html;
+}

@@ -1,0 +1,101 @@
+import type { Context } from 'koa';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import { matchesAny } from '@site/contracts/route-match';
+import { resolvePageMeta, type PageMetaResolver } from './page-meta';
+import type { RemoteRegistry } from './remote-registry';
+import { renderShellPage, type HeadContent } from './render-page';
+import { robotsTxt } from './robots';
+import type { ShellDocument } from './shell-document';
+import { NO_CACHE, SHORT_CACHE, sendStaticFile } from './static-files';
+
+export interface SiteOptions {
+  publicOrigin: string;
+  shell: ShellDocument;
+  remotes: RemoteRegistry;
+  /** Asked in order for each HTML page; the remotes' manifest pages should come last. */
+  pageMetaResolvers: readonly PageMetaResolver[];
+}
+
+const NOT_BUILT = 'The site has not been built yet. Run `npm run build`, then start the server again.\n';
+const MFE_PATH = /^\/mfe\/([^/]+)(\/.*)?$/;
+
+/**
+ * The single-machine site: `/remotes.json`, `/robots.txt`, each remote's dist under `/mfe/<name>/`,
+ * the shell's dist at `/`, and the shell page (200 on a declared route, 404 otherwise) for every
+ * other path that asks for HTML. Runs after the API, so it never sees `/api` paths.
+ */
+export function site(options: SiteOptions) {
+  return async function serveSite(ctx: Context) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405;
+      ctx.set('Allow', 'GET, HEAD');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Method not allowed\n';
+      return;
+    }
+
+    if (ctx.path === '/remotes.json') {
+      const { map } = await options.remotes.snapshot();
+      ctx.set('Cache-Control', NO_CACHE);
+      ctx.body = map;
+      return;
+    }
+
+    if (ctx.path === '/robots.txt') {
+      ctx.set('Cache-Control', SHORT_CACHE);
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = robotsTxt(options.publicOrigin);
+      return;
+    }
+
+    const mfe = MFE_PATH.exec(ctx.path);
+    if (mfe) {
+      const name = mfe[1] as RemoteName;
+      const served =
+        REMOTE_NAMES.includes(name) && (await sendStaticFile(ctx, options.remotes.distDir(name), mfe[2] ?? '/'));
+      if (!served) plainNotFound(ctx);
+      return;
+    }
+
+    // index.html is a template; it only ever goes out rendered.
+    if (await sendStaticFile(ctx, options.shell.distDir, ctx.path, { exclude: (rel) => rel === 'index.html' })) return;
+
+    // A missing file (a script, an image) gets a short 404, not the page.
+    if (ctx.path.startsWith('/assets/') || !ctx.accepts('html')) {
+      plainNotFound(ctx);
+      return;
+    }
+
+    await servePage(ctx, options);
+  };
+}
+
+async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
+  const page = await options.shell.load();
+  if (!page) {
+    ctx.status = 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = NOT_BUILT;
+    return;
+  }
+  const snapshot = await options.remotes.snapshot();
+  const meta = await resolvePageMeta(options.pageMetaResolvers, ctx.path);
+
+  let head: HeadContent;
+  if (meta === 'not-found') head = { kind: 'not-found' };
+  else if (meta) head = { kind: 'page', meta };
+  else if (matchesAny(snapshot.routes, ctx.path)) head = { kind: 'default', path: ctx.path };
+  else head = { kind: 'not-found' };
+
+  ctx.status = head.kind === 'not-found' ? 404 : 200;
+  ctx.set('Cache-Control', NO_CACHE);
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = renderShellPage(page.html, { head, remotes: snapshot.map, publicOrigin: options.publicOrigin });
+}
+
+function plainNotFound(ctx: Context): void {
+  ctx.status = 404;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Not found\n';
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
+
+export const INLINE_SCRIPT = "\n      document.documentElement.dataset.theme = 'light';\n    ";
+export const INLINE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`;
+export const SECRET = 'TOP-SECRET-do-not-serve';
+
+export const SHELL_INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <!--site-head-->
+    <title>Default shell title</title>
+    <!--/site-head-->
+    <script>${INLINE_SCRIPT}</script>
+    <script type="application/json" id="remotes-manifest"><!--remotes-json--></script>
+    <script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+export const MANIFESTS: Record<'marketing' | 'blog' | 'admin', MfeManifest> = {
+  marketing: {
+    name: 'marketing',
+    version: '1.2.3',
+    routes: ['/', '/local-services/:city', '/roi-calculator'],
+    pages: [
+      {
+        path: '/',
+        title: 'Home of <Automation> & "Co"',
+        description: 'We automate the boring parts & more',
+        jsonLd: { '@context': 'https://schema.org', '@type': 'Organization', name: '</script><script>alert(1)</script>' },
+      },
+      { path: '/roi-calculator', title: 'ROI calculator', description: 'What automation saves you', canonical: '/roi' },
+    ],
+  },
+  blog: {
+    name: 'blog',
+    version: '0.9.0',
+    routes: ['/blog', '/blog/:slug'],
+    pages: [{ path: '/blog', title: 'The blog', description: 'Guides and case studies', ogType: 'blog' }],
+  },
+  admin: {
+    name: 'admin',
+    version: '3.0.0',
+    routes: ['/admin/*'],
+    pages: [{ path: '/admin', title: 'Admin', description: 'Site administration', noindex: true }],
+  },
+};
+
+export interface SiteFixture {
+  root: string;
+  writeManifest(name: RemoteName, manifest: unknown): Promise<void>;
+  writeFile(relative: string, content: string): Promise<void>;
+  remove(relative: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/** A fake SITE_ROOT: a built shell and three remote dists (no analysis), plus a file that must stay private. */
+export async function createSiteFixture(): Promise<SiteFixture> {
+  const root = await mkdtemp(path.join(tmpdir(), 'api-test-site-'));
+  const put = async (relative: string, content: string) => {
+    const file = path.join(root, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content);
+  };
+  await put('secret.txt', SECRET);
+  await put('shell/secret.txt', SECRET);
+  await put('shell/dist/index.html', SHELL_INDEX);
+  await put('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+  await put('shell/dist/assets/index-Ab12Cd34.js', 'console.log("shell");');
+  await put('shell/dist/assets/index-Ef56Gh78.css', 'body{margin:0}');
+  for (const [name, manifest] of Object.entries(MANIFESTS)) {
+    await put(`mfe-${name}/dist/mfe-manifest.json`, JSON.stringify(manifest));
+    await put(`mfe-${name}/dist/assets/remoteEntry.js`, `export const name = ${JSON.stringify(name)};`);
+  }
+  await put('mfe-blog/dist/assets/__federation_shared_@site/ui-CLqA2eVG.js', 'export const ui = 1;');
+  await put('mfe-blog/dist/assets/style-CFEB0EW0.css', '.blog{color:red}');
+  await put('mfe-blog/dist/assets/fonts/inter.woff2', 'not really a font');
+  await put('mfe-blog/dist/.env', SECRET);
+  return {
+    root,
+    writeManifest: (name, manifest) => put(`mfe-${name}/dist/mfe-manifest.json`, JSON.stringify(manifest)),
+    writeFile: put,
+    remove: (relative) => rm(path.join(root, relative), { recursive: true, force: true }),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AppDeps, AppInstance } from '../app';
+import { loadConfig, type Config } from '../config';
+import { startServer, type RunningServer } from '../server-lifecycle';
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  config: Config;
+  running: RunningServer;
+  instance: AppInstance;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on an ephemeral loopback port with a fresh SQLite file in a temp DATA_DIR.
+ * `siteRoot` defaults to an empty directory (no shell, no remotes) so tests never depend on builds.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string | undefined>; deps?: AppDeps; siteRoot?: string } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-data-'));
+  const emptySite = options.siteRoot ? undefined : await mkdtemp(path.join(tmpdir(), 'api-test-site-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SITE_ROOT: options.siteRoot ?? emptySite,
+    PUBLIC_ORIGIN: 'https://example.test',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const running = await startServer(config, options.deps);
+  return {
+    url: `http://127.0.0.1:${running.port}`,
+    config,
+    running,
+    instance: running.instance,
+    dataDir,
+    async close() {
+      await running.close();
+      await rm(dataDir, { recursive: true, force: true });
+      if (emptySite) await rm(emptySite, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One raw HTTP/1.1 request whose path is sent exactly as given (fetch would normalise `..`). */
+export async function rawRequest(
+  url: string,
+  requestPath: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const { request } = await import('node:http');
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: target.hostname, port: target.port, path: requestPath, method: init.method ?? 'GET', headers: init.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

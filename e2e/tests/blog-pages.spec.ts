@@ -1,0 +1,220 @@
+import { createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { watchPageErrors } from '../support/page-errors';
+import { E2E_DATA_DIR, E2E_WEBHOOK_SECRET, REPO_ROOT } from '../support/env';
+
+// One file, in order: the listing counts are checked before the webhook adds posts.
+test.describe.configure({ mode: 'serial' });
+
+const SEEDED = {
+  chatbots: 'How AI Chatbots Are Transforming Customer Service for Local Businesses',
+  restaurant: 'Restaurant Automation: How a Danville Restaurant Streamlined Ordering',
+  retail: 'Retail Automation: Smarter Inventory and Faster Checkout for Local Stores',
+};
+
+/** Signs and sends one webhook delivery, as n8n would. */
+async function sendWebhook(request: APIRequestContext, body: Record<string, unknown>) {
+  const raw = JSON.stringify(body);
+  const t = Math.floor(Date.now() / 1000);
+  const v1 = createHmac('sha256', E2E_WEBHOOK_SECRET).update(`${t}.${raw}`).digest('hex');
+  return request.post('/api/webhook', {
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': `t=${t},v1=${v1}` },
+    data: raw,
+  });
+}
+
+/** Writes a post's HTML straight into the production database, around the API's sanitizer. */
+async function storeRawContent(slug: string, content: string) {
+  const require = createRequire(path.join(REPO_ROOT, 'api/package.json'));
+  const { createClient } = require('@libsql/client') as typeof import('@libsql/client');
+  const client = createClient({ url: `file:${path.join(E2E_DATA_DIR, 'site.db')}` });
+  try {
+    await client.execute({ sql: 'update blog_posts set content = ? where slug = ?', args: [content, slug] });
+  } finally {
+    client.close();
+  }
+}
+
+const newPost = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  excerpt: 'A post delivered by the n8n workflow during the end-to-end test.',
+  content: `<h2>From n8n</h2><p>${'This paragraph was written by an automated workflow. '.repeat(6)}</p>`,
+  author: 'n8n Workflow',
+  category: 'How-To Guides',
+  metaDescription: 'A post delivered by the n8n workflow during the end-to-end test run.',
+  keywords: ['n8n', 'webhook'],
+  status: 'published',
+  ...extra,
+});
+
+test('the listing shows the seeded posts with search, toggling filters, counts and clear', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { level: 1, name: 'AI Automation Blog' })).toBeVisible();
+  const cards = page.getByRole('article');
+  await expect(cards).toHaveCount(3);
+  await expect(page.getByText('Showing 3 of 3 articles')).toBeVisible();
+  // Newest first, with category, read time, author, date and views on the card.
+  await expect(cards.first().getByRole('link', { name: SEEDED.chatbots })).toBeVisible();
+  await expect(cards.first()).toContainText('AI Automation');
+  await expect(cards.first()).toContainText('min read');
+  await expect(cards.first()).toContainText('January 15, 2024');
+  await expect(cards.first()).toContainText('1,250 views');
+
+  const search = page.getByPlaceholder('Search articles...');
+  await search.fill('restaurant');
+  await expect(cards).toHaveCount(1);
+  await expect(page.getByText('Showing 1 of 3 articles')).toBeVisible();
+  await expect(page).toHaveURL(/\?q=restaurant/);
+  // The filtered view survives a reload.
+  await page.reload();
+  await expect(page.getByPlaceholder('Search articles...')).toHaveValue('restaurant');
+  await expect(cards).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Clear all filters' }).click();
+  await expect(cards).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Clear all filters' })).toHaveCount(0);
+
+  const caseStudies = page.getByRole('button', { name: 'Case Studies' });
+  await caseStudies.click();
+  await expect(caseStudies).toHaveAttribute('aria-pressed', 'true');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText(SEEDED.restaurant);
+  await expect(page).toHaveURL(/category=case-studies/);
+  await caseStudies.click();
+  await expect(caseStudies).toHaveAttribute('aria-pressed', 'false');
+  await expect(cards).toHaveCount(3);
+
+  await page.getByRole('button', { name: 'How-To Guides' }).click();
+  await expect(page.getByRole('heading', { name: 'No posts found' })).toBeVisible();
+  await expect(page.getByText('Showing 0 of 3 articles')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear all filters' }).click();
+  await search.fill('zzzz-nothing');
+  await expect(page.getByRole('heading', { name: 'No posts found' })).toBeVisible();
+
+  await expect(page.getByRole('link', { name: 'Schedule Free Consultation' })).toHaveAttribute('href', '/#contact');
+  await expect(page.getByRole('link', { name: 'Calculate Your ROI' })).toHaveAttribute('href', '/roi-calculator');
+  errors.expectClean();
+});
+
+test('a returning visitor sees the cached list at once; unparsable storage is ignored', async ({ page }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('article')).toHaveCount(3);
+  // Hold the API back: the cached list must still be on screen.
+  await page.route('**/api/posts', async (route) => {
+    await new Promise((r) => setTimeout(r, 6000));
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole('article')).toHaveCount(3, { timeout: 4000 });
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.evaluate(() => localStorage.setItem('blog:posts:v1', '{not json'));
+  await page.reload();
+  await expect(page.getByRole('article')).toHaveCount(3);
+});
+
+test('an API failure is visible and retryable', async ({ page }) => {
+  let fail = true;
+  await page.route('**/api/posts', (route) => (fail ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal_error","message":"Something went wrong on our side. Please try again later."}}' }) : route.continue()));
+  await page.goto('/blog');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('We could not load the articles');
+  fail = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('article')).toHaveCount(3);
+});
+
+test('a post page shows the article, its tags and views, and counts one view', async ({ page, request }) => {
+  const errors = watchPageErrors(page);
+  const before = (await (await request.get('/api/posts?category=case-studies')).json()).posts[0];
+  await page.goto('/blog');
+  await page.getByRole('link', { name: SEEDED.restaurant }).click();
+  await expect(page.getByRole('heading', { level: 1, name: SEEDED.restaurant })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'The challenge' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Tags' })).toContainText('#restaurant automation');
+  await expect(page.getByText(`${(before.views + 1).toLocaleString('en-US')} views`)).toBeVisible();
+  const after = (await (await request.get('/api/posts?category=case-studies')).json()).posts[0];
+  expect(after.views).toBe(before.views + 1);
+  await page.getByRole('link', { name: 'Back to Blog' }).first().click();
+  await expect(page).toHaveURL(/\/blog$/);
+  errors.expectClean();
+});
+
+test('the served HTML of a post carries its metadata; an unknown slug is a 404 with "Post Not Found"', async ({ page, request }) => {
+  const { posts } = await (await request.get('/api/posts')).json();
+  const html = await (await request.get(`/blog/${posts[0].slug}`)).text();
+  expect(html).toContain(`<title>${SEEDED.chatbots} | Tri-Valley AI Automation</title>`);
+  expect(html).toContain('"@type":"Article"');
+
+  const response = await page.goto('/blog/this-post-does-not-exist');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Post Not Found' })).toBeVisible();
+  await expect(page.getByText("The blog post you're looking for doesn't exist.")).toBeVisible();
+});
+
+test('a category page lists its posts; an empty one says so', async ({ page }) => {
+  await page.goto('/blog/category/industry-insights');
+  await expect(page.getByRole('heading', { level: 1, name: 'Industry Insights' })).toBeVisible();
+  await expect(page.getByText('Discover 1 article about Industry Insights')).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await page.goto('/blog/category/how-to-guides');
+  await expect(page.getByRole('heading', { level: 1, name: 'How To Guides' })).toBeVisible();
+  await expect(page.getByText('No articles found in How To Guides')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No posts in this category' })).toBeVisible();
+});
+
+test('a post created through the signed webhook appears on /blog; a broken image shows the placeholder', async ({ page, request }) => {
+  const res = await sendWebhook(request, newPost('Published by the n8n webhook', { featuredImage: 'https://127.0.0.1:9/missing.png' }));
+  expect(res.status()).toBe(201);
+  const result = await res.json();
+  expect(result).toMatchObject({ slug: 'published-by-the-n8n-webhook', status: 'published' });
+
+  const unsigned = await request.post('/api/webhook', { headers: { 'content-type': 'application/json' }, data: JSON.stringify(newPost('Unsigned post')) });
+  expect(unsigned.status()).toBe(401);
+
+  await page.goto('/blog');
+  const card = page.getByRole('article').filter({ hasText: 'Published by the n8n webhook' });
+  await expect(card).toBeVisible();
+  await expect(page.getByText('Showing 4 of 4 articles')).toBeVisible();
+  const image = card.getByRole('img', { name: 'Image not available' });
+  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute('src', '/mfe/blog/placeholder.svg');
+  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+});
+
+test('stored HTML with XSS payloads renders without executing anything', async ({ page, request }) => {
+  const res = await sendWebhook(request, newPost('XSS payload carrier post'));
+  const { slug } = await res.json();
+  const payloads = [
+    '<script>window.__xss = 1; alert(1)</script>',
+    '<img src="x" onerror="window.__xss = 2; alert(2)">',
+    '<svg onload="window.__xss = 3; alert(3)"><circle r="5"/></svg>',
+    '<a id="js-link" href="javascript:window.__xss = 4; alert(4)">click me</a>',
+    '<iframe srcdoc="<script>parent.__xss = 5; alert(5)</script>"></iframe>',
+    '<details open ontoggle="window.__xss = 6; alert(6)"><summary>s</summary></details>',
+    '<math><mtext><table><mglyph><style><img src=x onerror="window.__xss = 7; alert(7)">',
+    '<p style="background:url(javascript:alert(8))">styled</p>',
+  ];
+  await storeRawContent(slug, `<h2>Safe heading</h2><p>Safe paragraph of the article.</p>${payloads.join('')}`);
+
+  const dialogs: string[] = [];
+  page.on('dialog', async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  await page.goto(`/blog/${slug}`);
+  await expect(page.getByRole('heading', { name: 'Safe heading' })).toBeVisible();
+  const link = page.getByRole('link', { name: 'click me' });
+  if (await link.count()) {
+    expect(await link.getAttribute('href')).toBeNull();
+    await link.click();
+  }
+  await page.waitForTimeout(500);
+  expect(dialogs).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  const article = page.locator('.post-content');
+  expect(await article.locator('script, iframe, svg, math, style, [onerror], [onload], [ontoggle], [style]').count()).toBe(0);
+});

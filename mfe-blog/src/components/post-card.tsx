@@ -1,0 +1,49 @@
+import { Link } from 'react-router-dom';
+import { cardExcerpt, type PostSummary } from '@site/contracts/posts';
+import { Badge } from '@site/ui';
+import { formatDate, formatReadTime, formatViews } from '../lib/format';
+import { PostImage } from './post-image';
+
+/** One article in a grid: image, category, read time, title, excerpt (150 characters), author, date and views. */
+export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-ring">
+      <PostImage src={post.featuredImage} alt="" width={1200} height={630} loading="lazy" decoding="async" className="aspect-[40/21] w-full" />
+      <div className="flex flex-1 flex-col p-6">
+        <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-fg">
+          <Badge>{post.category}</Badge>
+          <span>{formatReadTime(post.readTime)}</span>
+        </div>
+        <Heading className="text-xl font-bold leading-snug text-fg">
+          <Link to={`/blog/${post.slug}`} className="after:absolute after:inset-0 hover:text-primary focus:outline-none dark:hover:text-blue-300">
+            {post.title}
+          </Link>
+        </Heading>
+        <p className="mt-3 flex-1 text-muted-fg">{cardExcerpt(post.excerpt)}</p>
+        <div className="mt-5 flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-fg">
+          <span className="font-medium text-fg">{post.author}</span>
+          <span className="flex gap-3">
+            <time dateTime={post.publishedAt ?? undefined}>{formatDate(post.publishedAt)}</time>
+            <span aria-hidden="true">·</span>
+            <span>{formatViews(post.views)}</span>
+          </span>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function PostGrid({ posts, headingLevel }: { posts: PostSummary[]; headingLevel?: 2 | 3 }) {
+  return (
+    <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-label="Articles">
+      {posts.map((post) => (
+        <li key={post.id} className="flex">
+          <div className="flex w-full">
+            <PostCard post={post} headingLevel={headingLevel} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

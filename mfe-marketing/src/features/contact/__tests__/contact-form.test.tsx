@@ -1,0 +1,137 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Toaster } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useContactDraft } from '../../../lib/contact-draft';
+import { ContactForm } from '../components/contact-form';
+
+type FetchArgs = Parameters<typeof fetch>;
+
+function setup() {
+  const user = userEvent.setup();
+  render(
+    <>
+      <ContactForm />
+      <Toaster theme="light" />
+    </>,
+  );
+  return user;
+}
+
+async function fillRequired(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText('Name'), 'Jordan Lee');
+  await user.type(screen.getByLabelText('Email'), 'jordan@diablobistro.com');
+  await user.type(screen.getByLabelText('Message'), 'We miss phone orders every Friday night.');
+}
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('ContactForm', () => {
+  let fetchMock: ReturnType<typeof vi.fn<(...args: FetchArgs) => Promise<Response>>>;
+  beforeEach(() => {
+    window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
+    fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+    vi.stubGlobal('fetch', fetchMock);
+    // track() posts with sendBeacon; keep it out of the fetch mock.
+    Object.defineProperty(navigator, 'sendBeacon', { value: () => true, configurable: true });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useContactDraft.setState({ draft: null });
+  });
+
+  it('shows the sending toast, then the success toast with the server message, and clears the form', async () => {
+    let resolve!: (r: Response) => void;
+    fetchMock.mockReturnValueOnce(new Promise((r) => (resolve = r)));
+    const user = setup();
+    await fillRequired(user);
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Sending message...')).toBeTruthy();
+    expect(screen.getByText('Please wait while we send your message.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Sending…' }) as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => resolve(jsonResponse({ success: true, message: "Thanks! We'll reply within one business day." })));
+    expect(await screen.findByText('Message Sent!')).toBeTruthy();
+    expect(screen.getByText("Thanks! We'll reply within one business day.")).toBeTruthy();
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('');
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/contact');
+    expect(JSON.parse(String(init?.body))).toMatchObject({ name: 'Jordan Lee', email: 'jordan@diablobistro.com' });
+  });
+
+  it('sends once on a double click', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ success: true, message: 'Got it, once.' }));
+    const user = setup();
+    await fillRequired(user);
+    await user.dblClick(screen.getByRole('button', { name: 'Send Message' }));
+    await screen.findByText('Got it, once.');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the server message on success: false, and the default when there is none', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ success: false, message: 'Mail is down, try later' }, 500));
+    const user = setup();
+    await fillRequired(user);
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Mail is down, try later')).toBeTruthy();
+    expect(screen.getByText('Error')).toBeTruthy();
+    // The form keeps what the visitor typed.
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Jordan Lee');
+
+    fetchMock.mockResolvedValueOnce(jsonResponse({ success: false }));
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Failed to send message. Please try again.')).toBeTruthy();
+  });
+
+  it('shows the connection message on a network failure and on an unreadable answer', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const user = setup();
+    await fillRequired(user);
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Failed to send message. Please check your connection and try again.')).toBeTruthy();
+
+    fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 200 }));
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(screen.getAllByText('Failed to send message. Please check your connection and try again.').length).toBe(2));
+  });
+
+  it('names invalid fields next to them and sends nothing', async () => {
+    const user = setup();
+    await user.type(screen.getByLabelText('Name'), '   ');
+    await user.type(screen.getByLabelText('Email'), 'jordan@example.com');
+    await user.type(screen.getByLabelText('Message'), 'Hello');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('takes a prefill from the contact draft store', async () => {
+    setup();
+    act(() => useContactDraft.getState().prefill({ subject: 'Claim DANVILLE20', message: 'Please apply my discount' }));
+    await waitFor(() => expect((screen.getByLabelText('Subject (optional)') as HTMLInputElement).value).toBe('Claim DANVILLE20'));
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Please apply my discount');
+  });
+
+  it('records focus and blur of a field once per page view, and survives a broken analytics transport', async () => {
+    const beacon = vi.fn(() => {
+      throw new Error('blocked by an extension');
+    });
+    Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new Error('offline'))));
+    const user = setup();
+    const name = screen.getByLabelText('Name');
+    await user.click(name);
+    await user.click(screen.getByLabelText('Email'));
+    await user.click(name);
+    await user.click(screen.getByLabelText('Email'));
+    await user.type(name, 'still typing');
+    expect((name as HTMLInputElement).value).toBe('still typing');
+    const events = beacon.mock.calls.length;
+    // name focus, name blur, email focus, email blur (+ second email blur when typing in name is deduplicated)
+    expect(events).toBe(4);
+  });
+});

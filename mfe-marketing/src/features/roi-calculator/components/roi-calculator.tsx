@@ -1,0 +1,240 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { toast } from 'sonner';
+import {
+  calculateRoi,
+  ROI_DEFAULTS,
+  ROI_INPUT_KEYS,
+  roiInputsFromQuery,
+  roiInputsToQuery,
+  toRoiNumber,
+  type RoiInputKey,
+  type RoiInputs,
+} from '@site/contracts/roi';
+import { Button, Card, cn, track } from '@site/ui';
+import { formatHours, formatMonths, formatPercent, formatUsd } from '../../../lib/format';
+import { RoiChart } from './roi-chart';
+
+type FieldSpec = {
+  key: RoiInputKey;
+  label: string;
+  unit: string;
+  slider?: { min: number; max: number; step: number };
+  prefix?: string;
+  help?: string;
+};
+
+const TASKS: FieldSpec[] = [
+  { key: 'customerService', label: 'Customer service', unit: 'hours per week', slider: { min: 0, max: 40, step: 1 }, help: 'Phone calls, emails, DMs, order questions' },
+  { key: 'appointmentScheduling', label: 'Appointment scheduling', unit: 'hours per week', slider: { min: 0, max: 40, step: 1 }, help: 'Booking, rescheduling, confirmations' },
+  { key: 'invoicingAndBilling', label: 'Invoicing and billing', unit: 'hours per week', slider: { min: 0, max: 40, step: 1 }, help: 'Creating invoices, chasing payments' },
+  { key: 'dataEntryAndReporting', label: 'Data entry and reporting', unit: 'hours per week', slider: { min: 0, max: 40, step: 1 }, help: 'Copying between systems, weekly reports' },
+  { key: 'followUpsAndReminders', label: 'Follow-ups and reminders', unit: 'hours per week', slider: { min: 0, max: 40, step: 1 }, help: 'Quotes, no-shows, review requests' },
+];
+const BUSINESS: FieldSpec[] = [
+  { key: 'costPerHour', label: 'Cost per hour', unit: 'dollars', prefix: '$', help: 'Average loaded wage of the people doing this work' },
+  { key: 'staffCount', label: 'Staff members', unit: 'people', help: 'People who share these tasks' },
+  { key: 'monthlyRevenue', label: 'Monthly revenue', unit: 'dollars', prefix: '$' },
+];
+const EFFICIENCY: FieldSpec = {
+  key: 'automationEfficiency',
+  label: 'Automation efficiency',
+  unit: 'percent',
+  slider: { min: 0, max: 100, step: 5 },
+  help: 'Share of this work automation takes over. 60-80% is typical for our clients.',
+};
+
+type Draft = Record<RoiInputKey, string>;
+const toDraft = (inputs: RoiInputs): Draft =>
+  Object.fromEntries(ROI_INPUT_KEYS.map((k) => [k, String(inputs[k])])) as Draft;
+const toInputs = (draft: Draft): RoiInputs =>
+  Object.fromEntries(ROI_INPUT_KEYS.map((k) => [k, toRoiNumber(draft[k])])) as RoiInputs;
+
+/**
+ * The ROI calculator (spec sections 3, 4, 5, 9). Results stay hidden until 'Calculate ROI', then follow the
+ * inputs. Once shown, the inputs are mirrored in the URL query so the link reopens the same scenario.
+ */
+export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
+  const uid = useId();
+  const { search } = useLocation();
+  const [initial] = useState(() => roiInputsFromQuery(search));
+  const [draft, setDraft] = useState<Draft>(() => toDraft(initial ?? ROI_DEFAULTS));
+  const [shown, setShown] = useState(initial !== null);
+  const [shareUrl, setShareUrl] = useState('');
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+
+  const inputs = useMemo(() => toInputs(draft), [draft]);
+  const result = useMemo(() => calculateRoi(inputs), [inputs]);
+  const queryKey = roiInputsToQuery(inputs).toString();
+
+  // Mirror the scenario in the address bar (debounced: a dragged slider fires many changes).
+  useEffect(() => {
+    if (!shown) return;
+    const timer = window.setTimeout(() => {
+      const query = roiInputsToQuery(inputs, window.location.search).toString();
+      const { pathname, hash, origin } = window.location;
+      window.history.replaceState(window.history.state, '', `${pathname}?${query}${hash}`);
+      setShareUrl(`${origin}${pathname}?${query}${shareHash}`);
+    }, 200);
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown, queryKey, shareHash]);
+
+  const setField = (key: RoiInputKey, value: string) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const onCalculate = () => {
+    setShown(true);
+    track('roi_calculated', { annualSavings: Math.round(result.annualSavings), efficiency: inputs.automationEfficiency });
+    // Move focus to the results so keyboard and screen-reader users land on them.
+    window.setTimeout(() => resultsHeading.current?.focus(), 0);
+  };
+
+  const onReset = () => setDraft(toDraft(ROI_DEFAULTS));
+
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(shareUrl);
+      toast.success('Link copied', { description: 'Anyone who opens it sees this scenario and its results.' });
+    } catch {
+      toast.error('Could not copy the link', { description: 'Select the link and copy it by hand.' });
+    }
+  };
+
+  const field = (spec: FieldSpec) => {
+    const id = `${uid}-${spec.key}`;
+    const value = inputs[spec.key];
+    return (
+      <div key={spec.key}>
+        <div className="flex items-center justify-between gap-3">
+          <label htmlFor={id} className="text-sm font-medium text-fg">
+            {spec.label}
+          </label>
+          <div className="flex items-center gap-1">
+            {spec.prefix && <span className="text-sm text-muted-fg" aria-hidden="true">{spec.prefix}</span>}
+            <input
+              id={spec.slider ? `${id}-number` : id}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={spec.slider?.max}
+              step={spec.slider?.step ?? 'any'}
+              value={draft[spec.key]}
+              onChange={(e) => setField(spec.key, e.target.value)}
+              aria-label={spec.slider ? `${spec.label} (${spec.unit})` : undefined}
+              aria-describedby={spec.help ? `${id}-help` : undefined}
+              className={cn(
+                'rounded-md border border-border bg-surface px-2 py-1 text-right text-sm text-fg focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40',
+                spec.key === 'monthlyRevenue' ? 'w-28' : 'w-20',
+              )}
+            />
+            {spec.slider && <span className="w-8 text-xs text-muted-fg" aria-hidden="true">{spec.key === 'automationEfficiency' ? '%' : 'h/wk'}</span>}
+          </div>
+        </div>
+        {spec.slider && (
+          <input
+            id={id}
+            type="range"
+            min={spec.slider.min}
+            max={spec.slider.max}
+            step={spec.slider.step}
+            value={Math.min(Math.max(value, spec.slider.min), spec.slider.max)}
+            onChange={(e) => setField(spec.key, e.target.value)}
+            aria-valuetext={`${value} ${spec.unit}`}
+            aria-describedby={spec.help ? `${id}-help` : undefined}
+            className="mt-2 w-full accent-[var(--primary)]"
+          />
+        )}
+        {spec.help && (
+          <p id={`${id}-help`} className="mt-1 text-xs text-muted-fg">
+            {spec.help}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  const afterCost = Math.max(result.totalCostPerMonth - result.automationSavings, 0);
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <Card className="space-y-8 p-6 sm:p-8">
+        <fieldset className="space-y-5">
+          <legend className="mb-4 text-lg font-semibold text-fg">Weekly hours spent on repetitive tasks</legend>
+          {TASKS.map(field)}
+        </fieldset>
+        <fieldset className="space-y-5">
+          <legend className="mb-4 text-lg font-semibold text-fg">Your business</legend>
+          {BUSINESS.map(field)}
+          {field(EFFICIENCY)}
+        </fieldset>
+        <div className="flex flex-wrap gap-3">
+          <Button size="lg" onClick={onCalculate} className="flex-1 sm:flex-none">
+            Calculate ROI
+          </Button>
+          <Button size="lg" variant="ghost" onClick={onReset}>
+            Reset to defaults
+          </Button>
+        </div>
+      </Card>
+
+      <div>
+        {shown ? (
+          <section aria-labelledby={`${uid}-results`} className="space-y-5">
+            <h3 id={`${uid}-results`} ref={resultsHeading} tabIndex={-1} className="text-2xl font-bold text-fg focus:outline-none">
+              Your estimated savings
+            </h3>
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
+              <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} />
+              <Figure label="Monthly savings" value={formatUsd(result.automationSavings)} tone="accent" note={`${formatHours(result.hoursSavedPerMonth)} hours back each month`} />
+              <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" />
+              <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="Annual savings as a share of annual revenue" />
+              <Figure label="Payback period" value={`${formatMonths(result.paybackPeriod)} months`} note="12 months of revenue divided by annual savings" />
+            </dl>
+            {inputs.staffCount > 0 && result.hoursSavedPerMonth > 0 && (
+              <p className="rounded-xl bg-accent-soft px-4 py-3 text-sm text-fg">
+                That is about <strong>{formatHours(result.hoursSavedPerStaff)} hours a month</strong> back for each of your{' '}
+                {inputs.staffCount} staff members: time for customers instead of copy-and-paste.
+              </p>
+            )}
+            <RoiChart before={result.totalCostPerMonth} after={afterCost} />
+            <div className="rounded-xl border border-border bg-surface p-4">
+              <label htmlFor={`${uid}-share`} className="text-sm font-semibold text-fg">
+                Shareable link to this scenario
+              </label>
+              <div className="mt-2 flex gap-2">
+                <input
+                  id={`${uid}-share`}
+                  readOnly
+                  value={shareUrl}
+                  onFocus={(e) => e.currentTarget.select()}
+                  className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-2 py-1.5 text-xs text-fg"
+                />
+                <Button variant="secondary" size="sm" onClick={copyLink} disabled={!shareUrl}>
+                  Copy link
+                </Button>
+              </div>
+            </div>
+          </section>
+        ) : (
+          <Card className="flex h-full min-h-64 flex-col items-center justify-center border-dashed text-center">
+            <p className="text-lg font-semibold text-fg">Your results appear here</p>
+            <p className="mt-2 max-w-sm text-sm text-muted-fg">
+              Set the hours your team spends each week, then press Calculate ROI. The defaults describe a typical
+              five-person service business.
+            </p>
+          </Card>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Figure({ label, value, note, tone }: { label: string; value: string; note?: string; tone?: 'accent' }) {
+  return (
+    <div className={cn('rounded-xl border border-border p-4', tone === 'accent' ? 'bg-accent-soft' : 'bg-surface')}>
+      <dt className="text-sm text-muted-fg">{label}</dt>
+      <dd className={cn('mt-1 text-2xl font-bold tabular-nums', tone === 'accent' ? 'text-accent' : 'text-fg')}>{value}</dd>
+      {note && <dd className="mt-1 text-xs text-muted-fg">{note}</dd>}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyTheme, nextTheme, readStoredTheme, THEME_STORAGE_KEY, useThemeStore } from '../use-theme-store';
+
+describe('theme preference', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    document.documentElement.className = '';
+  });
+
+  it('cycles light -> dark -> system -> light', () => {
+    expect(nextTheme('light')).toBe('dark');
+    expect(nextTheme('dark')).toBe('system');
+    expect(nextTheme('system')).toBe('light');
+  });
+
+  it('falls back to light for anything but the three known values', () => {
+    for (const garbage of ['purple', '', 'DARK', '{"a":1}']) {
+      localStorage.setItem(THEME_STORAGE_KEY, garbage);
+      expect(readStoredTheme()).toBe('light');
+    }
+    localStorage.setItem(THEME_STORAGE_KEY, 'system');
+    expect(readStoredTheme()).toBe('system');
+  });
+
+  it('stores the choice and puts the dark class on <html>', () => {
+    useThemeStore.getState().setPreference('light');
+    useThemeStore.getState().cycle();
+    expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    applyTheme('light');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+  });
+});
