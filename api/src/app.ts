@@ -7,6 +7,7 @@ import type { Database } from './db/schema';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import { apiFallback } from './middleware/api-fallback';
+import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
 import { requestLog } from './middleware/request-log';
 import { securityHeaders } from './middleware/security-headers';
@@ -96,6 +97,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
 
   app.use(requestLog({ logger }));
   app.use(errors({ logger }));
+  app.use(compress());
   app.use(
     securityHeaders({
       inlineScriptHashes: () => shell.scriptHashes(),

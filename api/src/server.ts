@@ -36,7 +36,10 @@ function shutdown(signal: NodeJS.Signals) {
     process.exit(1);
   }, FORCE_EXIT_AFTER_MS).unref();
   running.close().then(
-    () => process.exit(0),
+    () => {
+      instance.logger.info('stopped');
+      process.exit(0);
+    },
     (error: unknown) => {
       instance.logger.error({ err: error }, 'shutdown failed');
       process.exit(1);

@@ -55,7 +55,7 @@ test.describe('home page', () => {
 
   test('a View Project link opens its page inside the app', async ({ page }) => {
     await page.goto('/');
-    await page.locator('#projects').getByRole('link', { name: /View Project: Local Restaurant Order Bot/ }).click();
+    await page.locator('#projects').getByRole('link', { name: /View Project.*Local Restaurant Order Bot/ }).click();
     await expect(page).toHaveURL(/\/restaurant-order-bot$/);
   });
 

@@ -1,5 +1,7 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
 import { watchPageErrors } from '../support/page-errors';
+import { nextEvent, readableTracking } from '../support/tracking';
 
 type Town = {
   town: string;
@@ -71,13 +73,6 @@ const TOWNS: Town[] = [
   },
 ];
 
-/** Resolves with the next tracking event of `name` the page sends to POST /api/events. */
-function nextEvent(page: Page, name: string) {
-  return page
-    .waitForRequest((r: Request) => r.url().endsWith('/api/events') && r.method() === 'POST' && JSON.parse(r.postData() ?? '{}').name === name)
-    .then((r) => JSON.parse(r.postData()!) as { name: string; props?: Record<string, unknown>; path: string });
-}
-
 /** Lets a test hold a navigation handler open (or make it fail) through the pages' test hook. */
 async function installNavigationGate(page: Page) {
   await page.addInitScript(() => {
@@ -97,6 +92,8 @@ async function expectOnHomeSection(page: Page, id: string) {
   await expect(page.locator(`#${id}`)).toBeInViewport();
 }
 
+test.beforeEach(async ({ page }) => readableTracking(page));
+
 test.describe('/local-services', () => {
   test('shows four town cards with their badges, each linking to its town page', async ({ page }) => {
     const errors = watchPageErrors(page);
@@ -108,7 +105,7 @@ test.describe('/local-services', () => {
       await expect(card.getByText(badges[t.town]!, { exact: true })).toBeVisible();
       await expect(card.getByRole('link', { name: t.town, exact: true })).toHaveAttribute('href', t.path);
     }
-    await page.getByRole('link', { name: 'Pleasanton', exact: true }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Pleasanton', exact: true }).click();
     await expect(page).toHaveURL(/\/local-services\/pleasanton-automation-services$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(TOWNS[3]!.headline);
     errors.expectClean();

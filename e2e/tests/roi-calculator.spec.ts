@@ -16,12 +16,12 @@ test.describe('ROI calculator', () => {
     await expect(figure(page, 'Monthly savings')).toHaveText('$3,864.53');
     await expect(figure(page, 'Annual savings')).toHaveText('$46,374.30');
     await expect(page.getByRole('img', { name: 'Monthly cost before and after automation' })).toBeVisible();
-    await expect(page.getByText('drops from $5,520.75 before automation to $1,656.22 after')).toBeVisible();
+    await expect(page.getByText('drops from $5,520.75 before automation to $1,656.23 after')).toBeVisible();
 
     // Results stay shown and follow the inputs; revenue 0 gives ROI 0.
     await page.getByLabel('Monthly revenue').fill('0');
     await expect(figure(page, 'ROI')).toHaveText('0%');
-    await page.getByLabel('Monthly revenue').fill('abc');
+    await page.getByLabel('Monthly revenue').fill('');
     await expect(figure(page, 'ROI')).toHaveText('0%');
     await expect(figure(page, 'Annual savings')).toHaveText('$46,374.30');
     errors.expectClean();
@@ -63,6 +63,7 @@ test.describe('ROI calculator', () => {
     const section = page.locator('#roi-calculator');
     await section.getByRole('button', { name: 'Calculate ROI' }).click();
     await expect(figure(section, 'Monthly savings')).toHaveText('$3,864.53');
+    await expect(section.getByLabel('Shareable link to this scenario')).toHaveValue(/#roi-calculator$/);
     const link = await section.getByLabel('Shareable link to this scenario').inputValue();
     expect(link).toMatch(/\/\?.*automationEfficiency=70.*#roi-calculator$/);
     const other = await context.newPage();

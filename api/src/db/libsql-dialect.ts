@@ -104,7 +104,13 @@ class LibsqlDriver implements Driver {
     // Wait for the statement in flight, then close; later callers get "client is closed".
     const release = await this.#mutex.lock();
     try {
-      this.#client?.close();
+      if (this.#client && !this.#client.closed) {
+        // Fold the WAL into the main file now: libsql finishes closing the file lazily, and a process
+        // that exits right after would leave the -wal file behind (still valid, but site.db alone
+        // would then not be a complete copy).
+        await this.#client.execute('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
+        this.#client.close();
+      }
     } finally {
       release();
     }

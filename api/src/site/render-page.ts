@@ -18,6 +18,20 @@ export function canonicalUrl(publicOrigin: string, pathOrUrl: string): string {
   return `${publicOrigin}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
 }
 
+const URL_KEYS = new Set(['url', '@id', 'image', 'logo', 'sameAs', 'mainEntityOfPage']);
+
+/**
+ * Structured data is written by remotes that do not know the public origin: site paths in URL-valued
+ * fields (`"url": "/local-services/..."`) become absolute, as search engines require.
+ */
+export function absolutizeJsonLd(value: unknown, publicOrigin: string, key = ''): unknown {
+  if (typeof value === 'string') return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? canonicalUrl(publicOrigin, value) : value;
+  if (Array.isArray(value)) return value.map((v) => absolutizeJsonLd(v, publicOrigin, key));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, absolutizeJsonLd(v, publicOrigin, k)]));
+  return value;
+}
+
 export type HeadContent =
   | { kind: 'page'; meta: PageMeta }
   | { kind: 'default'; path: string }
@@ -47,7 +61,7 @@ export function renderHead(content: HeadContent, options: { publicOrigin: string
     meta.image ? `<meta property="og:image" content="${escapeHtml(canonicalUrl(options.publicOrigin, meta.image))}" />` : '',
     meta.image ? `<meta name="twitter:card" content="summary_large_image" />` : '',
     meta.noindex ? `<meta name="robots" content="noindex" />` : '',
-    meta.jsonLd ? `<script type="application/ld+json">${jsonForScript(meta.jsonLd)}</script>` : '',
+    meta.jsonLd ? `<script type="application/ld+json">${jsonForScript(absolutizeJsonLd(meta.jsonLd, options.publicOrigin))}</script>` : '',
   ];
   return tags.filter(Boolean).join('\n    ');
 }

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
+import { compress, isCompressible, pickEncoding, type Encoding } from '../lib/compression';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -107,8 +108,37 @@ export async function sendStaticFile(
     ctx.status = 304;
     return true;
   }
+  const encoding = isCompressible(ctx.response.type) && info.size >= 1024 ? pickEncoding(ctx.get('Accept-Encoding')) : null;
+  ctx.vary('Accept-Encoding');
+  if (encoding && info.size <= MAX_COMPRESSED_FILE) {
+    const data = await compressedCopy(target.absolute, info.mtimeMs, encoding);
+    ctx.set('Content-Encoding', encoding);
+    ctx.set('ETag', `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${encoding}"`);
+    ctx.length = data.length;
+    if (ctx.method !== 'HEAD') ctx.body = data;
+    return true;
+  }
   ctx.length = info.size;
   if (ctx.method === 'HEAD') return true;
   ctx.body = createReadStream(target.absolute);
   return true;
+}
+
+/** Larger files are streamed as they are rather than held compressed in memory. */
+const MAX_COMPRESSED_FILE = 8 * 1024 * 1024;
+const compressedCache = new Map<string, Buffer>();
+const COMPRESSED_CACHE_LIMIT = 400;
+
+/**
+ * Each built file is compressed once (at high quality) per version on disk and encoding, then served
+ * from memory: a redeployed file has a new mtime and so a new cache entry.
+ */
+async function compressedCopy(file: string, mtimeMs: number, encoding: Encoding): Promise<Buffer> {
+  const key = `${encoding}:${mtimeMs}:${file}`;
+  const hit = compressedCache.get(key);
+  if (hit) return hit;
+  const data = compress(await readFile(file), encoding, 'static');
+  if (compressedCache.size >= COMPRESSED_CACHE_LIMIT) compressedCache.delete(compressedCache.keys().next().value!);
+  compressedCache.set(key, data);
+  return data;
 }

@@ -5,11 +5,11 @@ import { formatDate, formatReadTime, formatViews } from '../lib/format';
 import { PostImage } from './post-image';
 
 /** One article in a grid: image, category, read time, title, excerpt (150 characters), author, date and views. */
-export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+export function PostCard({ post, headingLevel = 2, eager = false }: { post: PostSummary; headingLevel?: 2 | 3; eager?: boolean }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-ring">
-      <PostImage src={post.featuredImage} alt="" width={1200} height={630} loading="lazy" decoding="async" className="aspect-[40/21] w-full" />
+      <PostImage src={post.featuredImage} alt="" width={1200} height={630} loading={eager ? 'eager' : 'lazy'} decoding="async" className="aspect-[40/21] w-full" />
       <div className="flex flex-1 flex-col p-6">
         <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-fg">
           <Badge>{post.category}</Badge>
@@ -37,10 +37,10 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headin
 export function PostGrid({ posts, headingLevel }: { posts: PostSummary[]; headingLevel?: 2 | 3 }) {
   return (
     <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-label="Articles">
-      {posts.map((post) => (
+      {posts.map((post, i) => (
         <li key={post.id} className="flex">
           <div className="flex w-full">
-            <PostCard post={post} headingLevel={headingLevel} />
+            <PostCard post={post} headingLevel={headingLevel} eager={i < 3} />
           </div>
         </li>
       ))}

@@ -31,13 +31,16 @@ export const mfeManifestSchema = z.object({
 });
 export type MfeManifest = z.infer<typeof mfeManifestSchema>;
 
-/** `/remotes.json`: what the shell needs to load each remote at run time. */
-export const remotesMapSchema = z.record(
+/**
+ * `/remotes.json`: what the shell needs to load each remote at run time. Partial: a remote that is not
+ * deployed is simply absent, and its paths render not-found.
+ */
+export const remotesMapSchema = z.partialRecord(
   z.enum(REMOTE_NAMES),
   z.object({ entry: z.string().min(1), version: z.string(), routes: z.array(z.string()) }),
 );
 export type RemotesMap = z.infer<typeof remotesMapSchema>;
-export type RemoteInfo = RemotesMap[RemoteName];
+export type RemoteInfo = NonNullable<RemotesMap[RemoteName]>;
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -19,7 +19,8 @@ export function usePageMeta(title: string, description?: string): void {
 /** Scrolls to the top when a page mounts (case-study and city pages). */
 export function useScrollToTop(): void {
   useEffect(() => {
-    if (!window.location.hash) window.scrollTo(0, 0);
+    // Instant: the theme's smooth scrolling would otherwise animate a freshly opened page up from below.
+    if (!window.location.hash) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, []);
 }
 

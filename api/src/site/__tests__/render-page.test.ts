@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../shell-document';
-import { jsonForScript, renderShellPage } from '../render-page';
+import { absolutizeJsonLd, jsonForScript, renderShellPage } from '../render-page';
 import { cacheControlOf } from '../static-files';
 
 describe('inlineScriptHashes', () => {
@@ -43,5 +43,22 @@ describe('cacheControlOf', () => {
     ['favicon.svg', 'public, max-age=3600'],
   ])('%s -> %s', (file, expected) => {
     expect(cacheControlOf(file)).toBe(expected);
+  });
+});
+
+describe('absolutizeJsonLd', () => {
+  it('turns site paths in URL fields into absolute URLs and leaves everything else alone', () => {
+    const out = absolutizeJsonLd(
+      { '@type': 'LocalBusiness', url: '/local-services/x', name: '/not-a-url', provider: { url: '/' }, image: ['/a.png', 'https://cdn/b.png'], sameAs: '//cdn/x' },
+      'https://site.test',
+    );
+    expect(out).toEqual({
+      '@type': 'LocalBusiness',
+      url: 'https://site.test/local-services/x',
+      name: '/not-a-url',
+      provider: { url: 'https://site.test/' },
+      image: ['https://site.test/a.png', 'https://cdn/b.png'],
+      sameAs: '//cdn/x',
+    });
   });
 });

@@ -92,8 +92,8 @@ export function PostPage() {
 
   if (!post) {
     return (
-      <Container className="max-w-3xl py-12" aria-busy="true">
-        <div role="status" className="animate-pulse space-y-4">
+      <Container className="py-12" aria-busy="true">
+        <div role="status" className="mx-auto max-w-3xl animate-pulse space-y-4">
           <span className="sr-only">Loading article…</span>
           <div className="h-4 w-32 rounded bg-surface-muted" />
           <div className="h-10 w-full rounded bg-surface-muted" />
@@ -109,40 +109,51 @@ export function PostPage() {
   return (
     <article>
       <header className="border-b border-border bg-gradient-to-b from-primary-soft/60 to-bg">
-        <Container className="max-w-3xl py-10 sm:py-14">
-          <BackToBlog />
-          <div className="mt-6 flex flex-wrap items-center gap-3 text-sm text-muted-fg">
-            <Link to={`/blog/category/${post.categorySlug}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
-              <Badge>{post.category}</Badge>
-            </Link>
-            <span>{formatReadTime(post.readTime)}</span>
-          </div>
-          <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-fg sm:text-5xl sm:leading-tight">{post.title}</h1>
-          <p className="mt-4 text-lg text-muted-fg">{post.excerpt}</p>
-          <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-fg">
-            <span className="font-semibold text-fg">By {post.author}</span>
-            <time dateTime={post.publishedAt ?? undefined}>{formatDate(post.publishedAt)}</time>
-            <span>{formatViews(views ?? post.views)}</span>
+        <Container className="py-10 sm:py-14">
+          <div className="mx-auto max-w-3xl">
+            <BackToBlog />
+            <div className="mt-6 flex flex-wrap items-center gap-3 text-sm text-muted-fg">
+              <Link to={`/blog/category/${post.categorySlug}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
+                <Badge>{post.category}</Badge>
+              </Link>
+              <span>{formatReadTime(post.readTime)}</span>
+            </div>
+            <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-fg sm:text-5xl sm:leading-tight">{post.title}</h1>
+            <p className="mt-4 text-lg text-muted-fg">{post.excerpt}</p>
+            <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-fg">
+              <span className="font-semibold text-fg">By {post.author}</span>
+              <time dateTime={post.publishedAt ?? undefined}>{formatDate(post.publishedAt)}</time>
+              <span>{formatViews(views ?? post.views)}</span>
+            </div>
           </div>
         </Container>
       </header>
-      <Container className="max-w-3xl py-10">
-        <PostImage src={post.featuredImage} alt={post.title} width={1200} height={630} fetchPriority="high" className="mb-10 aspect-[40/21] w-full rounded-2xl" />
-        <div className="post-content" dangerouslySetInnerHTML={{ __html: html }} />
-        {post.keywords.length > 0 && (
-          <div className="mt-10 border-t border-border pt-6">
-            <h2 className="mb-3 text-sm font-semibold uppercase tracking-wider text-muted-fg">Tags</h2>
-            <ul className="flex flex-wrap gap-2" aria-label="Tags">
-              {post.keywords.map((k) => (
-                <li key={k} className="rounded-full bg-surface-muted px-3 py-1 text-sm text-fg">
-                  #{k}
-                </li>
-              ))}
-            </ul>
+      <Container className="py-10">
+        <div className="mx-auto max-w-3xl">
+          <PostImage
+            src={post.featuredImage}
+            alt={post.title}
+            width={1200}
+            height={630}
+            fetchPriority="high"
+            className="mb-10 aspect-[21/9] w-full rounded-2xl"
+          />
+          <div className="post-content" dangerouslySetInnerHTML={{ __html: html }} />
+          {post.keywords.length > 0 && (
+            <div className="mt-10 border-t border-border pt-6">
+              <h2 className="mb-3 text-sm font-semibold uppercase tracking-wider text-muted-fg">Tags</h2>
+              <ul className="flex flex-wrap gap-2" aria-label="Tags">
+                {post.keywords.map((k) => (
+                  <li key={k} className="rounded-full bg-surface-muted px-3 py-1 text-sm text-fg">
+                    #{k}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="mt-10">
+            <BackToBlog />
           </div>
-        )}
-        <div className="mt-10">
-          <BackToBlog />
         </div>
         <BlogCta />
       </Container>

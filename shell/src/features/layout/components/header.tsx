@@ -41,15 +41,18 @@ export function Header() {
 
         <div className="flex items-center gap-2">
           <ThemeToggle />
-          <Button variant="secondary" className="hidden whitespace-nowrap md:inline-flex" onClick={() => goToSection('services')}>
-            Pricing
-          </Button>
-          <Button className="hidden whitespace-nowrap md:inline-flex" onClick={() => goToSection('contact')}>
-            Free Consultation
-          </Button>
+          {/* A wrapper carries the breakpoint: the buttons' own inline-flex would beat a `hidden` on them. */}
+          <div className="hidden items-center gap-2 md:flex">
+            <Button variant="secondary" className="whitespace-nowrap" onClick={() => goToSection('services')}>
+              Pricing
+            </Button>
+            <Button className="whitespace-nowrap" onClick={() => goToSection('contact')}>
+              Free Consultation
+            </Button>
+          </div>
           <button
             type="button"
-            className="inline-flex h-10 w-10 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
+            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}

@@ -1,0 +1,56 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAnalysisEngine } from '../src/services/analysis/analysis-service';
+
+/*
+ * Server time of the analysis engine, 50 runs each: an SMB analysis with simulation (no keys) and a website
+ * analysis of a local page (127.0.0.1, test-only loopback allowance; listings simulated). Nothing leaves the machine.
+ */
+
+const RUNS = 50;
+const PAGE = `<!doctype html><html><head><title>Blue Door Salon | Walnut Creek hair salon</title>
+<meta name="description" content="Cuts, color and styling in downtown Walnut Creek. Book online in seconds, open six days a week.">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="https://www.googletagmanager.com/gtm.js?id=GTM-ABCD12"></script>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"HairSalon","name":"Blue Door Salon","telephone":"(925) 555-0142"}</script>
+</head><body><h1>Blue Door Salon</h1><h2>Services</h2>${'<p>Precision cuts and color by experienced stylists. </p>'.repeat(60)}
+<img src="a.jpg" alt="Salon"><a href="https://calendly.com/bluedoor">Book now</a><a href="tel:+19255550142">Call</a></body></html>`;
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { median: at(0.5), p95: at(0.95), min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+async function main() {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(PAGE);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const engine = createAnalysisEngine({ website: { testOnlyAllowLoopback: true } });
+
+  // Warm-up (JIT, module init) is not counted.
+  await engine.analyzeSmb({ businessName: 'Warm Up Cafe', location: 'Danville, CA' });
+  await engine.analyzeWebsite({ url, location: 'Walnut Creek, CA' });
+
+  const smb: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await engine.analyzeSmb({ businessName: `Bench Business ${i} Salon`, location: 'Danville, CA' });
+    smb.push(performance.now() - t);
+  }
+  const web: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await engine.analyzeWebsite({ url, location: 'Walnut Creek, CA' });
+    web.push(performance.now() - t);
+  }
+  server.close();
+  const fmt = (s: ReturnType<typeof stats>) => `median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
+  console.log(`SMB analysis with simulation, ${RUNS} runs: ${fmt(stats(smb))}`);
+  console.log(`Website analysis of a local page, ${RUNS} runs: ${fmt(stats(web))}`);
+}
+
+void main();

@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import { compress as compressBuffer, isCompressible, pickEncoding } from '../lib/compression';
+
+/**
+ * Compresses in-memory answers (JSON, rendered HTML, feeds) above `threshold` bytes. Streams are left
+ * alone: the static file handler serves its own pre-compressed copies.
+ */
+export function compress({ threshold = 1024 }: { threshold?: number } = {}): Middleware {
+  return async function compressAnswer(ctx, next) {
+    await next();
+    if (ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304 || ctx.response.get('Content-Encoding')) return;
+    let body: unknown = ctx.body;
+    if (body === null || body === undefined || typeof (body as { pipe?: unknown }).pipe === 'function') return;
+    if (!isCompressible(ctx.response.type || '')) return;
+    if (typeof body !== 'string' && !Buffer.isBuffer(body)) body = JSON.stringify(body);
+    const data = Buffer.isBuffer(body) ? body : Buffer.from(body as string);
+    ctx.vary('Accept-Encoding');
+    if (data.length < threshold) return;
+    const encoding = pickEncoding(ctx.get('Accept-Encoding'));
+    if (!encoding) return;
+    const type = ctx.response.type;
+    ctx.body = compressBuffer(data, encoding, 'dynamic');
+    ctx.type = type;
+    ctx.set('Content-Encoding', encoding);
+  };
+}
