@@ -86,7 +86,7 @@ test('a header link from another page lands on / scrolled to its section', async
 
 test('Pricing and Free Consultation scroll to services and contact', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Free Consultation' }).click();
+  await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
   await expect(page.locator('#contact')).toBeInViewport();
   await page.getByRole('button', { name: 'Pricing' }).click();
   await expect(page.locator('#services')).toBeInViewport();

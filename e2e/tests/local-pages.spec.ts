@@ -159,7 +159,8 @@ for (const t of TOWNS) {
       expect(local).toMatchObject({
         name: expect.stringContaining(t.town),
         description: expect.any(String),
-        url: t.path,
+        // The server makes the remote's site paths absolute: crawlers need full URLs.
+        url: `${baseURL}${t.path}`,
         telephone: '(925) 555-0142',
         email: 'hello@trivalleyai.com',
         address: { addressRegion: 'CA' },

@@ -49,14 +49,14 @@ for (const d of DESIGNS) {
       await expect(page).toHaveURL(new RegExp(`${d.path}$`));
     });
 
-    test('serves Service JSON-LD in the HTML without JavaScript', async ({ request }) => {
+    test('serves Service JSON-LD in the HTML without JavaScript', async ({ request, baseURL }) => {
       const html = await (await request.get(d.path)).text();
       const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
       expect(ld).toContainEqual(
         expect.objectContaining({
           name: d.headline,
           description: expect.any(String),
-          url: d.path,
+          url: `${baseURL}${d.path}`,
           provider: expect.objectContaining({ name: 'Tri-Valley AI Automation' }),
           areaServed: expect.objectContaining({ name: `${d.town}, CA` }),
           serviceType: 'AI Automation Solution Design',

@@ -3,7 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { ErrorBoundary, ErrorFallback } from '@site/ui';
 import { App } from './app/App';
+import { preloadCurrentRemote } from './features/remotes/lib/preload-remote';
 import './index.css';
+
+preloadCurrentRemote();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

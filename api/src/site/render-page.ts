@@ -69,11 +69,12 @@ export function renderHead(content: HeadContent, options: { publicOrigin: string
 /** The shell's index.html with this page's head and the remotes map filled in. */
 export function renderShellPage(
   template: string,
-  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string },
+  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string; preload?: string[] },
 ): string {
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
-  const block = `<!--site-head-->\n    ${head}\n    <!--/site-head-->`;
+  const preloads = (options.preload ?? []).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('');
+  const block = `<!--site-head-->\n    ${head}${preloads}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)

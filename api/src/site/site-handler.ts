@@ -91,7 +91,9 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   ctx.status = head.kind === 'not-found' ? 404 : 200;
   ctx.set('Cache-Control', NO_CACHE);
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = renderShellPage(page.html, { head, remotes: snapshot.map, publicOrigin: options.publicOrigin });
+  // The remote that will render this page starts downloading with the HTML, not after the shell boots.
+  const owner = head.kind === 'not-found' ? undefined : Object.values(snapshot.map).find((r) => r && matchesAny(r.routes, ctx.path));
+  ctx.body = renderShellPage(page.html, { head, remotes: snapshot.map, publicOrigin: options.publicOrigin, preload: owner ? [owner.entry] : [] });
 }
 
 function plainNotFound(ctx: Context): void {

@@ -62,3 +62,15 @@ describe('absolutizeJsonLd', () => {
     });
   });
 });
+
+describe('remote preloading', () => {
+  it('adds a modulepreload link for the remote that renders the page', () => {
+    const html = renderShellPage('<html><head><!--site-head--><title>x</title><!--/site-head--></head></html>', {
+      head: { kind: 'default', path: '/blog' },
+      remotes: {},
+      publicOrigin: 'https://site.test',
+      preload: ['/mfe/blog/assets/remoteEntry.js'],
+    });
+    expect(html).toContain('<link rel="modulepreload" href="/mfe/blog/assets/remoteEntry.js" crossorigin />');
+  });
+});
