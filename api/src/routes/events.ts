@@ -8,7 +8,7 @@ export const eventsRoutes: RouteModule = (router, { config, services, clock }) =
   router.post(
     '/api/events',
     // Generous: a page view, scroll depth and a few clicks per page, from many pages a minute.
-    rateLimit({ windowMs: 60_000, max: 120, keyPrefix: 'events', clock }),
+    rateLimit({ windowMs: 60_000, max: 120, keyPrefix: 'events', clock, multiplier: config.rateLimitMultiplier }),
     // sendBeacon with a string body sends text/plain.
     jsonBody({ limit: config.bodyLimit, acceptTextPlain: true }),
     async (ctx) => {

@@ -28,7 +28,8 @@ export function Header() {
         <Link to="/" className="flex items-center gap-2 font-bold text-fg" aria-label={`${SITE.name}, home`}>
           <img src="/favicon.svg" alt="" width="32" height="32" />
           <span className="hidden 2xl:inline">{SITE.name}</span>
-          <span className="whitespace-nowrap 2xl:hidden">{SITE.shortName}</span>
+          {/* Between xl and 2xl the full navigation needs the room: the mark alone (the link keeps its name). */}
+          <span className="whitespace-nowrap xl:hidden">{SITE.shortName}</span>
         </Link>
 
         <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">
