@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { Badge, Card, Container, Section } from '@site/ui';
 import type { ProjectStudy } from '../data/case-studies';
 import { SectionButton } from './cta-buttons';
+import { TitledCardGrid } from '../../../components/titled-card-grid';
 
 /** One layout for the project pages (restaurant order bot, retail customer service). */
 export function ProjectPage({ study }: { study: ProjectStudy }) {
@@ -39,16 +40,7 @@ export function ProjectPage({ study }: { study: ProjectStudy }) {
       </Section>
 
       <Section id="benefits" title="Benefits" className="bg-surface-muted">
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {study.benefits.map((b) => (
-            <li key={b.title}>
-              <Card className="h-full">
-                <h3 className="text-lg font-bold text-fg">{b.title}</h3>
-                <p className="mt-2 text-muted-fg">{b.body}</p>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <TitledCardGrid items={study.benefits} columns="sm:grid-cols-2 lg:grid-cols-4" />
       </Section>
 
       <Section id="features" title="Features">

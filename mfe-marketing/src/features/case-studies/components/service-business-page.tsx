@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { Badge, Card, Container, Section, buttonClasses } from '@site/ui';
 import type { ServiceBusinessStudy } from '../data/case-studies';
 import { SectionButton } from './cta-buttons';
+import { TitledCardGrid } from '../../../components/titled-card-grid';
 
 /** /service-business-automation. */
 export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) {
@@ -61,16 +62,7 @@ export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) 
       </Section>
 
       <Section id="workflows" title="Automated Workflows" className="bg-surface-muted">
-        <ol className="grid gap-6 md:grid-cols-3">
-          {study.workflows.map((w) => (
-            <li key={w.title}>
-              <Card className="h-full">
-                <h3 className="text-lg font-bold text-fg">{w.title}</h3>
-                <p className="mt-2 text-muted-fg">{w.body}</p>
-              </Card>
-            </li>
-          ))}
-        </ol>
+        <TitledCardGrid items={study.workflows} columns="md:grid-cols-3" ordered />
       </Section>
 
       <Section id="features" title="Everything in One Place">

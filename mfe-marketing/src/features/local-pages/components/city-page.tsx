@@ -3,6 +3,7 @@ import { Badge, Button, Card, Container, Section, track, useGoToSection, usePage
 import { useBusyAction } from '../../../lib/use-busy-action';
 import { useStructuredData } from '../../../lib/use-structured-data';
 import type { City, CityButton } from '../data/cities';
+import { TitledCardGrid } from '../../../components/titled-card-grid';
 
 /** One layout for the four town pages, driven by a City data object. */
 export function CityPage({ city }: { city: City }) {
@@ -57,16 +58,7 @@ export function CityPage({ city }: { city: City }) {
       </section>
 
       <Section id="why-choose-us" title={why.title}>
-        <ul className="grid gap-6 md:grid-cols-3">
-          {why.items.map((item) => (
-            <li key={item.title}>
-              <Card className="h-full">
-                <h3 className="text-lg font-bold text-fg">{item.title}</h3>
-                <p className="mt-3 leading-relaxed text-muted-fg">{item.body}</p>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <TitledCardGrid items={why.items} columns="md:grid-cols-3" />
       </Section>
 
       <Section id="local-services" title={services.title} intro={services.intro} className="bg-surface-muted">

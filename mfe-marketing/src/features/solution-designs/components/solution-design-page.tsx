@@ -4,6 +4,7 @@ import { Badge, Button, Card, Container, ExternalLink, SITE, Section, buttonClas
 import { useStructuredData } from '../../../lib/use-structured-data';
 import { PHASE_NAMES, type SolutionDesign } from '../data/solution-designs';
 import { PrintOverview, printOverview } from './print-overview';
+import { TitledCardGrid } from '../../../components/titled-card-grid';
 
 /** One layout for the four solution-design pages. */
 export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
@@ -78,16 +79,7 @@ export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
         </Section>
 
         <Section id="challenges" title="Challenges Being Addressed" className="bg-surface-muted">
-          <ul className="grid gap-6 md:grid-cols-2">
-            {design.challenges.map((c) => (
-              <li key={c.title}>
-                <Card className="h-full border-l-4 border-l-warning">
-                  <h3 className="text-lg font-bold text-fg">{c.title}</h3>
-                  <p className="mt-2 leading-relaxed text-muted-fg">{c.body}</p>
-                </Card>
-              </li>
-            ))}
-          </ul>
+          <TitledCardGrid items={design.challenges} columns="md:grid-cols-2" cardClassName="border-l-4 border-l-warning" />
         </Section>
 
         <Section id="solution-design" title="Solution Design">
