@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { createClient } from '@libsql/client';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { watchPageErrors } from '../support/page-errors';
-import { E2E_DATA_DIR, E2E_WEBHOOK_SECRET, REPO_ROOT } from '../support/env';
+import { E2E_DATA_DIR, E2E_WEBHOOK_SECRET } from '../support/env';
 
 // One file, in order: the listing counts are checked before the webhook adds posts.
 test.describe.configure({ mode: 'serial' });
@@ -27,8 +27,6 @@ async function sendWebhook(request: APIRequestContext, body: Record<string, unkn
 
 /** Writes a post's HTML straight into the production database, around the API's sanitizer. */
 async function storeRawContent(slug: string, content: string) {
-  const require = createRequire(path.join(REPO_ROOT, 'api/package.json'));
-  const { createClient } = require('@libsql/client') as typeof import('@libsql/client');
   const client = createClient({ url: `file:${path.join(E2E_DATA_DIR, 'site.db')}` });
   try {
     await client.execute({ sql: 'update blog_posts set content = ? where slug = ?', args: [content, slug] });

@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
+import { createClient } from '@libsql/client';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_DATA_DIR, REPO_ROOT } from '../support/env';
+import { E2E_DATA_DIR } from '../support/env';
 
 /** Reads the production server's SQLite file directly, with the API's own driver. */
 async function storedMessages(email: string) {
-  const require = createRequire(path.join(REPO_ROOT, 'api/package.json'));
-  const { createClient } = require('@libsql/client') as typeof import('@libsql/client');
   const client = createClient({ url: `file:${path.join(E2E_DATA_DIR, 'site.db')}` });
   try {
     const result = await client.execute({ sql: 'select name, email, company, subject, message, user_agent, ip_hash from contact_messages where email = ?', args: [email] });
