@@ -28,6 +28,10 @@ export function watchPageErrors(page: Page) {
     problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // Chrome reports a CSP violation that the page's code catches (e.g. an eval probe) only in DevTools' Issues.
+  void page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
+  );
   page.on('requestfailed', (r) => {
     // sendBeacon and aborted navigations are not failures a visitor notices.
     const failure = r.failure()?.errorText ?? '';

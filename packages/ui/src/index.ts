@@ -1,5 +1,6 @@
 // The package's public surface. One entry point on purpose: federation shares @site/ui as a single
 // singleton module, so every remote must import it by this one specifier.
+import './zod-csp';
 export { cn } from './cn';
 export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, type ButtonSize } from './button';
 export { Container, Card, Badge, Section } from './layout';

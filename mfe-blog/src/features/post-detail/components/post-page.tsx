@@ -92,7 +92,8 @@ export function PostPage() {
 
   if (!post) {
     return (
-      <Container className="py-12" aria-busy="true">
+      // A full screen tall, so the footer stays below the fold until the article replaces it (no layout shift).
+      <Container className="min-h-screen py-12" aria-busy="true">
         <div role="status" className="mx-auto max-w-3xl animate-pulse space-y-4">
           <span className="sr-only">Loading article…</span>
           <div className="h-4 w-32 rounded bg-surface-muted" />

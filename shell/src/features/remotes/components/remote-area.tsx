@@ -28,7 +28,8 @@ export function RemoteArea({ name, entry }: { name: string; entry: string }) {
 
 function RemoteLoading() {
   return (
-    <div role="status" aria-live="polite" className="mx-auto flex min-h-[50vh] max-w-6xl flex-col gap-4 px-4 py-16">
+    // A full screen tall: the footer stays below the fold until the remote replaces this (no layout shift).
+    <div role="status" aria-live="polite" className="mx-auto flex min-h-screen max-w-6xl flex-col gap-4 px-4 py-16">
       <span className="sr-only">Loading…</span>
       <div className="h-10 w-2/3 animate-pulse rounded-lg bg-surface-muted" />
       <div className="h-4 w-full animate-pulse rounded bg-surface-muted" />

@@ -25,7 +25,7 @@ export function RemoteRouter() {
     );
   if (!remotes)
     return (
-      <div role="status" aria-live="polite" className="min-h-[50vh]">
+      <div role="status" aria-live="polite" className="min-h-screen">
         <span className="sr-only">Loading…</span>
       </div>
     );
