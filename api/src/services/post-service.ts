@@ -102,6 +102,24 @@ export function validatePost(input: unknown) {
   return { ...normalized, content };
 }
 
+/** What a create or an update sets from validated input: the same fields, derived the same way. */
+function writableFields(v: ReturnType<typeof validatePost>, categorySlug: string, status: StoredPost['status']) {
+  return {
+    title: v.title,
+    excerpt: v.excerpt,
+    content: v.content,
+    keywords: v.keywords,
+    author: v.author,
+    category: v.category,
+    categorySlug,
+    status,
+    featuredImage: v.featuredImage ?? null,
+    ogImage: v.ogImage ?? null,
+    readTime: readTime(v.content),
+    metaDescription: v.metaDescription,
+  } satisfies Partial<StoredPost>;
+}
+
 export function createPostService(deps: { posts: PostsRepository; clock: Clock; newId?: () => string }): PostService {
   const { posts, clock } = deps;
   const newId = deps.newId ?? randomUUID;
@@ -160,19 +178,8 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
         const post: StoredPost = {
           id: newId(),
           slug,
-          title: v.title,
-          excerpt: v.excerpt,
-          content: v.content,
-          keywords: v.keywords,
-          author: v.author,
-          category: v.category,
-          categorySlug,
-          status,
-          featuredImage: v.featuredImage ?? null,
-          ogImage: v.ogImage ?? null,
-          readTime: readTime(v.content),
+          ...writableFields(v, categorySlug, status),
           views: 0,
-          metaDescription: v.metaDescription,
           source: options.source ?? 'local',
           publishedAt: status === 'published' ? now : null,
           createdAt: now,
@@ -194,18 +201,7 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       const status = v.status ?? existing.status;
       const updated: StoredPost = {
         ...existing,
-        title: v.title,
-        excerpt: v.excerpt,
-        content: v.content,
-        keywords: v.keywords,
-        author: v.author,
-        category: v.category,
-        categorySlug,
-        status,
-        featuredImage: v.featuredImage ?? null,
-        ogImage: v.ogImage ?? null,
-        readTime: readTime(v.content),
-        metaDescription: v.metaDescription,
+        ...writableFields(v, categorySlug, status),
         publishedAt: status === 'published' ? (existing.publishedAt ?? now) : existing.publishedAt,
         updatedAt: now,
       };
