@@ -84,8 +84,14 @@ test('a header link from another page lands on / scrolled to its section', async
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
 });
 
-test('Pricing and Free Consultation scroll to services and contact', async ({ page }) => {
+test('Pricing and Free Consultation scroll to services and contact, even when clicked while the page loads', async ({ page }) => {
+  // Hold the home page's code back so the click lands before its sections exist, as a quick visitor's would.
+  await page.route('**/mfe/marketing/assets/__federation_expose_App-*.js', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
   await page.goto('/');
+  await expect(page.locator('#contact')).toHaveCount(0);
   await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
   await expect(page.locator('#contact')).toBeInViewport();
   await page.getByRole('button', { name: 'Pricing' }).click();

@@ -22,7 +22,9 @@ export function useGoToSection(): (id: string) => void {
   return useCallback(
     (id: string) => {
       if (pathname === '/') {
+        // A click while the home page is still loading waits for its section instead of doing nothing.
         if (scrollToId(id)) window.history.replaceState(window.history.state, '', `#${id}`);
+        else scrollWhenPresent(id);
         return;
       }
       navigate(`/#${id}`);

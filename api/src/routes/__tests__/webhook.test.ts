@@ -16,7 +16,11 @@ const post = {
   keywords: ['n8n', 'tips'],
   status: 'published',
 };
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+// The server and the test share one frozen instant, so "301 s away" is 301 s on both sides (with two
+// clocks a second could tick between signing and checking, and +301 would read as 300).
+const NOW_MS = Date.now();
+const clock = () => new Date(NOW_MS);
+const nowSeconds = () => Math.floor(NOW_MS / 1000);
 
 describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (backend) => {
   let server: TestServer;
@@ -25,7 +29,7 @@ describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (back
   beforeAll(async () => {
     server = await startTestServer({
       env: { WEBHOOK_SECRET: SECRET, ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}) },
-      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+      deps: { clock, ...(backend === 'postgres' ? { database: { pgSchema: schema } } : {}) },
     });
   });
   afterAll(async () => {
