@@ -21,10 +21,10 @@ for (const p of PROJECTS) {
     await expect(page.locator('#features ul > li')).toHaveCount(8);
     await expect(page.getByRole('heading', { name: 'Sample results (illustrative)' })).toBeVisible();
     await expect(page.getByRole('link', { name: '← Back to Home' })).toHaveAttribute('href', '/');
-    await page.getByRole('button', { name: 'View All Services' }).click();
+    await page.getByRole('link', { name: 'View All Services' }).click();
     await expectOnHomeSection(page, 'services');
     await page.goto(p.path);
-    await page.getByRole('button', { name: 'Schedule Free Consultation' }).click();
+    await page.getByRole('link', { name: 'Schedule Free Consultation' }).click();
     await expectOnHomeSection(page, 'contact');
     errors.expectClean();
   });
@@ -42,7 +42,7 @@ test('/service-business-automation: claims, process and links', async ({ page })
   await page.getByRole('link', { name: 'Get Free Business Analysis' }).first().click();
   await expect(page).toHaveURL(/\/roi-calculator$/);
   await page.goto('/service-business-automation');
-  await page.getByRole('button', { name: 'View Automation Demo' }).first().click();
+  await page.getByRole('link', { name: 'View Automation Demo' }).first().click();
   await expectOnHomeSection(page, 'contact');
   errors.expectClean();
 });
@@ -58,7 +58,7 @@ test('/case-studies/restaurant-automation: metrics, calls to action and the way 
   const metrics = page.locator('#metrics');
   for (const m of ['45 → 61', '80 → 32', '99.2%', '$18,000', '4.8/5']) await expect(metrics.getByText(m)).toBeVisible();
   for (const h of ['Overview', 'The Challenge', 'Implementation', 'Results']) await expect(page.getByRole('heading', { level: 2, name: h })).toBeVisible();
-  await page.getByRole('button', { name: 'Schedule Free Consultation' }).click();
+  await page.getByRole('link', { name: 'Schedule Free Consultation' }).click();
   await expectOnHomeSection(page, 'contact');
   await page.goBack();
   await page.getByRole('link', { name: '← Back to Testimonials' }).click();

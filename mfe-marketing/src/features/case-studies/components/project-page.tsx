@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
 import { Badge, Card, Container, Section } from '@site/ui';
 import type { ProjectStudy } from '../data/case-studies';
-import { SectionButton } from './cta-buttons';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
+import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
+import { SectionLink } from '../../../components/section-link';
+import { trackCaseStudyClick } from '../lib/track-case-study-click';
 
 /** One layout for the project pages (restaurant order bot, retail customer service). */
 export function ProjectPage({ study }: { study: ProjectStudy }) {
@@ -80,18 +82,14 @@ export function ProjectPage({ study }: { study: ProjectStudy }) {
         </div>
       </Section>
 
-      <section aria-labelledby="project-cta" className="bg-primary py-16 text-primary-fg">
-        <Container className="text-center">
-          <h2 id="project-cta" className="text-3xl font-bold">
-            {study.cta.title}
-          </h2>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">{study.cta.body}</p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <SectionButton section="contact" label="Schedule Free Consultation" />
-            <SectionButton section="services" label="View All Services" variant="secondary" />
-          </div>
-        </Container>
-      </section>
+      <CtaBand id="project-cta" title={study.cta.title} body={study.cta.body}>
+        <SectionLink section="contact" variant="inverse" onNavigate={trackCaseStudyClick}>
+          Schedule Free Consultation
+        </SectionLink>
+        <SectionLink section="services" variant="ghost" className={ON_BAND_OUTLINE} onNavigate={trackCaseStudyClick}>
+          View All Services
+        </SectionLink>
+      </CtaBand>
     </article>
   );
 }

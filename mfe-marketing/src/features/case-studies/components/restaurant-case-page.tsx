@@ -1,7 +1,9 @@
 import { Link } from 'react-router-dom';
 import { Badge, Card, Container, Section, scrollWhenPresent } from '@site/ui';
 import type { RestaurantCaseStudy } from '../data/case-studies';
-import { SectionButton } from './cta-buttons';
+import { CtaBand } from '../../../components/cta-band';
+import { SectionLink } from '../../../components/section-link';
+import { trackCaseStudyClick } from '../lib/track-case-study-click';
 
 /** /case-studies/restaurant-automation (also the footer link). */
 export function RestaurantCasePage({ study }: { study: RestaurantCaseStudy }) {
@@ -18,7 +20,9 @@ export function RestaurantCasePage({ study }: { study: RestaurantCaseStudy }) {
           <h1 className="mt-4 max-w-4xl text-4xl font-extrabold tracking-tight text-fg sm:text-5xl">{study.headline}</h1>
           <p className="mt-6 max-w-3xl text-lg leading-relaxed text-muted-fg">{study.lead}</p>
           <div className="mt-8">
-            <SectionButton section="contact" label="Get Similar Results" variant="primary" />
+            <SectionLink section="contact" variant="primary" onNavigate={trackCaseStudyClick}>
+              Get Similar Results
+            </SectionLink>
           </div>
         </Container>
       </header>
@@ -83,20 +87,18 @@ export function RestaurantCasePage({ study }: { study: RestaurantCaseStudy }) {
         </ul>
       </Section>
 
-      <section aria-labelledby="restaurant-cta" className="bg-primary py-16 text-primary-fg">
-        <Container className="text-center">
-          <h2 id="restaurant-cta" className="text-3xl font-bold">
-            Could your restaurant take more orders with fewer calls?
-          </h2>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">A free 30-minute consultation tells you what AI ordering would change for you.</p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <SectionButton section="contact" label="Schedule Free Consultation" />
-            <Link to="/#testimonials" onClick={() => scrollWhenPresent('testimonials')} className="inline-flex items-center justify-center rounded-lg px-6 py-3 font-semibold text-white underline-offset-4 hover:underline">
-              Read What Other Owners Say
-            </Link>
-          </div>
-        </Container>
-      </section>
+      <CtaBand
+        id="restaurant-cta"
+        title="Could your restaurant take more orders with fewer calls?"
+        body="A free 30-minute consultation tells you what AI ordering would change for you."
+      >
+        <SectionLink section="contact" variant="inverse" onNavigate={trackCaseStudyClick}>
+          Schedule Free Consultation
+        </SectionLink>
+        <Link to="/#testimonials" onClick={() => scrollWhenPresent('testimonials')} className="inline-flex items-center justify-center rounded-lg px-6 py-3 font-semibold text-white underline-offset-4 hover:underline">
+          Read What Other Owners Say
+        </Link>
+      </CtaBand>
     </article>
   );
 }

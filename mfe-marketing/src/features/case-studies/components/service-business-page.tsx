@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
 import { Badge, Card, Container, Section, buttonClasses } from '@site/ui';
 import type { ServiceBusinessStudy } from '../data/case-studies';
-import { SectionButton } from './cta-buttons';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
+import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
+import { SectionLink } from '../../../components/section-link';
+import { trackCaseStudyClick } from '../lib/track-case-study-click';
 
 /** /service-business-automation. */
 export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) {
@@ -22,7 +24,9 @@ export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) 
             <Link to="/roi-calculator" className={buttonClasses('primary', 'lg')}>
               Get Free Business Analysis
             </Link>
-            <SectionButton section="contact" label="View Automation Demo" variant="secondary" />
+            <SectionLink section="contact" variant="secondary" onNavigate={trackCaseStudyClick}>
+              View Automation Demo
+            </SectionLink>
           </div>
         </Container>
       </header>
@@ -102,22 +106,18 @@ export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) 
         </ol>
       </Section>
 
-      <section aria-labelledby="service-cta" className="bg-primary py-16 text-primary-fg">
-        <Container className="text-center">
-          <h2 id="service-cta" className="text-3xl font-bold">
-            Put your front desk on autopilot
-          </h2>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">
-            Find out how many hours automation would save you, then see it working on your own services.
-          </p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <Link to="/roi-calculator" className={buttonClasses('inverse', 'lg')}>
-              Get Free Business Analysis
-            </Link>
-            <SectionButton section="contact" label="View Automation Demo" variant="secondary" />
-          </div>
-        </Container>
-      </section>
+      <CtaBand
+        id="service-cta"
+        title="Put your front desk on autopilot"
+        body="Find out how many hours automation would save you, then see it working on your own services."
+      >
+        <Link to="/roi-calculator" className={buttonClasses('inverse', 'lg')}>
+          Get Free Business Analysis
+        </Link>
+        <SectionLink section="contact" variant="ghost" className={ON_BAND_OUTLINE} onNavigate={trackCaseStudyClick}>
+          View Automation Demo
+        </SectionLink>
+      </CtaBand>
     </article>
   );
 }

@@ -4,6 +4,7 @@ import { useBusyAction } from '../../../lib/use-busy-action';
 import { useStructuredData } from '../../../lib/use-structured-data';
 import type { City, CityButton } from '../data/cities';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
+import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 /** One layout for the four town pages, driven by a City data object. */
 export function CityPage({ city }: { city: City }) {
@@ -103,18 +104,10 @@ export function CityPage({ city }: { city: City }) {
         </Container>
       </section>
 
-      <section aria-labelledby="cta-heading" className="bg-primary py-16 text-primary-fg">
-        <Container className="text-center">
-          <h2 id="cta-heading" className="text-3xl font-bold">
-            {cta.title}
-          </h2>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">{cta.body}</p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            {action('cta-0', cta.buttons[0], 'inverse')}
-            {action('cta-1', cta.buttons[1], 'ghost', 'border border-white/70 text-white hover:bg-white/10')}
-          </div>
-        </Container>
-      </section>
+      <CtaBand id="cta-heading" title={cta.title} body={cta.body}>
+        {action('cta-0', cta.buttons[0], 'inverse')}
+        {action('cta-1', cta.buttons[1], 'ghost', ON_BAND_OUTLINE)}
+      </CtaBand>
     </article>
   );
 }

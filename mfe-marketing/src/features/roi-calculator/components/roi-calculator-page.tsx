@@ -2,6 +2,7 @@ import { Badge, Card, Container, PageHeader, Section, useScrollToTop, usePageMet
 import { SectionLink } from '../../../components/section-link';
 import { roiMeta } from '../data/meta';
 import { RoiCalculator } from './roi-calculator';
+import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 const STEPS = [
   {
@@ -49,25 +50,18 @@ export function RoiCalculatorPage() {
           ))}
         </ol>
       </Section>
-      <section aria-labelledby="roi-cta-heading" className="bg-primary py-16 text-primary-fg">
-        <Container className="text-center">
-          <h2 id="roi-cta-heading" className="text-3xl font-bold">
-            Turn the estimate into a plan
-          </h2>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">
-            In a free 30-minute consultation we check these numbers against your real workflows and show which automation pays
-            back first. Plans start at $300/month, and local businesses get 20% off the first 3 months with DANVILLE20.
-          </p>
-          <div className="mt-8 flex flex-wrap justify-center gap-4">
-            <SectionLink section="contact" variant="inverse">
-              Schedule Free Consultation
-            </SectionLink>
-            <SectionLink section="services" variant="secondary" className="border-white/40 bg-transparent text-white hover:bg-white/10">
-              View Our Services
-            </SectionLink>
-          </div>
-        </Container>
-      </section>
+      <CtaBand
+        id="roi-cta-heading"
+        title="Turn the estimate into a plan"
+        body="In a free 30-minute consultation we check these numbers against your real workflows and show which automation pays back first. Plans start at $300/month, and local businesses get 20% off the first 3 months with DANVILLE20."
+      >
+        <SectionLink section="contact" variant="inverse">
+          Schedule Free Consultation
+        </SectionLink>
+        <SectionLink section="services" variant="ghost" className={ON_BAND_OUTLINE}>
+          View Our Services
+        </SectionLink>
+      </CtaBand>
     </>
   );
 }

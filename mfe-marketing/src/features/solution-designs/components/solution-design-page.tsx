@@ -5,6 +5,7 @@ import { useStructuredData } from '../../../lib/use-structured-data';
 import { PHASE_NAMES, type SolutionDesign } from '../data/solution-designs';
 import { PrintOverview, printOverview } from './print-overview';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
+import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 /** One layout for the four solution-design pages. */
 export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
@@ -175,29 +176,18 @@ export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
           </Container>
         </section>
 
-        <section aria-labelledby="closing-heading" className="bg-primary py-16 text-primary-fg">
-          <Container className="text-center">
-            <h2 id="closing-heading" className="text-3xl font-bold">
-              Ready for a design of your own?
-            </h2>
-            <p className="mx-auto mt-4 max-w-2xl text-lg text-blue-100">
-              Every business in {design.town} is different. We start with yours and put the plan in writing before you commit.
-            </p>
-            <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <Button size="lg" variant="inverse" onClick={() => toContact('start_solution_design')}>
-                Start Solution Design
-              </Button>
-              <Button
-                size="lg"
-                variant="ghost"
-                className="border border-white/70 text-white hover:bg-white/10"
-                onClick={() => toContact('schedule_consultation')}
-              >
-                Schedule Consultation
-              </Button>
-            </div>
-          </Container>
-        </section>
+        <CtaBand
+          id="closing-heading"
+          title="Ready for a design of your own?"
+          body={`Every business in ${design.town} is different. We start with yours and put the plan in writing before you commit.`}
+        >
+          <Button size="lg" variant="inverse" onClick={() => toContact('start_solution_design')}>
+            Start Solution Design
+          </Button>
+          <Button size="lg" variant="ghost" className={ON_BAND_OUTLINE} onClick={() => toContact('schedule_consultation')}>
+            Schedule Consultation
+          </Button>
+        </CtaBand>
       </article>
       <PrintOverview design={design} />
     </>
