@@ -23,3 +23,4 @@ export { ErrorBoundary, ErrorFallback } from './error-boundary';
 export { ApiError, requestJson } from './request';
 export { StandaloneHost } from './standalone-host';
 export { RemoteRoot, PageHeader } from './remote-root';
+export { RemoteRoutes, type RemoteRouteDef, type RouteDataSource } from './route-table';

@@ -1,0 +1,39 @@
+import type { ComponentType } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import type { PageMeta } from '@site/contracts/manifest';
+import { NotFound } from './not-found';
+
+/**
+ * Server data a dynamic page needs, named by what it is (never by the page): the server loads it with its own
+ * services, passes it to `head`, and answers 404 when it does not exist.
+ *   - `post`: the published blog post whose slug is the route param `param`
+ *   - `analysis-report`: the stored analysis report whose id is the route param `param`
+ */
+export type RouteDataSource = { source: 'post' | 'analysis-report'; param: string };
+
+/** One entry of a remote's route table (`src/app/routes.tsx`): the only place a remote lists its routes. */
+export interface RemoteRouteDef {
+  /** react-router pattern; the manifest's `routes` are exactly these. */
+  path: string;
+  /** The page (usually `React.lazy`), rendered with `props`. */
+  page: ComponentType<any>;
+  props?: Record<string, unknown>;
+  /** Search metadata of a static page (goes into the manifest's `pages`). */
+  meta?: PageMeta;
+  /** Server data of a dynamic page; see RouteDataSource. */
+  data?: RouteDataSource;
+  /** Metadata of a dynamic page from its params and its server data. */
+  head?: (params: Record<string, string>, data: unknown) => PageMeta;
+}
+
+/** Renders a remote's route table as its `<Routes>`, with the shared not-found page for anything else. */
+export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) {
+  return (
+    <Routes>
+      {routes.map(({ path, page: Page, props }) => (
+        <Route key={path} path={path} element={<Page {...props} />} />
+      ))}
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
