@@ -1,5 +1,4 @@
-import type { PageMeta } from '@site/contracts/manifest';
-import { adminPages, EDIT_POST_ROUTE } from '../features/auth/data/pages';
+import { routes as table } from './routes';
 
-export const pages: PageMeta[] = adminPages.map(({ heading: _heading, ...meta }) => meta);
-export const routes = [...adminPages.map((p) => p.path), EDIT_POST_ROUTE];
+export const pages = table.flatMap((r) => (r.meta ? [r.meta] : []));
+export const routes = table.map((r) => r.path);

@@ -1,4 +1,4 @@
-import { analysisPages } from '../features/analysis/data/meta';
+import { routes as table } from './routes';
 
-export const pages = analysisPages;
-export const routes = analysisPages.map((p) => p.path);
+export const pages = table.flatMap((r) => (r.meta ? [r.meta] : []));
+export const routes = table.map((r) => r.path);

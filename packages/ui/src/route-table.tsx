@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import type { PageMeta } from '@site/contracts/manifest';
 import { NotFound } from './not-found';
@@ -29,11 +29,22 @@ export interface RemoteRouteDef {
 /** Renders a remote's route table as its `<Routes>`, with the shared not-found page for anything else. */
 export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) {
   return (
-    <Routes>
-      {routes.map(({ path, page: Page, props }) => (
-        <Route key={path} path={path} element={<Page {...props} />} />
-      ))}
-      <Route path="*" element={<NotFound />} />
-    </Routes>
+    <Suspense fallback={<PageLoading />}>
+      <Routes>
+        {routes.map(({ path, page: Page, props }) => (
+          <Route key={path} path={path} element={<Page {...props} />} />
+        ))}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+/** While a lazy page loads: fills the screen so the footer does not jump (CLS 0). */
+function PageLoading() {
+  return (
+    <div role="status" aria-live="polite" className="min-h-screen">
+      <span className="sr-only">Loading…</span>
+    </div>
   );
 }
