@@ -277,6 +277,15 @@ export type AiAssessment = z.infer<typeof aiAssessmentSchema>;
 
 export const dataSourceStatusSchema = z.enum(['live', 'simulated', 'error', 'not_applicable']);
 
+/** The earlier stored report of the same business and location, so the scorecard can show what changed. */
+export const previousReportSchema = z.object({
+  id: z.string(),
+  analyzedAt: z.string(),
+  /** Score per factor and `overall` in that report. */
+  scores: z.record(z.enum([...FACTOR_KEYS, 'overall']), z.number().min(0).max(100)),
+});
+export type PreviousReport = z.infer<typeof previousReportSchema>;
+
 export const analysisResponseSchema = z.object({
   id: z.string(),
   mode: z.enum(['smb', 'website']),
@@ -295,6 +304,8 @@ export const analysisResponseSchema = z.object({
     social: z.literal('links_only'),
   }),
   scoringModel: z.string(),
+  /** The latest earlier report of the same business and location, when one exists. */
+  previous: previousReportSchema.nullable().optional(),
 });
 export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;
 
