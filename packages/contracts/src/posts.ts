@@ -225,14 +225,41 @@ export type Post = z.infer<typeof postSchema>;
 export const postSummarySchema = postSchema.omit({ content: true });
 export type PostSummary = z.infer<typeof postSummarySchema>;
 
-export const postListSchema = z.object({ posts: z.array(postSummarySchema), total: z.number().int().min(0) });
+/** Page size of `GET /api/posts` when the caller names none, and the most one page may hold. */
+export const POSTS_PAGE_DEFAULT_LIMIT = 12;
+export const POSTS_PAGE_MAX_LIMIT = 50;
+
+/**
+ * One page of `GET /api/posts`: published posts, newest first. `total` counts every post matching the filter
+ * (not just this page); `nextCursor` is passed back as `cursor` for the next page, null on the last page.
+ */
+export const postListSchema = z.object({
+  posts: z.array(postSummarySchema),
+  total: z.number().int().min(0),
+  nextCursor: z.string().nullable(),
+});
 export type PostList = z.infer<typeof postListSchema>;
 
+/**
+ * Query of `GET /api/posts` (all optional): `q` searches title, excerpt and category (case-insensitive substring);
+ * `category` is a category name or slug (`AI Automation` or `ai-automation`); `limit` 1..50 (default 12);
+ * `cursor` is the opaque `nextCursor` of the previous page (send the same `q` and `category` with it).
+ */
 export const postListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   category: z.string().trim().max(80).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(POSTS_PAGE_MAX_LIMIT, { error: `limit must be at most ${POSTS_PAGE_MAX_LIMIT}` })
+    .default(POSTS_PAGE_DEFAULT_LIMIT),
+  cursor: z.string().trim().max(500).optional(),
 });
-export type PostListQuery = z.infer<typeof postListQuerySchema>;
+/** The query as a caller writes it (every field optional). */
+export type PostListQueryInput = z.input<typeof postListQuerySchema>;
+/** The query after parsing (limit filled in). */
+export type PostListQuery = z.output<typeof postListQuerySchema>;
 
 export const categorySchema = z.object({
   id: z.string(),
