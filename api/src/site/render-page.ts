@@ -3,7 +3,9 @@ import type { PageMeta, RemotesMap } from '@site/contracts/manifest';
 const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
 const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
 
-export const NOT_FOUND_TITLE = 'Page not found';
+import { NOT_FOUND_TITLE } from '@site/contracts/site';
+
+export { NOT_FOUND_TITLE };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

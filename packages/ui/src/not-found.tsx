@@ -1,10 +1,11 @@
 import { Link } from 'react-router-dom';
+import { NOT_FOUND_TITLE } from '@site/contracts/site';
 import { buttonClasses } from './button';
 import { usePageMeta } from './page-meta';
 
 /** The one not-found page, rendered by the shell and by any remote for a path it does not know. */
 export function NotFound() {
-  usePageMeta('Page not found');
+  usePageMeta(NOT_FOUND_TITLE);
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center px-4 py-24 text-center">
       <p className="text-6xl font-extrabold text-primary dark:text-blue-300" aria-hidden="true">

@@ -1,6 +1,8 @@
+import { SITE_NAME } from '@site/contracts/site';
+
 /** The business's contact facts: the one place pages, structured data and the footer read them from. */
 export const SITE = {
-  name: 'Tri-Valley AI Automation',
+  name: SITE_NAME,
   shortName: 'Tri-Valley AI',
   tagline: 'AI chatbots and business automation for Danville, San Ramon, Walnut Creek and Pleasanton',
   phone: '(925) 555-0142',

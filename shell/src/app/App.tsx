@@ -4,6 +4,7 @@ import { Toaster } from 'sonner';
 import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, useThemeStore } from '@site/ui';
 import { Footer } from '../features/layout/components/footer';
 import { Header } from '../features/layout/components/header';
+import { useScrollRestoration } from '../features/navigation/hooks/use-scroll-restoration';
 import { RemoteRouter } from '../features/remotes/components/remote-router';
 
 /** The host: header, footer, theme, toasts, the global crash fallback, and the area a remote renders in. */
@@ -11,6 +12,7 @@ export function App() {
   const { pathname, hash } = useLocation();
   const preference = useThemeStore((s) => s.preference);
   useEffect(() => startThemeSync(), []);
+  useScrollRestoration();
   // A page opened at /#section scrolls there once the remote has rendered it.
   useEffect(() => {
     if (hash.length > 1) scrollWhenPresent(decodeURIComponent(hash.slice(1)));

@@ -86,12 +86,12 @@ describe('site serving', () => {
       expect(head).toContain('<link rel="canonical" href="https://example.test/local-services/danville" />');
     });
 
-    it('answers an undeclared path with 404 and the shell page titled Page not found', async () => {
+    it('answers an undeclared path with 404 and the shell page titled Page not found | Tri-Valley AI Automation', async () => {
       const response = await fetch(`${url}/no/such/page`, { headers: { accept: 'text/html,*/*' } });
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const html = await response.text();
-      expect(headBlock(html)).toContain('<title>Page not found</title>');
+      expect(headBlock(html)).toContain('<title>Page not found | Tri-Valley AI Automation</title>');
       expect(html).toContain('<div id="root"></div>');
       expect(inlinedRemotes(html)).toHaveProperty('blog');
     });
@@ -105,7 +105,7 @@ describe('site serving', () => {
 
       const missing = await fetch(`${url}/blog/no-such-post`);
       expect(missing.status).toBe(404);
-      expect(await missing.text()).toContain('<title>Page not found</title>');
+      expect(await missing.text()).toContain('<title>Page not found | Tri-Valley AI Automation</title>');
     });
 
     it('never serves the raw template', async () => {

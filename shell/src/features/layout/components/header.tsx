@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useLocation } from 'react-router-dom';
 import { Button, Container, SITE, ThemeToggle, useGoToSection } from '@site/ui';
 import { LOCAL_SERVICES, NAV_ITEMS } from '../../../config/navigation';
@@ -19,7 +20,9 @@ export function Header() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
-  const close = () => setMenuOpen(false);
+  // The menu closes before a section link scrolls: measured with the menu still open, the target would be
+  // off by the menu's height once it closes (a phone landed far past the section).
+  const close = () => flushSync(() => setMenuOpen(false));
   const [home, ...rest] = NAV_ITEMS;
 
   return (
@@ -27,9 +30,11 @@ export function Header() {
       <Container className="flex h-16 items-center justify-between gap-4">
         <Link to="/" className="flex items-center gap-2 font-bold text-fg" aria-label={`${SITE.name}, home`}>
           <img src="/favicon.svg" alt="" width="32" height="32" />
-          <span className="hidden 2xl:inline">{SITE.name}</span>
-          {/* Between xl and 2xl the full navigation needs the room: the mark alone (the link keeps its name). */}
-          <span className="whitespace-nowrap xl:hidden">{SITE.shortName}</span>
+          {/* The name in two short lines fits beside the full navigation at every width, so it is never hidden. */}
+          <span className="flex flex-col leading-tight" aria-hidden="true">
+            <span className="whitespace-nowrap">{SITE.shortName}</span>
+            <span className="whitespace-nowrap text-xs font-semibold text-muted-fg">{SITE.name.slice(SITE.shortName.length).trim()}</span>
+          </span>
         </Link>
 
         <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">

@@ -1,0 +1,5 @@
+/** The business's name, as every page title, feed and structured-data block spells it. */
+export const SITE_NAME = 'Tri-Valley AI Automation';
+
+/** Title of the not-found page, in the served HTML and after client navigation alike. */
+export const NOT_FOUND_TITLE = `Page not found | ${SITE_NAME}`;
