@@ -1,4 +1,16 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
-afterEach(() => cleanup());
+/**
+ * The network of every front-end test: MSW answers the requests a test declares (`server.use(http.get(…))`);
+ * any other request fails the test instead of reaching a real server or hanging.
+ */
+export const server = setupServer();
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+});
+afterAll(() => server.close());

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../../../vitest.setup-dom';
 import { track } from '../track';
 
 describe('track()', () => {
-  afterEach(() => vi.unstubAllGlobals());
-
   it('sends the event as JSON with the current path through sendBeacon', async () => {
     const beacon = vi.fn((_url: string, _body: Blob) => true);
     Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
@@ -15,22 +15,42 @@ describe('track()', () => {
     expect(body).toMatchObject({ name: 'scroll_depth', props: { depth: 50 }, path: window.location.pathname });
   });
 
-  it('falls back to fetch with keepalive when the beacon is refused', () => {
+  it('falls back to a keepalive POST when the beacon is refused', async () => {
     Object.defineProperty(navigator, 'sendBeacon', { value: () => false, configurable: true });
-    const fetchMock = vi.fn(() => Promise.resolve(new Response(null, { status: 202 })));
-    vi.stubGlobal('fetch', fetchMock);
+    const received = new Promise<Request>((resolve) =>
+      server.use(
+        http.post('/api/events', ({ request }) => {
+          resolve(request);
+          return new HttpResponse(null, { status: 202 });
+        }),
+      ),
+    );
     track('time_on_page', { seconds: 30 });
-    expect(fetchMock).toHaveBeenCalledWith('/api/events', expect.objectContaining({ method: 'POST', keepalive: true }));
+    const request = await received;
+    expect(request.keepalive).toBe(true);
+    expect(request.headers.get('content-type')).toBe('application/json');
+    expect(await request.json()).toMatchObject({ name: 'time_on_page', props: { seconds: 30 } });
   });
 
-  it('never throws, whatever the transport does', () => {
+  it('never throws, whatever the transport does', async () => {
     Object.defineProperty(navigator, 'sendBeacon', {
       value: () => {
         throw new Error('boom');
       },
       configurable: true,
     });
-    vi.stubGlobal('fetch', () => Promise.reject(new Error('offline')));
     expect(() => track('form_field_focus', { field: 'email' })).not.toThrow();
+    Object.defineProperty(navigator, 'sendBeacon', { value: () => false, configurable: true });
+    let calls = 0;
+    server.use(
+      http.post('/api/events', () => {
+        calls++;
+        return HttpResponse.error();
+      }),
+    );
+    expect(() => track('form_field_focus', { field: 'email' })).not.toThrow();
+    // The failed request is swallowed (an unhandled rejection would fail the run).
+    await vi.waitFor(() => expect(calls).toBe(1));
+    await new Promise((r) => setTimeout(r, 10));
   });
 });

@@ -1,11 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { server } from '../../../../../vitest.setup-dom';
 import { useContactDraft } from '../../../lib/contact-draft';
 import { ContactForm } from '../components/contact-form';
-
-type FetchArgs = Parameters<typeof fetch>;
 
 function setup() {
   const user = userEvent.setup();
@@ -24,54 +24,64 @@ async function fillRequired(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Message'), 'We miss phone orders every Friday night.');
 }
 
-function jsonResponse(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+/** Answers POST /api/contact with `answers` in turn (the last one repeats) and records what was sent. */
+function contactApi(...answers: Array<() => Response | Promise<Response>>) {
+  const sent: unknown[] = [];
+  server.use(
+    http.post('/api/contact', async ({ request }) => {
+      sent.push(await request.json());
+      return answers[Math.min(sent.length, answers.length) - 1]!();
+    }),
+  );
+  return sent;
 }
 
 describe('ContactForm', () => {
-  let fetchMock: ReturnType<typeof vi.fn<(...args: FetchArgs) => Promise<Response>>>;
   beforeEach(() => {
     window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
-    fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-    vi.stubGlobal('fetch', fetchMock);
-    // track() posts with sendBeacon; keep it out of the fetch mock.
+    // track() posts with sendBeacon; keep analytics out of the contact API's traffic.
     Object.defineProperty(navigator, 'sendBeacon', { value: () => true, configurable: true });
   });
   afterEach(() => {
-    vi.unstubAllGlobals();
     useContactDraft.setState({ draft: null });
   });
 
   it('shows the sending toast, then the success toast with the server message, and clears the form', async () => {
-    let resolve!: (r: Response) => void;
-    fetchMock.mockReturnValueOnce(new Promise((r) => (resolve = r)));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const sent = contactApi(async () => {
+      await held;
+      return HttpResponse.json({ success: true, message: "Thanks! We'll reply within one business day." });
+    });
     const user = setup();
     await fillRequired(user);
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Sending message...')).toBeTruthy();
     expect(screen.getByText('Please wait while we send your message.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Sending…' }) as HTMLButtonElement).disabled).toBe(true);
-    await act(async () => resolve(jsonResponse({ success: true, message: "Thanks! We'll reply within one business day." })));
+    release();
     expect(await screen.findByText('Message Sent!')).toBeTruthy();
     expect(screen.getByText("Thanks! We'll reply within one business day.")).toBeTruthy();
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('');
-    const [url, init] = fetchMock.mock.calls[0]!;
-    expect(url).toBe('/api/contact');
-    expect(JSON.parse(String(init?.body))).toMatchObject({ name: 'Jordan Lee', email: 'jordan@diablobistro.com' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ name: 'Jordan Lee', email: 'jordan@diablobistro.com' });
   });
 
   it('sends once on a double click', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ success: true, message: 'Got it, once.' }));
+    const sent = contactApi(() => HttpResponse.json({ success: true, message: 'Got it, once.' }));
     const user = setup();
     await fillRequired(user);
     await user.dblClick(screen.getByRole('button', { name: 'Send Message' }));
     await screen.findByText('Got it, once.');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(sent).toHaveLength(1);
   });
 
   it('shows the server message on success: false, and the default when there is none', async () => {
-    fetchMock.mockResolvedValueOnce(jsonResponse({ success: false, message: 'Mail is down, try later' }, 500));
+    contactApi(
+      () => HttpResponse.json({ success: false, message: 'Mail is down, try later' }, { status: 500 }),
+      () => HttpResponse.json({ success: false }),
+    );
     const user = setup();
     await fillRequired(user);
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
@@ -80,24 +90,26 @@ describe('ContactForm', () => {
     // The form keeps what the visitor typed.
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Jordan Lee');
 
-    fetchMock.mockResolvedValueOnce(jsonResponse({ success: false }));
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Failed to send message. Please try again.')).toBeTruthy();
   });
 
   it('shows the connection message on a network failure and on an unreadable answer', async () => {
-    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    contactApi(
+      () => HttpResponse.error(),
+      () => new HttpResponse('<html>Bad gateway</html>', { status: 200, headers: { 'Content-Type': 'text/html' } }),
+    );
     const user = setup();
     await fillRequired(user);
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Failed to send message. Please check your connection and try again.')).toBeTruthy();
 
-    fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 200 }));
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(screen.getAllByText('Failed to send message. Please check your connection and try again.').length).toBe(2));
   });
 
   it('names invalid fields next to them and sends nothing', async () => {
+    const sent = contactApi(() => HttpResponse.json({ success: true, message: 'Should not be sent' }));
     const user = setup();
     await user.type(screen.getByLabelText('Name'), '   ');
     await user.type(screen.getByLabelText('Email'), 'jordan@example.com');
@@ -106,7 +118,7 @@ describe('ContactForm', () => {
     expect(await screen.findByText('Name is required')).toBeTruthy();
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(screen.getByLabelText('Name'));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(sent).toHaveLength(0);
   });
 
   it('takes a prefill from the contact draft store', async () => {
@@ -121,7 +133,7 @@ describe('ContactForm', () => {
       throw new Error('blocked by an extension');
     });
     Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new Error('offline'))));
+    server.use(http.post('/api/events', () => HttpResponse.error()));
     const user = setup();
     const name = screen.getByLabelText('Name');
     await user.click(name);
