@@ -1,12 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { type Post } from '@site/contracts/posts';
-import { ApiError, Badge, Container, buttonClasses, usePageMeta } from '@site/ui';
+import { ApiError, Container, buttonClasses, usePageMeta } from '@site/ui';
+import { BackToBlog, PostArticle } from '@site/ui/post-article';
 import { BlogCta } from '../../../components/blog-cta';
 import { LoadError } from '../../../components/load-state';
-import { PostImage } from '../../../components/post-image';
-import { formatDate, formatReadTime, formatViews } from '../../../lib/format';
-import { sanitizeArticleHtml } from '../../../lib/sanitize';
 import { getPost } from '../api/get-post';
 import { recordView } from '../api/record-view';
 
@@ -14,14 +12,6 @@ type State = { kind: 'loading' } | { kind: 'ready'; post: Post } | { kind: 'not-
 
 /** Page views already counted, by history entry: StrictMode's double effects and re-renders count once. */
 const counted = new Set<string>();
-
-function BackToBlog() {
-  return (
-    <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
-      <span aria-hidden="true">←</span> Back to Blog
-    </Link>
-  );
-}
 
 /** /blog/:slug: the full post, its tags and views; 'Post Not Found' for an unknown slug. */
 export function PostPage() {
@@ -61,7 +51,6 @@ export function PostPage() {
   }, [state.kind, slug, location.key]);
 
   const post = state.kind === 'ready' ? state.post : null;
-  const html = useMemo(() => (post ? sanitizeArticleHtml(post.content) : ''), [post]);
   usePageMeta(
     post ? `${post.title} | Tri-Valley AI Automation` : state.kind === 'not-found' ? 'Post Not Found | Tri-Valley AI Automation' : 'AI Automation Blog | Tri-Valley AI Automation',
     post?.metaDescription,
@@ -108,56 +97,8 @@ export function PostPage() {
   }
 
   return (
-    <article>
-      <header className="border-b border-border bg-gradient-to-b from-primary-soft/60 to-bg">
-        <Container className="py-10 sm:py-14">
-          <div className="mx-auto max-w-3xl">
-            <BackToBlog />
-            <div className="mt-6 flex flex-wrap items-center gap-3 text-sm text-muted-fg">
-              <Link to={`/blog/category/${post.categorySlug}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
-                <Badge>{post.category}</Badge>
-              </Link>
-              <span>{formatReadTime(post.readTime)}</span>
-            </div>
-            <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-fg sm:text-5xl sm:leading-tight">{post.title}</h1>
-            <p className="mt-4 text-lg text-muted-fg">{post.excerpt}</p>
-            <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-fg">
-              <span className="font-semibold text-fg">By {post.author}</span>
-              <time dateTime={post.publishedAt ?? undefined}>{formatDate(post.publishedAt)}</time>
-              <span>{formatViews(views ?? post.views)}</span>
-            </div>
-          </div>
-        </Container>
-      </header>
-      <Container className="py-10">
-        <div className="mx-auto max-w-3xl">
-          <PostImage
-            src={post.featuredImage}
-            alt={post.title}
-            width={1200}
-            height={630}
-            fetchPriority="high"
-            className="mb-10 aspect-[21/9] w-full rounded-2xl"
-          />
-          <div className="post-content" dangerouslySetInnerHTML={{ __html: html }} />
-          {post.keywords.length > 0 && (
-            <div className="mt-10 border-t border-border pt-6">
-              <h2 className="mb-3 text-sm font-semibold uppercase tracking-wider text-muted-fg">Tags</h2>
-              <ul className="flex flex-wrap gap-2" aria-label="Tags">
-                {post.keywords.map((k) => (
-                  <li key={k} className="rounded-full bg-surface-muted px-3 py-1 text-sm text-fg">
-                    #{k}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-          <div className="mt-10">
-            <BackToBlog />
-          </div>
-        </div>
-        <BlogCta />
-      </Container>
-    </article>
+    <PostArticle post={post} views={views}>
+      <BlogCta />
+    </PostArticle>
   );
 }
