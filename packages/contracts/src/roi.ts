@@ -29,6 +29,27 @@ export const ROI_DEFAULTS: RoiInputs = {
   automationEfficiency: 70,
 };
 
+/**
+ * The largest value each input takes (beyond the spec: a typo such as 4000 hours a week would otherwise
+ * produce absurd savings). Task hours follow the spec's 0-40 sliders, efficiency its 0-100 slider.
+ */
+export const ROI_LIMITS: RoiInputs = {
+  customerService: 40,
+  appointmentScheduling: 40,
+  invoicingAndBilling: 40,
+  dataEntryAndReporting: 40,
+  followUpsAndReminders: 40,
+  costPerHour: 500,
+  staffCount: 500,
+  monthlyRevenue: 10_000_000,
+  automationEfficiency: 100,
+};
+
+/** An input as the formulas use it: a number (0 when not numeric) no larger than its limit. */
+export function clampRoiInput(key: RoiInputKey, value: unknown): number {
+  return Math.min(toRoiNumber(value), ROI_LIMITS[key]);
+}
+
 /** Weeks per month used by the formulas. */
 export const WEEKS_PER_MONTH = 4.33;
 
@@ -84,7 +105,7 @@ export function roiInputsFromQuery(search: string | URLSearchParams): RoiInputs 
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
   if (!ROI_INPUT_KEYS.some((k) => params.has(k))) return null;
   return Object.fromEntries(
-    ROI_INPUT_KEYS.map((k) => [k, params.has(k) ? toRoiNumber(params.get(k)) : ROI_DEFAULTS[k]]),
+    ROI_INPUT_KEYS.map((k) => [k, params.has(k) ? clampRoiInput(k, params.get(k)) : ROI_DEFAULTS[k]]),
   ) as RoiInputs;
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calculateRoi, ROI_DEFAULTS, ROI_INPUT_KEYS, roiInputsFromQuery, roiInputsToQuery, toRoiNumber } from '../roi';
+import { calculateRoi, clampRoiInput, ROI_DEFAULTS, ROI_INPUT_KEYS, ROI_LIMITS, roiInputsFromQuery, roiInputsToQuery, toRoiNumber } from '../roi';
 
 describe('calculateRoi', () => {
   it('gives the spec figures for the defaults', () => {
@@ -86,5 +86,19 @@ describe('ROI query round trip', () => {
   it('returns null without ROI parameters, defaults missing ones, and zeroes garbage', () => {
     expect(roiInputsFromQuery('?utm_source=x')).toBeNull();
     expect(roiInputsFromQuery('?costPerHour=oops')).toEqual({ ...ROI_DEFAULTS, costPerHour: 0 });
+  });
+});
+
+describe('ROI input limits', () => {
+  it('caps each input at its limit and keeps smaller values', () => {
+    expect(clampRoiInput('customerService', 400)).toBe(40);
+    expect(clampRoiInput('costPerHour', '5000')).toBe(500);
+    expect(clampRoiInput('monthlyRevenue', 1e12)).toBe(ROI_LIMITS.monthlyRevenue);
+    expect(clampRoiInput('costPerHour', '42.5')).toBe(42.5);
+    expect(clampRoiInput('staffCount', 'x')).toBe(0);
+  });
+
+  it('caps a shared link\'s values too', () => {
+    expect(roiInputsFromQuery('?automationEfficiency=900')?.automationEfficiency).toBe(100);
   });
 });

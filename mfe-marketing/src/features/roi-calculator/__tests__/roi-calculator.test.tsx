@@ -26,10 +26,10 @@ describe('RoiCalculator', () => {
     renderAt();
     expect(screen.queryByText('Annual savings')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
-    expect(figure('Time on repetitive tasks')).toBe('220.83 hours/month');
-    expect(figure('Monthly cost of that time')).toBe('$5,520.75');
-    expect(figure('Monthly savings')).toBe('$3,864.53');
-    expect(figure('Annual savings')).toBe('$46,374.30');
+    expect(figure('Time on repetitive tasks')).toBe('220.8 hours/month');
+    expect(figure('Monthly cost of that time')).toBe('$5,521');
+    expect(figure('Monthly savings')).toBe('$3,865');
+    expect(figure('Annual savings')).toBe('$46,374');
     expect(figure('ROI')).toBe('7.73%');
     expect(screen.getByRole('img', { name: 'Monthly cost before and after automation' })).toBeTruthy();
   });
@@ -41,10 +41,10 @@ describe('RoiCalculator', () => {
     const revenue = screen.getByLabelText('Monthly revenue');
     await user.clear(revenue);
     expect(figure('ROI')).toBe('0%');
-    expect(figure('Annual savings')).toBe('$46,374.30');
+    expect(figure('Annual savings')).toBe('$46,374');
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Customer service (hours per week)' }), { target: { value: '' } });
     // 36 h/week x 4.33
-    expect(figure('Time on repetitive tasks')).toBe('155.88 hours/month');
+    expect(figure('Time on repetitive tasks')).toBe('155.9 hours/month');
   });
 
   it('moves the number field with the slider', () => {
@@ -57,7 +57,42 @@ describe('RoiCalculator', () => {
     renderAt('/roi-calculator?customerService=20&appointmentScheduling=0&invoicingAndBilling=0&dataEntryAndReporting=0&followUpsAndReminders=0&costPerHour=30&staffCount=2&monthlyRevenue=0&automationEfficiency=50');
     // 20 x 4.33 = 86.6 h; x $30 = $2,598; x 50% = $1,299
     expect(figure('Time on repetitive tasks')).toBe('86.6 hours/month');
-    expect(figure('Monthly savings')).toBe('$1,299.00');
+    expect(figure('Monthly savings')).toBe('$1,299');
     expect(figure('ROI')).toBe('0%');
+  });
+  it('leads with the savings in dollars and says what ROI and payback mean next to them', async () => {
+    const user = userEvent.setup();
+    renderAt();
+    await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
+    const labels = [...document.querySelectorAll('dt')].map((d) => d.textContent);
+    expect(labels.slice(0, 2)).toEqual(['Monthly savings', 'Annual savings']);
+    expect(screen.getByText(/What ROI means here: your annual savings as a share of your annual revenue/)).toBeTruthy();
+    expect(screen.getByText(/What payback means here: how many years of these savings add up to one year of your revenue/)).toBeTruthy();
+    // 600,000 / 46,374.30 = 12.94 years
+    expect(figure('Payback period')).toBe('12.9 years');
+  });
+
+  it('refuses values over a sensible maximum with a message tied to the field, and calculates with the maximum', async () => {
+    const user = userEvent.setup();
+    renderAt();
+    await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
+    const cost = screen.getByLabelText('Cost per hour');
+    await user.clear(cost);
+    await user.type(cost, '5000');
+    const message = screen.getByRole('alert');
+    expect(message.textContent).toBe('Enter at most $500. The calculation uses $500.');
+    expect(cost.getAttribute('aria-invalid')).toBe('true');
+    expect(cost.getAttribute('aria-describedby')).toContain(message.id);
+    // 220.83 h x $500 = $110,415
+    expect(figure('Monthly cost of that time')).toBe('$110,415');
+    const hours = screen.getByRole('spinbutton', { name: 'Customer service (hours per week)' });
+    fireEvent.change(hours, { target: { value: '400' } });
+    expect(screen.getByText('Enter at most 40 hours per week. The calculation uses 40 hours per week.')).toBeTruthy();
+  });
+
+  it('shows a short explanation, not an empty box, before Calculate ROI', () => {
+    renderAt();
+    expect(screen.getByText('Your results appear here')).toBeTruthy();
+    expect(screen.getByText(/those savings as a share of your annual revenue/)).toBeTruthy();
   });
 });

@@ -3,7 +3,9 @@ import { useLocation } from 'react-router-dom';
 import { toast } from 'sonner';
 import {
   calculateRoi,
+  clampRoiInput,
   ROI_DEFAULTS,
+  ROI_LIMITS,
   ROI_INPUT_KEYS,
   roiInputsFromQuery,
   roiInputsToQuery,
@@ -12,7 +14,7 @@ import {
   type RoiInputs,
 } from '@site/contracts/roi';
 import { Button, Card, cn, track } from '@site/ui';
-import { formatHours, formatMonths, formatPercent, formatUsd } from '../../../lib/format';
+import { formatHours, formatOneDecimal, formatPercent, formatUsd, formatUsdWhole } from '../../../lib/format';
 import { RoiChart } from './roi-chart';
 
 type FieldSpec = {
@@ -48,7 +50,14 @@ type Draft = Record<RoiInputKey, string>;
 const toDraft = (inputs: RoiInputs): Draft =>
   Object.fromEntries(ROI_INPUT_KEYS.map((k) => [k, String(inputs[k])])) as Draft;
 const toInputs = (draft: Draft): RoiInputs =>
-  Object.fromEntries(ROI_INPUT_KEYS.map((k) => [k, toRoiNumber(draft[k])])) as RoiInputs;
+  Object.fromEntries(ROI_INPUT_KEYS.map((k) => [k, clampRoiInput(k, draft[k])])) as RoiInputs;
+
+/** The sentence shown under a field whose value is over its limit. */
+function overLimitMessage(spec: FieldSpec): string {
+  const limit = ROI_LIMITS[spec.key];
+  const shown = spec.prefix === '$' ? formatUsdWhole(limit) : `${limit} ${spec.unit}`;
+  return `Enter at most ${shown}. The calculation uses ${shown}.`;
+}
 
 /**
  * The ROI calculator (spec sections 3, 4, 5, 9). Results stay hidden until 'Calculate ROI', then follow the
@@ -103,6 +112,8 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const field = (spec: FieldSpec) => {
     const id = `${uid}-${spec.key}`;
     const value = inputs[spec.key];
+    const over = toRoiNumber(draft[spec.key]) > ROI_LIMITS[spec.key];
+    const describedBy = [spec.help && `${id}-help`, over && `${id}-error`].filter(Boolean).join(' ') || undefined;
     return (
       <div key={spec.key}>
         <div className="flex items-center justify-between gap-3">
@@ -116,14 +127,16 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
               type="number"
               inputMode="decimal"
               min={0}
-              max={spec.slider?.max}
+              max={ROI_LIMITS[spec.key]}
               step={spec.slider?.step ?? 'any'}
               value={draft[spec.key]}
               onChange={(e) => setField(spec.key, e.target.value)}
               aria-label={spec.slider ? `${spec.label} (${spec.unit})` : undefined}
-              aria-describedby={spec.help ? `${id}-help` : undefined}
+              aria-describedby={describedBy}
+              aria-invalid={over || undefined}
               className={cn(
-                'rounded-md border border-border bg-surface px-2 py-1 text-right text-sm text-fg focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40',
+                'rounded-md border bg-surface px-2 py-1 text-right text-sm text-fg focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40',
+                over ? 'border-red-600 dark:border-red-400' : 'border-border',
                 spec.key === 'monthlyRevenue' ? 'w-28' : 'w-20',
               )}
             />
@@ -147,6 +160,11 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
         {spec.help && (
           <p id={`${id}-help`} className="mt-1 text-xs text-muted-fg">
             {spec.help}
+          </p>
+        )}
+        {over && (
+          <p id={`${id}-error`} role="alert" className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
+            {overLimitMessage(spec)}
           </p>
         )}
       </div>
@@ -183,12 +201,16 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
               Your estimated savings
             </h3>
             <dl className="grid gap-4 sm:grid-cols-2">
-              <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
-              <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} />
               <Figure label="Monthly savings" value={formatUsd(result.automationSavings)} tone="accent" note={`${formatHours(result.hoursSavedPerMonth)} hours back each month`} />
-              <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" />
-              <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="Annual savings as a share of annual revenue" />
-              <Figure label="Payback period" value={`${formatMonths(result.paybackPeriod)} months`} note="12 months of revenue divided by annual savings" />
+              <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" note="Monthly savings times 12" />
+              <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
+              <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} note="Those hours times your cost per hour" />
+              <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="What ROI means here: your annual savings as a share of your annual revenue" />
+              <Figure
+                label="Payback period"
+                value={`${formatOneDecimal(result.paybackPeriod)} years`}
+                note="What payback means here: how many years of these savings add up to one year of your revenue (annual revenue divided by annual savings)"
+              />
             </dl>
             {inputs.staffCount > 0 && result.hoursSavedPerMonth > 0 && (
               <p className="rounded-xl bg-accent-soft px-4 py-3 text-sm text-fg">
@@ -216,12 +238,23 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
             </div>
           </section>
         ) : (
-          <Card className="flex h-full min-h-64 flex-col items-center justify-center border-dashed text-center">
+          <Card className="border-dashed lg:sticky lg:top-24">
             <p className="text-lg font-semibold text-fg">Your results appear here</p>
-            <p className="mt-2 max-w-sm text-sm text-muted-fg">
+            <p className="mt-2 text-sm text-muted-fg">
               Set the hours your team spends each week, then press Calculate ROI. The defaults describe a typical
               five-person service business.
             </p>
+            <ul className="mt-4 space-y-2 text-sm text-fg">
+              <li>
+                <strong>Monthly and annual savings</strong> in dollars: the cost of the hours automation takes over.
+              </li>
+              <li>
+                <strong>ROI</strong>: those savings as a share of your annual revenue.
+              </li>
+              <li>
+                <strong>Payback period</strong>: how many years of savings add up to one year of revenue.
+              </li>
+            </ul>
           </Card>
         )}
       </div>
