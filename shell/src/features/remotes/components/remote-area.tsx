@@ -1,13 +1,17 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
-import { loadRemoteApp, RemoteLoadError } from '../lib/load-remote';
+import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
 
-/** One remote's area: loads its ./App at run time; a failure stays inside this area. */
-export function RemoteArea({ name, entry }: { name: string; entry: string }) {
+/**
+ * One remote's area: loads its ./App at run time with `load`; a failure stays inside this area. A remote
+ * that cannot be loaded shows "unavailable" with Retry (a fresh load); a remote that crashes while
+ * rendering shows the render-crash screen.
+ */
+export function RemoteArea({ name, entry, load }: { name: string; entry: string; load: LoadRemoteApp }) {
   const [attempt, setAttempt] = useState(0);
   const { pathname } = useLocation();
-  const App = useMemo(() => lazy(() => loadRemoteApp(name, entry, attempt)), [name, entry, attempt]);
+  const App = useMemo(() => lazy(() => load(name, entry, attempt)), [load, name, entry, attempt]);
   return (
     <ErrorBoundary
       resetKeys={[name, attempt, pathname]}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, NotFound } from '@site/ui';
 import { findRemote } from '../lib/find-remote';
+import { loadRemoteApp } from '../lib/load-remote';
 import { useRemotes } from '../hooks/use-remotes';
 import { RemoteArea } from './remote-area';
 
@@ -32,5 +33,5 @@ export function RemoteRouter() {
 
   const name = findRemote(remotes, pathname);
   if (!name) return <NotFound />;
-  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} />;
+  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={loadRemoteApp} />;
 }
