@@ -50,15 +50,18 @@ export function hashIp(ip: string, salt: string): string {
   return createHash('sha256').update(`${salt}:${ip}`).digest('hex');
 }
 
+/** One line: a visitor's line breaks must not fake header-like lines ("Email: …") in the owner's mail. */
+const oneLine = (text: string) => text.replace(/[\r\n\v\f\u0085\u2028\u2029]+/g, ' ').trim();
+
 export function ownerMail(m: StoredContactMessage): { subject: string; text: string } {
-  const subject = `Website contact: ${m.subject ?? `message from ${m.name}`}`.replace(/[\r\n]+/g, ' ').slice(0, 200);
+  const subject = oneLine(`Website contact: ${m.subject ?? `message from ${m.name}`}`).slice(0, 200);
   const text = [
     `New message from the website contact form (${m.createdAt}).`,
     '',
-    `Name:    ${m.name}`,
-    `Email:   ${m.email}`,
-    `Company: ${m.company ?? '-'}`,
-    `Subject: ${m.subject ?? '-'}`,
+    `Name:    ${oneLine(m.name)}`,
+    `Email:   ${oneLine(m.email)}`,
+    `Company: ${oneLine(m.company ?? '-')}`,
+    `Subject: ${oneLine(m.subject ?? '-')}`,
     '',
     m.message,
     '',

@@ -9,6 +9,9 @@ export const CONTACT_LIMITS = {
   message: 5000,
 } as const;
 
+/** A message shorter than this asks for a little more detail: 'Hi' gives the owner nothing to answer. */
+export const CONTACT_MESSAGE_MIN = 10;
+
 const optionalText = (max: number, label: string) =>
   z
     .string()
@@ -39,6 +42,7 @@ export const contactRequestSchema = z.object({
     .string({ message: 'Message is required' })
     .trim()
     .min(1, { message: 'Message is required' })
+    .min(CONTACT_MESSAGE_MIN, { message: `Please add a little more detail (at least ${CONTACT_MESSAGE_MIN} characters)` })
     .max(CONTACT_LIMITS.message, { message: `Message must be at most ${CONTACT_LIMITS.message} characters` }),
   website: z.string().max(500).optional(),
 });

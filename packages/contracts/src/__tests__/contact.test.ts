@@ -3,8 +3,8 @@ import { CONTACT_LIMITS, contactFieldErrors, contactRequestSchema } from '../con
 
 describe('contactRequestSchema', () => {
   it('accepts the required fields and drops empty optional ones', () => {
-    const r = contactRequestSchema.parse({ name: ' Ana ', email: 'ana@example.com', company: '', subject: '', message: 'Hi' });
-    expect(r).toEqual({ name: 'Ana', email: 'ana@example.com', company: undefined, subject: undefined, message: 'Hi' });
+    const r = contactRequestSchema.parse({ name: ' Ana ', email: 'ana@example.com', company: '', subject: '', message: ' Please call me back. ' });
+    expect(r).toEqual({ name: 'Ana', email: 'ana@example.com', company: undefined, subject: undefined, message: 'Please call me back.' });
   });
 
   it('names every missing or invalid field', () => {
@@ -22,5 +22,11 @@ describe('contactRequestSchema', () => {
     const r = contactRequestSchema.safeParse({ name: 'A', email: 'a@b.co', message: 'x'.repeat(CONTACT_LIMITS.message + 1) });
     expect(r.success).toBe(false);
     if (!r.success) expect(contactFieldErrors(r.error).message).toBe('Message must be at most 5000 characters');
+  });
+
+  it('asks for a little more detail when the message is under 10 characters', () => {
+    const r = contactRequestSchema.safeParse({ name: 'Ana', email: 'ana@example.com', message: ' Call me ' });
+    expect(r.success).toBe(false);
+    if (!r.success) expect(contactFieldErrors(r.error).message).toBe('Please add a little more detail (at least 10 characters)');
   });
 });

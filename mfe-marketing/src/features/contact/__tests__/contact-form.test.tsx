@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { http, HttpResponse } from 'msw';
@@ -119,6 +119,28 @@ describe('ContactForm', () => {
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(screen.getByLabelText('Name'));
     expect(sent).toHaveLength(0);
+  });
+
+  it('asks for a little more detail when the message is under 10 characters', async () => {
+    const sent = contactApi(() => HttpResponse.json({ success: true, message: 'Should not be sent' }));
+    const user = setup();
+    await user.type(screen.getByLabelText('Name'), 'Jordan');
+    await user.type(screen.getByLabelText('Email'), 'jordan@example.com');
+    await user.type(screen.getByLabelText('Message'), 'Call me');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    const error = await screen.findByText('Please add a little more detail (at least 10 characters)');
+    expect(screen.getByLabelText('Message').getAttribute('aria-describedby')).toContain(error.id);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('shows its own messages beside the fields when the browser check stops the submit', async () => {
+    const user = setup();
+    await user.type(screen.getByLabelText('Email'), 'not-an-email');
+    fireEvent.invalid(screen.getByLabelText('Name'));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByText('Enter a valid email address')).toBeTruthy();
+    expect(screen.getByText('Message is required')).toBeTruthy();
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('takes a prefill from the contact draft store', async () => {

@@ -48,6 +48,13 @@ export function ContactForm() {
     if (errors[field]) setErrors((prev) => ({ ...prev, [field]: undefined }));
   };
 
+  // The browser's own check (required, type=email) stops the submit before onSubmit runs: show the same
+  // messages inline as well, so they stay visible and reach screen readers through aria-describedby.
+  const onInvalid = () => {
+    const parsed = contactRequestSchema.safeParse(values);
+    if (!parsed.success) setErrors(contactFieldErrors(parsed.error));
+  };
+
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     // A ref, not state: a double click fires twice before React re-renders the disabled button.
@@ -113,7 +120,7 @@ export function ContactForm() {
           </p>
         )}
         {error && (
-          <p id={errorId} className="mt-1 text-sm font-medium text-danger">
+          <p id={errorId} role="alert" className="mt-1 text-sm font-medium text-danger">
             {error}
           </p>
         )}
@@ -123,7 +130,7 @@ export function ContactForm() {
 
   const messageLength = values.message.length;
   return (
-    <form onSubmit={onSubmit} aria-label="Contact form" className="space-y-5">
+    <form onSubmit={onSubmit} onInvalidCapture={onInvalid} aria-label="Contact form" className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
         {field('name', 'Name', (p) => <input {...p} type="text" autoComplete="name" required placeholder="Jordan Lee" />)}
         {field('email', 'Email', (p) => (
