@@ -167,6 +167,41 @@ export const visibilityDetailsSchema = z.looseObject({
 
 export const gradedSchema = z.looseObject({ score: score0to100, grade: z.string(), source: z.string(), isMockData: z.boolean().optional() });
 
+/** One signal behind a factor's score: what it measures, the points earned, the value in words and its source. */
+export const evidenceSignalSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  measures: z.string(),
+  status: z.enum(['verified', 'simulated', 'unverified']),
+  points: z.number().min(0),
+  maxPoints: z.number().min(0),
+  /** The measured value in words, e.g. '4.3 stars' or 'Not verified: …'. */
+  valueText: z.string(),
+  /** Where the value came from: 'Google Places API', 'Our fetch of https://…', 'Simulated: …'. */
+  source: z.string(),
+  /** A page where a person can check the value, when one exists. */
+  verificationUrl: z.string().nullable(),
+  isMockData: z.boolean().optional(),
+});
+export type EvidenceSignal = z.infer<typeof evidenceSignalSchema>;
+
+/** Where the business stands among same-type businesses in its location (competitive details `standing`). */
+export const competitiveStandingSchema = z.object({
+  location: z.string().nullable(),
+  businessType: z.string(),
+  competitorCount: z.number().int().min(0).nullable(),
+  ratingPercentile: z.number().min(0).max(100).nullable(),
+  reviewPercentile: z.number().min(0).max(100).nullable(),
+  rating: z.number().nullable(),
+  reviewCount: z.number().nullable(),
+  medianReviews: z.number().nullable(),
+  /** Why there is no standing (no location, too few competitors, lookup failed, not on Google); null when there is one. */
+  reason: z.string().nullable(),
+  isMockData: z.boolean().optional(),
+  source: z.string().optional(),
+});
+export type CompetitiveStanding = z.infer<typeof competitiveStandingSchema>;
+
 export const evidenceSchema = z.object({
   presentData: z.array(z.string()),
   missingData: z.array(z.string()),
@@ -177,6 +212,8 @@ export const evidenceSchema = z.object({
   technologies: z.array(z.looseObject({ name: z.string(), category: z.string().optional(), isMockData: z.boolean().optional(), source: z.string().optional() })),
   dataPoints: z.number().int().min(0),
   totalPossiblePoints: z.number().int().min(0),
+  /** Every signal behind the score (absent in reports stored before it existed). */
+  signals: z.array(evidenceSignalSchema).optional(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
@@ -224,7 +261,9 @@ export const scoresSchema = z.object({
   profileQuality: factorScoreSchema,
   websiteTrust: factorScoreSchema,
   contentQuality: factorScoreSchema,
-  competitiveIntelligence: factorScoreSchema,
+  competitiveIntelligence: factorScoreSchema.extend({
+    evidence: evidenceSchema.extend({ details: z.looseObject({ standing: competitiveStandingSchema.optional() }) }),
+  }),
   overall: factorScoreSchema,
 });
 export type Scores = z.infer<typeof scoresSchema>;

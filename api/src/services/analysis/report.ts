@@ -1,7 +1,9 @@
 import {
   FACTOR_KEYS,
   type AnalysisResponse,
+  type CompetitiveStanding,
   type Evidence,
+  type EvidenceSignal,
   type FactorKey,
   type PlatformEvidence,
   type VerificationLink,
@@ -17,7 +19,9 @@ import {
   scoreAll,
   SCORING_MODEL_VERSION,
   securityScore,
+  SIGNALS,
   type Signal,
+  type SignalKey,
 } from './scoring';
 import { buildRecommendations } from './recommendations';
 import { buildAiAssessment } from './ai-assessment';
@@ -73,6 +77,165 @@ function yelpEvidence(y: YelpLookup, location: string | null): PlatformEvidence 
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Evidence per point: every signal with its value in words, its source and a page to check it on
+// ---------------------------------------------------------------------------------------------------------
+
+const GOOGLE_KEYS = new Set<string>(['googleProfile', 'googleRating', 'googleReviews', 'openingHours', 'photos', 'phone', 'profileWebsite', 'operational']);
+const YELP_KEYS = new Set<string>(['yelpListing', 'yelpRating', 'yelpReviews']);
+const COMPETITOR_KEYS = new Set<string>(['ratingPercentile', 'reviewPercentile']);
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const yesNo = (v: unknown, yes: string, no: string) => (v ? yes : no);
+
+/** The measured value of a counted signal in words a business owner reads. */
+function valueInWords(s: Signal): string {
+  const v = s.value;
+  const n = typeof v === 'number' ? v : null;
+  switch (s.key as SignalKey) {
+    case 'googleProfile':
+      return yesNo(v, 'Profile found', 'No profile found');
+    case 'yelpListing':
+      return yesNo(v, 'Listing found', 'No listing found');
+    case 'citationConsistency':
+      return n === null ? 'Not compared' : `${n}% of name, address and phone checks agree`;
+    case 'socialLinks':
+      return n === null ? 'No website to check' : n === 0 ? 'No social profiles linked' : `${plural(n, 'social profile')} linked`;
+    case 'googleRating':
+    case 'yelpRating':
+      return n === null ? 'No rating yet' : `${n.toFixed(1)} stars`;
+    case 'googleReviews':
+    case 'yelpReviews':
+      return plural(n ?? 0, 'review');
+    case 'openingHours':
+      return yesNo(v, 'Opening hours listed', 'No opening hours');
+    case 'photos':
+      return plural(n ?? 0, 'photo');
+    case 'phone':
+      return typeof v === 'string' && v ? v : 'No phone number';
+    case 'profileWebsite':
+      return typeof v === 'string' && v ? v : 'No website linked';
+    case 'operational':
+      return v === 'OPERATIONAL' ? 'Operational' : typeof v === 'string' ? v.toLowerCase().replace(/_/g, ' ') : 'Status unknown';
+    case 'https':
+      return v === null ? 'No website' : yesNo(v, 'Served over HTTPS', 'Not served over HTTPS');
+    case 'securityHeaders':
+      return n === null ? 'No website' : `${n} of 4 security headers`;
+    case 'performance':
+      return n === null ? 'No website' : `Performance ${n}/100`;
+    case 'mobileViewport':
+      return v === null ? 'No website' : yesNo(v, 'Mobile viewport set', 'No mobile viewport');
+    case 'structuredData':
+      return v === null ? 'No website' : yesNo(v, 'LocalBusiness data present', s.fraction > 0 ? 'Other structured data only' : 'No structured data');
+    case 'title':
+      return typeof v === 'string' && v ? `"${v}" (${v.length} characters)` : 'No page title';
+    case 'metaDescription':
+      return typeof v === 'string' && v ? `${v.length} characters` : 'No meta description';
+    case 'headings':
+      return n === null ? 'No website' : n === 1 ? 'One main heading (H1)' : `${plural(n, 'main heading')} (H1)`;
+    case 'imageAlt':
+      return n === null ? 'No website' : `${n}% of images described`;
+    case 'wordCount':
+      return n === null ? 'No website' : plural(n, 'word');
+    case 'contactDetails':
+      return n === null ? 'No website' : n >= 1 ? 'Phone and email or form' : n > 0 ? 'Partial contact details' : 'No contact details';
+    case 'booking':
+      return v === null ? 'No website' : yesNo(v, 'Online booking or ordering', 'No online booking or ordering');
+    case 'ratingPercentile':
+      return n === null ? 'Not compared' : `Rating higher than ${n}% of local competitors`;
+    case 'reviewPercentile':
+      return n === null ? 'Not compared' : `More reviews than ${n}% of local competitors`;
+    default:
+      return v === null || v === undefined ? 'No value' : String(v);
+  }
+}
+
+export function signalEvidence(facts: AnalysisFacts, signals: readonly Signal[], google: PlatformEvidence, yelpEv: PlatformEvidence): EvidenceSignal[] {
+  const { places, yelp, website, query } = facts;
+  const siteUrl = website.facts?.finalUrl ?? website.url;
+  const liveSite = website.status === 'live' && website.facts ? website.facts.finalUrl : null;
+  const competitorsUrl = query.location
+    ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${query.businessType} near ${query.location}`)}`
+    : null;
+  // An unverified signal that says nothing shares the reason of the signal before it in the same factor.
+  const lastReason: Partial<Record<FactorKey, string>> = {};
+
+  return signals.map((s) => {
+    const google_ = GOOGLE_KEYS.has(s.key);
+    const yelp_ = YELP_KEYS.has(s.key);
+    const comp = COMPETITOR_KEYS.has(s.key);
+    let source: string;
+    if (s.status === 'simulated') source = s.source ?? 'Simulated';
+    else if (google_) source = places.status === 'error' ? `Google Places API (failed: ${places.error})` : 'Google Places API';
+    else if (yelp_) source = yelp.status === 'error' ? `Yelp Fusion API (failed: ${yelp.error})` : 'Yelp Fusion API';
+    else if (comp) source = 'Google Places API (same-type businesses in the location)';
+    else if (s.key === 'citationConsistency') source = 'Compared across Google, Yelp and the website';
+    else if (website.facts) source = `Our fetch of ${website.facts.finalUrl}`;
+    else if (website.status === 'error') source = `Our fetch of ${siteUrl ?? 'the website'} (failed)`;
+    else if (places.profile && !places.profile.website) source = 'Google Places API (no website on the profile)';
+    else source = 'No website known';
+
+    const verificationUrl = google_
+      ? (google.verificationLinks[0]?.url ?? null)
+      : yelp_
+        ? (yelpEv.verificationLinks[0]?.url ?? null)
+        : comp
+          ? competitorsUrl
+          : s.key === 'citationConsistency'
+            ? null
+            : liveSite;
+
+    const insight = s.insight.trim();
+    if (s.status === 'unverified' && insight) lastReason[s.factor] = insight;
+    const valueText = s.status === 'unverified' ? `Not verified: ${insight || lastReason[s.factor] || 'no data'}` : valueInWords(s);
+
+    return {
+      key: s.key,
+      label: s.label,
+      measures: SIGNALS[s.key as SignalKey]?.measures ?? s.label,
+      status: s.status,
+      points: s.status === 'unverified' ? 0 : Math.round(s.fraction * s.maxPoints * 10) / 10,
+      maxPoints: s.maxPoints,
+      valueText,
+      source,
+      verificationUrl,
+      ...(s.status === 'simulated' ? { isMockData: true } : {}),
+    };
+  });
+}
+
+/** The business's standing among same-type businesses in its location, or why there is none. */
+export function competitiveStanding(facts: AnalysisFacts, signals: readonly Signal[]): CompetitiveStanding {
+  const { query, places } = facts;
+  const comps = places.competitors;
+  const rating = signals.find((s) => s.key === 'ratingPercentile');
+  const reviews = signals.find((s) => s.key === 'reviewPercentile');
+  const counted = Boolean(places.profile && comps && comps.length >= 3 && rating && rating.status !== 'unverified');
+  const reason = !query.location
+    ? 'No location was selected, so there are no local competitors to compare with.'
+    : places.status === 'error' || places.competitorsError
+      ? `Local competitors could not be looked up (${places.error ?? places.competitorsError}).`
+      : !comps || comps.length < 3
+        ? `Too few same-type businesses were found in ${query.location} to compare with (${comps?.length ?? 0}).`
+        : !places.profile
+          ? `The business was not found on Google, so it has no rating to compare with ${comps.length} local competitors.`
+          : null;
+  const reviewCounts = (comps ?? []).map((c) => c.reviewCount).sort((a, b) => a - b);
+  const simulated = places.status === 'simulated' && comps !== null;
+  return {
+    location: query.location,
+    businessType: query.businessType,
+    competitorCount: comps ? comps.length : null,
+    ratingPercentile: counted && typeof rating?.value === 'number' ? rating.value : null,
+    reviewPercentile: counted && typeof reviews?.value === 'number' ? reviews.value : null,
+    rating: places.profile?.rating ?? null,
+    reviewCount: places.profile?.reviewCount ?? null,
+    medianReviews: reviewCounts.length ? reviewCounts[Math.floor(reviewCounts.length / 2)]! : null,
+    reason: counted ? null : reason ?? 'Local competitors could not be compared.',
+    ...mock(simulated, places.competitorsSource ?? places.source),
+  };
+}
+
 export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisReport {
   const signals = buildSignals(facts);
   const factors = scoreAll(signals);
@@ -96,7 +259,7 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
     : { score: 0, grade: 'N/A', source: website.error ? `Not measured: ${website.error}` : 'Not measured: no website analyzed' };
   const technologies = (w?.technologies ?? []).map((t) => ({ name: t.name, category: t.category, ...mock(webMock, website.source) }));
 
-  const detailsOf = (list: readonly Signal[]) =>
+  const detailsOf = (list: readonly Signal[], sourceOf: ReadonlyMap<string, string>) =>
     Object.fromEntries(
       list.map((s) => [
         s.key,
@@ -106,22 +269,27 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
           status: s.status,
           points: s.status === 'unverified' ? 0 : Math.round(s.fraction * s.maxPoints * 10) / 10,
           maxPoints: s.maxPoints,
-          ...mock(s.status === 'simulated', s.source),
+          ...(s.status === 'simulated' ? mock(true, s.source) : { source: sourceOf.get(s.key) }),
         },
       ]),
     );
 
-  const evidenceFor = (list: readonly Signal[], dataPoints: number, totalPossiblePoints: number, extra: Record<string, unknown> = {}): Evidence => ({
-    presentData: list.filter((s) => s.status !== 'unverified' && s.fraction >= 0.5).map((s) => s.label + (s.status === 'simulated' ? ' (simulated)' : '')),
-    missingData: list.filter((s) => s.status === 'unverified' || s.fraction < 0.5).map((s) => s.label + (s.status === 'unverified' ? ' (could not be verified)' : s.status === 'simulated' ? ' (simulated)' : '')),
-    details: { ...detailsOf(list), ...extra },
-    pageInfo,
-    performance,
-    security,
-    technologies,
-    dataPoints,
-    totalPossiblePoints,
-  });
+  const evidenceFor = (list: readonly Signal[], dataPoints: number, totalPossiblePoints: number, extra: Record<string, unknown> = {}): Evidence => {
+    const signalList = signalEvidence(facts, list, google, yelpEv);
+    const sourceOf = new Map(signalList.map((e) => [e.key, e.source]));
+    return {
+      presentData: list.filter((s) => s.status !== 'unverified' && s.fraction >= 0.5).map((s) => s.label + (s.status === 'simulated' ? ' (simulated)' : '')),
+      missingData: list.filter((s) => s.status === 'unverified' || s.fraction < 0.5).map((s) => s.label + (s.status === 'unverified' ? ' (could not be verified)' : s.status === 'simulated' ? ' (simulated)' : '')),
+      details: { ...detailsOf(list, sourceOf), ...extra },
+      pageInfo,
+      performance,
+      security,
+      technologies,
+      dataPoints,
+      totalPossiblePoints,
+      signals: signalList,
+    };
+  };
 
   // Visibility details: platforms, citation consistency, local presence, platform checks.
   const checkedAt = places.checkedAt;
@@ -157,7 +325,7 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
             ...FACTOR_KEYS.filter((k) => !factors[k].verified).map((k) => `⚠️ ${k} could not be verified and is left out of the overall score`),
           ]
         : list.map(insightFor).filter((i): i is string => i !== null);
-    const extra = f === 'visibility' ? visibilityExtra : {};
+    const extra = f === 'visibility' ? visibilityExtra : f === 'competitiveIntelligence' ? { standing: competitiveStanding(facts, signals) } : {};
     (scores as Record<string, unknown>)[f] = {
       score: r.score,
       label: r.label,
