@@ -4,6 +4,7 @@ import type { ProjectStudy } from '../data/case-studies';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
 import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 import { SectionLink } from '../../../components/section-link';
+import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { trackCaseStudyClick } from '../lib/track-case-study-click';
 
 /** One layout for the project pages (restaurant order bot, retail customer service). */
@@ -59,7 +60,7 @@ export function ProjectPage({ study }: { study: ProjectStudy }) {
           </ul>
           <Card>
             <h3 className="text-lg font-bold text-fg">{study.sampleResults.title}</h3>
-            <p className="mt-1 text-sm text-muted-fg">Illustrative figures to show the kind of change to expect, not audited results.</p>
+            <p className="mt-1 text-sm text-muted-fg">{ILLUSTRATIVE_NOTE}</p>
             <table className="mt-4 w-full text-left text-sm">
               <thead>
                 <tr className="border-b border-border text-muted-fg">

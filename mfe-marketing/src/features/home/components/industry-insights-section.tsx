@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Badge, Card, Section, buttonClasses } from '@site/ui';
+import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { industryInsights } from '../data/content';
 
 export function IndustryInsightsSection() {
@@ -8,7 +9,7 @@ export function IndustryInsightsSection() {
       id="industry-insights"
       eyebrow="Industry insights"
       title="What automation changes in your industry"
-      intro="Solution designs we've drawn up for typical businesses in our four towns, with the results automation like this delivers."
+      intro={`Solution designs for typical businesses in our four towns, with the results automation like this can deliver. ${ILLUSTRATIVE_NOTE}`}
       className="bg-surface-muted/60"
     >
       <ul className="grid gap-6 md:grid-cols-3">

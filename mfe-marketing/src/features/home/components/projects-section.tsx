@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Badge, Card, Section, buttonClasses, cn } from '@site/ui';
+import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { projects } from '../data/content';
 
 export function ProjectsSection() {
@@ -7,8 +8,8 @@ export function ProjectsSection() {
     <Section
       id="projects"
       eyebrow="Projects"
-      title="Automation we've built for local businesses"
-      intro="Three builds, three kinds of business. Each page shows the problem, what we built and the numbers afterwards."
+      title="Automation we design for local businesses"
+      intro={`Three projects, three kinds of business. Each page shows the problem, the solution and the numbers it aims for. ${ILLUSTRATIVE_NOTE}`}
     >
       <ul className="grid gap-6 lg:grid-cols-3">
         {projects.map((p) => (

@@ -120,31 +120,28 @@ export const projects: ContentCard[] = [
   },
 ];
 
-export type Testimonial = { quote: string; name: string; business: string; result: string };
+/** An illustrative outcome story: the kind of business, in its own words, and the headline figure. */
+export type Testimonial = { quote: string; business: string; result: string };
 
 export const testimonials: Testimonial[] = [
   {
     quote:
       'Orders used to pile up on the phone during the dinner rush. Now the bot takes them and the kitchen just cooks. We saw a 300% efficiency gain in 3 months.',
-    name: 'Maria G.',
     business: 'Family restaurant, Danville',
     result: '300% efficiency gain in 3 months',
   },
   {
     quote: 'Customers get answers at 10 PM about sizes and stock, and they buy. Our sales are up 40% since launch.',
-    name: 'Kevin L.',
     business: 'Boutique, Walnut Creek',
     result: 'Sales up 40%',
   },
   {
     quote: 'Invoices, reminders and onboarding emails used to take two people half a week. Our costs are down 35%.',
-    name: 'Priya S.',
     business: 'IT services firm, San Ramon',
     result: 'Costs down 35%',
   },
   {
     quote: 'Line data now flows into one dashboard with alerts. Production efficiency is up 50% and we catch problems the same shift.',
-    name: 'Tom R.',
     business: 'Precision parts manufacturer, Pleasanton',
     result: 'Production efficiency up 50%',
   },

@@ -4,6 +4,7 @@ import { useBusyAction } from '../../../lib/use-busy-action';
 import { useStructuredData } from '../../../lib/use-structured-data';
 import type { City, CityButton } from '../data/cities';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
+import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 /** One layout for the four town pages, driven by a City data object. */
@@ -100,6 +101,7 @@ export function CityPage({ city }: { city: City }) {
                 </li>
               ))}
             </ul>
+            <p className="text-xs text-muted-fg lg:col-start-2">{ILLUSTRATIVE_NOTE}</p>
           </Card>
         </Container>
       </section>
