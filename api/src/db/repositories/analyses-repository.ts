@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
 import type { AnalysisRepository, StoredAnalysis } from '../../services/analysis/analysis-service';
 import type { AnalysesTable } from '../analysis-schema';
@@ -33,6 +33,18 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
         .limit(1)
         .executeTakeFirst();
       return row ? toStored(row) : undefined;
+    },
+    async findEarlierByKeyPrefix(keyPrefix, before, limit) {
+      // substr/length count characters on both engines; the cast keeps PostgreSQL from guessing the type.
+      const rows = await db
+        .selectFrom('analyses')
+        .selectAll()
+        .where(sql<string>`substr(cache_key, 1, length(cast(${keyPrefix} as text)))`, '=', keyPrefix)
+        .where('created_at', '<', before.toISOString())
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toStored);
     },
   };
 }

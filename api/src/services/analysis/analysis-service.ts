@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inferBusinessType, type AnalysisResponse } from '@site/contracts/analysis';
+import { FACTOR_KEYS, inferBusinessType, type AnalysisResponse, type PreviousReport } from '@site/contracts/analysis';
 import type { AnalysisFacts, AnalysisQuery, PlacesLookup, WebsiteLookup, YelpLookup } from './types';
 import { createGooglePlacesProvider, searchTermFor, GOOGLE_PLACES_DEFAULT_BASE_URL, type PlacesProvider } from './providers/google-places';
 import { createYelpProvider, YELP_DEFAULT_BASE_URL, YELP_FALLBACK_LOCATION, type YelpProvider } from './providers/yelp';
@@ -174,6 +174,8 @@ export interface AnalysisRepository {
   insert(record: StoredAnalysis): Promise<void>;
   findById(id: string): Promise<StoredAnalysis | undefined>;
   findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
+  /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
+  findEarlierByKeyPrefix(keyPrefix: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
 }
 
 const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
@@ -184,6 +186,26 @@ export function smbCacheKey(input: SmbInput): string {
 
 export function websiteCacheKey(input: WebsiteInput): string {
   return `website|${norm(input.url)}|${norm(input.location)}`;
+}
+
+/**
+ * The key shared by every report of one business, whatever its age: SMB mode by name and location (a typed
+ * website does not make it another business), website mode by URL and location. A prefix of the cache key.
+ */
+export function businessKeyOf(stored: Pick<StoredAnalysis, 'mode' | 'cacheKey' | 'report'>): string {
+  if (stored.mode === 'website') return stored.cacheKey;
+  const { businessName, location } = stored.report.businessInfo;
+  const withLocation = `smb|${norm(businessName)}|${norm(location)}|`;
+  // A report without a location says 'Unknown Location'; its key has an empty location part.
+  return stored.cacheKey.startsWith(withLocation) ? withLocation : `smb|${norm(businessName)}||`;
+}
+
+/** The scores of a report, as the `previous` of a later one. */
+function previousOf(stored: StoredAnalysis): PreviousReport {
+  const scores = Object.fromEntries(
+    [...FACTOR_KEYS, 'overall' as const].map((key) => [key, stored.report.scores[key].score]),
+  ) as PreviousReport['scores'];
+  return { id: stored.id, analyzedAt: stored.report.analyzedAt, scores };
 }
 
 export interface AnalysisServiceDeps {
@@ -199,13 +221,23 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   const newId = deps.newId ?? (() => randomBytes(12).toString('base64url'));
   const ttl = deps.cacheTtlMs ?? ANALYSIS_CACHE_TTL_MS;
 
-  const answer = (stored: StoredAnalysis, cached: boolean): AnalysisResponse => ({
+  /** The latest earlier report of the same business (any age), or null: what the scorecard compares against. */
+  async function findPrevious(stored: StoredAnalysis): Promise<PreviousReport | null> {
+    const key = businessKeyOf(stored);
+    const candidates = await deps.repository.findEarlierByKeyPrefix(key, stored.createdAt, 5);
+    // The SQL prefix can also match a longer key (a name containing '|'); the same rule on both sides decides.
+    const earlier = candidates.find((c) => c.id !== stored.id && c.mode === stored.mode && businessKeyOf(c) === key);
+    return earlier ? previousOf(earlier) : null;
+  }
+
+  const answer = async (stored: StoredAnalysis, cached: boolean): Promise<AnalysisResponse> => ({
     id: stored.id,
     cached,
     ...(cached
       ? { cacheNote: `Stored analysis from ${stored.createdAt.toISOString()}: the same business and location are re-analyzed after 24 hours.` }
       : {}),
     ...stored.report,
+    previous: await findPrevious(stored),
   });
 
   async function cachedOrRun(cacheKey: string, mode: 'smb' | 'website', run: () => Promise<AnalysisReport>): Promise<AnalysisResponse> {

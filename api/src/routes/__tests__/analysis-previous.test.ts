@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysisResponseSchema, FACTOR_KEYS, type AnalysisResponse } from '@site/contracts/analysis';
+import { testBackends, uniqueSchema } from '../../test-support/databases';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+/*
+ * "What changed": an analysis answer carries the latest earlier report of the same business and location
+ * (`previous`), whatever its age; the 24-hour cached answer is the same report, so it is never its own previous.
+ */
+
+const post = (url: string, path: string, body: unknown) =>
+  fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe.each(testBackends().map((b) => b.name))('analysis previous report (%s)', (backend) => {
+  let server: TestServer;
+  const schema = uniqueSchema();
+  let now = new Date('2025-03-01T10:00:00.000Z');
+  const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+
+  const analyze = async (body: Record<string, unknown>): Promise<AnalysisResponse> => {
+    const res = await post(server.url, '/api/analyze-smb-business', body);
+    expect(res.status).toBe(200);
+    return analysisResponseSchema.parse(await res.json());
+  };
+  const get = async (id: string) => analysisResponseSchema.parse(await (await fetch(`${server.url}/api/analyses/${id}`)).json());
+  const scoresOf = (r: AnalysisResponse) => Object.fromEntries([...FACTOR_KEYS, 'overall' as const].map((k) => [k, r.scores[k].score]));
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {},
+      deps: { clock: () => now, ...(backend === 'postgres' ? { database: { pgSchema: schema } } : {}) },
+    });
+  });
+  afterAll(async () => {
+    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
+    await server.close();
+  });
+
+  it('a first analysis has no previous report', async () => {
+    const first = await analyze({ businessName: 'Oak Tree Plumbing', location: 'Danville, CA' });
+    expect(first.previous ?? null).toBeNull();
+    expect((await get(first.id)).previous ?? null).toBeNull();
+  });
+
+  it('the cached answer within 24 hours is the same report, without itself as previous', async () => {
+    advance(60 * 60 * 1000);
+    const cached = await analyze({ businessName: 'oak tree plumbing ', location: 'Danville, CA' });
+    expect(cached.cached).toBe(true);
+    expect(cached.previous ?? null).toBeNull();
+  });
+
+  it('a new analysis after 24 hours names the earlier report, its date and its scores; GET says the same', async () => {
+    const first = await get((await analyze({ businessName: 'Oak Tree Plumbing', location: 'Danville, CA' })).id);
+    advance(2 * DAY);
+    const second = await analyze({ businessName: 'Oak Tree Plumbing', location: 'Danville, CA' });
+    expect(second.cached).toBe(false);
+    expect(second.id).not.toBe(first.id);
+    expect(second.previous).toEqual({ id: first.id, analyzedAt: first.analyzedAt, scores: scoresOf(first) });
+    expect((await get(second.id)).previous).toEqual(second.previous);
+    // The earlier report has nothing before it; a cached repeat of the second keeps pointing at the first.
+    expect((await get(first.id)).previous ?? null).toBeNull();
+    advance(60 * 1000);
+    const repeat = await analyze({ businessName: 'OAK TREE PLUMBING', location: 'Danville, CA' });
+    expect(repeat).toMatchObject({ id: second.id, cached: true });
+    expect(repeat.previous?.id).toBe(first.id);
+
+    // Any age: a third, a month later, points at the second (the latest earlier one).
+    advance(30 * DAY);
+    const third = await analyze({ businessName: 'Oak Tree Plumbing', location: 'Danville, CA' });
+    expect(third.previous?.id).toBe(second.id);
+  });
+
+  it('another location, another name or no location is another business', async () => {
+    advance(3 * DAY);
+    const dublin = await analyze({ businessName: 'Oak Tree Plumbing', location: 'Dublin, CA' });
+    expect(dublin.previous ?? null).toBeNull();
+    const longer = await analyze({ businessName: 'Oak Tree Plumbing and Heating', location: 'Danville, CA' });
+    expect(longer.previous ?? null).toBeNull();
+    const none = await analyze({ businessName: 'Oak Tree Plumbing' });
+    expect(none.previous ?? null).toBeNull();
+    advance(2 * DAY);
+    const noneAgain = await analyze({ businessName: 'Oak Tree Plumbing' });
+    expect(noneAgain.previous?.id).toBe(none.id);
+    // A name containing the key separator cannot borrow another business's history.
+    const tricky = await analyze({ businessName: 'Oak Tree Plumbing|danville, ca' });
+    expect(tricky.previous ?? null).toBeNull();
+  });
+});
