@@ -20,6 +20,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contracts', root: 'packages/contracts', environment: 'node', include: ['src/**/__tests__/**/*.test.ts'] } },
+      // The repo's own tooling: eslint.config.js's boundaries, proven through the ESLint API.
+      { test: { name: 'scripts', root: 'scripts', environment: 'node', include: ['__tests__/**/*.test.ts'], testTimeout: 30_000 } },
       browserLike('ui', 'packages/ui'),
       browserLike('shell', 'shell'),
       browserLike('mfe-marketing', 'mfe-marketing'),

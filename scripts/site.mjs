@@ -3,8 +3,8 @@
 //   start   install, build everything, serve on http://localhost:$PORT (3000)
 //   build   install and build every package
 //   serve   serve what is built (no rebuild)
-//   test    install, get Debian's chromium if missing, build, typecheck, vitest, Playwright
-//   typecheck | unit | e2e   one step of `test`
+//   test    install, get Debian's chromium if missing, build, lint, typecheck, vitest, Playwright
+//   lint | typecheck | unit | e2e   one step of `test`
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -75,6 +75,8 @@ function ensureChromium() {
   });
 }
 
+// Lint first: it takes seconds and catches a crossed boundary before the slower steps run.
+const lint = () => pnpm(['exec', 'eslint', '.', '--max-warnings=0'], 'Lint', { soft: true });
 const typecheck = () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck'], 'Typecheck', { soft: true });
 const unit = () => pnpm(['exec', 'vitest', 'run'], 'Unit and integration tests', { soft: true });
 const e2e = () => pnpm(['--filter', 'e2e', 'exec', 'playwright', 'test'], 'Browser tests', { soft: true });
@@ -93,25 +95,32 @@ switch (step) {
   case 'serve':
     serve();
     break;
+  case 'lint':
+    process.exit(lint());
+    break;
   case 'typecheck':
     process.exit(typecheck());
+    break;
   case 'unit':
     process.exit(unit());
+    break;
   case 'e2e':
     ensureChromium();
     process.exit(e2e());
+    break;
   case 'test': {
     const started = Date.now();
     install();
     ensureChromium();
     build();
-    const results = { typecheck: typecheck(), 'unit + integration': unit(), browser: e2e() };
+    const results = { lint: lint(), typecheck: typecheck(), 'unit + integration': unit(), browser: e2e() };
     const failed = Object.entries(results).filter(([, s]) => s !== 0);
     console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
     for (const [name, s] of Object.entries(results)) console.log(`  ${s === 0 ? '✔' : '✖'} ${name}`);
     process.exit(failed.length ? 1 : 0);
+    break;
   }
   default:
-    console.error('usage: node scripts/site.mjs start|build|serve|test|typecheck|unit|e2e');
+    console.error('usage: node scripts/site.mjs start|build|serve|test|lint|typecheck|unit|e2e');
     process.exit(2);
 }
