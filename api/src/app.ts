@@ -11,7 +11,7 @@ import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
 import { requestLog } from './middleware/request-log';
 import { securityHeaders } from './middleware/security-headers';
-import { createAnalysisRoutes, type AnalysisRouteOptions } from './routes/analysis';
+import { analysisRoutes } from './routes/analysis';
 import { contactRoutes } from './routes/contact';
 import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
@@ -20,14 +20,22 @@ import { postsRoutes } from './routes/posts';
 import { webhookRoutes } from './routes/webhook';
 import { blogPostMetaResolver } from './site/blog-post-meta';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
-import { createServices, type Services } from './services/services';
+import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
 import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { site } from './site/site-handler';
 
 /** Every API resource, one route file each. A new resource adds its module here. */
-const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, eventsRoutes, contactRoutes, postsRoutes, webhookRoutes, blogFeedsRoutes];
+const ROUTE_MODULES: readonly RouteModule[] = [
+  healthRoutes,
+  eventsRoutes,
+  contactRoutes,
+  postsRoutes,
+  webhookRoutes,
+  blogFeedsRoutes,
+  analysisRoutes,
+];
 
 export interface AppDeps {
   /** Defaults to a pino logger at `config.logLevel` on stdout. */
@@ -42,7 +50,7 @@ export interface AppDeps {
   /** Route modules registered after the built-in ones (tests add failing or slow routes). */
   routes?: readonly RouteModule[];
   /** Analysis engine overrides for tests (local fake providers, loopback allowance); production passes none. */
-  analysis?: AnalysisRouteOptions;
+  analysis?: AnalysisEngineOverrides;
   /** Database options, e.g. a PostgreSQL schema of its own for a test run. */
   database?: Omit<OpenDatabaseOptions, 'logger'>;
 }
@@ -67,11 +75,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const clock = deps.clock ?? systemClock;
   const database = await openDatabase(config, { ...deps.database, logger });
-  const services = createServices({ db: database.db, clock, config, logger });
+  const remotes = createRemoteRegistry({ siteRoot: config.siteRoot, remoteUrls: config.remoteUrls, logger });
+  const services = createServices({
+    db: database.db,
+    clock,
+    config,
+    logger,
+    ping: () => database.ping(),
+    remotes,
+    analysis: deps.analysis,
+  });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
 
-  const remotes = createRemoteRegistry({ siteRoot: config.siteRoot, remoteUrls: config.remoteUrls, logger });
   const shell = createShellDocument({ siteRoot: config.siteRoot });
   const pageMetaResolvers: PageMetaResolver[] = [
     ...(deps.pageMetaResolvers ?? []),
@@ -80,8 +96,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   ];
 
   const router: ApiRouter = new Router();
-  const routeContext: RouteContext = { config, logger, clock, services, database, remotes };
-  for (const register of [...ROUTE_MODULES, createAnalysisRoutes(deps.analysis), ...(deps.routes ?? [])]) register(router, routeContext);
+  const routeContext: RouteContext = { config, logger, clock, services, remotes };
+  for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, routeContext);
 
   const app = new Koa({ proxy: config.trustProxy });
   // Errors after the answer has started (a static file stream failing) arrive here, not in `errors`.

@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { ApiError } from '../lib/api-error';
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
@@ -16,7 +15,8 @@ export function apiFallback(options: { router: Router<any, any> }) {
     for (const layer of options.router.match(ctx.path, ctx.method).path) {
       for (const method of layer.methods) allowed.add(method);
     }
-    if (allowed.size === 0) throw new ApiError(404, 'not_found', `There is no API endpoint at ${ctx.path}.`);
+    // HTTP-level failures (no endpoint, wrong method): koa's http errors, enveloped by errors.ts.
+    if (allowed.size === 0) ctx.throw(404, `There is no API endpoint at ${ctx.path}.`);
     allowed.add('OPTIONS');
     const allow = [...allowed].join(', ');
     if (ctx.method === 'OPTIONS') {
@@ -24,8 +24,6 @@ export function apiFallback(options: { router: Router<any, any> }) {
       ctx.set('Allow', allow);
       return;
     }
-    throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`, {
-      headers: { Allow: allow },
-    });
+    ctx.throw(405, `${ctx.method} is not allowed on ${ctx.path}.`, { headers: { Allow: allow } });
   };
 }

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
-import { ApiError } from '../lib/api-error';
+import { DomainError, RateLimitedError, type DomainErrorKind } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
@@ -17,6 +17,17 @@ const CODE_BY_STATUS: Record<number, string> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+};
+
+/** The one place a domain failure becomes an HTTP status. */
+export const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  refused: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
 };
 
 interface HttpLikeError {
@@ -61,11 +72,11 @@ export function errors(options: { logger: Logger }) {
 
 /** Maps anything thrown to a status and envelope. Exported for tests and non-Koa callers. */
 export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEnvelope; headers: Record<string, string> } {
-  if (thrown instanceof ApiError) {
+  if (thrown instanceof DomainError) {
     return {
-      status: thrown.status,
+      status: STATUS_BY_KIND[thrown.kind],
       envelope: envelopeOf(thrown.code, thrown.message, thrown.details),
-      headers: thrown.headers,
+      headers: thrown instanceof RateLimitedError ? { 'Retry-After': String(thrown.retryAfterSeconds) } : {},
     };
   }
   if (isZodError(thrown)) {

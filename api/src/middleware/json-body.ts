@@ -1,6 +1,5 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Next } from 'koa';
-import { ApiError } from '../lib/api-error';
 
 export interface JsonBodyOptions {
   /** Largest body in bytes (BODY_LIMIT); bigger answers 413. */
@@ -31,11 +30,8 @@ export function jsonBody(options: JsonBodyOptions) {
   return async function parseJsonBody(ctx: Context, next: Next) {
     const type = ctx.request.is(accepted);
     if (type === false) {
-      throw new ApiError(
-        415,
-        'unsupported_media_type',
-        `Send the body as application/json${options.acceptTextPlain ? ' (or text/plain holding JSON)' : ''}.`,
-      );
+      // An HTTP-level failure (not a domain one): koa's http error, mapped to 'unsupported_media_type' by errors.ts.
+      ctx.throw(415, `Send the body as application/json${options.acceptTextPlain ? ' (or text/plain holding JSON)' : ''}.`);
     }
     // null: the request has no body at all; the route's schema will say what is missing.
     if (type === null) return next();

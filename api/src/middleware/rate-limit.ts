@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError } from '../lib/api-error';
+import { RateLimitedError } from '../lib/domain-errors';
 import { systemClock, type Clock } from '../lib/clock';
 
 export interface RateLimitOptions {
@@ -55,9 +55,7 @@ export function rateLimit(options: RateLimitOptions) {
     ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
     ctx.set('RateLimit-Reset', String(retryAfter));
     if (w.count > max) {
-      throw new ApiError(429, 'rate_limited', options.message ?? 'Too many requests. Please wait a moment and try again.', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new RateLimitedError(options.message ?? 'Too many requests. Please wait a moment and try again.', retryAfter);
     }
     await next();
   };

@@ -1,37 +1,17 @@
-import type { Context, Next } from 'koa';
 import { contactRequestSchema, type ContactResponse } from '@site/contracts/contact';
 import { jsonBody } from '../middleware/json-body';
-import { toEnvelope } from '../middleware/errors';
 import { rateLimit } from '../middleware/rate-limit';
 import type { RouteModule } from './route-module';
 
 export const CONTACT_RATE_LIMIT = { windowMs: 10 * 60_000, max: 5 } as const;
 
 /**
- * Client errors of this endpoint answer in the contact contract's shape, `{ success: false, message }`,
- * alongside the usual error envelope, so the form can show the server's message. 5xx go to the
- * global handler (logged, no detail leaked).
+ * `POST /api/contact`: the contact form. Stored first, then answered `{ success: true, message }`; the owner's mail
+ * follows. Failures are the one error envelope (the form shows `error.message`).
  */
-async function contactErrors(ctx: Context, next: Next) {
-  try {
-    await next();
-  } catch (thrown) {
-    const { status, envelope, headers } = toEnvelope(thrown);
-    if (status >= 500) throw thrown;
-    ctx.status = status;
-    for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
-    ctx.set('Cache-Control', 'no-store');
-    const message =
-      envelope.error.code === 'validation_failed' ? `Please check these fields: ${envelope.error.message}` : envelope.error.message;
-    ctx.body = { success: false, message, error: envelope.error };
-  }
-}
-
-/** `POST /api/contact`: the contact form. Stored first, then answered; the owner's mail follows. */
 export const contactRoutes: RouteModule = (router, { config, services, clock, logger }) => {
   router.post(
     '/api/contact',
-    contactErrors,
     rateLimit({
       ...CONTACT_RATE_LIMIT,
       keyPrefix: 'contact',

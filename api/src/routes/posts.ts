@@ -1,17 +1,18 @@
-import { postListQuerySchema } from '@site/contracts/posts';
 import { rateLimit } from '../middleware/rate-limit';
 import type { RouteModule } from './route-module';
 
 /** Public blog API: published posts, one post by slug, its view counter, and the categories. */
 export const postsRoutes: RouteModule = (router, { config, services, clock }) => {
   router.get('/api/posts', async (ctx) => {
-    const query = postListQuerySchema.parse({
-      q: typeof ctx.query.q === 'string' ? ctx.query.q : undefined,
-      category: typeof ctx.query.category === 'string' ? ctx.query.category : undefined,
+    const param = (name: string) => (typeof ctx.query[name] === 'string' && ctx.query[name] !== '' ? ctx.query[name] : undefined);
+    const page = await services.posts.pagePublished({
+      q: param('q'),
+      category: param('category'),
+      limit: param('limit'),
+      cursor: param('cursor'),
     });
-    const posts = await services.posts.listPublished(query);
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = { posts, total: posts.length };
+    ctx.body = page;
   });
 
   router.get('/api/posts/:slug', async (ctx) => {

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, DefaultState } from 'koa';
 import type { Config } from '../config';
-import type { DatabaseHandle } from '../db/database';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { Services } from '../services/services';
@@ -9,13 +8,12 @@ import type { RemoteRegistry } from '../site/remote-registry';
 
 export type ApiRouter = Router<DefaultState, Context>;
 
-/** What a route file may use. Routes call services; they never touch SQL. */
+/** What a route file may use. Routes call services; they never see the database. */
 export interface RouteContext {
   config: Config;
   logger: Logger;
   clock: Clock;
   services: Services;
-  database: DatabaseHandle;
   remotes: RemoteRegistry;
 }
 

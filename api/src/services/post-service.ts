@@ -4,6 +4,7 @@ import {
   PLACEHOLDER_IMAGE,
   POST_MIN_RULES,
   postInputSchema,
+  postListQuerySchema,
   postValidationMessages,
   readTime,
   slugify,
@@ -12,12 +13,14 @@ import {
   type Category,
   type Post,
   type PostInput,
-  type PostListQuery,
+  type PostList,
+  type PostListQueryInput,
   type PostSource,
   type PostSummary,
 } from '@site/contracts/posts';
-import type { PostsRepository, StoredPost } from '../db/repositories/posts-repository';
-import { ApiError } from '../lib/api-error';
+import { describeIssues, fieldIssues } from '@site/contracts/error';
+import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
+import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { Mutex } from '../lib/mutex';
 import { sanitizePostHtml } from './sanitize-post-html';
@@ -25,8 +28,10 @@ import { sanitizePostHtml } from './sanitize-post-html';
 export const POST_NOT_FOUND = 'Post not found';
 
 export interface PostService {
-  /** Published posts, newest first, optionally filtered by search text and category slug. */
-  listPublished(query?: PostListQuery): Promise<PostSummary[]>;
+  /** Every published post, newest first, optionally filtered by search text and category (name or slug). For feeds. */
+  listPublished(filter?: { q?: string; category?: string }): Promise<PostSummary[]>;
+  /** One page of published posts (`GET /api/posts`): the query is validated here; a bad cursor is invalid input. */
+  pagePublished(query?: PostListQueryInput): Promise<PostList>;
   /** A published post by slug; 404 'Post not found' otherwise. */
   getPublished(slug: string): Promise<Post>;
   /** Adds one view to a published post and answers the new count. */
@@ -43,14 +48,39 @@ export interface PostService {
   publish(id: string): Promise<Post>;
 }
 
-export class PostValidationError extends ApiError {
+export class PostValidationError extends InvalidInputError {
   constructor(readonly messages: string[]) {
-    super(400, 'validation_failed', validationFailedMessage(messages), { details: messages });
-    this.name = 'PostValidationError';
+    super(validationFailedMessage(messages), { details: messages });
   }
 }
 
-const notFound = () => new ApiError(404, 'not_found', POST_NOT_FOUND);
+const notFound = () => new NotFoundError(POST_NOT_FOUND);
+
+export const INVALID_CURSOR = 'The cursor is not valid. Start again from the first page.';
+
+/** The opaque cursor of a page: its last position as base64url JSON. */
+export function encodeCursor(position: PostPosition): string {
+  return Buffer.from(JSON.stringify([position.sortedAt, position.createdAt, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): PostPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 100)) {
+      const [sortedAt, createdAt, id] = value as [string, string, string];
+      return { sortedAt, createdAt, id };
+    }
+  } catch {
+    // fall through: not base64url JSON
+  }
+  throw new InvalidInputError(INVALID_CURSOR, { code: 'invalid_cursor' });
+}
+
+/** Published posts matching the search text and a category given by name or slug (both slugify alike). */
+function publishedFilter(filter: { q?: string; category?: string }): PostFilter {
+  const category = filter.category?.trim();
+  return { status: 'published', q: filter.q, categorySlug: category ? slugify(category) : undefined };
+}
 
 /** A stored post as the API shows it: image fallbacks resolved (ogImage -> featuredImage -> placeholder). */
 export function toPost(p: StoredPost): Post {
@@ -137,9 +167,20 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
   }
 
   return {
-    async listPublished(query = {}) {
-      const rows = await posts.list({ status: 'published', q: query.q, categorySlug: query.category || undefined });
-      return rows.map(toSummary);
+    async listPublished(filter = {}) {
+      return (await posts.list(publishedFilter(filter))).map(toSummary);
+    },
+
+    async pagePublished(input = {}) {
+      const parsed = postListQuerySchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = fieldIssues(parsed.error);
+        throw new InvalidInputError(describeIssues(issues), { details: issues });
+      }
+      const query = parsed.data;
+      const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+      const page = await posts.page(publishedFilter(query), { limit: query.limit, after });
+      return { posts: page.posts.map(toSummary), total: page.total, nextCursor: page.next ? encodeCursor(page.next) : null };
     },
 
     async getPublished(slug) {

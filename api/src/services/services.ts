@@ -11,6 +11,21 @@ import { createEventService, type EventService } from './event-service';
 import { createPostsRepository, createWebhookDeliveriesRepository } from '../db/repositories/posts-repository';
 import { createPostService, type PostService } from './post-service';
 import { createWebhookService, type WebhookService } from './webhook-service';
+import { createAnalysesRepository } from '../db/repositories/analyses-repository';
+import {
+  createAnalysisEngine,
+  createAnalysisService,
+  type AnalysisEngineDeps,
+  type AnalysisService,
+} from './analysis/analysis-service';
+import { createHealthService, type HealthService } from './health-service';
+import type { RemoteRegistry } from '../site/remote-registry';
+
+/**
+ * What tests (and only tests) may change in the analysis engine: provider base URLs aimed at local fakes, shorter
+ * timeouts, the website fetcher's options. Production passes nothing: keys come from config.
+ */
+export type AnalysisEngineOverrides = Omit<AnalysisEngineDeps, 'googlePlacesApiKey' | 'yelpApiKey' | 'clock'>;
 
 /** Every domain service the routes call. Built once per app; add a service here. */
 export interface Services {
@@ -18,12 +33,23 @@ export interface Services {
   contact: ContactService;
   posts: PostService;
   webhook: WebhookService;
+  analysis: AnalysisService;
+  health: HealthService;
 }
 
 export function createServices(deps: {
   db: Kysely<Database>;
   clock: Clock;
-  config?: Pick<Config, 'smtpUrl' | 'contactEmailTo' | 'mailFrom'> & Partial<Pick<Config, 'webhookSecret' | 'publicOrigin'>>;
+  /** Every default lives in config.ts (loadConfig); nothing here invents one. */
+  config: Pick<
+    Config,
+    'smtpUrl' | 'contactEmailTo' | 'mailFrom' | 'webhookSecret' | 'publicOrigin' | 'googlePlacesApiKey' | 'yelpApiKey'
+  >;
+  /** The database round trip the health check makes. */
+  ping: () => Promise<boolean>;
+  /** The deployed remotes the health check lists. */
+  remotes?: Pick<RemoteRegistry, 'snapshot'>;
+  analysis?: AnalysisEngineOverrides;
   logger?: Logger;
 }): Services {
   const events = createEventsRepository(deps.db);
@@ -31,20 +57,31 @@ export function createServices(deps: {
   return {
     posts,
     webhook: createWebhookService({
-      secret: deps.config?.webhookSecret,
+      secret: deps.config.webhookSecret,
       posts,
       deliveries: createWebhookDeliveriesRepository(deps.db),
       clock: deps.clock,
-      publicOrigin: deps.config?.publicOrigin ?? 'http://localhost:3000',
+      publicOrigin: deps.config.publicOrigin,
     }),
     events: createEventService({ events, clock: deps.clock }),
     contact: createContactService({
       messages: createContactRepository(deps.db),
       clock: deps.clock,
       logger: deps.logger ?? createLogger({ level: 'silent' }),
-      mailer: deps.config?.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
-      mailTo: deps.config?.contactEmailTo ?? 'hello@trivalleyai.com',
-      mailFrom: deps.config?.mailFrom ?? 'Tri-Valley AI website <no-reply@trivalleyai.com>',
+      mailer: deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
+      mailTo: deps.config.contactEmailTo,
+      mailFrom: deps.config.mailFrom,
     }),
+    analysis: createAnalysisService({
+      engine: createAnalysisEngine({
+        ...deps.analysis,
+        googlePlacesApiKey: deps.config.googlePlacesApiKey,
+        yelpApiKey: deps.config.yelpApiKey,
+        clock: deps.clock,
+      }),
+      repository: createAnalysesRepository(deps.db),
+      clock: deps.clock,
+    }),
+    health: createHealthService({ ping: deps.ping, remotes: deps.remotes }),
   };
 }

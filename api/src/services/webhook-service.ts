@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookResult } from '@site/contracts/posts';
 import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
-import { ApiError } from '../lib/api-error';
+import { ConflictError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { Mutex } from '../lib/mutex';
 import type { PostService } from './post-service';
@@ -87,11 +87,13 @@ export function createWebhookService(deps: {
   return {
     async receive(delivery) {
       if (!deps.secret) {
-        throw new ApiError(503, 'webhook_disabled', 'The webhook is disabled: WEBHOOK_SECRET is not configured on the server.');
+        throw new UnavailableError('The webhook is disabled: WEBHOOK_SECRET is not configured on the server.', {
+          code: 'webhook_disabled',
+        });
       }
       const now = deps.clock();
       const check = verifyWebhookSignature(delivery.signature, delivery.rawBody, deps.secret, now.getTime());
-      if (!check.ok) throw new ApiError(401, 'invalid_signature', REASON_MESSAGES[check.reason]);
+      if (!check.ok) throw new UnauthorizedError(REASON_MESSAGES[check.reason], { code: 'invalid_signature' });
 
       const key = delivery.idempotencyKey ? `key:${delivery.idempotencyKey}` : `sig:${check.signature}`;
       const bodyHash = createHash('sha256').update(delivery.rawBody).digest('hex');
@@ -101,7 +103,7 @@ export function createWebhookService(deps: {
         const previous = await deps.deliveries.find(key);
         if (previous) {
           if (previous.bodyHash !== bodyHash) {
-            throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different body.');
+            throw new ConflictError('This Idempotency-Key was already used with a different body.', { code: 'idempotency_conflict' });
           }
           return { result: JSON.parse(previous.result) as WebhookResult, replayed: true };
         }

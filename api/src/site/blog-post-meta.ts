@@ -1,7 +1,7 @@
 import type { PageMeta } from '@site/contracts/manifest';
 import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE } from '@site/contracts/posts';
 import { matchRoutePattern } from '@site/contracts/route-match';
-import { ApiError } from '../lib/api-error';
+import { NotFoundError } from '../lib/domain-errors';
 import type { PostService } from '../services/post-service';
 import type { PageMetaResolver } from './page-meta';
 
@@ -20,7 +20,7 @@ export function blogPostMetaResolver(options: { posts: PostService; publicOrigin
     try {
       post = await options.posts.getPublished(params.slug!);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return 'not-found';
+      if (error instanceof NotFoundError) return 'not-found';
       throw error;
     }
     const url = `${options.publicOrigin}/blog/${post.slug}`;

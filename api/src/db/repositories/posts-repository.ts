@@ -35,9 +35,34 @@ export interface StoredCategory {
   postCount: number;
 }
 
+/** Which posts a list shows: status, category slug, and search text over title, excerpt and category. */
+export interface PostFilter {
+  status?: PostStatus;
+  categorySlug?: string;
+  q?: string;
+}
+
+/** Where a page starts: the sort key of the last post of the previous page (newest first, see `list`). */
+export interface PostPosition {
+  /** Published date, or creation date for a post never published. */
+  sortedAt: string;
+  createdAt: string;
+  id: string;
+}
+
+export interface PostPage {
+  posts: StoredPost[];
+  /** Every post matching the filter, across all pages. */
+  total: number;
+  /** Position of the last post when more follow. */
+  next: PostPosition | undefined;
+}
+
 export interface PostsRepository {
   /** Newest first (published date, then creation). */
-  list(options?: { status?: PostStatus; categorySlug?: string; q?: string }): Promise<StoredPost[]>;
+  list(filter?: PostFilter): Promise<StoredPost[]>;
+  /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
+  page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   findById(id: string): Promise<StoredPost | undefined>;
   findBySlug(slug: string): Promise<StoredPost | undefined>;
   /** Slugs equal to `base` or `base-<n>`, to pick the next free one. */
@@ -52,28 +77,57 @@ export interface PostsRepository {
   ensureCategory(category: { id: string; name: string; slug: string; description: string; createdAt: string }): Promise<void>;
 }
 
+/** Newest first: the published date, or the creation date of a post never published. */
+const SORTED_AT = sql<string>`coalesce(published_at, created_at)`;
+
 /** Storage of posts and categories. One SQL path for SQLite and PostgreSQL. */
 export function createPostsRepository(db: Kysely<Database>): PostsRepository {
+  /** The posts matching a filter: the one search implementation (SQL that runs on SQLite and PostgreSQL). */
+  function filtered({ status, categorySlug, q }: PostFilter) {
+    let query = db.selectFrom('blog_posts');
+    if (status) query = query.where('status', '=', status);
+    if (categorySlug) query = query.where('category_slug', '=', categorySlug);
+    if (q && q.trim()) {
+      // Case-insensitive substring on both engines; LIKE wildcards in the search text are escaped.
+      const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or(
+          ['title', 'excerpt', 'category'].map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`),
+        ),
+      );
+    }
+    return query;
+  }
+
   return {
-    async list({ status, categorySlug, q } = {}) {
-      let query = db.selectFrom('blog_posts').selectAll();
-      if (status) query = query.where('status', '=', status);
-      if (categorySlug) query = query.where('category_slug', '=', categorySlug);
-      if (q && q.trim()) {
-        // Case-insensitive substring on both engines; LIKE wildcards in the search text are escaped.
-        const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    async list(filter = {}) {
+      const rows = await filtered(filter).selectAll().orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
+      return rows.map(toStoredPost);
+    },
+
+    async page(filter, { limit, after }) {
+      let query = filtered(filter).selectAll();
+      if (after) {
+        // Strictly after the position in the list's order (sortedAt desc, created_at desc, id asc).
         query = query.where((eb) =>
-          eb.or(
-            ['title', 'excerpt', 'category'].map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`),
-          ),
+          eb.or([
+            eb(SORTED_AT, '<', after.sortedAt),
+            eb.and([eb(SORTED_AT, '=', after.sortedAt), eb('created_at', '<', after.createdAt)]),
+            eb.and([eb(SORTED_AT, '=', after.sortedAt), eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+          ]),
         );
       }
-      const rows = await query
-        .orderBy(sql`coalesce(published_at, created_at)`, 'desc')
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .execute();
-      return rows.map(toStoredPost);
+      const [rows, count] = await Promise.all([
+        query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).execute(),
+        filtered(filter)
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const posts = rows.slice(0, limit).map(toStoredPost);
+      const last = posts.at(-1);
+      const next =
+        rows.length > limit && last ? { sortedAt: last.publishedAt ?? last.createdAt, createdAt: last.createdAt, id: last.id } : undefined;
+      return { posts, total: Number(count.total), next };
     },
 
     async findById(id) {

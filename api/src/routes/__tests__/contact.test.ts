@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { errorEnvelopeSchema } from '@site/contracts/error';
 
 const VALID = {
   name: 'Jordan Lee',
@@ -66,25 +67,24 @@ describe('POST /api/contact', () => {
     expect(b).toMatchObject({ company: null, subject: null });
   });
 
-  it('answers 400 with success: false naming every invalid field, and stores nothing', async () => {
+  it('answers 400 with the error envelope naming every invalid field, and stores nothing', async () => {
     const res = await post(server.url, { name: '', email: 'not-an-email', message: '   ' });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { success: boolean; message: string; error: { code: string } };
-    expect(body.success).toBe(false);
-    expect(body.message).toContain('name');
-    expect(body.message).toContain('email: Enter a valid email address');
-    expect(body.message).toContain('message');
-    expect(body.error.code).toBe('validation_failed');
+    const { error } = errorEnvelopeSchema.parse(await res.json());
+    expect(error.message).toContain('name');
+    expect(error.message).toContain('email: Enter a valid email address');
+    expect(error.message).toContain('message');
+    expect(error.code).toBe('validation_failed');
     expect(await rows(server)).toHaveLength(0);
   });
 
   it('refuses over-long fields and a non-JSON body', async () => {
     const long = await post(server.url, { ...VALID, message: 'x'.repeat(5001) });
     expect(long.status).toBe(400);
-    expect(((await long.json()) as { message: string }).message).toContain('at most 5000');
+    expect(errorEnvelopeSchema.parse(await long.json()).error.message).toContain('at most 5000');
     const text = await post(server.url, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(text.status).toBe(415);
-    expect(((await text.json()) as { success: boolean }).success).toBe(false);
+    expect(errorEnvelopeSchema.parse(await text.json()).error.code).toBe('unsupported_media_type');
     expect(await rows(server)).toHaveLength(0);
   });
 
@@ -108,16 +108,16 @@ describe('POST /api/contact', () => {
 });
 
 describe('POST /api/contact rate limit', () => {
-  it('allows 5 per 10 minutes per IP, then 429 with Retry-After and success: false', async () => {
+  it('allows 5 per 10 minutes per IP, then 429 with Retry-After and the error envelope', async () => {
     const server = await startTestServer();
     try {
       for (let i = 0; i < 5; i++) expect((await post(server.url, VALID)).status).toBe(200);
       const limited = await post(server.url, VALID);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(500);
-      const body = (await limited.json()) as { success: boolean; message: string };
-      expect(body).toMatchObject({ success: false });
-      expect(body.message).toMatch(/Too many messages/);
+      const { error } = errorEnvelopeSchema.parse(await limited.json());
+      expect(error.code).toBe('rate_limited');
+      expect(error.message).toMatch(/Too many messages/);
       expect(await rows(server)).toHaveLength(5);
     } finally {
       await server.close();

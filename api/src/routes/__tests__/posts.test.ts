@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { errorEnvelopeSchema } from '@site/contracts/error';
 import { categoryListSchema, postListSchema, postSchema } from '@site/contracts/posts';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
@@ -38,6 +39,30 @@ describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backen
     expect(search.posts.map((p) => p.category)).toEqual(['Industry Insights']);
     const byCategory = postListSchema.parse((await getJson('/api/posts?category=case-studies')).body);
     expect(byCategory.posts.map((p) => p.category)).toEqual(['Case Studies']);
+  });
+
+  it('pages with limit and cursor, counting every match in total', async () => {
+    const all = postListSchema.parse((await getJson('/api/posts')).body);
+    expect(all.nextCursor).toBeNull();
+    const first = postListSchema.parse((await getJson('/api/posts?limit=2')).body);
+    expect([first.posts.length, first.total]).toEqual([2, 3]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = postListSchema.parse((await getJson(`/api/posts?limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`)).body);
+    expect([second.posts.length, second.total, second.nextCursor]).toEqual([1, 3, null]);
+    expect([...first.posts, ...second.posts].map((p) => p.slug)).toEqual(all.posts.map((p) => p.slug));
+    const byName = postListSchema.parse((await getJson('/api/posts?category=Case%20Studies&limit=1')).body);
+    expect([byName.total, byName.posts.map((p) => p.categorySlug)]).toEqual([1, ['case-studies']]);
+  });
+
+  it('answers 400 with the error envelope for a bad limit or cursor', async () => {
+    for (const query of ['limit=51', 'limit=0', 'limit=abc']) {
+      const res = await getJson(`/api/posts?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(errorEnvelopeSchema.parse(res.body).error.code).toBe('validation_failed');
+    }
+    const badCursor = await getJson('/api/posts?cursor=nonsense');
+    expect(badCursor.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(badCursor.body).error.code).toBe('invalid_cursor');
   });
 
   it('answers one post by slug, and 404 "Post not found" for an unknown slug', async () => {

@@ -57,7 +57,7 @@ describe.each(testBackends())('post service ($name)', (backend) => {
   it('answers the exact validation sentence after trimming', async () => {
     await expect(
       service.create({ title: ' abcd ', excerpt: ' x ', content: ' y ', author: ' a ', category: ' b ', metaDescription: ' c ' }),
-    ).rejects.toMatchObject({ status: 400, message: ALL_MESSAGES });
+    ).rejects.toMatchObject({ kind: 'invalid', code: 'validation_failed', message: ALL_MESSAGES });
     await expect(service.create({})).rejects.toMatchObject({ message: ALL_MESSAGES });
     await expect(service.create({ ...valid, title: '    Hi     ' })).rejects.toMatchObject({
       message: 'Validation failed: Title must be at least 5 characters long',
@@ -81,7 +81,7 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     const long = await service.create({ ...valid, title: 'A long article here', content: `<p>${'word '.repeat(401)}</p>` });
     expect(long.readTime).toBe(3);
     // Drafts are not public.
-    await expect(service.getPublished(a.slug)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+    await expect(service.getPublished(a.slug)).rejects.toMatchObject({ kind: 'not_found', message: 'Post not found' });
     expect((await service.listPublished()).some((p) => p.slug === a.slug)).toBe(false);
   });
 
@@ -122,9 +122,9 @@ describe.each(testBackends())('post service ($name)', (backend) => {
 
   it("answers 'Post not found' for an unknown id on update, delete and publish", async () => {
     const id = '00000000-0000-0000-0000-000000000000';
-    await expect(service.update(id, valid)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
-    await expect(service.delete(id)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
-    await expect(service.publish(id)).rejects.toMatchObject({ status: 404, message: 'Post not found' });
+    await expect(service.update(id, valid)).rejects.toMatchObject({ kind: 'not_found', message: 'Post not found' });
+    await expect(service.delete(id)).rejects.toMatchObject({ kind: 'not_found', message: 'Post not found' });
+    await expect(service.publish(id)).rejects.toMatchObject({ kind: 'not_found', message: 'Post not found' });
   });
 
   it('resolves ogImage: its own, then the featured image, then the placeholder', async () => {
@@ -144,10 +144,57 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 
+  it('pages the published posts with an opaque cursor: the pages join up to the full list, ties included', async () => {
+    // Three posts published in the same instant: only the tie-breakers order them.
+    const tied = new Date('2026-03-05T09:00:00.000Z');
+    const saved = now;
+    now = tied;
+    for (const title of ['Tie one for paging', 'Tie two for paging', 'Tie three for paging']) {
+      await service.create({ ...valid, title, category: 'Paging Tests', status: 'published' }, { allowStatus: true });
+    }
+    now = saved;
+    const all = await service.listPublished();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await service.pagePublished({ limit: 2, cursor });
+      expect(page.total).toBe(all.length);
+      expect(page.posts.length).toBeLessThanOrEqual(2);
+      seen.push(...page.posts.map((p) => p.slug));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor && pages < 50);
+    expect(seen).toEqual(all.map((p) => p.slug));
+    expect(pages).toBe(Math.ceil(all.length / 2));
+
+    // Filters apply to the page and to total; a category is found by name or by slug.
+    const byName = await service.pagePublished({ category: 'Paging Tests', limit: 2 });
+    const bySlug = await service.pagePublished({ category: 'paging-tests', limit: 2 });
+    expect(byName).toEqual(bySlug);
+    expect(byName.total).toBe(3);
+    expect(byName.posts.map((p) => p.title)).toEqual(all.filter((p) => p.category === 'Paging Tests').slice(0, 2).map((p) => p.title));
+    const rest = await service.pagePublished({ category: 'Paging Tests', limit: 2, cursor: byName.nextCursor! });
+    expect(rest.posts).toHaveLength(1);
+    expect(rest.nextCursor).toBeNull();
+    const searched = await service.pagePublished({ q: 'TIE TWO' });
+    expect([searched.total, searched.posts.map((p) => p.title)]).toEqual([1, ['Tie two for paging']]);
+    expect((await service.pagePublished({})).posts).toHaveLength(Math.min(12, all.length));
+  });
+
+  it('refuses a bad page size or a cursor it did not issue as invalid input', async () => {
+    await expect(service.pagePublished({ limit: 51 })).rejects.toMatchObject({ kind: 'invalid', code: 'validation_failed' });
+    await expect(service.pagePublished({ limit: 0 })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(service.pagePublished({ limit: 'ten' })).rejects.toMatchObject({ kind: 'invalid' });
+    for (const cursor of ['not-a-cursor', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1,2,3]').toString('base64url')]) {
+      await expect(service.pagePublished({ cursor })).rejects.toMatchObject({ kind: 'invalid', code: 'invalid_cursor' });
+    }
+  });
+
   it('counts views of published posts only', async () => {
     const [first] = await service.listPublished({ category: 'case-studies' });
     expect(await service.addView(first!.slug)).toBe(first!.views + 1);
     const draft = await service.create({ ...valid, title: 'Unseen draft' });
-    await expect(service.addView(draft.slug)).rejects.toMatchObject({ status: 404 });
+    await expect(service.addView(draft.slug)).rejects.toMatchObject({ kind: 'not_found' });
   });
 });

@@ -106,7 +106,8 @@ export function createAnalysisEngine(deps: AnalysisEngineDeps) {
       return { status: 'live', url, facts: analyzeHtml(page), error: null, checkedAt: now() };
     } catch (error) {
       if (error instanceof WebsiteRefusedError && typedByVisitor) throw error;
-      return { status: 'error', url, facts: null, error: (error as Error).message, checkedAt: now() };
+      const message = error instanceof WebsiteRefusedError ? error.reason : (error as Error).message;
+      return { status: 'error', url, facts: null, error: message, checkedAt: now() };
     }
   }
 

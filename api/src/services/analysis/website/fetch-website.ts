@@ -4,6 +4,7 @@ import dns from 'node:dns/promises';
 import zlib from 'node:zlib';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { RefusedError } from '../../../lib/domain-errors';
 
 /*
  * Server-side fetch of a visitor-supplied URL, safe against SSRF:
@@ -17,12 +18,10 @@ import ipaddr from 'ipaddr.js';
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-/** The URL or one of its hops is not allowed: the route answers 400 with this message. */
-export class WebsiteRefusedError extends Error {
-  readonly code = 'WEBSITE_REFUSED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebsiteRefusedError';
+/** The URL or one of its hops is not allowed (a domain refusal: the visitor sees the message, `reason` is the why). */
+export class WebsiteRefusedError extends RefusedError {
+  constructor(readonly reason: string) {
+    super(`This website cannot be analyzed: ${reason}`, { code: 'website_refused' });
   }
 }
 

@@ -94,6 +94,20 @@ describe('ContactForm', () => {
     expect(await screen.findByText('Failed to send message. Please try again.')).toBeTruthy();
   });
 
+  it("shows the message of the API's error envelope when the server refuses (e.g. rate limited)", async () => {
+    contactApi(() =>
+      HttpResponse.json(
+        { error: { code: 'rate_limited', message: 'Too many messages from your connection. Please wait a few minutes.' } },
+        { status: 429, headers: { 'Retry-After': '600' } },
+      ),
+    );
+    const user = setup();
+    await fillRequired(user);
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Too many messages from your connection. Please wait a few minutes.')).toBeTruthy();
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('We miss phone orders every Friday night.');
+  });
+
   it('shows the connection message on a network failure and on an unreadable answer', async () => {
     contactApi(
       () => HttpResponse.error(),

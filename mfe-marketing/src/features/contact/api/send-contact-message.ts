@@ -1,4 +1,5 @@
 import { contactResponseSchema, type ContactRequest } from '@site/contracts/contact';
+import { errorEnvelopeSchema } from '@site/contracts/error';
 
 /** What the form needs to know about one attempt to send. */
 export type SendResult =
@@ -7,8 +8,8 @@ export type SendResult =
   | { kind: 'network' };
 
 /**
- * POST /api/contact. Never throws: a network or parse failure is `network`, an answer with
- * `success: false` (or an error answer without one) is `rejected` with the server's message if it gave one.
+ * POST /api/contact. Never throws: a network or parse failure is `network`; a refusal (the API's error envelope,
+ * or an answer with `success: false`) is `rejected` with the server's message if it gave one.
  */
 export async function sendContactMessage(payload: ContactRequest & { website?: string }, signal?: AbortSignal): Promise<SendResult> {
   let res: Response;
@@ -24,9 +25,11 @@ export async function sendContactMessage(payload: ContactRequest & { website?: s
   } catch {
     return { kind: 'network' };
   }
+  const envelope = errorEnvelopeSchema.safeParse(body);
+  if (!res.ok && envelope.success) return { kind: 'rejected', message: envelope.data.error.message || undefined };
   const parsed = contactResponseSchema.safeParse(body);
   if (!parsed.success) {
-    // An answer we cannot read as the contract: an error envelope still tells us the server refused.
+    // An answer we cannot read: an error status still tells us the server refused.
     return res.ok ? { kind: 'network' } : { kind: 'rejected' };
   }
   if (parsed.data.success && res.ok) return { kind: 'sent', message: parsed.data.message };
