@@ -16,11 +16,13 @@ import {
   type PostList,
   type PostListQueryInput,
   type PostSource,
+  type PostStatus,
   type PostSummary,
 } from '@site/contracts/posts';
+import { ADMIN_MESSAGES, PUBLISH_ONLY_DRAFTS } from '@site/contracts/admin';
 import { describeIssues, fieldIssues } from '@site/contracts/error';
 import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
-import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
+import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { Mutex } from '../lib/mutex';
 import { sanitizePostHtml } from './sanitize-post-html';
@@ -37,15 +39,28 @@ export interface PostService {
   /** Adds one view to a published post and answers the new count. */
   addView(slug: string): Promise<number>;
   listCategories(): Promise<Category[]>;
-  /** Every post, drafts included (admin). */
-  listAll(): Promise<PostSummary[]>;
+  /** Every post, drafts included (admin), optionally filtered by search text and status. */
+  listAll(filter?: { q?: string; status?: PostStatus }): Promise<PostSummary[]>;
   getById(id: string): Promise<Post>;
   /** Validates, sanitizes and stores a new post. Drafts unless `allowStatus` (imports) and the input carries one. */
   create(input: unknown, options?: { source?: PostSource; allowStatus?: boolean }): Promise<Post>;
-  update(id: string, input: unknown): Promise<Post>;
+  /**
+   * Validates and stores new content. With `expectedUpdatedAt` (the admin form sends the `updatedAt` it loaded) a post
+   * changed meanwhile (webhook, another tab) is refused with PostConflictError and nothing is stored.
+   */
+  update(id: string, input: unknown, options?: { expectedUpdatedAt?: string }): Promise<Post>;
   delete(id: string): Promise<void>;
-  /** Sets published, updates updatedAt, fills publishedAt when missing. */
+  /** Drafts only (conflict otherwise): sets published, updates updatedAt, fills publishedAt when missing. */
   publish(id: string): Promise<Post>;
+}
+
+
+/** The post changed since the caller loaded it; `details.current` is the stored version. */
+export class PostConflictError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(current: Post) {
+    super('conflict', ADMIN_MESSAGES.postConflict, { details: { current } });
+  }
 }
 
 export class PostValidationError extends InvalidInputError {
@@ -199,8 +214,8 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       return posts.listCategories();
     },
 
-    async listAll() {
-      return (await posts.list()).map(toSummary);
+    async listAll(filter = {}) {
+      return (await posts.list({ q: filter.q, status: filter.status })).map(toSummary);
     },
 
     async getById(id) {
@@ -234,21 +249,15 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       }
     },
 
-    async update(id, input) {
+    async update(id, input, options = {}) {
       const v = validatePost(input);
-      const existing = await mustFind(id);
-      const now = clock().toISOString();
-      const categorySlug = slugify(v.category);
-      const status = v.status ?? existing.status;
-      const updated: StoredPost = {
-        ...existing,
-        ...writableFields(v, categorySlug, status),
-        publishedAt: status === 'published' ? (existing.publishedAt ?? now) : existing.publishedAt,
-        updatedAt: now,
-      };
-      await ensureCategory(v.category, categorySlug, now);
-      await posts.update(updated);
-      return toPost(updated);
+      // Under the write lock, so the check and the write see the same stored version.
+      const release = await writeLock.lock();
+      try {
+        return await updateLocked(id, v, options.expectedUpdatedAt);
+      } finally {
+        release();
+      }
     },
 
     async delete(id) {
@@ -257,10 +266,28 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
 
     async publish(id) {
       const existing = await mustFind(id);
+      if (existing.status !== 'draft') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
       const now = clock().toISOString();
       const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now };
       await posts.update(updated);
       return toPost(updated);
     },
   };
+
+  async function updateLocked(id: string, v: ReturnType<typeof validatePost>, expectedUpdatedAt: string | undefined) {
+    const existing = await mustFind(id);
+    if (expectedUpdatedAt !== undefined && existing.updatedAt !== expectedUpdatedAt) throw new PostConflictError(toPost(existing));
+    const now = clock().toISOString();
+    const categorySlug = slugify(v.category);
+    const status = v.status ?? existing.status;
+    const updated: StoredPost = {
+      ...existing,
+      ...writableFields(v, categorySlug, status),
+      publishedAt: status === 'published' ? (existing.publishedAt ?? now) : existing.publishedAt,
+      updatedAt: now,
+    };
+    await ensureCategory(v.category, categorySlug, now);
+    await posts.update(updated);
+    return toPost(updated);
+  }
 }

@@ -110,14 +110,28 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     expect((await counts())['Industry Insights']).toBe(before['Industry Insights']);
   });
 
-  it('publishes: status, updatedAt, publishedAt filled only when missing', async () => {
+  it('publishes drafts only: status, updatedAt, publishedAt filled only when missing', async () => {
     const draft = await service.create({ ...valid, title: 'To be published' });
     now = new Date('2026-03-02T08:00:00.000Z');
     const published = await service.publish(draft.id);
     expect(published).toMatchObject({ status: 'published', updatedAt: now.toISOString(), publishedAt: now.toISOString() });
+    await expect(service.publish(draft.id)).rejects.toMatchObject({ kind: 'conflict', message: 'Only drafts can be published' });
+    // Back to draft (an import may carry a status), then published again: the first publication date stays.
+    await service.update(draft.id, { ...valid, title: 'To be published', status: 'draft' });
     now = new Date('2026-03-03T08:00:00.000Z');
     const again = await service.publish(draft.id);
     expect(again).toMatchObject({ updatedAt: now.toISOString(), publishedAt: '2026-03-02T08:00:00.000Z' });
+  });
+
+  it('refuses an update whose expectedUpdatedAt is stale, storing nothing', async () => {
+    const p = await service.create({ ...valid, title: 'Edited in two tabs' });
+    now = new Date('2026-03-04T08:00:00.000Z');
+    const first = await service.update(p.id, { ...valid, title: 'First tab wins' }, { expectedUpdatedAt: p.updatedAt });
+    await expect(service.update(p.id, { ...valid, title: 'Second tab loses' }, { expectedUpdatedAt: p.updatedAt })).rejects.toMatchObject({
+      kind: 'conflict',
+      details: { current: { title: 'First tab wins', updatedAt: first.updatedAt } },
+    });
+    expect((await service.getById(p.id)).title).toBe('First tab wins');
   });
 
   it("answers 'Post not found' for an unknown id on update, delete and publish", async () => {
