@@ -164,6 +164,24 @@ describe('ContactForm', () => {
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Please apply my discount');
   });
 
+  it('takes a prefill requested before the form was shown', () => {
+    act(() => useContactDraft.getState().prefill({ subject: 'Claim DANVILLE20', message: 'Please apply my discount' }));
+    setup();
+    expect((screen.getByLabelText('Subject (optional)') as HTMLInputElement).value).toBe('Claim DANVILLE20');
+  });
+
+  it('moves focus to the first field the send check stops', async () => {
+    const sent = contactApi(() => HttpResponse.json({ success: true }));
+    const user = setup();
+    await user.type(screen.getByLabelText('Name'), 'Jordan Lee');
+    await user.type(screen.getByLabelText('Email'), 'jordan@diablobistro.com');
+    await user.type(screen.getByLabelText('Message'), 'Too short');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Message'));
+    expect(sent).toEqual([]);
+  });
+
   it('records focus and blur of a field once per page view, and survives a broken analytics transport', async () => {
     const beacon = vi.fn(() => {
       throw new Error('blocked by an extension');

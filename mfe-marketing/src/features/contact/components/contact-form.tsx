@@ -2,13 +2,15 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { toast } from 'sonner';
 import { CONTACT_LIMITS, contactFieldErrors, contactRequestSchema, type ContactField } from '@site/contracts/contact';
 import { Button, cn, track } from '@site/ui';
-import { useContactDraft } from '../../../lib/contact-draft';
+import { useContactDraft, type ContactDraft } from '../../../lib/contact-draft';
 import { sendContactMessage } from '../api/send-contact-message';
 import { useFieldTracking } from '../hooks/use-field-tracking';
 
 type Values = Record<ContactField, string>;
 const EMPTY: Values = { name: '', email: '', company: '', subject: '', message: '' };
 const FIELD_ORDER: ContactField[] = ['name', 'email', 'company', 'subject', 'message'];
+const withDraft = (v: Values, draft: ContactDraft | null): Values =>
+  draft ? { ...v, subject: draft.subject ?? v.subject, message: draft.message ?? v.message } : v;
 
 export const CONTACT_TOASTS = {
   sending: 'Sending message...',
@@ -26,21 +28,24 @@ const inputClasses =
 /** The contact form (spec sections 3, 4, 5 and 8): validated like the API, one send per click, toasts for every outcome. */
 export function ContactForm() {
   const uid = useId();
-  const [values, setValues] = useState<Values>(EMPTY);
+  // A prefill requested before the form mounted (the local-discount button, then the form's section) applies at once.
+  const [values, setValues] = useState<Values>(() => withDraft(EMPTY, useContactDraft.getState().draft));
   const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
   const honeypot = useRef<HTMLInputElement>(null);
-  const fields = useRef<Partial<Record<ContactField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
   const tracking = useFieldTracking('contact');
 
-  // The local-discount button (or any other part of the page) may prefill subject and message.
-  const draft = useContactDraft((s) => s.draft);
-  useEffect(() => {
-    if (!draft) return;
-    setValues((v) => ({ ...v, subject: draft.subject ?? v.subject, message: draft.message ?? v.message }));
-    setErrors((e) => ({ ...e, subject: undefined, message: undefined }));
-  }, [draft]);
+  // The local-discount button (or any other part of the page) may prefill subject and message later on.
+  useEffect(
+    () =>
+      useContactDraft.subscribe(({ draft }, before) => {
+        if (!draft || draft === before.draft) return;
+        setValues((v) => withDraft(v, draft));
+        setErrors((e) => ({ ...e, subject: undefined, message: undefined }));
+      }),
+    [],
+  );
 
   const set = (field: ContactField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -64,7 +69,7 @@ export function ContactForm() {
       const found = contactFieldErrors(parsed.error);
       setErrors(found);
       const first = FIELD_ORDER.find((f) => found[f]);
-      if (first) fields.current[first]?.focus();
+      if (first) (e.currentTarget.elements.namedItem(first) as HTMLElement | null)?.focus();
       return;
     }
     sendingRef.current = true;
@@ -110,9 +115,6 @@ export function ContactForm() {
           'aria-describedby': describedBy,
           maxLength: CONTACT_LIMITS[name],
           className: cn(inputClasses, error ? 'border-danger' : 'border-border'),
-          ref: (el: HTMLInputElement | HTMLTextAreaElement | null) => {
-            fields.current[name] = el;
-          },
         })}
         {hint && (
           <p id={hintId} className="mt-1 text-xs text-muted-fg">
@@ -177,5 +179,4 @@ type ControlProps = {
   'aria-describedby'?: string;
   maxLength: number;
   className: string;
-  ref: (el: HTMLInputElement | HTMLTextAreaElement | null) => void;
 };
