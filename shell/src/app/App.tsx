@@ -9,15 +9,15 @@ import { RemoteRouter } from '../features/remotes/components/remote-router';
 
 /** The host: header, footer, theme, toasts, the global crash fallback, and the area a remote renders in. */
 export function App() {
-  const { pathname, hash } = useLocation();
+  const { pathname } = useLocation();
   const preference = useThemeStore((s) => s.preference);
   useEffect(() => startThemeSync(), []);
   useScrollRestoration();
-  // A page opened at /#section scrolls there once the remote has rendered it.
+  // A page opened at /#section scrolls there once the remote has rendered it. Only the address the page was
+  // opened at: in-app section links scroll by themselves.
   useEffect(() => {
+    const { hash } = window.location;
     if (hash.length > 1) scrollWhenPresent(decodeURIComponent(hash.slice(1)));
-    // Only on first load: in-app section links scroll by themselves.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (

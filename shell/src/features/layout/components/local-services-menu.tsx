@@ -8,7 +8,12 @@ export function LocalServicesMenu() {
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
+  // A new page closes the menu: adjusted while rendering (React's advice for state that follows a prop), not in an effect.
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {
