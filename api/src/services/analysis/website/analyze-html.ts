@@ -1,10 +1,11 @@
+import { DomUtils, parseDocument } from 'htmlparser2';
 import type { LocalBusinessData, WebsiteFacts } from '../types';
 import type { FetchedPage } from './fetch-website';
 import { BOOKING_CATEGORIES, detectTechnologies } from './technologies';
 
 /*
- * Reads the facts the scorecard needs from one fetched HTML page. A small tag scanner is enough for these
- * checks (head tags, headings, images, links, JSON-LD); the page is never executed.
+ * Reads the facts the scorecard needs from one fetched HTML page, parsed by htmlparser2 (never executed).
+ * Technologies are still matched on the raw source (technologies.ts): their rules look for asset hosts and globals.
  */
 
 const LOCAL_BUSINESS_TYPES = new Set(
@@ -19,53 +20,60 @@ const LOCAL_BUSINESS_TYPES = new Set(
   ].map((t) => t.toLowerCase()),
 );
 
-type Tag = { name: string; attrs: Record<string, string>; index: number; end: number };
+type Document = ReturnType<typeof parseDocument>;
+type Node = Document['children'][number];
+type Element = Extract<Node, { attribs: Record<string, string> }>;
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&amp;/gi, '&')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;|&apos;/gi, "'")
-    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(parseInt(n, 16)));
+/** Never rendered: their text is not visible text and their markup is not the page's. */
+const NOT_RENDERED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title']);
+
+/*
+ * htmlparser2 nests what a browser would close: in `<a>A<a>B` and `<h1>A<h2>B` the second element (and all that
+ * follows) stays inside the first. A browser ends the link at the next link and the heading at the next heading,
+ * so a label or heading text stops there too.
+ */
+const LINK_ENDS = new Set(['a']);
+const HEADING_ENDS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * The text a person reads inside `nodes`: text nodes (entities decoded by the parser) joined, whitespace collapsed;
+ * not-rendered elements are skipped, and reading stops at the first element named in `endsAt`.
+ */
+function textOf(nodes: readonly Node[], endsAt: ReadonlySet<string> = new Set()): string {
+  const parts: string[] = [];
+  const walk = (list: readonly Node[]): boolean => {
+    for (const node of list) {
+      if (DomUtils.isText(node)) parts.push(node.data);
+      else if (DomUtils.isTag(node)) {
+        if (endsAt.has(node.name)) return false;
+        if (!NOT_RENDERED.has(node.name) && !walk(node.children)) return false;
+      }
+    }
+    return true;
+  };
+  walk(nodes);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-function parseAttrs(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const re = /([^\s=/"'>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-  for (let m = re.exec(source); m; m = re.exec(source)) {
-    attrs[m[1]!.toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
-  }
-  return attrs;
-}
-
-function scanTags(html: string): Tag[] {
-  const tags: Tag[] = [];
-  const re = /<([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    tags.push({ name: m[1]!.toLowerCase(), attrs: parseAttrs(m[2] ?? ''), index: m.index, end: m.index + m[0].length });
-  }
-  return tags;
-}
-
-function innerText(html: string, from: number, tagName: string): string {
-  const close = html.toLowerCase().indexOf(`</${tagName}`, from);
-  const raw = html.slice(from, close === -1 ? from + 500 : close);
-  return decodeEntities(raw.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-}
-
-function visibleText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(/<[^>]*>/g, ' '),
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
+/**
+ * One parse of the page (htmlparser2: the tokenizer knows comments, raw-text script/style, every named and numeric
+ * entity, any attribute order and case, and closes what the author left open). Elements are grouped by lowercase
+ * name; nothing inside a <template> counts, since it is not rendered.
+ */
+function parsePage(html: string) {
+  const document = parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
+  const byName = new Map<string, Element[]>();
+  const walk = (list: readonly Node[]) => {
+    for (const node of list) {
+      if (!DomUtils.isTag(node) || node.name === 'template') continue;
+      const group = byName.get(node.name);
+      if (group) group.push(node);
+      else byName.set(node.name, [node]);
+      walk(node.children);
+    }
+  };
+  walk(document.children);
+  return { document, elements: (name: string): Element[] => byName.get(name) ?? [] };
 }
 
 function asArray(v: unknown): unknown[] {
@@ -82,14 +90,14 @@ function addressToString(address: unknown): string | null {
   return null;
 }
 
-function readJsonLd(html: string): { types: string[]; localBusiness: LocalBusinessData | null } {
+function readJsonLd(scripts: readonly Element[]): { types: string[]; localBusiness: LocalBusinessData | null } {
   const types = new Set<string>();
   let localBusiness: LocalBusinessData | null = null;
-  const re = /<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script\s*>/gi;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
+  for (const script of scripts) {
+    if ((script.attribs.type ?? '').trim().toLowerCase() !== 'application/ld+json') continue;
     let data: unknown;
     try {
-      data = JSON.parse(m[1]!.trim());
+      data = JSON.parse(DomUtils.textContent(script).trim());
     } catch {
       continue;
     }
@@ -127,20 +135,20 @@ function headerString(headers: FetchedPage['headers'], name: string): string {
 
 export function analyzeHtml(page: FetchedPage): WebsiteFacts {
   const html = page.body;
-  const tags = scanTags(html);
-  const byName = (n: string) => tags.filter((t) => t.name === n);
+  const { document, elements: byName } = parsePage(html);
 
   const titleTag = byName('title')[0];
-  const title = titleTag ? innerText(html, titleTag.end, 'title') || null : null;
+  // The title's own text (textOf skips <title> itself, so read its children).
+  const title = titleTag ? textOf(titleTag.children) || null : null;
   const metas = byName('meta');
   const metaContent = (key: string) =>
-    metas.find((m) => (m.attrs.name ?? m.attrs.property ?? '').toLowerCase() === key)?.attrs.content?.trim() || null;
+    metas.find((m) => (m.attribs.name ?? m.attribs.property ?? '').toLowerCase() === key)?.attribs.content?.trim() || null;
 
   const h1s = byName('h1');
   const images = byName('img');
   const anchors = byName('a');
-  const hrefs = anchors.map((a) => a.attrs.href ?? '');
-  const text = visibleText(html);
+  const hrefs = anchors.map((a) => a.attribs.href ?? '');
+  const text = textOf(document.children);
 
   const phones = new Set<string>();
   const emails = new Set<string>();
@@ -152,24 +160,25 @@ export function analyzeHtml(page: FetchedPage): WebsiteFacts {
   for (const m of text.match(EMAIL_TEXT) ?? []) emails.add(m.trim());
   const forms = byName('form');
   const inputs = [...byName('input'), ...byName('textarea')];
-  const contactForm = forms.length > 0 && inputs.some((i) => i.attrs.type === 'email' || /mail|message|phone/i.test(i.attrs.name ?? ''));
+  const contactForm =
+    forms.length > 0 && inputs.some((i) => (i.attribs.type ?? '').toLowerCase() === 'email' || /mail|message|phone/i.test(i.attribs.name ?? ''));
 
   const technologies = detectTechnologies(html, page.headers);
   const bookingLinks = new Set<string>();
   anchors.forEach((a) => {
-    const href = a.attrs.href ?? '';
-    const label = innerText(html, a.end, 'a');
+    const href = a.attribs.href ?? '';
+    const label = textOf(a.children, LINK_ENDS);
     if (BOOKING_HREF.test(href) || BOOKING_TEXT.test(label)) bookingLinks.add(href || label);
   });
   for (const b of byName('button')) {
-    const label = innerText(html, b.end, 'button');
+    const label = textOf(b.children);
     if (BOOKING_TEXT.test(label)) bookingLinks.add(label);
   }
   const bookingTech = technologies.filter((t) => BOOKING_CATEGORIES.has(t.category));
 
   const social = (re: RegExp) => hrefs.find((h) => re.test(h)) ?? null;
   const csp = headerString(page.headers, 'content-security-policy');
-  const { types, localBusiness } = readJsonLd(html);
+  const { types, localBusiness } = readJsonLd(byName('script'));
   const finalUrl = new URL(page.finalUrl);
 
   return {
@@ -191,10 +200,12 @@ export function analyzeHtml(page: FetchedPage): WebsiteFacts {
       h1: h1s.length,
       h2: byName('h2').length,
       h3: byName('h3').length,
-      firstH1: h1s[0] ? innerText(html, h1s[0].end, 'h1') || null : null,
+      firstH1: h1s[0] ? textOf(h1s[0].children, HEADING_ENDS) || null : null,
     },
-    viewport: metas.some((m) => (m.attrs.name ?? '').toLowerCase() === 'viewport' && /width\s*=\s*device-width/i.test(m.attrs.content ?? '')),
-    images: { total: images.length, withAlt: images.filter((i) => (i.attrs.alt ?? '').trim().length > 0).length },
+    viewport: metas.some(
+      (m) => (m.attribs.name ?? '').toLowerCase() === 'viewport' && /width\s*=\s*device-width/i.test(m.attribs.content ?? ''),
+    ),
+    images: { total: images.length, withAlt: images.filter((i) => (i.attribs.alt ?? '').trim().length > 0).length },
     structuredDataTypes: types,
     localBusiness,
     contact: { phones: [...phones].slice(0, 10), emails: [...emails].slice(0, 10), contactForm },
