@@ -272,10 +272,3 @@ export type Category = z.infer<typeof categorySchema>;
 export const categoryListSchema = z.object({ categories: z.array(categorySchema) });
 
 export const viewsResultSchema = z.object({ views: z.number().int().min(0) });
-
-/** True when a post matches the search text (title, excerpt and category, case-insensitive). */
-export function postMatches(post: Pick<Post, 'title' | 'excerpt' | 'category'>, q: string): boolean {
-  const needle = q.trim().toLowerCase();
-  if (!needle) return true;
-  return [post.title, post.excerpt, post.category].some((s) => s.toLowerCase().includes(needle));
-}

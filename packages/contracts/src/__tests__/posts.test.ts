@@ -5,7 +5,6 @@ import {
   normalizePostInput,
   parseKeywords,
   postInputSchema,
-  postMatches,
   postValidationMessages,
   readTime,
   slugify,
@@ -101,13 +100,5 @@ describe('display helpers', () => {
 
   it('shows category slugs in Title Case', () => {
     expect(titleCaseSlug('how-to-guides')).toBe('How To Guides');
-  });
-
-  it('matches search in title, excerpt and category', () => {
-    const p = { title: 'Restaurant bots', excerpt: 'Orders faster', category: 'Case Studies' };
-    expect(postMatches(p, 'restaurant')).toBe(true);
-    expect(postMatches(p, 'FASTER')).toBe(true);
-    expect(postMatches(p, 'case')).toBe(true);
-    expect(postMatches(p, 'plumbing')).toBe(false);
   });
 });
