@@ -117,6 +117,13 @@ export default tseslint.config(
     },
   },
   {
+    // Kysely's own advice: a migration takes `Kysely<any>` because it describes the schema of its moment, not
+    // today's typed one (see api/src/db/migrations/migration.ts); the migrator runs them against any schema.
+    files: ['api/src/db/migrations/**/*.ts', 'api/src/db/migrate.ts'],
+    ignores: ['**/__tests__/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx', '.json', '.d.ts'] })],

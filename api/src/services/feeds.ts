@@ -2,9 +2,9 @@ import type { PageMeta } from '@site/contracts/manifest';
 import type { PostSummary } from '@site/contracts/posts';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-/** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
+/** Text safe in XML content and attributes; characters outside XML 1.0's `Char` production are dropped (surrogates pass: pairs are characters beyond U+FFFF). */
 export const escapeXml = (text: string) =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+  text.replace(/[^\t\n\r\u0020-\ud7ff\ud800-\udfff\ue000-\ufffd]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
 const absolute = (origin: string, pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${origin}${pathOrUrl}`);
 

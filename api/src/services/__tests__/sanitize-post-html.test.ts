@@ -98,7 +98,8 @@ function problems(html: string): string[] {
       if (/^on/i.test(attr)) found.push(`handler ${attr} on <${tag}>`);
       if (attr === 'style' || attr === 'srcdoc' || attr === 'srcset') found.push(`attribute ${attr}`);
       if (URL_ATTRS.includes(attr)) {
-        const value = (el.getAttribute(attr) ?? '').replace(/[\u0000-\u0020]/g, '').toLowerCase();
+        // Browsers drop control characters and spaces in URLs: remove everything up to U+0020.
+        const value = (el.getAttribute(attr) ?? '').replace(/[^\u0021-\uffff]/g, '').toLowerCase();
         if (!/^(https?:|mailto:|tel:|\/[^/]|#|$)/.test(value) && /^[a-z][a-z0-9+.-]*:/.test(value)) found.push(`${attr}=${value}`);
         if (value.startsWith('//')) found.push(`protocol-relative ${attr}`);
       }
