@@ -272,3 +272,13 @@ export type Category = z.infer<typeof categorySchema>;
 export const categoryListSchema = z.object({ categories: z.array(categorySchema) });
 
 export const viewsResultSchema = z.object({ views: z.number().int().min(0) });
+
+/**
+ * True when a post matches the search text (title, excerpt and category, case-insensitive): the rule the server's
+ * SQL search implements (posts-repository.ts). Only for test fakes of `GET /api/posts`; the site never searches on the client.
+ */
+export function postMatches(post: Pick<Post, 'title' | 'excerpt' | 'category'>, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  return [post.title, post.excerpt, post.category].some((s) => s.toLowerCase().includes(needle));
+}
