@@ -74,7 +74,6 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
 
   const inputs = useMemo(() => toInputs(draft), [draft]);
   const result = useMemo(() => calculateRoi(inputs), [inputs]);
-  const queryKey = roiInputsToQuery(inputs).toString();
 
   // Mirror the scenario in the address bar (debounced: a dragged slider fires many changes).
   useEffect(() => {
@@ -86,8 +85,7 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
       setShareUrl(`${origin}${pathname}?${query}${shareHash}`);
     }, 200);
     return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [shown, queryKey, shareHash]);
+  }, [shown, inputs, shareHash]);
 
   const setField = (key: RoiInputKey, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
