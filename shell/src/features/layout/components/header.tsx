@@ -27,14 +27,16 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-surface/90 backdrop-blur supports-[backdrop-filter]:bg-surface/80">
-      <Container className="flex h-16 items-center justify-between gap-4">
-        <Link to="/" className="flex items-center gap-2 font-bold text-fg" aria-label={`${SITE.name}, home`}>
+      {/* Wider than the page column: the name, the full navigation and both buttons fit side by side from 1280 px. */}
+      <div className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Link to="/" className="flex items-center gap-2 font-bold text-fg">
           <img src="/favicon.svg" alt="" width="32" height="32" />
           {/* The name in two short lines fits beside the full navigation at every width, so it is never hidden. */}
-          <span className="flex flex-col leading-tight" aria-hidden="true">
-            <span className="whitespace-nowrap">{SITE.shortName}</span>
+          <span className="flex flex-col leading-tight">
+            <span className="whitespace-nowrap">{SITE.shortName}</span>{' '}
             <span className="whitespace-nowrap text-xs font-semibold text-muted-fg">{SITE.name.slice(SITE.shortName.length).trim()}</span>
           </span>
+          <span className="sr-only">, home</span>
         </Link>
 
         <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">
@@ -69,7 +71,7 @@ export function Header() {
             </svg>
           </button>
         </div>
-      </Container>
+      </div>
 
       {menuOpen && (
         <nav id="mobile-menu" aria-label="Mobile" className="max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-border bg-surface xl:hidden">

@@ -7,6 +7,13 @@ const STORAGE_KEY = 'scroll-positions';
 const RESTORE_TIMEOUT_MS = 4000;
 const MAX_ENTRIES = 50;
 
+/** The key react-router keeps in the current history entry ('default' for the first one). */
+function historyKey(): string {
+  const state: unknown = window.history.state;
+  const key = state && typeof state === 'object' ? (state as { key?: unknown }).key : undefined;
+  return typeof key === 'string' ? key : 'default';
+}
+
 function readPositions(): Record<string, number> {
   try {
     const parsed: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
@@ -44,6 +51,9 @@ export function useScrollRestoration(): void {
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
+        // Between the history change and React's commit the old page may shrink or jump: that scroll belongs
+        // to no entry the visitor will come back to, so it is not recorded.
+        if (historyKey() !== keyRef.current) return;
         const positions = readPositions();
         positions[keyRef.current] = Math.round(window.scrollY);
         writePositions(positions);

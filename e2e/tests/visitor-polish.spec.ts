@@ -1,0 +1,197 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from '../support/axe';
+import { watchPageErrors } from '../support/page-errors';
+
+const ILLUSTRATIVE = 'Illustrative scenarios: the figures show the kind of change to expect, not audited results.';
+
+/** Resolves once the page has stopped scrolling (smooth scrolling included). */
+async function settledScrollY(page: Page): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 60; i++) {
+    const y = await page.evaluate(() => window.scrollY);
+    if (y === last) return y;
+    last = y;
+    await page.waitForTimeout(100);
+  }
+  return last;
+}
+
+/**
+ * Clicks where the element is, as a person would. Playwright's own click first scrolls the target into view,
+ * which for a link in the sticky header moves the page and would hide what these tests measure.
+ */
+async function clickInPlace(page: Page, target: Locator): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('element not visible');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+const headerBottom = (page: Page) => page.locator('header').evaluate((h) => h.getBoundingClientRect().bottom);
+const topOf = (page: Page, id: string) => page.locator(`#${id}`).evaluate((el) => el.getBoundingClientRect().top);
+
+test.describe('phone menu', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  const cases: Array<{ label: string; role: 'link' | 'button'; section: string }> = [
+    { label: 'Services', role: 'link', section: 'services' },
+    { label: 'Contact', role: 'link', section: 'contact' },
+    { label: 'Pricing', role: 'button', section: 'services' },
+    { label: 'Free Consultation', role: 'button', section: 'contact' },
+    { label: 'Home', role: 'link', section: 'home' },
+  ];
+  for (const c of cases) {
+    test(`${c.label} lands with the ${c.section} section right under the header`, async ({ page }) => {
+      await page.goto('/');
+      await expect(page.locator('#contact')).toBeVisible();
+      // Start away from the target so the menu really has to scroll.
+      await page.evaluate((id) => window.scrollTo(0, id === 'contact' ? 0 : document.body.scrollHeight), c.section);
+      await settledScrollY(page);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const menu = page.locator('#mobile-menu');
+      await menu.getByRole(c.role, { name: c.label, exact: true }).click();
+      await expect(menu).toHaveCount(0);
+      await settledScrollY(page);
+      const delta = (await topOf(page, c.section)) - (await headerBottom(page));
+      expect(Math.abs(delta), `section top ${delta}px from the header`).toBeLessThanOrEqual(8);
+    });
+  }
+});
+
+test.describe('scroll between pages', () => {
+  test('a new page opens at its top; Back and Forward restore where the visitor was', async ({ page }) => {
+    const errors = watchPageErrors(page);
+    await page.goto('/');
+    await expect(page.locator('#contact')).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 2400));
+    const left = await settledScrollY(page);
+    expect(left).toBeGreaterThan(2000);
+
+    await clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/blog$/);
+    expect(await settledScrollY(page)).toBe(0);
+
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await settledScrollY(page);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(left - 20);
+    expect(Math.abs((await settledScrollY(page)) - left)).toBeLessThanOrEqual(20);
+
+    await page.goForward();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(300);
+    errors.expectClean();
+  });
+
+  test('Free Analysis and city-to-city links open at the top too', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('#contact')).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 2000));
+    await settledScrollY(page);
+    await clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Free Analysis' }));
+    await expect(page).toHaveURL(/\/free-analysis$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await settledScrollY(page)).toBe(0);
+
+    await page.goto('/local-services/danville-ai-automation');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await settledScrollY(page);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await clickInPlace(page, nav.getByRole('button', { name: 'Local Services' }));
+    await clickInPlace(page, nav.getByRole('link', { name: 'San Ramon' }));
+    await expect(page).toHaveURL(/san-ramon-business-automation$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('San Ramon');
+    expect(await settledScrollY(page)).toBe(0);
+  });
+});
+
+test.describe('header', () => {
+  for (const width of [1280, 1366, 1440, 1536]) {
+    test(`shows the business name beside the navigation at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/');
+      const home = page.getByRole('link', { name: /^Tri-Valley AI Automation\s*,\s*home$/ });
+      await expect(home.getByText('Tri-Valley AI', { exact: true })).toBeVisible();
+      await expect(home.getByText('Automation', { exact: true })).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      const overflow = await page.locator('header > div').evaluate((c) => c.scrollWidth - c.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+
+  test('the name stays on a phone', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: /^Tri-Valley AI Automation\s*,\s*home$/ }).getByText('Tri-Valley AI', { exact: true })).toBeVisible();
+  });
+});
+
+test('the not-found page names the site in its tab title', async ({ page }) => {
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+  await expect(page).toHaveTitle('Page not found | Tri-Valley AI Automation');
+});
+
+test.describe('ROI calculator', () => {
+  test('explains the result instead of leaving an empty box, and caps inputs with a message', async ({ page }) => {
+    await page.goto('/roi-calculator');
+    const placeholder = page.getByText('Your results appear here');
+    await expect(placeholder).toBeVisible();
+    const box = await placeholder.locator('xpath=ancestor::div[contains(@class,"border-dashed")][1]').boundingBox();
+    expect(box!.height).toBeLessThan(400);
+
+    await page.getByLabel('Cost per hour').fill('5000');
+    const message = page.getByText('Enter at most $500. The calculation uses $500.');
+    await expect(message).toBeVisible();
+    await expect(page.getByLabel('Cost per hour')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Cost per hour').fill('25');
+    await expect(message).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Calculate ROI' }).click();
+    const labels = await page.locator('dt').allTextContents();
+    expect(labels.slice(0, 2)).toEqual(['Monthly savings', 'Annual savings']);
+    await expect(page.getByText(/What ROI means here/)).toBeVisible();
+    await expect(page.getByText(/What payback means here/)).toBeVisible();
+  });
+});
+
+test.describe('contact form', () => {
+  test('explains missing and invalid fields inline, tied to the fields for screen readers', async ({ page }) => {
+    await page.goto('/#contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Email').fill('not-an-email');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    for (const [label, text] of [
+      ['Name', 'Name is required'],
+      ['Email', 'Enter a valid email address'],
+      ['Message', 'Message is required'],
+    ] as const) {
+      const message = form.getByText(text);
+      await expect(message).toBeVisible();
+      const field = form.getByLabel(label, { exact: true });
+      await expect(field).toHaveAttribute('aria-invalid', 'true');
+      const id = await message.getAttribute('id');
+      expect(await field.getAttribute('aria-describedby')).toContain(id!);
+    }
+    await form.getByLabel('Name', { exact: true }).fill('Jordan');
+    await form.getByLabel('Email').fill('jordan@example.com');
+    await form.getByLabel('Message', { exact: true }).fill('Call me');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(form.getByText('Please add a little more detail (at least 10 characters)')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'contact form with errors');
+  });
+});
+
+test('outcome figures carry the same illustrative label everywhere', async ({ page }) => {
+  await page.goto('/');
+  for (const id of ['industry-insights', 'projects', 'testimonials']) {
+    await expect(page.locator(`#${id}`).getByText(ILLUSTRATIVE, { exact: false })).toBeVisible();
+  }
+  await expect(page.getByText("Automation we've built")).toHaveCount(0);
+  for (const path of ['/restaurant-order-bot', '/local-services/danville-ai-automation']) {
+    await page.goto(path);
+    await expect(page.getByText(ILLUSTRATIVE, { exact: false }).first()).toBeVisible();
+  }
+});
