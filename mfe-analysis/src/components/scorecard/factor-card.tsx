@@ -1,0 +1,78 @@
+import type { ReactNode } from 'react';
+import { INSIGHT_MARKERS, type FactorKey } from '@site/contracts/analysis';
+import { cn } from '@site/ui';
+import { FACTOR_TITLES, type ScorecardData } from './normalize-result';
+import { ChangeChip, ScoreBadge } from './score-badge';
+import { scoreTone, TONE_TEXT } from './score-tone';
+import { EvidenceToggle } from './evidence-rows';
+import { changeSince } from './what-changed';
+
+const MARKERS: Array<[string, string, string]> = [
+  [INSIGHT_MARKERS.check, 'Good', 'text-green-700 dark:text-green-400'],
+  [INSIGHT_MARKERS.warning, 'Needs attention', 'text-amber-700 dark:text-amber-300'],
+  [INSIGHT_MARKERS.cross, 'Problem', 'text-red-700 dark:text-red-400'],
+];
+
+/** Insights with their leading marker (check, warning, cross) shown as an icon and named for screen readers. */
+export function InsightList({ insights }: { insights: string[] }) {
+  if (insights.length === 0) return null;
+  return (
+    <ul className="mt-3 space-y-1.5 text-sm">
+      {insights.map((raw, i) => {
+        const m = MARKERS.find(([mark]) => raw.startsWith(mark));
+        const body = m ? raw.slice(m[0].length).trim() : raw;
+        return (
+          <li key={i} className="flex gap-2">
+            <span aria-hidden="true" className={cn('w-5 shrink-0 text-center', m?.[2] ?? 'text-muted-fg')}>
+              {m ? m[0] : '•'}
+            </span>
+            <span className="min-w-0 break-words text-fg">
+              {m && <span className="sr-only">{m[1]}: </span>}
+              {body}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** One of the six detail cards: title, score, insights, the factor's own panel and its evidence per point. */
+export function FactorCard({
+  factor,
+  data,
+  children,
+  hideInsights,
+  onEvidenceToggle,
+}: {
+  factor: FactorKey;
+  data: ScorecardData;
+  children?: ReactNode;
+  hideInsights?: boolean;
+  onEvidenceToggle?: (factor: FactorKey, open: boolean) => void;
+}) {
+  const s = data.scores[factor];
+  const title = FACTOR_TITLES[factor];
+  const change = changeSince(data.previous, factor, s.score);
+  const headingId = `factor-${factor}-heading`;
+  return (
+    <section id={`factor-${factor}`} aria-labelledby={headingId} tabIndex={-1} className="scroll-mt-24 rounded-2xl border border-border bg-surface p-5 shadow-sm break-inside-avoid-page">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 id={headingId} className="text-lg font-bold text-fg">
+          {title}
+        </h3>
+        <div className="flex items-center gap-2">
+          {change && <ChangeChip change={change} />}
+          <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[scoreTone(s.score, s.verified)])}>
+            {s.score}
+            <span className="text-sm font-medium text-muted-fg">/100</span>
+          </span>
+          <ScoreBadge score={s.score} label={s.label} verified={s.verified} />
+        </div>
+      </div>
+      {!hideInsights && <InsightList insights={s.insights} />}
+      {children}
+      <EvidenceToggle title={title} score={s} onToggle={(open) => onEvidenceToggle?.(factor, open)} />
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import {
+  collectMockSources,
+  FACTOR_KEYS,
+  NO_DATA_COLOR,
+  NO_DATA_LABEL,
+  scoreLabel,
+  type AiAssessment,
+  type AiEnhancement,
+  type AnalysisResponse,
+  type Evidence,
+  type FactorKey,
+  type PreviousReport,
+  type Recommendation,
+} from '@site/contracts/analysis';
+
+/*
+ * The scorecard reads an answer that may come from an older stored report or a server that left parts out.
+ * This turns it into one shape with the spec's defaults (section 3), so the components never guess.
+ */
+
+export type ScoreKey = FactorKey | 'overall';
+
+export interface ScoreView {
+  score: number;
+  label: string;
+  /** The colour class the answer carried (kept for the record; the badge picks contrast-safe colours by score). */
+  color: string;
+  /** false for 'No Data': nothing behind the score could be counted, or the score was missing. */
+  verified: boolean;
+  /** true when the answer had no usable score for this key. */
+  missing: boolean;
+  insights: string[];
+  evidence: Partial<Evidence> | null;
+  aiEnhancement: AiEnhancement | null;
+}
+
+export interface ScorecardData {
+  id: string | null;
+  businessName: string;
+  businessType: string;
+  location: string;
+  website: string;
+  analyzedAt: string | null;
+  cacheNote: string | null;
+  scores: Record<ScoreKey, ScoreView>;
+  recommendations: Recommendation[];
+  aiAssessment: Partial<AiAssessment> | null;
+  mockSources: string[];
+  previous: PreviousReport | null;
+}
+
+export const DEFAULT_BUSINESS_NAME = 'Unknown Business';
+export const DEFAULT_BUSINESS_TYPE = 'General Business';
+export const DEFAULT_LOCATION = 'Unknown Location';
+
+const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v : fallback);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+
+function scoreView(key: ScoreKey, raw: unknown): ScoreView {
+  const s = isRecord(raw) ? raw : null;
+  const value = s?.score;
+  if (!s || typeof value !== 'number' || !Number.isFinite(value)) {
+    console.warn(`Scorecard: the score "${key}" is missing from the analysis; showing 0 (${NO_DATA_LABEL}).`);
+    return { score: 0, label: NO_DATA_LABEL, color: NO_DATA_COLOR, verified: false, missing: true, insights: strings(s?.insights), evidence: isRecord(s?.evidence) ? (s.evidence as Partial<Evidence>) : null, aiEnhancement: null };
+  }
+  const score = Math.min(100, Math.max(0, Math.round(value)));
+  const verified = s.verified !== false && s.label !== NO_DATA_LABEL;
+  return {
+    score,
+    label: text(s.label, verified ? scoreLabel(score) : NO_DATA_LABEL),
+    color: text(s.color, NO_DATA_COLOR),
+    verified,
+    missing: false,
+    insights: strings(s.insights),
+    evidence: isRecord(s.evidence) ? (s.evidence as Partial<Evidence>) : null,
+    aiEnhancement: isRecord(s.aiEnhancement) ? (s.aiEnhancement as AiEnhancement) : null,
+  };
+}
+
+/** The answer with every default applied. Never throws on a partial answer. */
+export function normalizeResult(result: AnalysisResponse | Record<string, unknown> | null | undefined): ScorecardData {
+  const r: Record<string, unknown> = isRecord(result) ? result : {};
+  const info = isRecord(r.businessInfo) ? r.businessInfo : {};
+  const rawScores = isRecord(r.scores) ? r.scores : {};
+  const scores = Object.fromEntries(
+    [...FACTOR_KEYS, 'overall' as const].map((k) => [k, scoreView(k, rawScores[k])]),
+  ) as Record<ScoreKey, ScoreView>;
+  const recommendations = Array.isArray(r.recommendations)
+    ? (r.recommendations as unknown[]).filter((x): x is Recommendation => isRecord(x) && typeof x.title === 'string')
+    : [];
+  const previous = isRecord(r.previous) && isRecord(r.previous.scores) && typeof r.previous.analyzedAt === 'string' ? (r.previous as PreviousReport) : null;
+  return {
+    id: typeof r.id === 'string' ? r.id : null,
+    businessName: text(info.businessName, DEFAULT_BUSINESS_NAME),
+    businessType: text(info.businessType, DEFAULT_BUSINESS_TYPE),
+    location: text(info.location, DEFAULT_LOCATION),
+    website: typeof info.website === 'string' ? info.website : '',
+    analyzedAt: typeof r.analyzedAt === 'string' ? r.analyzedAt : null,
+    cacheNote: typeof r.cacheNote === 'string' && r.cacheNote ? r.cacheNote : null,
+    scores,
+    recommendations,
+    aiAssessment: isRecord(r.aiAssessment) ? (r.aiAssessment as Partial<AiAssessment>) : null,
+    mockSources: collectMockSources(rawScores),
+    previous,
+  };
+}
+
+/** A date for people ('November 23, 2026'), or 'Unknown' when it is missing or invalid. */
+export function formatDate(value: string | null | undefined, withTime = false): string {
+  if (!value) return 'Unknown';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return 'Unknown';
+  return d.toLocaleString('en-US', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'long' });
+}
+
+export const FACTOR_TITLES: Record<FactorKey, string> = {
+  visibility: 'Visibility',
+  reputation: 'Reputation',
+  profileQuality: 'Profile Quality',
+  websiteTrust: 'Website Trust',
+  contentQuality: 'Content Quality',
+  competitiveIntelligence: 'Competitive Intelligence',
+};
+
+export const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;

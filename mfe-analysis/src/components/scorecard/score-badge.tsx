@@ -1,0 +1,29 @@
+import { cn } from '@site/ui';
+import { scoreTone, TONE_BADGE } from './score-tone';
+import type { Change } from './what-changed';
+
+/** The score's label in its colour (80/60/40 thresholds, grey for 'No Data'). */
+export function ScoreBadge({ score, label, verified, className }: { score: number; label: string; verified: boolean; className?: string }) {
+  const tone = scoreTone(score, verified);
+  return (
+    <span data-tone={tone} className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', TONE_BADGE[tone], className)}>
+      {label}
+    </span>
+  );
+}
+
+/** '+4' / '−2' / 'no change' since the previous report. */
+export function ChangeChip({ change }: { change: Change }) {
+  const cls =
+    change.delta > 0
+      ? 'text-green-800 bg-green-50 dark:text-green-300 dark:bg-green-950'
+      : change.delta < 0
+        ? 'text-red-800 bg-red-50 dark:text-red-300 dark:bg-red-950'
+        : 'text-slate-700 bg-slate-100 dark:text-slate-300 dark:bg-slate-800';
+  return (
+    <span className={cn('inline-flex items-center rounded px-1.5 py-0.5 text-xs font-semibold tabular-nums', cls)}>
+      <span aria-hidden="true">{change.text}</span>
+      <span className="sr-only">{change.spoken} since the previous report</span>
+    </span>
+  );
+}

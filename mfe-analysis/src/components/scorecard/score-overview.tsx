@@ -1,0 +1,76 @@
+import { DEFAULT_TOTAL_POSSIBLE_POINTS, FACTOR_KEYS, type FactorKey } from '@site/contracts/analysis';
+import { cn } from '@site/ui';
+import { FACTOR_TITLES, formatDate, type ScorecardData } from './normalize-result';
+import { ChangeChip, ScoreBadge } from './score-badge';
+import { scoreTone, TONE_BAR, TONE_TEXT } from './score-tone';
+import { changeSince } from './what-changed';
+
+/** Overall score out of 100 and the six factor scores; a factor tile takes the reader to its detail card. */
+export function ScoreOverview({ data, onFactorClick }: { data: ScorecardData; onFactorClick: (key: FactorKey) => void }) {
+  const overall = data.scores.overall;
+  const tone = scoreTone(overall.score, overall.verified);
+  const dataPoints = overall.evidence?.dataPoints ?? 0;
+  const possible = overall.evidence?.totalPossiblePoints ?? DEFAULT_TOTAL_POSSIBLE_POINTS;
+  const overallChange = changeSince(data.previous, 'overall', overall.score);
+  return (
+    <section aria-labelledby="overall-score-heading" className="rounded-2xl border border-border bg-surface p-5 shadow-sm sm:p-6">
+      <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+        <div className="flex flex-col items-center justify-center text-center">
+          <h3 id="overall-score-heading" className="text-base font-semibold text-fg">
+            Overall Score
+          </h3>
+          <p className="mt-2" data-testid="overall-score">
+            <span className={cn('text-6xl font-extrabold tabular-nums', TONE_TEXT[tone])}>{overall.score}</span>
+            <span className="text-xl font-semibold text-muted-fg">/100</span>
+          </p>
+          <div className="mt-2 flex items-center gap-2">
+            <ScoreBadge score={overall.score} label={overall.label} verified={overall.verified} />
+            {overallChange && <ChangeChip change={overallChange} />}
+          </div>
+          <p className="mt-3 text-sm text-muted-fg">Based on 6 key growth factors</p>
+          <p className="mt-1 text-xs text-muted-fg">
+            {dataPoints} of {possible} points from verified data
+          </p>
+        </div>
+        <div>
+          {data.previous && (
+            <p className="mb-3 text-sm text-muted-fg">
+              Changes since your previous report of{' '}
+              <time dateTime={data.previous.analyzedAt}>{formatDate(data.previous.analyzedAt)}</time>
+            </p>
+          )}
+          <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+            {FACTOR_KEYS.map((key) => {
+              const s = data.scores[key];
+              const t = scoreTone(s.score, s.verified);
+              const change = changeSince(data.previous, key, s.score);
+              return (
+                <li key={key}>
+                  <button
+                    type="button"
+                    data-print-keep=""
+                    onClick={() => onFactorClick(key)}
+                    className="w-full rounded-xl border border-border bg-bg p-3 text-left transition-colors hover:bg-surface-muted"
+                    aria-label={`${FACTOR_TITLES[key]}: ${s.score} out of 100, ${s.label}${change ? `, ${change.spoken} since the previous report` : ''}. Show details`}
+                  >
+                    <span className="flex items-center justify-between gap-2">
+                      <span className="text-sm font-semibold text-fg">{FACTOR_TITLES[key]}</span>
+                      {change && <ChangeChip change={change} />}
+                    </span>
+                    <span className="mt-1 flex items-baseline gap-2">
+                      <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[t])}>{s.score}</span>
+                      <ScoreBadge score={s.score} label={s.label} verified={s.verified} />
+                    </span>
+                    <span className="mt-2 block h-1.5 overflow-hidden rounded-full bg-surface-muted" aria-hidden="true">
+                      <span className={cn('block h-full rounded-full', TONE_BAR[t])} style={{ width: `${s.score}%` }} />
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { SCORE_THRESHOLDS } from '@site/contracts/analysis';
+
+/*
+ * Score colours (spec section 5): 80+ green, 60+ yellow, 40+ orange, below red, 'No Data' grey. The contract's
+ * colour classes (text-yellow-600 on white is 2.9:1) are too light to read, so the scorecard picks shades that
+ * keep 4.5:1 in light and dark themes.
+ */
+
+export type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'grey';
+
+export function scoreTone(score: number, verified = true): Tone {
+  if (!verified) return 'grey';
+  if (score >= SCORE_THRESHOLDS.excellent) return 'green';
+  if (score >= SCORE_THRESHOLDS.good) return 'yellow';
+  if (score >= SCORE_THRESHOLDS.fair) return 'orange';
+  return 'red';
+}
+
+/** Signal strength 0-10: 8+ green, 5+ yellow, below red. */
+export function strengthTone(strength: number): Tone {
+  if (strength >= 8) return 'green';
+  if (strength >= 5) return 'yellow';
+  return 'red';
+}
+
+export const TONE_TEXT: Record<Tone, string> = {
+  green: 'text-green-700 dark:text-green-400',
+  yellow: 'text-yellow-700 dark:text-yellow-300',
+  orange: 'text-orange-700 dark:text-orange-400',
+  red: 'text-red-700 dark:text-red-400',
+  grey: 'text-slate-600 dark:text-slate-400',
+};
+
+export const TONE_BADGE: Record<Tone, string> = {
+  green: 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300',
+  yellow: 'bg-yellow-100 text-yellow-800 dark:bg-yellow-950 dark:text-yellow-200',
+  orange: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
+  red: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  grey: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+};
+
+export const TONE_BAR: Record<Tone, string> = {
+  green: 'bg-green-600 dark:bg-green-400',
+  yellow: 'bg-yellow-500 dark:bg-yellow-300',
+  orange: 'bg-orange-500 dark:bg-orange-400',
+  red: 'bg-red-600 dark:bg-red-400',
+  grey: 'bg-slate-400',
+};
