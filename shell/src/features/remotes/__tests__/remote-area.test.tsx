@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,20 +12,28 @@ function BlogApp() {
   return <h1>AI Automation Blog</h1>;
 }
 
-/** The shell around one remote's area: a link outside the area, as the header has. */
-function renderArea(network: (url: string) => Promise<unknown>, timeoutMs = 1000) {
+/**
+ * The shell around one remote's area: a link outside the area, as the header has. Rendered inside an awaited
+ * act(), as React 19 asks of components that suspend on a promise (`use`).
+ */
+async function renderArea(network: (url: string) => Promise<unknown>, timeoutMs = 1000) {
   const federation = fakeFederation(network);
   const load = createRemoteLoader(federation.runtime, timeoutMs);
-  render(
+  await act(async () => {
+    render(
     <MemoryRouter initialEntries={['/blog']}>
       <nav>
         <Link to="/blog/category/case-studies">Case Studies</Link>
       </nav>
       <RemoteArea name="blog" entry={ENTRY} load={load} />
     </MemoryRouter>,
-  );
+    );
+  });
   return federation;
 }
+
+/** Clicks Retry; the new attempt suspends, so the click runs in an awaited act() as well. */
+const retry = () => act(() => userEvent.click(screen.getByRole('button', { name: 'Retry' })));
 
 describe("a remote's area", () => {
   // The boundary logs what it caught; the tests look at the screen instead.
@@ -34,7 +42,7 @@ describe("a remote's area", () => {
 
   it('shows a loading state, then the remote', async () => {
     let answer: ((mod: unknown) => void) | undefined;
-    renderArea(() => new Promise((resolve) => (answer = resolve)));
+    await renderArea(() => new Promise((resolve) => (answer = resolve)));
     expect(screen.getByRole('status').textContent).toContain('Loading…');
     await vi.waitFor(() => expect(answer).toBeDefined());
     expect(screen.getByRole('status')).toBeTruthy();
@@ -45,7 +53,7 @@ describe("a remote's area", () => {
 
   it('a remote that is down shows "temporarily unavailable" with Retry, and Retry loads it once it is back', async () => {
     let up = false;
-    const { requested } = renderArea(async () => {
+    const { requested } = await renderArea(async () => {
       if (!up) throw new TypeError('Failed to fetch dynamically imported module');
       return { default: BlogApp };
     });
@@ -55,19 +63,19 @@ describe("a remote's area", () => {
     // The rest of the page stays usable.
     expect(screen.getByRole('link', { name: 'Case Studies' })).toBeTruthy();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await retry();
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(requested).toHaveLength(2);
 
     up = true;
-    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await retry();
     expect(await screen.findByRole('heading', { name: 'AI Automation Blog' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(requested).toEqual([ENTRY, `${ENTRY}?retry=1`, `${ENTRY}?retry=2`]);
   });
 
   it('a remote that never answers is shown as unavailable after the timeout', async () => {
-    renderArea(never, 30);
+    await renderArea(never, 30);
     expect(screen.getByRole('status')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'This section is temporarily unavailable' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
@@ -79,7 +87,7 @@ describe("a remote's area", () => {
       if (crash) throw new Error('Cannot read properties of undefined');
       return <BlogApp />;
     }
-    const { requested } = renderArea(async () => ({ default: Crashing }));
+    const { requested } = await renderArea(async () => ({ default: Crashing }));
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     expect(screen.queryByText('This section is temporarily unavailable')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
@@ -97,7 +105,7 @@ describe("a remote's area", () => {
       if (pathname === '/blog') throw new Error('render crash');
       return <h1>Case Studies</h1>;
     }
-    renderArea(async () => ({ default: CrashesOnBlog }));
+    await renderArea(async () => ({ default: CrashesOnBlog }));
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     await userEvent.click(screen.getByRole('link', { name: 'Case Studies' }));
     expect(await screen.findByRole('heading', { name: 'Case Studies' })).toBeTruthy();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, use, useMemo, useState, type ComponentType } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
 import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
@@ -11,7 +11,8 @@ import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
 export function RemoteArea({ name, entry, load }: { name: string; entry: string; load: LoadRemoteApp }) {
   const [attempt, setAttempt] = useState(0);
   const { pathname } = useLocation();
-  const App = useMemo(() => lazy(() => load(name, entry, attempt)), [load, name, entry, attempt]);
+  // One load per attempt (the loader shares it with the preload); Retry makes a new attempt.
+  const app = useMemo(() => load(name, entry, attempt), [load, name, entry, attempt]);
   return (
     <ErrorBoundary
       resetKeys={[name, attempt, pathname]}
@@ -24,10 +25,16 @@ export function RemoteArea({ name, entry, load }: { name: string; entry: string;
       }
     >
       <Suspense fallback={<RemoteLoading />}>
-        <App />
+        <RemoteApp app={app} />
       </Suspense>
     </ErrorBoundary>
   );
+}
+
+/** The remote's ./App once loaded; suspends while loading and throws the load's failure to the boundary. */
+function RemoteApp({ app }: { app: Promise<{ default: ComponentType }> }) {
+  const { default: App } = use(app);
+  return <App />;
 }
 
 function RemoteLoading() {
