@@ -1,11 +1,47 @@
-import { lazy } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
+import type { AdminSection } from '@site/contracts/admin';
 import type { RemoteRouteDef } from '@site/ui';
-import { adminPages, EDIT_POST_ROUTE } from '../features/auth/data/pages';
+import { adminPages, EDIT_POST_ROUTE } from '../config/pages';
 
-const AdminGate = lazy(() => import('../features/auth/components/admin-gate').then((m) => ({ default: m.AdminGate })));
+// The frame (session check, 'Admin Access' gate, sidebar) loads first; each screen is its own chunk behind it,
+// so a logged-out visit downloads only the gate.
+const AdminFrame = lazy(() => import('../features/auth/components/admin-frame').then((m) => ({ default: m.AdminFrame })));
+const DashboardScreen = lazy(() => import('./screens/dashboard-screen').then((m) => ({ default: m.DashboardScreen })));
+const AlertsScreen = lazy(() => import('./screens/alerts-screen').then((m) => ({ default: m.AlertsScreen })));
+const PostsPage = lazy(() => import('../features/posts/components/posts-page').then((m) => ({ default: m.PostsPage })));
+const CreatePostPage = lazy(() => import('../features/posts/components/create-post-page').then((m) => ({ default: m.CreatePostPage })));
+const EditPostPage = lazy(() => import('../features/posts/components/edit-post-page').then((m) => ({ default: m.EditPostPage })));
+
+function ScreenLoading() {
+  return (
+    <div role="status" aria-live="polite" className="min-h-[60vh]">
+      <span className="sr-only">Loading…</span>
+    </div>
+  );
+}
+
+/** A screen inside the frame: the frame decides between the gate and the panel. */
+function AdminScreen({ section, screen: Screen }: { section: AdminSection | null; screen?: ComponentType }) {
+  return (
+    <AdminFrame section={section}>
+      {Screen && (
+        <Suspense fallback={<ScreenLoading />}>
+          <Screen />
+        </Suspense>
+      )}
+    </AdminFrame>
+  );
+}
+
+const { gate, dashboard, alerts, posts, createPost } = adminPages;
+const meta = ({ heading: _heading, ...m }: (typeof adminPages)[keyof typeof adminPages]) => m;
 
 /** The one route table of mfe-admin: its router, its manifest and the server's metadata read it. */
 export const routes: RemoteRouteDef[] = [
-  ...adminPages.map(({ heading: _heading, ...meta }) => ({ path: meta.path, page: AdminGate, meta })),
-  { path: EDIT_POST_ROUTE, page: AdminGate },
+  { path: gate.path, page: AdminScreen, props: { section: null }, meta: meta(gate) },
+  { path: dashboard.path, page: AdminScreen, props: { section: 'dashboard', screen: DashboardScreen }, meta: meta(dashboard) },
+  { path: alerts.path, page: AdminScreen, props: { section: 'alerts', screen: AlertsScreen }, meta: meta(alerts) },
+  { path: posts.path, page: AdminScreen, props: { section: 'posts', screen: PostsPage }, meta: meta(posts) },
+  { path: createPost.path, page: AdminScreen, props: { section: 'posts', screen: CreatePostPage }, meta: meta(createPost) },
+  { path: EDIT_POST_ROUTE, page: AdminScreen, props: { section: 'posts', screen: EditPostPage } },
 ];

@@ -9,11 +9,13 @@ const page = (path: string, heading: string): PageMeta & { heading: string } => 
 });
 
 /** The admin area's pages: each route's heading and title (the edit page's id varies). */
-export const adminPages = [
-  page('/admin', 'Admin Access'),
-  page('/admin/dashboard', 'Dashboard'),
-  page('/admin/alerts', 'Alert Management'),
-  page('/admin/posts', 'Blog Posts'),
-  page('/admin/posts/create', 'Create Post'),
-];
+export const adminPages = {
+  gate: page('/admin', 'Admin Access'),
+  dashboard: page('/admin/dashboard', 'Dashboard'),
+  alerts: page('/admin/alerts', 'Alert Management'),
+  posts: page('/admin/posts', 'Blog Posts'),
+  createPost: page('/admin/posts/create', 'Create Post'),
+};
 export const EDIT_POST_ROUTE = '/admin/posts/:id/edit';
+export const EDIT_POST_TITLE = 'Edit Post | Admin';
+export const editPostPath = (id: string) => `/admin/posts/${encodeURIComponent(id)}/edit`;

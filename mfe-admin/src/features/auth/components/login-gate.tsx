@@ -1,0 +1,136 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ADMIN_MESSAGES } from '@site/contracts/admin';
+import { Button, Card, usePageMeta } from '@site/ui';
+import { adminPages } from '../../../config/pages';
+import { useSessionStore } from '../../../lib/session-store';
+import { LoginError, login } from '../api/login';
+
+function waitText(seconds: number): string {
+  if (seconds <= 0) return 'You can try again now.';
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  const parts = [m > 0 ? `${m} ${m === 1 ? 'minute' : 'minutes'}` : '', s > 0 ? `${s} ${s === 1 ? 'second' : 'seconds'}` : ''].filter(Boolean);
+  return `Try again in ${parts.join(' ')}.`;
+}
+
+/** 'Admin Access': the password gate. The server checks the password; this form only sends it. */
+export function LoginGate({ passwordConfigured }: { passwordConfigured: boolean }) {
+  usePageMeta(adminPages.gate.title, adminPages.gate.description);
+  const setSession = useSessionStore((s) => s.setSession);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notConfigured, setNotConfigured] = useState(!passwordConfigured);
+  /** Epoch ms until which the server refuses logins (429). */
+  const [lockedUntil, setLockedUntil] = useState<number | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const inputRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  const hintId = useId();
+
+  useEffect(() => {
+    if (lockedUntil === null) return;
+    const timer = window.setInterval(() => {
+      const t = Date.now();
+      setNow(t);
+      if (t >= lockedUntil) {
+        setLockedUntil(null);
+        setError(null);
+      }
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [lockedUntil]);
+
+  const locked = lockedUntil !== null && now < lockedUntil;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (busy || locked || notConfigured) return;
+    if (!password) {
+      setError(ADMIN_MESSAGES.passwordRequired);
+      inputRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const session = await login({ password });
+      setSession(session);
+    } catch (err) {
+      setPassword('');
+      if (err instanceof LoginError && err.status === 401) setError(ADMIN_MESSAGES.incorrectPassword);
+      else if (err instanceof LoginError && err.status === 429) {
+        const seconds = err.retryAfterSeconds ?? 15 * 60;
+        setLockedUntil(Date.now() + seconds * 1000);
+        setNow(Date.now());
+        setError(ADMIN_MESSAGES.tooManyAttempts);
+      } else if (err instanceof LoginError && err.status === 503) {
+        setNotConfigured(true);
+      } else if (err instanceof LoginError && err.status === 400) setError(err.message);
+      else setError('Could not reach the server. Check your connection and try again.');
+      inputRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto flex min-h-[70vh] w-full max-w-md flex-col justify-center px-4 py-12 sm:py-16">
+      <Card className="p-6 sm:p-8">
+        <div aria-hidden="true" className="mb-5 flex h-12 w-12 items-center justify-center rounded-xl bg-primary-soft text-primary-soft-fg">
+          <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <rect x="4" y="11" width="16" height="10" rx="2" />
+            <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+          </svg>
+        </div>
+        <h1 className="text-2xl font-bold text-fg">{adminPages.gate.heading}</h1>
+        <p id={hintId} className="mt-2 text-muted-fg">
+          Enter the admin password to manage blog posts, messages and alerts.
+        </p>
+        {notConfigured && (
+          <div role="alert" className="mt-5 rounded-xl border border-warning/40 bg-warning-soft p-4 text-sm text-fg">
+            <p className="font-semibold">No admin password is set on this server.</p>
+            <p className="mt-1">{ADMIN_MESSAGES.notConfigured}</p>
+          </div>
+        )}
+        <form className="mt-6 space-y-4" noValidate onSubmit={onSubmit}>
+          <div>
+            <label htmlFor="admin-password" className="block text-sm font-semibold text-fg">
+              Password <span className="font-normal text-muted-fg">(required)</span>
+            </label>
+            <input
+              ref={inputRef}
+              id="admin-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              autoFocus
+              disabled={notConfigured}
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                if (error && !locked) setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${errorId} ${hintId}` : hintId}
+              className="mt-1.5 block w-full rounded-lg border border-border bg-bg px-3 py-2.5 text-fg shadow-sm placeholder:text-muted-fg focus:border-primary focus:outline-2 focus:outline-ring disabled:opacity-60 aria-[invalid=true]:border-danger"
+            />
+            <div aria-live="assertive">
+              {error && (
+                <p id={errorId} className="mt-2 text-sm font-medium text-danger">
+                  {error}
+                </p>
+              )}
+            </div>
+            {/* Outside the live region: a ticking countdown must not be read out every second. */}
+            {locked && lockedUntil !== null && <p className="mt-1 text-sm text-fg">{waitText(Math.ceil((lockedUntil - now) / 1000))}</p>}
+          </div>
+          <Button type="submit" size="lg" className="w-full" disabled={busy || locked || notConfigured} aria-busy={busy || undefined}>
+            {busy ? 'Signing in…' : 'Sign In'}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}

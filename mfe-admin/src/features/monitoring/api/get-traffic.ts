@@ -1,0 +1,7 @@
+import { adminTrafficSchema, type AdminTraffic } from '@site/contracts/admin';
+import { adminRequest } from '../../../lib/admin-request';
+
+/** GET /api/admin/traffic: recent requests by client address, classified. */
+export function getTraffic(signal?: AbortSignal): Promise<AdminTraffic> {
+  return adminRequest('/api/admin/traffic', adminTrafficSchema, { signal });
+}

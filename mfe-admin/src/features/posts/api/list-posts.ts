@@ -1,0 +1,13 @@
+import { adminPostListSchema, type AdminPostList, type AdminPostListQueryInput } from '@site/contracts/admin';
+import { adminRequest } from '../../../lib/admin-request';
+
+/** GET /api/admin/posts: every status (or one), searched by title, excerpt and category. */
+export function listPosts(query: AdminPostListQueryInput, signal?: AbortSignal): Promise<AdminPostList> {
+  const params = new URLSearchParams();
+  if (query.q) params.set('q', query.q);
+  if (query.status) params.set('status', query.status);
+  if (query.page && query.page !== 1) params.set('page', String(query.page));
+  if (query.limit) params.set('limit', String(query.limit));
+  const qs = params.toString();
+  return adminRequest(`/api/admin/posts${qs ? `?${qs}` : ''}`, adminPostListSchema, { signal });
+}

@@ -1,0 +1,42 @@
+import { useParams } from 'react-router-dom';
+import { ADMIN_MESSAGES } from '@site/contracts/admin';
+import { ApiError, ButtonLink, usePageMeta } from '@site/ui';
+import { LoadFailed, LoadingRows } from '../../../components/load-state';
+import { adminPages, EDIT_POST_TITLE } from '../../../config/pages';
+import { useResource } from '../../../lib/use-resource';
+import { getPost } from '../api/get-post';
+import { PostEditor } from './post-editor';
+
+/** /admin/posts/:id/edit: loads the post (any status), then the same form as Create. */
+export function EditPostPage() {
+  const { id = '' } = useParams();
+  const { data: post, error, loading, reload } = useResource(`post:${id}`, (signal) => getPost(id, signal));
+  usePageMeta(EDIT_POST_TITLE);
+
+  if (post && post.id === id) return <PostEditor key={`${post.id}`} post={post} />;
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <div className="rounded-2xl border border-border bg-surface p-8 text-center shadow-sm">
+        <h1 className="text-2xl font-bold text-fg">{ADMIN_MESSAGES.postNotFound}</h1>
+        <p className="mt-2 text-muted-fg">It may have been deleted, or the link is wrong.</p>
+        <ButtonLink to={adminPages.posts.path} className="mt-6">
+          Back to Blog Posts
+        </ButtonLink>
+      </div>
+    );
+  }
+  if (error && !loading) {
+    return (
+      <div>
+        <h1 className="mb-4 text-2xl font-bold text-fg">Edit Post</h1>
+        <LoadFailed title="Error fetching post. Please try again." onRetry={reload} />
+      </div>
+    );
+  }
+  return (
+    <div>
+      <h1 className="mb-4 text-2xl font-bold text-fg">Edit Post</h1>
+      <LoadingRows label="Loading the post…" rows={6} />
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { POST_MIN_RULES } from '@site/contracts/posts';
+import { Button } from '@site/ui';
+import { CopyBlock, copyText } from '../../../components/copy-block';
+import { Panel } from '../../../components/panel';
+
+/** Header the API reads (api/src/services/webhook-service.ts, SIGNATURE_HEADER). */
+const SIGNATURE_HEADER = 'X-Webhook-Signature';
+const TOLERANCE_SECONDS = 300;
+
+const FIELD_NOTES: Record<(typeof POST_MIN_RULES)[number]['field'], string> = {
+  title: 'text',
+  excerpt: 'text, shown on the cards',
+  content: 'HTML, sanitized on arrival',
+  author: 'text',
+  category: 'text, e.g. AI Automation',
+  metaDescription: 'text for search engines',
+};
+
+const SAMPLE_BODY = JSON.stringify({
+  title: 'Five automations for busy salons',
+  excerpt: 'Small automations that give a salon team back hours every week.',
+  content:
+    '<h2>Start small</h2><p>Reminders, rebooking and review requests are the three automations that pay back fastest for a salon. Here is how to set each up.</p>',
+  author: 'Tri-Valley AI Team',
+  category: 'How-To Guides',
+  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
+  keywords: ['salon', 'automation'],
+  status: 'draft',
+});
+
+function curlExample(endpoint: string): string {
+  return `SECRET='the value of WEBHOOK_SECRET on the server'
+BODY='${SAMPLE_BODY}'
+T=$(date +%s)
+SIG=$(printf '%s.%s' "$T" "$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
+curl -sS -X POST '${endpoint}' \\
+  -H 'Content-Type: application/json' \\
+  -H "${SIGNATURE_HEADER}: t=$T,v1=$SIG" \\
+  -H "Idempotency-Key: salon-post-$(date +%Y%m%d)" \\
+  --data-binary "$BODY"`;
+}
+
+const N8N_CODE = `// n8n Code node (JavaScript), placed before the HTTP Request node.
+// Self-hosted n8n: allow the module with NODE_FUNCTION_ALLOW_BUILTIN=crypto.
+const crypto = require('crypto');
+const secret = $vars.WEBHOOK_SECRET; // an n8n variable or credential, never typed into the workflow
+const body = JSON.stringify({
+  title: $json.title,
+  excerpt: $json.excerpt,
+  content: $json.html,
+  author: 'Tri-Valley AI Team',
+  category: 'AI Automation',
+  metaDescription: $json.metaDescription,
+  keywords: $json.keywords ?? [],
+  status: 'draft',
+});
+const t = Math.floor(Date.now() / 1000);
+const v1 = crypto.createHmac('sha256', secret).update(\`\${t}.\${body}\`).digest('hex');
+return [{ json: { body, signature: \`t=\${t},v1=\${v1}\`, key: $execution.id } }];`;
+
+const code = 'rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[0.85em] text-fg';
+
+/**
+ * How an n8n workflow (or any sender) publishes to this site: endpoint, fields, signature, a curl example and the
+ * n8n setup. The secret itself lives only in the server's environment and is never shown here.
+ */
+export function WebhookDocs() {
+  const endpoint = `${window.location.origin}/api/webhook`;
+  return (
+    <Panel
+      id="webhook"
+      title="Publishing from n8n (webhook)"
+      description="An automation can create posts here by calling this site's webhook. Each call is signed with the shared secret, so nobody else can post."
+    >
+      <div className="space-y-6 text-sm text-fg">
+        <div>
+          <h3 className="font-semibold">Endpoint</h3>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code className={`${code} break-all`}>POST {endpoint}</code>
+            <Button size="sm" variant="secondary" onClick={() => copyText(endpoint)} aria-label="Copy endpoint URL">
+              Copy
+            </Button>
+          </div>
+        </div>
+
+        <div className="grid gap-6 md:grid-cols-2">
+          <div>
+            <h3 className="font-semibold">Required fields (JSON body)</h3>
+            <ul className="mt-2 space-y-1.5">
+              {POST_MIN_RULES.map((r) => (
+                <li key={r.field}>
+                  <code className={code}>{r.field}</code> <span className="text-muted-fg">{FIELD_NOTES[r.field]}, at least {r.min} characters</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h3 className="font-semibold">Optional fields</h3>
+            <ul className="mt-2 space-y-1.5">
+              <li>
+                <code className={code}>keywords</code> <span className="text-muted-fg">array of strings (shown as tags)</span>
+              </li>
+              <li>
+                <code className={code}>featuredImage</code> <span className="text-muted-fg">http(s) URL</span>
+              </li>
+              <li>
+                <code className={code}>ogImage</code> <span className="text-muted-fg">http(s) URL for link previews</span>
+              </li>
+              <li>
+                <code className={code}>status</code> <span className="text-muted-fg">"draft" (default) or "published"</span>
+              </li>
+            </ul>
+          </div>
+        </div>
+
+        <div>
+          <h3 className="font-semibold">Signature</h3>
+          <p className="mt-2 text-muted-fg">
+            Send the header <code className={code}>{SIGNATURE_HEADER}: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>, where <code className={code}>&lt;hex&gt;</code>{' '}
+            is the HMAC-SHA256 of the string <code className={code}>&lt;t&gt;.&lt;raw body&gt;</code> (the exact bytes you send), keyed with the server's{' '}
+            <code className={code}>WEBHOOK_SECRET</code>. A missing or wrong signature, or a <code className={code}>t</code> more than {TOLERANCE_SECONDS}{' '}
+            seconds from the server's clock, is refused (401). Add an <code className={code}>Idempotency-Key</code> header (e.g. the n8n execution id) so a
+            retried delivery answers the first result instead of creating a duplicate.
+          </p>
+          <p className="mt-2 text-muted-fg">
+            Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, url }'}</code>; 400 'Validation failed: …'
+            with the same messages as the form; 401 bad signature; 409 an Idempotency-Key reused with another body; 429 more than 30 deliveries a minute;
+            503 when <code className={code}>WEBHOOK_SECRET</code> is not set on the server.
+          </p>
+        </div>
+
+        <CopyBlock label="curl example (bash)" code={curlExample(endpoint)} />
+
+        <div>
+          <h3 className="font-semibold">n8n setup</h3>
+          <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-muted-fg">
+            <li>Store the secret as an n8n variable or credential named WEBHOOK_SECRET.</li>
+            <li>Add a Code node that builds the body once and signs exactly that string (below).</li>
+            <li>
+              Add an <strong className="text-fg">HTTP Request</strong> node: method <code className={code}>POST</code>, URL <code className={`${code} break-all`}>{endpoint}</code>.
+            </li>
+            <li>
+              Headers: <code className={code}>Content-Type: application/json</code>, <code className={code}>{SIGNATURE_HEADER}: {'{{ $json.signature }}'}</code>,{' '}
+              <code className={code}>Idempotency-Key: {'{{ $json.key }}'}</code>.
+            </li>
+            <li>
+              Body content type <strong className="text-fg">Raw</strong> with <code className={code}>{'{{ $json.body }}'}</code> (not "JSON": it would re-serialize the
+              body and break the signature).
+            </li>
+            <li>Turn on "Retry On Fail": retries are safe thanks to the idempotency key.</li>
+          </ol>
+        </div>
+        <CopyBlock label="n8n Code node" code={N8N_CODE} />
+      </div>
+    </Panel>
+  );
+}
