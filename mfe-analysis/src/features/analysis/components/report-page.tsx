@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { analysisResponseSchema } from '@site/contracts/analysis';
+import { Button, ButtonLink, Container, usePageMeta } from '@site/ui';
+import { AnalysisFailure, type AnalysisResult as Result } from '../../../lib/analysis-request';
+import { reportBusinessName } from '../../../lib/report-links';
+import { getAnalysis } from '../api/get-analysis';
+import { describeFailure } from '../lib/describe-failure';
+import { useEngagementTracking } from '../hooks/use-engagement-tracking';
+import { AnalysisResult } from './analysis-result';
+
+type State =
+  | { status: 'loading' }
+  | { status: 'ready'; result: Result }
+  | { status: 'not_found' }
+  | { status: 'error'; failure: AnalysisFailure };
+
+const SITE = 'Tri-Valley AI Automation';
+
+/** The report the server embedded for this page (server rendering), when it is this id's. */
+function embeddedReport(data: unknown, id: string | undefined): Result | null {
+  const parsed = analysisResponseSchema.safeParse(data);
+  return parsed.success && parsed.data.id === id ? parsed.data : null;
+}
+
+function formatDate(iso: unknown): string | null {
+  if (typeof iso !== 'string') return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/** /free-analysis/report/:id: a stored report, shareable and printable; a clear state for an unknown id. */
+export function ReportPage({ data }: { data?: unknown }) {
+  const { id } = useParams();
+  const [state, setState] = useState<State>(() => {
+    const embedded = embeddedReport(data, id);
+    return embedded ? { status: 'ready', result: embedded } : { status: 'loading' };
+  });
+  const [attempt, setAttempt] = useState(0);
+  useEngagementTracking('/free-analysis/report');
+
+  useEffect(() => {
+    if (state.status === 'ready' && (state.result as { id?: unknown }).id === id && attempt === 0) return;
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    getAnalysis(id ?? '', controller.signal).then(
+      (result) => setState({ status: 'ready', result }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof AnalysisFailure && error.status === 404) return setState({ status: 'not_found' });
+        setState({ status: 'error', failure: error instanceof AnalysisFailure ? error : new AnalysisFailure(String(error), 0, '') });
+      },
+    );
+    return () => controller.abort();
+    // Only a new id or an explicit retry loads again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, attempt]);
+
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const name = state.status === 'ready' ? reportBusinessName(state.result) : null;
+  usePageMeta(
+    state.status === 'not_found'
+      ? `Report not found | ${SITE}`
+      : name
+        ? `${name} growth scorecard | ${SITE}`
+        : `Growth scorecard | ${SITE}`,
+    name ? `The growth scorecard and AI readiness assessment of ${name}.` : undefined,
+  );
+
+  if (state.status === 'loading')
+    return (
+      <div role="status" aria-live="polite" className="min-h-screen">
+        <Container className="py-16 text-muted-fg">Loading the report…</Container>
+      </div>
+    );
+
+  if (state.status === 'not_found')
+    return (
+      <Container className="flex min-h-[60vh] flex-col items-center justify-center py-24 text-center">
+        <h1 className="text-3xl font-bold text-fg">Report not found</h1>
+        <p className="mt-3 max-w-md text-muted-fg">
+          There is no report at this address. Check that the link was copied in full, or run a new free analysis: it takes a minute.
+        </p>
+        <ButtonLink to="/free-analysis" size="lg" className="mt-8">
+          Run a free analysis
+        </ButtonLink>
+      </Container>
+    );
+
+  if (state.status === 'error') {
+    const words = describeFailure(state.failure);
+    return (
+      <Container className="py-16">
+        <h1 className="text-3xl font-bold text-fg">This report could not be loaded</h1>
+        <div role="alert" className="mt-6 rounded-2xl border border-red-300 bg-red-50 p-5 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          <p className="font-semibold">{words.title}</p>
+          <p className="mt-1 text-sm">{words.advice}</p>
+        </div>
+        <Button className="mt-6" onClick={reload}>
+          Try again
+        </Button>
+      </Container>
+    );
+  }
+
+  const analyzedOn = formatDate((state.result as { analyzedAt?: unknown }).analyzedAt);
+  return (
+    <>
+      <div className="border-b border-border bg-gradient-to-b from-primary-soft/60 to-bg print:border-0 print:bg-none">
+        <Container className="py-10 sm:py-14">
+          <p className="text-sm font-semibold uppercase tracking-wider text-primary dark:text-blue-300 print:hidden">Shared report</p>
+          <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-fg sm:text-4xl">{name ?? 'Business'} growth scorecard</h1>
+          {analyzedOn && <p className="mt-2 text-muted-fg">Analyzed {analyzedOn}</p>}
+        </Container>
+      </div>
+      <Container className="space-y-8 py-10 sm:py-12">
+        <AnalysisResult result={state.result} onRetry={reload} />
+        <div className="rounded-2xl border border-border bg-surface p-6 text-center shadow-sm print:hidden">
+          <h2 className="text-xl font-semibold text-fg">Want the scorecard of your own business?</h2>
+          <p className="mt-2 text-muted-fg">Free, no sign-up, about a minute.</p>
+          <ButtonLink to="/free-analysis" className="mt-4">
+            Run a free analysis
+          </ButtonLink>
+        </div>
+      </Container>
+    </>
+  );
+}
