@@ -9,8 +9,13 @@ import { createLogger, type Logger } from './lib/logger';
 import { apiFallback } from './middleware/api-fallback';
 import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
+import { observeRequests } from './middleware/observe-requests';
 import { requestLog } from './middleware/request-log';
 import { securityHeaders } from './middleware/security-headers';
+import { adminAuthRoutes } from './routes/admin-auth';
+import { adminLeadsRoutes } from './routes/admin-leads';
+import { adminMonitoringRoutes } from './routes/admin-monitoring';
+import { adminPostsRoutes } from './routes/admin-posts';
 import { analysisRoutes } from './routes/analysis';
 import { contactRoutes } from './routes/contact';
 import { eventsRoutes } from './routes/events';
@@ -35,6 +40,10 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   webhookRoutes,
   blogFeedsRoutes,
   analysisRoutes,
+  adminAuthRoutes,
+  adminPostsRoutes,
+  adminLeadsRoutes,
+  adminMonitoringRoutes,
 ];
 
 export interface AppDeps {
@@ -53,6 +62,11 @@ export interface AppDeps {
   analysis?: AnalysisEngineOverrides;
   /** Database options, e.g. a PostgreSQL schema of its own for a test run. */
   database?: Omit<OpenDatabaseOptions, 'logger'>;
+  /**
+   * Run the admin health checks every minute (and once at start) until close(). server.ts turns it on; tests leave
+   * it off and call the refresh endpoint, or pass an interval.
+   */
+  adminMonitor?: boolean | { intervalMs: number };
 }
 
 export interface AppInstance {
@@ -62,6 +76,8 @@ export interface AppInstance {
   database: DatabaseHandle;
   services: Services;
   logger: Logger;
+  /** The API router (tests walk its routes). */
+  router: ApiRouter;
   /** Releases the database. Call after the HTTP server has stopped. */
   close(): Promise<void>;
 }
@@ -87,6 +103,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
+  if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
   const pageMetaResolvers: PageMetaResolver[] = [
@@ -112,7 +129,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   });
 
   app.use(requestLog({ logger }));
-  app.use(errors({ logger }));
+  // Outside the error handler, so it sees final statuses: the admin's traffic table and webhook-reject alerts.
+  app.use(observeRequests({ onAnswered: (request) => services.admin.requestAnswered(request) }));
+  app.use(errors({ logger, onServerError: (info) => services.admin.serverError(info) }));
   app.use(compress());
   app.use(
     securityHeaders({
@@ -130,7 +149,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     database,
     services,
     logger,
+    router,
     close: async () => {
+      await services.admin.stop();
       await services.contact.stop();
       await database.close();
     },

@@ -16,7 +16,8 @@ const config = configOrExit();
 
 let running: RunningServer;
 try {
-  running = await startServer(config, {}, { forceAfterMs: FORCE_EXIT_AFTER_MS - 500 });
+  // The admin health checks run every minute in the server (stopped by close()).
+  running = await startServer(config, { adminMonitor: true }, { forceAfterMs: FORCE_EXIT_AFTER_MS - 500 });
 } catch (error) {
   console.error('The server could not start:', error instanceof Error ? error.message : error);
   process.exit(1);

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { AdminTables } from './admin-schema';
 import type { AnalysisTables } from './analysis-schema';
 import type { BlogTables } from './blog-schema';
 import type { ContactTables } from './contact-schema';
@@ -21,7 +22,7 @@ export interface EventsTable {
 }
 
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
-export interface Database extends BlogTables, ContactTables, AnalysisTables {
+export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables {
   events: EventsTable;
 }
 

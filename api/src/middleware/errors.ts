@@ -43,13 +43,24 @@ interface HttpLikeError {
  * The one error handler, at the head of the chain. Everything thrown below becomes the JSON envelope
  * `{ error: { code, message, details? } }` (plain text outside `/api`); a 500 never carries a stack.
  */
-export function errors(options: { logger: Logger }) {
+export function errors(options: {
+  logger: Logger;
+  /** Told about every 5xx answer (the admin's error alerts); must not throw. Knows nothing of who listens. */
+  onServerError?: (info: { method: string; path: string; status: number; error: unknown }) => void;
+}) {
   return async function errorHandler(ctx: Context, next: Next) {
     try {
       await next();
     } catch (thrown) {
       const { status, envelope, headers } = toEnvelope(thrown);
-      if (status >= 500) options.logger.error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
+      if (status >= 500) {
+        options.logger.error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
+        try {
+          options.onServerError?.({ method: ctx.method, path: ctx.path, status, error: thrown });
+        } catch (hookError) {
+          options.logger.error({ err: hookError }, 'the server-error hook failed');
+        }
+      }
       if (ctx.headerSent || !ctx.writable) return;
 
       ctx.status = status;

@@ -20,6 +20,7 @@ import {
 } from './analysis/analysis-service';
 import { createHealthService, type HealthService } from './health-service';
 import type { RemoteRegistry } from '../site/remote-registry';
+import { createAdminServices, type AdminServices } from './admin/admin-services';
 
 /**
  * What tests (and only tests) may change in the analysis engine: provider base URLs aimed at local fakes, shorter
@@ -35,7 +36,15 @@ export interface Services {
   webhook: WebhookService;
   analysis: AnalysisService;
   health: HealthService;
+  /** The admin panel: sessions, alerts, health checks, leads, funnel, traffic. */
+  admin: AdminServices;
 }
+
+/** No remotes deployed (a container built without a site root). */
+const NO_REMOTES: Pick<RemoteRegistry, 'snapshot' | 'distDir'> = {
+  snapshot: async () => ({ manifests: [], map: {}, routes: [] }),
+  distDir: (name) => `/nonexistent/mfe-${name}/dist`,
+};
 
 export function createServices(deps: {
   db: Kysely<Database>;
@@ -43,12 +52,23 @@ export function createServices(deps: {
   /** Every default lives in config.ts (loadConfig); nothing here invents one. */
   config: Pick<
     Config,
-    'smtpUrl' | 'contactEmailTo' | 'mailFrom' | 'webhookSecret' | 'publicOrigin' | 'googlePlacesApiKey' | 'yelpApiKey'
+    | 'smtpUrl'
+    | 'contactEmailTo'
+    | 'mailFrom'
+    | 'webhookSecret'
+    | 'publicOrigin'
+    | 'googlePlacesApiKey'
+    | 'yelpApiKey'
+    | 'adminPassword'
+    | 'adminPasswordHash'
+    | 'dataDir'
+    | 'siteRoot'
+    | 'rateLimitMultiplier'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
   /** The deployed remotes the health check lists. */
-  remotes?: Pick<RemoteRegistry, 'snapshot'>;
+  remotes?: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
   analysis?: AnalysisEngineOverrides;
   logger?: Logger;
 }): Services {
@@ -83,5 +103,13 @@ export function createServices(deps: {
       clock: deps.clock,
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes }),
+    admin: createAdminServices({
+      db: deps.db,
+      clock: deps.clock,
+      logger: deps.logger ?? createLogger({ level: 'silent' }),
+      config: deps.config,
+      ping: deps.ping,
+      remotes: deps.remotes ?? NO_REMOTES,
+    }),
   };
 }

@@ -2,7 +2,8 @@ import { eventsMigration } from './0001-events';
 import { blogMigration } from './0002-blog';
 import { contactMessagesMigration } from './0003-contact-messages';
 import { analysesMigration } from './0004-analyses';
+import { adminMigration } from './0005-admin';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration];

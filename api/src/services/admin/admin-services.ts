@@ -1,0 +1,179 @@
+import type { Kysely } from 'kysely';
+import type { DockerSummary, TrafficEntry, VulnerabilitySummary } from '@site/contracts/admin';
+import type { Config } from '../../config';
+import { createAdminSessionsRepository } from '../../db/repositories/admin-sessions-repository';
+import { createAdminStateRepository } from '../../db/repositories/admin-state-repository';
+import { createAlertsRepository } from '../../db/repositories/alerts-repository';
+import { createFunnelRepository } from '../../db/repositories/funnel-repository';
+import { createLeadsRepository } from '../../db/repositories/leads-repository';
+import type { Database } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { API_VERSION } from '../../lib/version';
+import type { RemoteRegistry } from '../../site/remote-registry';
+import { createSmtpMailer, type Mailer } from '../mailer';
+import { createAlertService, type AlertService } from './alert-service';
+import { createAdminAuthService, type AdminAuthService } from './auth-service';
+import { createFunnelService, type FunnelService } from './funnel-service';
+import { createHealthService, type HealthService } from './health-service';
+import { dockerSummary, vulnerabilitySummary } from './host-facts';
+import { createLeadsService, type LeadsService } from './leads-service';
+import { createPasswordVerifier } from './password';
+import { createTrafficMonitor, type TrafficMonitor } from './traffic-monitor';
+
+/** How often the server runs the health checks on its own (and purges expired sessions). */
+export const MONITOR_INTERVAL_MS = 60_000;
+
+export interface AdminServices {
+  auth: AdminAuthService;
+  alerts: AlertService;
+  health: HealthService;
+  leads: LeadsService;
+  funnel: FunnelService;
+  traffic: TrafficMonitor;
+  docker(): Promise<DockerSummary>;
+  vulnerabilities(): Promise<VulnerabilitySummary>;
+  /** Hook of the error middleware: a request answered 5xx. */
+  serverError(info: { method: string; path: string; status: number; error: unknown }): void;
+  /** Hook of the request observer: every answered request (traffic, webhook signature rejects). */
+  requestAnswered(info: { address: string; method: string; path: string; status: number }): void;
+  /** Runs the health checks now and then every `intervalMs` until `stop()`. */
+  startMonitor(intervalMs?: number): void;
+  /** Stops the timer and waits for a run and alert mails in progress. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface AdminServicesDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<
+    Config,
+    'adminPassword' | 'adminPasswordHash' | 'smtpUrl' | 'contactEmailTo' | 'mailFrom' | 'dataDir' | 'siteRoot' | 'rateLimitMultiplier'
+  >;
+  ping: (timeoutMs?: number) => Promise<boolean>;
+  remotes: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
+  /** Tests: a Docker socket of their own. */
+  dockerSocketPath?: string;
+  mailer?: Mailer;
+}
+
+export function createAdminServices(deps: AdminServicesDeps): AdminServices {
+  const { config, clock, logger } = deps;
+  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : undefined);
+  const alerts = createAlertService({
+    alerts: createAlertsRepository(deps.db),
+    clock,
+    logger,
+    mailer,
+    mailTo: config.contactEmailTo,
+    mailFrom: config.mailFrom,
+  });
+  const auth = createAdminAuthService({
+    sessions: createAdminSessionsRepository(deps.db),
+    verifier: createPasswordVerifier({ password: config.adminPassword, passwordHash: config.adminPasswordHash }),
+    clock,
+    lockoutMultiplier: config.rateLimitMultiplier,
+    onFailureBurst: ({ address, failures }) =>
+      alerts.notify({
+        type: 'failedLogins',
+        severity: 'high',
+        title: 'Burst of failed admin logins',
+        message: `${failures} wrong admin passwords from ${address} within 15 minutes`,
+        detail: `Client address: ${address}`,
+        key: address,
+        cooldownMs: 15 * 60_000,
+      }),
+  });
+  const leadsRepository = createLeadsRepository(deps.db);
+  const health = createHealthService({
+    database: { ping: deps.ping },
+    remotes: deps.remotes,
+    leads: leadsRepository,
+    state: createAdminStateRepository(deps.db),
+    alerts,
+    clock,
+    logger,
+    dataDir: config.dataDir,
+    siteRoot: config.siteRoot,
+    smtpConfigured: Boolean(config.smtpUrl),
+    apiVersion: API_VERSION,
+  });
+  const traffic = createTrafficMonitor({
+    clock,
+    onSuspicious: (entry: TrafficEntry) =>
+      alerts.notify({
+        type: 'hackAttempts',
+        severity: 'medium',
+        title: `Suspicious traffic from ${entry.address}`,
+        message: `${entry.address}: ${entry.reason}`,
+        detail: `${entry.requests} requests, ${entry.clientErrors} 4xx, ${entry.serverErrors} 5xx, ${entry.rateLimited} rate limited in the last hour`,
+        key: entry.address,
+        cooldownMs: 60 * 60_000,
+      }),
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let tick: Promise<unknown> = Promise.resolve();
+
+  const runTick = () => {
+    tick = Promise.allSettled([health.run(), auth.purge()]).then((results) => {
+      for (const r of results) if (r.status === 'rejected') logger.warn({ err: r.reason }, 'admin monitor run failed');
+    });
+  };
+
+  return {
+    auth,
+    alerts,
+    health,
+    traffic,
+    leads: createLeadsService({ leads: leadsRepository, clock }),
+    funnel: createFunnelService({ funnel: createFunnelRepository(deps.db), clock }),
+    docker: () => dockerSummary({ socketPath: deps.dockerSocketPath, now: clock() }),
+    vulnerabilities: () => vulnerabilitySummary({ siteRoot: config.siteRoot }),
+
+    serverError({ method, path, status, error }) {
+      alerts.notify({
+        type: 'errors',
+        severity: 'high',
+        title: `Server error on ${method} ${path}`.slice(0, 200),
+        message: `The server answered ${status}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`.slice(0, 500),
+        // One alert per path within 5 minutes: a failing endpoint hit by every visitor is one alert, not hundreds.
+        key: path,
+        cooldownMs: 5 * 60_000,
+      });
+    },
+
+    requestAnswered({ address, method, path, status }) {
+      traffic.record({ address, status, path });
+      if (path === '/api/webhook' && method === 'POST' && status === 401) {
+        alerts.notify({
+          type: 'hackAttempts',
+          severity: 'high',
+          title: 'Webhook delivery with a bad signature',
+          message: `POST /api/webhook from ${address} was refused: missing, wrong or expired signature`,
+          detail: `Client address: ${address}`,
+          key: `webhook:${address}`,
+          cooldownMs: 15 * 60_000,
+        });
+      }
+    },
+
+    startMonitor(intervalMs = MONITOR_INTERVAL_MS) {
+      if (timer || stopped) return;
+      runTick();
+      timer = setInterval(runTick, intervalMs);
+      timer.unref();
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await tick;
+      await alerts.idle();
+      mailer?.close();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ADMIN_MESSAGES,
+  ADMIN_SESSION_IDLE_MS,
+  ADMIN_SESSION_MAX_AGE_MS,
+  LOGIN_FAILURE_WINDOW_MS,
+  LOGIN_MAX_FAILURES,
+  type AdminSection,
+  type AdminSession,
+} from '@site/contracts/admin';
+import type { AdminSessionsRepository, StoredAdminSession } from '../../db/repositories/admin-sessions-repository';
+import type { Clock } from '../../lib/clock';
+import { RateLimitedError, UnauthorizedError, UnavailableError } from '../../lib/domain-errors';
+import { tokenHash, type PasswordVerifier } from './password';
+
+export interface AdminAuthService {
+  readonly passwordConfigured: boolean;
+  /**
+   * Checks the password for a client address. Success: a new session and its token (for the cookie).
+   * Throws 'admin_not_configured' (unavailable), 'rate_limited' after too many failures, 'invalid_password'.
+   */
+  login(password: string, clientAddress: string): Promise<{ token: string; session: AdminSession }>;
+  /** The live session of a token, its inactivity clock restarted; undefined when missing, expired or logged out. */
+  authenticate(token: string | undefined): Promise<ActiveSession | undefined>;
+  describe(session: ActiveSession | undefined): AdminSession;
+  setSection(session: ActiveSession, section: AdminSection): Promise<AdminSession>;
+  /** Deletes the session server-side: its cookie is worthless afterwards. */
+  logout(token: string | undefined): Promise<void>;
+  /** Removes expired sessions and forgotten failure counters. */
+  purge(): Promise<void>;
+}
+
+export interface ActiveSession {
+  idHash: string;
+  createdAt: string;
+  lastSeenAt: string;
+  activeSection: AdminSection;
+}
+
+export interface AdminAuthDeps {
+  sessions: AdminSessionsRepository;
+  verifier: PasswordVerifier;
+  clock: Clock;
+  /** Called once when an address reaches LOGIN_MAX_FAILURES failures within the window (the alert). */
+  onFailureBurst?: (event: { address: string; failures: number }) => void;
+  /** Scales the lockout (RATE_LIMIT_MULTIPLIER); the burst alert stays at LOGIN_MAX_FAILURES. */
+  lockoutMultiplier?: number;
+  maxAgeMs?: number;
+  idleMs?: number;
+  /** At most one write of last_seen_at per session per this many ms (default one minute). */
+  touchEveryMs?: number;
+}
+
+const MAX_TRACKED_ADDRESSES = 10_000;
+
+export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
+  const maxAgeMs = deps.maxAgeMs ?? ADMIN_SESSION_MAX_AGE_MS;
+  const idleMs = deps.idleMs ?? ADMIN_SESSION_IDLE_MS;
+  const touchEveryMs = deps.touchEveryMs ?? 60_000;
+  const multiplier = deps.lockoutMultiplier && deps.lockoutMultiplier > 0 ? deps.lockoutMultiplier : 1;
+  const lockoutAt = Math.max(LOGIN_MAX_FAILURES, Math.floor(LOGIN_MAX_FAILURES * multiplier));
+  /** Failure times per client address within the window, oldest first. */
+  const failures = new Map<string, number[]>();
+
+  const now = () => deps.clock().getTime();
+
+  function recentFailures(address: string, at: number): number[] {
+    const list = (failures.get(address) ?? []).filter((t) => t > at - LOGIN_FAILURE_WINDOW_MS);
+    if (list.length === 0) failures.delete(address);
+    else failures.set(address, list);
+    return list;
+  }
+
+  function recordFailure(address: string, at: number) {
+    const list = recentFailures(address, at);
+    list.push(at);
+    failures.delete(address);
+    failures.set(address, list);
+    // Bounded: forget the least recently failing addresses first (Map keeps insertion order).
+    while (failures.size > MAX_TRACKED_ADDRESSES) failures.delete(failures.keys().next().value!);
+    if (list.length === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address, failures: list.length });
+  }
+
+  function isLive(s: StoredAdminSession, at: number): boolean {
+    return Date.parse(s.createdAt) + maxAgeMs > at && Date.parse(s.lastSeenAt) + idleMs > at;
+  }
+
+  function toActive(s: StoredAdminSession): ActiveSession {
+    const section = (['dashboard', 'alerts', 'posts'] as const).find((v) => v === s.activeSection) ?? 'dashboard';
+    return { idHash: s.idHash, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, activeSection: section };
+  }
+
+  const describe = (s: ActiveSession | undefined): AdminSession =>
+    s
+      ? {
+          authenticated: true,
+          passwordConfigured: deps.verifier.configured,
+          activeSection: s.activeSection,
+          expiresAt: new Date(Math.min(Date.parse(s.createdAt) + maxAgeMs, Date.parse(s.lastSeenAt) + idleMs)).toISOString(),
+        }
+      : { authenticated: false, passwordConfigured: deps.verifier.configured, activeSection: null, expiresAt: null };
+
+  return {
+    passwordConfigured: deps.verifier.configured,
+    describe,
+
+    async login(password, address) {
+      if (!deps.verifier.configured) throw new UnavailableError(ADMIN_MESSAGES.notConfigured, { code: 'admin_not_configured' });
+      const at = now();
+      const recent = recentFailures(address, at);
+      if (recent.length >= lockoutAt) {
+        const retryAfter = Math.max(1, Math.ceil((recent[recent.length - lockoutAt]! + LOGIN_FAILURE_WINDOW_MS - at) / 1000));
+        throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, retryAfter);
+      }
+      const ok = await deps.verifier.verify(password);
+      if (!ok) {
+        recordFailure(address, now());
+        throw new UnauthorizedError(ADMIN_MESSAGES.incorrectPassword, { code: 'invalid_password' });
+      }
+      failures.delete(address);
+      const token = randomBytes(32).toString('base64url');
+      const iso = new Date(now()).toISOString();
+      const stored: StoredAdminSession = { idHash: tokenHash(token), createdAt: iso, lastSeenAt: iso, activeSection: 'dashboard' };
+      await deps.sessions.insert(stored);
+      return { token, session: describe(toActive(stored)) };
+    },
+
+    async authenticate(token) {
+      if (!token || token.length > 200) return undefined;
+      const stored = await deps.sessions.find(tokenHash(token));
+      if (!stored) return undefined;
+      const at = now();
+      if (!isLive(stored, at)) {
+        await deps.sessions.delete(stored.idHash);
+        return undefined;
+      }
+      if (at - Date.parse(stored.lastSeenAt) >= touchEveryMs) {
+        stored.lastSeenAt = new Date(at).toISOString();
+        await deps.sessions.touch(stored.idHash, stored.lastSeenAt);
+      }
+      return toActive(stored);
+    },
+
+    async setSection(session, section) {
+      await deps.sessions.setSection(session.idHash, section);
+      return describe({ ...session, activeSection: section });
+    },
+
+    async logout(token) {
+      if (token) await deps.sessions.delete(tokenHash(token));
+    },
+
+    async purge() {
+      const at = now();
+      await deps.sessions.purgeExpired({
+        createdBefore: new Date(at - maxAgeMs).toISOString(),
+        seenBefore: new Date(at - idleMs).toISOString(),
+      });
+      for (const address of [...failures.keys()]) recentFailures(address, at);
+    },
+  };
+}
