@@ -58,7 +58,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
       return { tagName, attribs: out };
     },
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  // An image without a safe source goes with its tag. A link whose address was unsafe (javascript:, data:, …)
+  // or missing keeps only its text: an underlined anchor that leads nowhere would only puzzle the reader.
+  // (Renaming the tag in transformTags instead trips sanitize-html's closing-tag map for later links.)
+  exclusiveFilter: (frame) => (frame.tag === 'img' && !frame.attribs.src) || (frame.tag === 'a' && !frame.attribs.href ? 'excludeTag' : false),
 };
 
 /** Article HTML reduced to the allowlist; links get rel="noopener noreferrer". */

@@ -148,6 +148,13 @@ describe('sanitizePostHtml', () => {
     expect(sanitizePostHtml('<a href="https://a.example" target="_top">x</a>')).toBe('<a href="https://a.example" rel="noopener noreferrer">x</a>');
   });
 
+  it('turns a link with an unsafe or missing address into its plain text', () => {
+    expect(sanitizePostHtml('<p>Read <a href="javascript:alert(1)">our guide</a> today</p>')).toBe('<p>Read our guide today</p>');
+    expect(sanitizePostHtml('<p><a href="data:text/html,x">data</a> <a>bare</a> <a href="#top">top</a></p>')).toBe(
+      '<p>data bare <a href="#top" rel="noopener noreferrer">top</a></p>',
+    );
+  });
+
   it('keeps escaped code as text', () => {
     expect(sanitizePostHtml('<pre><code>&lt;script&gt;</code></pre>')).toBe('<pre><code>&lt;script&gt;</code></pre>');
   });
