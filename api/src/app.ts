@@ -23,10 +23,12 @@ import { healthRoutes } from './routes/health';
 import { blogFeedsRoutes } from './routes/blog-feeds';
 import { postsRoutes } from './routes/posts';
 import { webhookRoutes } from './routes/webhook';
-import { blogPostMetaResolver } from './site/blog-post-meta';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
+import { dynamicPagesResolver } from './site/dynamic-pages';
 import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
+import { createRouteDataLoaders } from './site/route-data';
+import { createServerModules } from './site/server-modules';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { site } from './site/site-handler';
@@ -51,11 +53,6 @@ export interface AppDeps {
   logger?: Logger;
   /** Defaults to the system clock. */
   clock?: Clock;
-  /**
-   * Page metadata for paths that are not static manifest pages (e.g. `/blog/:slug`), asked in
-   * order before the remotes' manifest `pages`.
-   */
-  pageMetaResolvers?: readonly PageMetaResolver[];
   /** Route modules registered after the built-in ones (tests add failing or slow routes). */
   routes?: readonly RouteModule[];
   /** Analysis engine overrides for tests (local fake providers, loopback allowance); production passes none. */
@@ -106,10 +103,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
+  // Static pages from the manifests; dynamic ones from the remotes' route tables (server modules) and our loaders.
   const pageMetaResolvers: PageMetaResolver[] = [
-    ...(deps.pageMetaResolvers ?? []),
-    blogPostMetaResolver({ posts: services.posts, publicOrigin: config.publicOrigin }),
     manifestPagesResolver(remotes),
+    dynamicPagesResolver({
+      remotes,
+      modules: createServerModules({ distDir: remotes.distDir, logger }),
+      loaders: createRouteDataLoaders(services),
+      logger,
+    }),
   ];
 
   const router: ApiRouter = new Router();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import federation from '@originjs/vite-plugin-federation';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { runnerImport, type Plugin, type UserConfig } from 'vite';
+import { build, runnerImport, type Plugin, type UserConfig } from 'vite';
 
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
 export const SHARED = ['react', 'react-dom', 'react-router-dom', 'zustand', 'sonner', 'zod', '@site/ui'];
@@ -43,25 +43,91 @@ const common = (root: string): UserConfig => ({
   },
 });
 
+/** What the build reads of a route table entry (`RemoteRouteDef` in @site/ui). */
+interface RouteEntry {
+  path: string;
+  meta?: { path: string };
+  data?: { source: string; param: string };
+  head?: unknown;
+}
+
+/** Where the server module goes inside dist, as named in the manifest's `server.routes`. */
+const SERVER_ROUTES = 'server/routes.js';
+
+/** Mistakes in a route table that would otherwise surface as a wrong page or a wrong status in production. */
+function checkRouteTable(routes: RouteEntry[] | undefined, file: string): RouteEntry[] {
+  if (!Array.isArray(routes) || routes.length === 0) throw new Error(`${file} must export a non-empty \`routes\` array`);
+  const seen = new Set<string>();
+  for (const r of routes) {
+    if (typeof r.path !== 'string' || !r.path.startsWith('/')) throw new Error(`${file}: route path ${JSON.stringify(r.path)} must start with /`);
+    if (seen.has(r.path)) throw new Error(`${file}: route ${r.path} is declared twice`);
+    seen.add(r.path);
+    if (r.meta && r.meta.path !== r.path) throw new Error(`${file}: route ${r.path} carries the metadata of ${r.meta.path}`);
+    if (r.data && typeof r.head !== 'function') throw new Error(`${file}: route ${r.path} loads server data but has no head()`);
+    if (r.data && !r.path.split('/').includes(`:${r.data.param}`)) throw new Error(`${file}: route ${r.path} has no :${r.data.param} param`);
+  }
+  return routes;
+}
+
 /**
- * Writes dist/mfe-manifest.json from the remote's typed `src/app/manifest.ts` (name, routes, pages
- * metadata), loaded through vite so it may import the same data files that render the pages.
+ * The remote's route table `src/app/routes.tsx` (`routes: RemoteRouteDef[]`) feeds two build outputs:
+ *   - `dist/mfe-manifest.json`: name, version, `routes` (the paths), `pages` (the static `meta`) and
+ *     `server.routes`, the module below; read through vite's runner, so the table may import the same
+ *     data files that render the pages;
+ *   - `dist/server/routes.js`: the table as a Node ES module (vite SSR build; react, react-dom and
+ *     react-router-dom stay external, lazy pages become chunks beside it), which the server imports to run
+ *     the `head(params, data)` of dynamic pages. It is the seed of the server entry that will render pages.
+ * The manifest is written last, so a server that sees it finds the module it names.
  */
-function manifestPlugin(root: string, name: string): Plugin {
+function routeTablePlugin(root: string, name: string): Plugin {
   let outDir = path.join(root, 'dist');
+  let mode = 'production';
+  const tableFile = path.join(root, 'src/app/routes.tsx');
   return {
-    name: 'site:mfe-manifest',
+    name: 'site:route-table',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      mode = config.mode;
     },
     async closeBundle() {
-      const { module } = await runnerImport<{ routes: string[]; pages?: unknown[] }>(path.join(root, 'src/app/manifest.ts'), {
+      const { module } = await runnerImport<{ routes?: RouteEntry[] }>(tableFile, {
         root,
         configFile: false,
         logLevel: 'error',
+        define: { __MFE_VERSION__: JSON.stringify(readVersion(root)) },
       });
-      const manifest = { name, version: readVersion(root), routes: module.routes, pages: module.pages ?? [] };
+      const table = checkRouteTable(module.routes, path.relative(root, tableFile));
+
+      await build({
+        configFile: false,
+        root,
+        mode,
+        logLevel: 'warn',
+        publicDir: false,
+        define: { __MFE_VERSION__: JSON.stringify(readVersion(root)) },
+        plugins: [react()],
+        // Self-contained but for the federation's shared packages (React, the router, zod, …): like the browser's
+        // singletons, the server (and later its renderer) resolves one copy of each from node_modules.
+        ssr: { noExternal: true, external: SHARED.filter((p) => !p.startsWith('@site/')) },
+        build: {
+          ssr: tableFile,
+          outDir: path.join(outDir, path.dirname(SERVER_ROUTES)),
+          emptyOutDir: true,
+          target: 'node20',
+          minify: false,
+          reportCompressedSize: false,
+          rollupOptions: { output: { format: 'es', entryFileNames: path.basename(SERVER_ROUTES) } },
+        },
+      });
+
+      const manifest = {
+        name,
+        version: readVersion(root),
+        routes: table.map((r) => r.path),
+        pages: table.flatMap((r) => (r.meta ? [r.meta] : [])),
+        server: { routes: SERVER_ROUTES },
+      };
       mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, 'mfe-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     },
@@ -89,7 +155,7 @@ function standaloneFallback(base: string): Plugin {
 
 export type RemoteOptions = { root: string; name: 'marketing' | 'analysis' | 'blog' | 'admin'; port: number };
 
-/** A remote: exposes ./App, writes its manifest, is served under /mfe/<name>/ and previews alone on `port`. */
+/** A remote: exposes ./App, writes its manifest and server module, is served under /mfe/<name>/ and previews alone on `port`. */
 export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
   const base = `/mfe/${name}/`;
   const c = common(root);
@@ -105,7 +171,7 @@ export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
         exposes: { './App': './src/app/App.tsx' },
         shared: sharedWithVersions(root),
       }),
-      manifestPlugin(root, name),
+      routeTablePlugin(root, name),
       standaloneFallback(base),
     ],
     preview: { port, strictPort: true, proxy: { '/api': 'http://127.0.0.1:3000' } },

@@ -1,23 +1,23 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { matchRoutePattern } from '@site/contracts/route-match';
 import type { RemoteRegistry } from './remote-registry';
 
 /**
  * Answers the search metadata of one URL path:
  * a `PageMeta` (the page exists), `'not-found'` (a 404, e.g. an unknown blog slug),
- * or null (no opinion: ask the next resolver).
+ * or null (no opinion: ask the next resolver; a declared route nobody answers gets the default head).
  */
 export type PageMetaResolver = (path: string) => Promise<PageMeta | 'not-found' | null>;
 
-/** Drops one trailing slash so `/blog/` and `/blog` are the same page. */
-export const normalisePath = (p: string) => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p);
-
-/** The static `pages` that remotes declare in their manifests. */
+/**
+ * The static `pages` that remotes declare in their manifests, matched as the router matches them (`/Blog/`,
+ * `/bl%6Fg` are `/blog`); the canonical link names the page's own path.
+ */
 export function manifestPagesResolver(registry: RemoteRegistry): PageMetaResolver {
   return async (requestPath) => {
-    const wanted = normalisePath(requestPath);
     const { manifests } = await registry.snapshot();
     for (const manifest of manifests) {
-      const page = manifest.pages?.find((p) => normalisePath(p.path) === wanted);
+      const page = manifest.pages?.find((p) => matchRoutePattern(p.path, requestPath));
       if (page) return page;
     }
     return null;

@@ -41,8 +41,9 @@ export const MANIFESTS: Record<'marketing' | 'blog' | 'admin', MfeManifest> = {
   blog: {
     name: 'blog',
     version: '0.9.0',
-    routes: ['/blog', '/blog/:slug'],
+    routes: ['/blog', '/blog/category/:category', '/blog/:slug'],
     pages: [{ path: '/blog', title: 'The blog', description: 'Guides and case studies', ogType: 'blog' }],
+    server: { routes: 'server/routes.js' },
   },
   admin: {
     name: 'admin',
@@ -51,6 +52,62 @@ export const MANIFESTS: Record<'marketing' | 'blog' | 'admin', MfeManifest> = {
     pages: [{ path: '/admin', title: 'Admin', description: 'Site administration', noindex: true }],
   },
 };
+
+/**
+ * A remote's server module as the build writes it (`dist/server/routes.js`): the route table with `data` and
+ * `head(params, data)`, plain JS. `titleSuffix` lets a test redeploy one whose head answers differently.
+ */
+export function blogServerModule(titleSuffix = ' | Tri-Valley AI Automation'): string {
+  return `
+export const routes = [
+  { path: '/blog', meta: { path: '/blog', title: 'The blog', description: 'Guides and case studies' } },
+  { path: '/blog/category/:category' },
+  {
+    path: '/blog/:slug',
+    data: { source: 'post', param: 'slug' },
+    head: (params, post) => ({
+      path: '/blog/' + post.slug,
+      title: post.title + ${JSON.stringify(titleSuffix)},
+      description: post.metaDescription,
+      canonical: '/blog/' + post.slug,
+      ogType: 'article',
+      image: post.ogImage,
+      jsonLd: {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: post.title,
+        image: [post.ogImage],
+        mainEntityOfPage: { '@type': 'WebPage', '@id': '/blog/' + params.slug },
+      },
+    }),
+  },
+];
+`;
+}
+
+/** An analysis remote with a report page whose head needs the stored analysis (added by tests that want it). */
+export const ANALYSIS_MANIFEST: MfeManifest = {
+  name: 'analysis',
+  version: '4.0.0',
+  routes: ['/free-analysis', '/free-analysis/report/:id'],
+  pages: [{ path: '/free-analysis', title: 'Free analysis', description: 'How your business shows up online' }],
+  server: { routes: 'server/routes.js' },
+};
+export const ANALYSIS_SERVER_MODULE = `
+export const routes = [
+  { path: '/free-analysis' },
+  {
+    path: '/free-analysis/report/:id',
+    data: { source: 'analysis-report', param: 'id' },
+    head: (params, report) => ({
+      path: '/free-analysis/report/' + params.id,
+      title: 'Analysis of ' + report.businessInfo.businessName,
+      description: 'Analyzed at ' + report.analyzedAt,
+      noindex: true,
+    }),
+  },
+];
+`;
 
 export interface SiteFixture {
   root: string;
@@ -82,6 +139,7 @@ export async function createSiteFixture(): Promise<SiteFixture> {
   await put('mfe-blog/dist/assets/style-CFEB0EW0.css', '.blog{color:red}');
   await put('mfe-blog/dist/assets/fonts/inter.woff2', 'not really a font');
   await put('mfe-blog/dist/.env', SECRET);
+  await put('mfe-blog/dist/server/routes.js', blogServerModule());
   return {
     root,
     writeManifest: (name, manifest) => put(`mfe-${name}/dist/mfe-manifest.json`, JSON.stringify(manifest)),

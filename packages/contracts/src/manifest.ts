@@ -20,6 +20,15 @@ export const pageMetaSchema = z.object({
 export type PageMeta = z.infer<typeof pageMetaSchema>;
 
 /**
+ * Server data a dynamic page may ask for in its route table (`data: { source, param }`), by what it is, never by
+ * the page: the server loads it with its own services, passes it to the route's `head`, and answers 404 when it
+ * does not exist. `post`: the published blog post whose slug is the param; `analysis-report`: the stored analysis
+ * whose id is the param.
+ */
+export const ROUTE_DATA_SOURCES = ['post', 'analysis-report'] as const;
+export type RouteDataSourceName = (typeof ROUTE_DATA_SOURCES)[number];
+
+/**
  * `dist/mfe-manifest.json` of one remote. `routes` are react-router patterns
  * (`/blog`, `/blog/:slug`, `/admin/*`): the shell and the server match URLs against them.
  */
@@ -28,6 +37,14 @@ export const mfeManifestSchema = z.object({
   version: z.string().min(1),
   routes: z.array(z.string().startsWith('/')).min(1),
   pages: z.array(pageMetaSchema).optional(),
+  /**
+   * The remote's server module(s), paths relative to its dist. `routes`: the route table as a Node ES module
+   * exporting `routes` (path, `data`, `head(params, data)` of each route), which the server imports to render the
+   * head of dynamic pages. Optional: without it, dynamic pages get the default head.
+   */
+  server: z
+    .object({ routes: z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/, 'a .js path inside the dist') })
+    .optional(),
 });
 export type MfeManifest = z.infer<typeof mfeManifestSchema>;
 

@@ -5,7 +5,7 @@ export { cn } from './cn';
 export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, type ButtonSize } from './button';
 export { Container, Card, Badge, Section } from './layout';
 export { SITE, siteOrigin } from './site';
-export { track } from './track';
+export { recordEvent, track } from './track';
 export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
 export { usePageMeta, useScrollToTop, JsonLd } from './page-meta';
 export {
@@ -23,4 +23,4 @@ export { ErrorBoundary, ErrorFallback } from './error-boundary';
 export { ApiError, requestJson } from './request';
 export { StandaloneHost } from './standalone-host';
 export { RemoteRoot, PageHeader } from './remote-root';
-export { RemoteRoutes, type RemoteRouteDef, type RouteDataSource } from './route-table';
+export { RemoteRoutes, type RemoteRouteDef, type RouteData, type RouteDataSource } from './route-table';

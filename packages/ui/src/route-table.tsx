@@ -1,29 +1,43 @@
-import { Suspense, type ComponentType } from 'react';
+import { createElement, Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import type { PageMeta } from '@site/contracts/manifest';
+import type { AnalysisResponse } from '@site/contracts/analysis';
+import type { PageMeta, RouteDataSourceName } from '@site/contracts/manifest';
+import type { Post } from '@site/contracts/posts';
 import { NotFound } from './not-found';
 
 /**
  * Server data a dynamic page needs, named by what it is (never by the page): the server loads it with its own
- * services, passes it to `head`, and answers 404 when it does not exist.
+ * services, passes it to `head`, and answers 404 when it does not exist (see ROUTE_DATA_SOURCES).
  *   - `post`: the published blog post whose slug is the route param `param`
  *   - `analysis-report`: the stored analysis report whose id is the route param `param`
  */
-export type RouteDataSource = { source: 'post' | 'analysis-report'; param: string };
+export type RouteDataSource = { source: RouteDataSourceName; param: string };
 
 /** One entry of a remote's route table (`src/app/routes.tsx`): the only place a remote lists its routes. */
 export interface RemoteRouteDef {
   /** react-router pattern; the manifest's `routes` are exactly these. */
   path: string;
-  /** The page (usually `React.lazy`), rendered with `props`. */
-  page: ComponentType<any>;
+  /** The page (usually `React.lazy`), rendered with `props` (any page fits: `never` props; `props` are its own). */
+  page: ComponentType<never>;
   props?: Record<string, unknown>;
   /** Search metadata of a static page (goes into the manifest's `pages`). */
   meta?: PageMeta;
   /** Server data of a dynamic page; see RouteDataSource. */
   data?: RouteDataSource;
-  /** Metadata of a dynamic page from its params and its server data. */
-  head?: (params: Record<string, string>, data: unknown) => PageMeta;
+  /**
+   * Metadata of a dynamic page from its params and its server data (`RouteData[source]`, exactly what the
+   * public API answers for it; undefined without `data`). Pure and synchronous: the server runs it from the
+   * remote's server module (`dist/server/routes.js`) for the HTML, the page runs the same function for
+   * `document.title`. URL fields may be site paths (`/blog/x`): the server makes them absolute.
+   * (A method signature, so a head may name its data's type: `head: (params, post: Post) => …`.)
+   */
+  head?(params: Record<string, string>, data: unknown): PageMeta;
+}
+
+/** What the server hands to `head` for each data source: what the public API answers for it. */
+export interface RouteData {
+  post: Post;
+  'analysis-report': AnalysisResponse;
 }
 
 /** Renders a remote's route table as its `<Routes>`, with the shared not-found page for anything else. */
@@ -31,8 +45,8 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
   return (
     <Suspense fallback={<PageLoading />}>
       <Routes>
-        {routes.map(({ path, page: Page, props }) => (
-          <Route key={path} path={path} element={<Page {...props} />} />
+        {routes.map(({ path, page, props }) => (
+          <Route key={path} path={path} element={createElement(page as ComponentType<Record<string, unknown>>, props)} />
         ))}
         <Route path="*" element={<NotFound />} />
       </Routes>

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageMeta } from '@site/contracts/manifest';
-import type { PageMetaResolver } from '../page-meta';
-import { createSiteFixture, MANIFESTS, SECRET, type SiteFixture } from '../../test-support/site-fixture';
+import type { Post } from '@site/contracts/posts';
+import { createLogger } from '../../lib/logger';
+import {
+  ANALYSIS_MANIFEST,
+  ANALYSIS_SERVER_MODULE,
+  blogServerModule,
+  createSiteFixture,
+  MANIFESTS,
+  SECRET,
+  type SiteFixture,
+} from '../../test-support/site-fixture';
 import { rawRequest, startTestServer, type TestServer } from '../../test-support/test-server';
 
 /** The JSON the server inlined into the shell page. */
@@ -15,24 +23,40 @@ const json = async (response: Response): Promise<any> => response.json();
 
 const headBlock = (html: string) => /<!--site-head-->([\s\S]*?)<!--\/site-head-->/.exec(html)?.[1] ?? '';
 
-const blogPosts: PageMetaResolver = async (path) => {
-  const slug = /^\/blog\/([^/]+)$/.exec(path)?.[1];
-  if (!slug) return null;
-  if (slug === 'known-post') {
-    return { path, title: 'A known post', description: 'Read this', ogType: 'article' } satisfies PageMeta;
-  }
-  return 'not-found';
+const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null');
+const NOT_FOUND_TITLE = '<title>Page not found | Tri-Valley AI Automation</title>';
+
+const POST = {
+  title: 'Chatbots for <Danville> dentists',
+  excerpt: 'How a two-chair practice answers patients after hours.',
+  content: `<p>${'A small practice can answer the common questions of its patients at any hour. '.repeat(3)}</p>`,
+  author: 'Tri-Valley AI Team',
+  category: 'Case Studies',
+  metaDescription: 'A Danville dental practice answers patient questions at night with a small chatbot.',
+  keywords: ['dentist', 'chatbot'],
+  ogImage: 'https://cdn.example.com/og/dentist.png',
+  status: 'published',
 };
+
+/** Pino lines a test server wrote. */
+function captureLogs() {
+  const lines: Array<{ level: number; msg: string; remote?: string }> = [];
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  return { logger, lines };
+}
 
 describe('site serving', () => {
   let site: SiteFixture;
   let server: TestServer;
   let url: string;
+  let post: Post;
+  const logs = captureLogs();
 
   beforeAll(async () => {
     site = await createSiteFixture();
-    server = await startTestServer({ siteRoot: site.root, deps: { pageMetaResolvers: [blogPosts] } });
+    server = await startTestServer({ siteRoot: site.root, deps: { logger: logs.logger } });
     url = server.url;
+    post = await server.instance.services.posts.create(POST, { allowStatus: true });
   });
   afterAll(async () => {
     await server.close();
@@ -96,16 +120,12 @@ describe('site serving', () => {
       expect(inlinedRemotes(html)).toHaveProperty('blog');
     });
 
-    it('lets a PageMetaResolver answer a dynamic page or declare it missing', async () => {
-      const known = await fetch(`${url}/blog/known-post`);
-      expect(known.status).toBe(200);
-      const knownHtml = await known.text();
-      expect(knownHtml).toContain('<title>A known post</title>');
-      expect(knownHtml).toContain('<meta property="og:type" content="article" />');
-
-      const missing = await fetch(`${url}/blog/no-such-post`);
-      expect(missing.status).toBe(404);
-      expect(await missing.text()).toContain('<title>Page not found | Tri-Valley AI Automation</title>');
+    it('matches static pages as the router does: any case, trailing slashes; the canonical names the page', async () => {
+      const response = await fetch(`${url}/ROI-Calculator//`);
+      expect(response.status).toBe(200);
+      const head = headBlock(await response.text());
+      expect(head).toContain('<title>ROI calculator</title>');
+      expect(head).toContain('<link rel="canonical" href="https://example.test/roi" />');
     });
 
     it('never serves the raw template', async () => {
@@ -127,6 +147,76 @@ describe('site serving', () => {
       expect(text).toContain('User-agent: *');
       expect(text).toContain('Disallow: /admin');
       expect(text).toContain('Sitemap: https://example.test/sitemap.xml');
+    });
+  });
+
+  describe('dynamic pages (route table data + head from the remote server module)', () => {
+    it("renders a post page's head from the blog's own head(): title, description, canonical, og and JSON-LD", async () => {
+      const response = await fetch(`${url}/blog/${post.slug}`);
+      expect(response.status).toBe(200);
+      const head = headBlock(await response.text());
+      expect(head).toContain('<title>Chatbots for &lt;Danville&gt; dentists | Tri-Valley AI Automation</title>');
+      expect(head).toContain(`<meta name="description" content="${POST.metaDescription}" />`);
+      expect(head).toContain(`<link rel="canonical" href="https://example.test/blog/${post.slug}" />`);
+      expect(head).toContain('<meta property="og:type" content="article" />');
+      expect(head).toContain('<meta property="og:image" content="https://cdn.example.com/og/dentist.png" />');
+      // Site paths in the JSON-LD come out absolute; `<` cannot open a tag inside the script.
+      expect(head).not.toContain('<Danville>');
+      expect(jsonLdOf(head)).toEqual({
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: POST.title,
+        image: ['https://cdn.example.com/og/dentist.png'],
+        mainEntityOfPage: { '@type': 'WebPage', '@id': `https://example.test/blog/${post.slug}` },
+      });
+    });
+
+    it('answers an unknown or unpublished slug with 404 and the not-found page', async () => {
+      const draft = await server.instance.services.posts.create({ ...POST, title: 'A draft nobody may see yet', status: 'draft' }, { allowStatus: true });
+      for (const path of ['/blog/no-such-post', `/blog/${draft.slug}`, '/blog/%E0%A4%A']) {
+        const response = await fetch(`${url}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(headBlock(await response.text()), path).toContain(NOT_FOUND_TITLE);
+      }
+    });
+
+    it('leaves a declared route without head() to the default head', async () => {
+      const response = await fetch(`${url}/blog/category/case-studies`);
+      expect(response.status).toBe(200);
+      expect(headBlock(await response.text())).toContain('<title>Default shell title</title>');
+    });
+
+    it('serves a redeployed server module on the next request, and keeps the last good one when a new one is broken', async () => {
+      await site.writeFile('mfe-blog/dist/server/routes.js', blogServerModule(' (redeployed)'));
+      const redeployed = await (await fetch(`${url}/blog/${post.slug}`)).text();
+      expect(headBlock(redeployed)).toContain('<title>Chatbots for &lt;Danville&gt; dentists (redeployed)</title>');
+
+      await site.writeFile('mfe-blog/dist/server/routes.js', 'export const routes = [ this is not javascript');
+      const broken = await fetch(`${url}/blog/${post.slug}`);
+      expect(broken.status).toBe(200);
+      expect(headBlock(await broken.text())).toContain('<title>Chatbots for &lt;Danville&gt; dentists (redeployed)</title>');
+      expect(logs.lines.some((l) => l.level >= 50 && l.remote === 'blog' && /keeping the last one/.test(l.msg))).toBe(true);
+      // The last good module still tells unknown slugs apart.
+      expect((await fetch(`${url}/blog/no-such-post`)).status).toBe(404);
+
+      await site.writeFile('mfe-blog/dist/server/routes.js', blogServerModule());
+      expect(headBlock(await (await fetch(`${url}/blog/${post.slug}`)).text())).toContain('dentists | Tri-Valley AI Automation</title>');
+    });
+
+    it('keeps the last module when the file goes missing, and falls back to the default head (200) when head() throws', async () => {
+      await site.remove('mfe-blog/dist/server');
+      expect(headBlock(await (await fetch(`${url}/blog/${post.slug}`)).text())).toContain('dentists | Tri-Valley AI Automation</title>');
+      expect(logs.lines.some((l) => l.remote === 'blog' && /server module that is missing/.test(l.msg))).toBe(true);
+
+      await site.writeFile(
+        'mfe-blog/dist/server/routes.js',
+        "export const routes = [{ path: '/blog/:slug', data: { source: 'post', param: 'slug' }, head: () => { throw new Error('bad head'); } }];",
+      );
+      const response = await fetch(`${url}/blog/${post.slug}`);
+      expect(response.status).toBe(200);
+      expect(headBlock(await response.text())).toContain('<title>Default shell title</title>');
+      expect(logs.lines.some((l) => l.level >= 50 && /head\(\) failed/.test(l.msg))).toBe(true);
+      await site.writeFile('mfe-blog/dist/server/routes.js', blogServerModule());
     });
   });
 
@@ -212,6 +302,38 @@ describe('site serving', () => {
       expect(Object.keys(remotes)).toEqual(['marketing']);
       expect((await fetch(`${url}/admin`)).status).toBe(404);
     });
+  });
+});
+
+describe('site: a dynamic page on the stored analysis report (data source analysis-report)', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    await site.writeManifest('analysis', ANALYSIS_MANIFEST);
+    await site.writeFile('mfe-analysis/dist/server/routes.js', ANALYSIS_SERVER_MODULE);
+    server = await startTestServer({ siteRoot: site.root });
+  });
+  afterAll(async () => {
+    await server.close();
+    await site.cleanup();
+  });
+
+  it("renders a stored report's head (noindex); an unknown or malformed id is a 404", async () => {
+    const report = await server.instance.services.analysis.analyzeSmb({ businessName: 'Danville Family Dental', location: 'Danville, CA' });
+    const response = await fetch(`${server.url}/free-analysis/report/${report.id}`);
+    expect(response.status).toBe(200);
+    const head = headBlock(await response.text());
+    expect(head).toContain('<title>Analysis of Danville Family Dental</title>');
+    expect(head).toContain(`<meta name="description" content="Analyzed at ${report.analyzedAt}" />`);
+    expect(head).toContain('<meta name="robots" content="noindex" />');
+    expect(head).toContain(`<link rel="canonical" href="https://example.test/free-analysis/report/${report.id}" />`);
+
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAAAA', 'short', 'not%20an%20id', '..%2F..%2Fetc']) {
+      const missing = await fetch(`${server.url}/free-analysis/report/${id}`);
+      expect(missing.status, id).toBe(404);
+      expect(headBlock(await missing.text()), id).toContain(NOT_FOUND_TITLE);
+    }
   });
 });
 

@@ -1,59 +1,25 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
-import { type Post } from '@site/contracts/posts';
-import { ApiError, Container, buttonClasses, usePageMeta } from '@site/ui';
+import { Container, buttonClasses, usePageMeta } from '@site/ui';
 import { BackToBlog, PostArticle } from '@site/ui/post-article';
 import { BlogCta } from '../../../components/blog-cta';
 import { LoadError } from '../../../components/load-state';
-import { getPost } from '../api/get-post';
-import { recordView } from '../api/record-view';
-
-type State = { kind: 'loading' } | { kind: 'ready'; post: Post } | { kind: 'not-found' } | { kind: 'error'; message: string };
-
-/** Page views already counted, by history entry: StrictMode's double effects and re-renders count once. */
-const counted = new Set<string>();
+import { postHead } from '../data/post-head';
+import { usePost } from '../hooks/use-post';
+import { useRecordView } from '../hooks/use-record-view';
 
 /** /blog/:slug: the full post, its tags and views; 'Post Not Found' for an unknown slug. */
 export function PostPage() {
   const { slug = '' } = useParams();
   const location = useLocation();
-  const [state, setState] = useState<State>({ kind: 'loading' });
-  const [views, setViews] = useState<number | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const viewKey = useRef('');
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ kind: 'loading' });
-    getPost(slug, controller.signal).then(
-      (post) => {
-        setState({ kind: 'ready', post });
-        setViews(post.views);
-      },
-      (err: unknown) => {
-        if (controller.signal.aborted) return;
-        if (err instanceof ApiError && err.status === 404) setState({ kind: 'not-found' });
-        else setState({ kind: 'error', message: err instanceof Error ? err.message : 'Could not load the article' });
-      },
-    );
-    return () => controller.abort();
-  }, [slug, attempt]);
-
-  useEffect(() => {
-    if (state.kind !== 'ready') return;
-    const key = `${location.key}:${slug}`;
-    if (counted.has(key) || viewKey.current === key) return;
-    counted.add(key);
-    viewKey.current = key;
-    recordView(slug).then(setViews, () => {
-      // A view that was not counted is not worth bothering the reader about.
-    });
-  }, [state.kind, slug, location.key]);
+  const state = usePost(slug);
+  useRecordView(slug, location.key, state.kind === 'ready');
 
   const post = state.kind === 'ready' ? state.post : null;
+  // The same head the server rendered into the HTML (the route table's `head` for /blog/:slug).
+  const head = post ? postHead(post) : undefined;
   usePageMeta(
-    post ? `${post.title} | Tri-Valley AI Automation` : state.kind === 'not-found' ? 'Post Not Found | Tri-Valley AI Automation' : 'AI Automation Blog | Tri-Valley AI Automation',
-    post?.metaDescription,
+    head?.title ?? (state.kind === 'not-found' ? 'Post Not Found | Tri-Valley AI Automation' : 'AI Automation Blog | Tri-Valley AI Automation'),
+    head?.description,
   );
 
   if (state.kind === 'not-found') {
@@ -74,7 +40,7 @@ export function PostPage() {
         <div className="mb-6">
           <BackToBlog />
         </div>
-        <LoadError title="We could not load this article" message={state.message} onRetry={() => setAttempt((n) => n + 1)} />
+        <LoadError title="We could not load this article" message={state.message} onRetry={state.retry} />
       </Container>
     );
   }
@@ -97,7 +63,7 @@ export function PostPage() {
   }
 
   return (
-    <PostArticle post={post} views={views}>
+    <PostArticle post={post}>
       <BlogCta />
     </PostArticle>
   );

@@ -1,0 +1,59 @@
+import { pageMetaSchema } from '@site/contracts/manifest';
+import { bestRouteMatch } from '@site/contracts/route-match';
+import type { Logger } from '../lib/logger';
+import type { PageMetaResolver } from './page-meta';
+import type { RemoteRegistry } from './remote-registry';
+import type { RouteDataLoaders } from './route-data';
+import type { ServerModules } from './server-modules';
+
+/**
+ * Dynamic pages (`/blog/:slug`): the remote that declares the route (the first, as in the shell) names in its
+ * route table the data the page needs and a `head(params, data)`; the server loads the data with its own loader
+ * (unknown → 'not-found', a 404) and runs `head` from the remote's server module. The API names no remote's page.
+ * Whatever goes wrong on the remote's side (no server module, a head that throws or answers invalid metadata, a
+ * data source the server does not know) is logged and the page keeps the default head: never a 500 for it.
+ */
+export function dynamicPagesResolver(options: {
+  remotes: RemoteRegistry;
+  modules: ServerModules;
+  loaders: RouteDataLoaders;
+  logger?: Logger;
+}): PageMetaResolver {
+  const { logger } = options;
+  return async (requestPath) => {
+    const { manifests } = await options.remotes.snapshot();
+    const manifest = manifests.find((m) => bestRouteMatch(m.routes, requestPath));
+    if (!manifest) return null;
+
+    const module = await options.modules.load(manifest);
+    if (!module) {
+      if (manifest.server) logger?.warn({ remote: manifest.name, path: requestPath }, 'no server module loaded: the page gets the default head');
+      return null;
+    }
+    const match = bestRouteMatch(
+      module.routes.map((r) => r.path),
+      requestPath,
+    );
+    const route = match && module.routes.find((r) => r.path === match.pattern);
+    if (!match || !route?.head) return null;
+
+    let data: unknown;
+    if (route.data) {
+      const load = Object.hasOwn(options.loaders, route.data.source) ? options.loaders[route.data.source as keyof RouteDataLoaders] : undefined;
+      const param = match.params[route.data.param];
+      if (!load || param === undefined) {
+        logger?.error({ remote: manifest.name, route: route.path, data: route.data }, 'route asks for server data the server cannot load: default head');
+        return null;
+      }
+      data = await load(param);
+      if (data === undefined) return 'not-found';
+    }
+
+    try {
+      return pageMetaSchema.parse(route.head(match.params, data));
+    } catch (error) {
+      logger?.error({ remote: manifest.name, route: route.path, path: requestPath, err: error }, 'head() failed or answered invalid metadata: default head');
+      return null;
+    }
+  };
+}

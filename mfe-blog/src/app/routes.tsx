@@ -1,0 +1,17 @@
+import { lazy } from 'react';
+import type { Post } from '@site/contracts/posts';
+import type { RemoteRouteDef } from '@site/ui';
+import { postHead } from '../features/post-detail/data/post-head';
+import { blogMeta } from '../features/posts/data/meta';
+
+const BlogPage = lazy(() => import('../features/posts/components/blog-page').then((m) => ({ default: m.BlogPage })));
+const CategoryPage = lazy(() => import('../features/category/components/category-page').then((m) => ({ default: m.CategoryPage })));
+const PostPage = lazy(() => import('../features/post-detail/components/post-page').then((m) => ({ default: m.PostPage })));
+
+/** The one route table of mfe-blog: its router, its manifest and the server's metadata read it. */
+export const routes: RemoteRouteDef[] = [
+  { path: '/blog', page: BlogPage, meta: blogMeta },
+  { path: '/blog/category/:category', page: CategoryPage },
+  // The server loads the published post by slug (404 when there is none) and renders this head into the HTML.
+  { path: '/blog/:slug', page: PostPage, data: { source: 'post', param: 'slug' }, head: (_params, post: Post) => postHead(post) },
+];
