@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSessionsRepository } from '../../../db/repositories/admin-sessions-repository';
 import { testBackends, type TestDatabase } from '../../../test-support/databases';
@@ -18,6 +20,18 @@ describe('password hashes', () => {
       expect(parsePasswordHash(bad)).toBeUndefined();
     }
     expect(() => createPasswordVerifier({ passwordHash: 'not-a-hash' })).toThrow(/ADMIN_PASSWORD_HASH is not in the format/);
+  });
+
+  it('accepts what `npm run hash-password` prints (password piped on stdin)', async () => {
+    const script = path.resolve(import.meta.dirname, '../../../../../scripts/hash-password.mjs');
+    const out = spawnSync(process.execPath, [script], { input: 'piped pässword\n', encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const parsed = parsePasswordHash(out.stdout.trim())!;
+    expect(parsed).toMatchObject({ N: 2 ** 15, r: 8, p: 1 });
+    expect(await verifyPassword('piped pässword', parsed)).toBe(true);
+    const empty = spawnSync(process.execPath, [script], { input: '', encoding: 'utf8' });
+    expect(empty.status).toBe(1);
+    expect(empty.stdout).toBe('');
   });
 
   it('checks a plain ADMIN_PASSWORD through the same scrypt compare', async () => {
