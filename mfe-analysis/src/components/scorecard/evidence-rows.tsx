@@ -99,8 +99,8 @@ export function EvidenceToggle({ title, score, onToggle }: { title: string; scor
         className="flex w-full items-center justify-between gap-2 rounded-lg px-1 py-1 text-left text-sm font-semibold text-primary hover:underline dark:text-blue-300 print:hidden"
       >
         <span>
-          {open ? 'Hide' : 'Show'} the evidence behind this score ({signals.length} signals)
-          <span className="sr-only"> for {title}</span>
+          {open ? 'Hide' : 'Show'} the evidence behind this score ({signals.length} signals){' '}
+          <span className="sr-only">for {title}</span>
         </span>
         <span aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')}>
           ▾

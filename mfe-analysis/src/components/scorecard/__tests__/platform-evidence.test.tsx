@@ -1,0 +1,80 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { lunaCopy, prepare, renderScorecard, LUNA } from './scorecard-kit';
+
+const visibility = () => screen.getByRole('region', { name: 'Visibility' });
+const trigger = (platform: string) => within(visibility()).getByRole('button', { name: new RegExp(`^${platform}: `) });
+
+describe('Platform evidence tooltips', () => {
+  beforeEach(() => prepare());
+
+  it('lists Yelp and Google Business Profile as high priority, then Facebook Business, Instagram, LinkedIn', () => {
+    renderScorecard({ result: LUNA });
+    const items = within(visibility()).getAllByRole('listitem').filter((li) => /priority/.test(li.textContent ?? ''));
+    expect(items.map((li) => li.textContent!.replace(/(Found|Not Found|Unknown|Error).*$/, '').replace(/[✓✕?!]/g, ''))).toEqual([
+      'YelpHigh priority',
+      'Google Business ProfileHigh priority',
+      'Facebook BusinessMedium priority',
+      'InstagramMedium priority',
+      'LinkedInMedium priority',
+    ]);
+    expect(trigger('Yelp').getAttribute('aria-label')).toBe('Yelp: Found. Show evidence');
+    // Facebook, Instagram and LinkedIn have no keyless API: honestly unknown, never 'Not Found'.
+    expect(trigger('Facebook Business').getAttribute('aria-label')).toBe('Facebook Business: Unknown. Show evidence');
+  });
+
+  it('opens with Enter, shows the evidence and closes with its Close button', async () => {
+    const { user } = renderScorecard({ result: LUNA });
+    trigger('Google Business Profile').focus();
+    await user.keyboard('{Enter}');
+    const pop = await screen.findByRole('dialog', { name: 'Google Business Profile evidence' });
+    expect(within(pop).getByText('Found')).toBeTruthy();
+    expect(within(pop).getByText('Search term').nextElementSibling!.textContent).toBe('Luna Pizza Danville Danville, CA');
+    expect(within(pop).getByText('Data source').nextElementSibling!.textContent).toBe('Simulation (no Google Places API key)');
+    expect(within(pop).getByText('API endpoint').nextElementSibling!.textContent).toBe('none (simulated)');
+    expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toMatch(/2026/);
+    const link = within(pop).getByRole('link', { name: /Search Google Maps/ });
+    expect(link.getAttribute('href')).toMatch(/^https:\/\/www\.google\.com\/maps\/search\//);
+    expect(link.getAttribute('target')).toBe('_blank');
+    await user.click(within(pop).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Google Business Profile evidence' })).toBeNull());
+  });
+
+  it('opens with Space and with a click; Escape closes', async () => {
+    const { user } = renderScorecard({ result: LUNA });
+    trigger('Yelp').focus();
+    await user.keyboard(' ');
+    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Yelp evidence' })).toBeNull());
+    await user.click(trigger('LinkedIn'));
+    const pop = await screen.findByRole('dialog', { name: 'LinkedIn evidence' });
+    expect(within(pop).getByText('Unknown')).toBeTruthy();
+    expect(within(pop).getByText(/cannot be checked automatically/)).toBeTruthy();
+  });
+
+  it('shows Error with the message, Not Found, an invalid date as Unknown and no links', async () => {
+    const r = lunaCopy();
+    const checks = r.scores.visibility.evidence.details.evidence.platformChecks;
+    checks.yelp = { ...checks.yelp, status: 'error', found: null, error: 'Yelp did not answer within 8 s', lastChecked: 'not a date', verificationLinks: [] };
+    checks.googleBusinessProfile = { ...checks.googleBusinessProfile, status: 'not_found', found: false };
+    const { user } = renderScorecard({ result: r });
+    expect(trigger('Yelp').getAttribute('aria-label')).toBe('Yelp: Error. Show evidence');
+    expect(trigger('Google Business Profile').getAttribute('aria-label')).toBe('Google Business Profile: Not Found. Show evidence');
+    await user.click(trigger('Yelp'));
+    const pop = await screen.findByRole('dialog', { name: 'Yelp evidence' });
+    expect(within(pop).getByText('Error: Yelp did not answer within 8 s')).toBeTruthy();
+    expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toBe('Unknown');
+    expect(within(pop).getByText('No verification links available')).toBeTruthy();
+  });
+
+  it('treats a platform missing from the evidence as Unknown without crashing', async () => {
+    const r = lunaCopy();
+    delete r.scores.visibility.evidence.details.evidence.platformChecks.instagram;
+    const { user } = renderScorecard({ result: r });
+    await user.click(trigger('Instagram'));
+    const pop = await screen.findByRole('dialog', { name: 'Instagram evidence' });
+    expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toBe('Unknown');
+    expect(within(pop).getByText('No verification links available')).toBeTruthy();
+  });
+});
