@@ -1,7 +1,18 @@
 import { requestJson } from '@site/ui';
 import { postListSchema, type PostList } from '@site/contracts/posts';
 
-/** GET /api/posts: every published post, newest first (the pages filter on the client). */
-export function getPosts(signal?: AbortSignal): Promise<PostList> {
-  return requestJson('/api/posts', postListSchema, { signal });
+/** What the reader filters the list by: search text and a category slug ('' for none). */
+export type PostFilter = { q: string; category: string };
+
+/**
+ * GET /api/posts: one page of published posts matching `filter`, newest first; `cursor` is the previous
+ * page's `nextCursor`. The server searches, filters and counts (`total`).
+ */
+export function getPosts(filter: PostFilter, cursor: string | null, signal?: AbortSignal): Promise<PostList> {
+  const query = new URLSearchParams();
+  if (filter.q.trim()) query.set('q', filter.q.trim());
+  if (filter.category) query.set('category', filter.category);
+  if (cursor) query.set('cursor', cursor);
+  const search = query.toString();
+  return requestJson(`/api/posts${search ? `?${search}` : ''}`, postListSchema, { signal });
 }

@@ -2,20 +2,19 @@ import { Link, useParams } from 'react-router-dom';
 import { titleCaseSlug } from '@site/contracts/posts';
 import { Container, PageHeader, buttonClasses, usePageMeta } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
-import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
+import { EmptyState, GridSkeleton, LoadError, LoadMore } from '../../../components/load-state';
 import { PostGrid } from '../../../components/post-card';
-import { usePublishedPosts } from '../../../lib/use-published-posts';
+import { usePostList } from '../../../lib/use-post-list';
 
 export { titleCaseSlug };
 
-/** /blog/category/:category: the published posts of one category, the slug shown in Title Case. */
+/** /blog/category/:category: the published posts of one category (the server filters), the slug shown in Title Case. */
 export function CategoryPage() {
   const { category = '' } = useParams();
   const name = titleCaseSlug(category);
   usePageMeta(`${name} | AI Automation Blog`, `Articles about ${name} from Tri-Valley AI Automation.`);
-  const { posts, loading, error, retry } = usePublishedPosts();
-  const inCategory = (posts ?? []).filter((p) => p.categorySlug === category.toLowerCase());
-  const count = inCategory.length;
+  const { posts, total, loading, error, retry, hasMore, loadingMore, loadMore } = usePostList({ q: '', category: category.toLowerCase() });
+  const count = total ?? 0;
 
   return (
     <>
@@ -26,13 +25,13 @@ export function CategoryPage() {
             <span aria-hidden="true">←</span> Back to Blog
           </Link>
         }
-        lead={posts ? (count > 0 ? `Discover ${count} ${count === 1 ? 'article' : 'articles'} about ${name}` : `No articles found in ${name}`) : undefined}
+        lead={total !== null ? (count > 0 ? `Discover ${count} ${count === 1 ? 'article' : 'articles'} about ${name}` : `No articles found in ${name}`) : undefined}
       />
       <Container className="py-10 sm:py-14">
         {error && <div className="mb-6"><LoadError message={error} onRetry={retry} /></div>}
         {posts === null ? (
           loading ? <GridSkeleton /> : null
-        ) : count === 0 ? (
+        ) : posts.length === 0 ? (
           <EmptyState title="No posts in this category">
             <p>There are no articles here yet.</p>
             <Link to="/blog" className={buttonClasses('secondary', 'md', 'mt-4')}>
@@ -40,7 +39,10 @@ export function CategoryPage() {
             </Link>
           </EmptyState>
         ) : (
-          <PostGrid posts={inCategory} />
+          <>
+            <PostGrid posts={posts} />
+            {hasMore && <LoadMore loading={loadingMore} remaining={count - posts.length} onClick={loadMore} />}
+          </>
         )}
         <BlogCta />
       </Container>

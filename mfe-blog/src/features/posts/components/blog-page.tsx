@@ -1,20 +1,34 @@
-import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { BLOG_CATEGORIES, postMatches, slugify } from '@site/contracts/posts';
+import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts';
 import { Button, Container, PageHeader, cn, usePageMeta } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
-import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
+import { EmptyState, GridSkeleton, LoadError, LoadMore } from '../../../components/load-state';
 import { PostGrid } from '../../../components/post-card';
-import { usePublishedPosts } from '../../../lib/use-published-posts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { usePostList } from '../../../lib/use-post-list';
 import { blogMeta } from '../data/meta';
 
-/** /blog: search, category toggles (both mirrored in the URL query), counts and the card grid. */
+/** How long typing pauses before the search goes to the server. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * /blog: search and category toggles (both mirrored in the URL query, both answered by the server's search),
+ * 'Showing X of Y articles', the card grid a page at a time.
+ */
 export function BlogPage() {
   usePageMeta(blogMeta.title, blogMeta.description);
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
-  const { posts, loading, error, retry } = usePublishedPosts();
+  const typedQ = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
+  // Clearing the box shows every post at once; only typing waits for a pause.
+  const searchQ = q.trim() ? typedQ : '';
+  const filtered = Boolean(q.trim() || category);
+  const list = usePostList({ q: searchQ, category }, { keepPrevious: true });
+  // Every published post, for 'of Y' and 'No posts yet' (the same query as the unfiltered list: one request, one cache).
+  const all = usePostList({ q: '', category: '' });
+  const shown = list.posts;
+  const error = list.error ?? all.error;
 
   const update = (next: { q?: string; category?: string }, replace: boolean) => {
     const merged = { q, category, ...next };
@@ -24,11 +38,10 @@ export function BlogPage() {
     setParams(search, { replace, preventScrollReset: true });
   };
 
-  const visible = useMemo(
-    () => (posts ?? []).filter((p) => (!category || p.categorySlug === category) && postMatches(p, q)),
-    [posts, q, category],
-  );
-  const filtered = Boolean(q.trim() || category);
+  const retry = () => {
+    if (list.error) list.retry();
+    if (all.error) all.retry();
+  };
 
   return (
     <>
@@ -82,25 +95,26 @@ export function BlogPage() {
               </Button>
             )}
           </div>
-          {posts && (
-            <p className="text-sm text-muted-fg" aria-live="polite">
-              Showing {visible.length} of {posts.length} articles
-            </p>
-          )}
+          <p className="min-h-5 text-sm text-muted-fg" aria-live="polite">
+            {shown && all.total !== null && `Showing ${shown.length} of ${all.total} articles`}
+          </p>
         </div>
 
         {error && <div className="mb-6"><LoadError message={error} onRetry={retry} /></div>}
 
-        {posts === null ? (
-          loading ? <GridSkeleton /> : null
-        ) : posts.length === 0 ? (
+        {shown === null ? (
+          list.loading ? <GridSkeleton /> : null
+        ) : all.total === 0 ? (
           <EmptyState title="No posts yet">New articles are on their way. Check back soon.</EmptyState>
-        ) : visible.length === 0 ? (
+        ) : shown.length === 0 ? (
           <EmptyState title="No posts found">
             No articles match your search or filter. Try another word, or clear the filters above.
           </EmptyState>
         ) : (
-          <PostGrid posts={visible} />
+          <div aria-busy={list.stale} className={cn('transition-opacity', list.stale && 'opacity-60')}>
+            <PostGrid posts={shown} />
+            {list.hasMore && <LoadMore loading={list.loadingMore} remaining={(list.total ?? 0) - shown.length} onClick={list.loadMore} />}
+          </div>
         )}
 
         <BlogCta />

@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '@site/ui';
+import type { Post } from '@site/contracts/posts';
+import { getPost } from '../api/get-post';
+
+export const postKey = (slug: string) => ['posts', 'detail', slug] as const;
+
+export type PostView =
+  | { kind: 'loading' }
+  | { kind: 'ready'; post: Post }
+  | { kind: 'not-found' }
+  | { kind: 'error'; message: string; retry: () => void };
+
+/** One published post by slug: loading, the post, 'not found' (404), or a failure the reader can retry. */
+export function usePost(slug: string): PostView {
+  const query = useQuery({ queryKey: postKey(slug), queryFn: ({ signal }) => getPost(slug, signal) });
+  // A post already shown stays on screen when a later refresh fails.
+  if (query.data) return { kind: 'ready', post: query.data };
+  if (query.error instanceof ApiError && query.error.status === 404) return { kind: 'not-found' };
+  if (query.error) return { kind: 'error', message: query.error.message || 'Could not load the article', retry: () => void query.refetch() };
+  return { kind: 'loading' };
+}
