@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 
 import { watchPageErrors } from '../support/page-errors';
 import { nextEvent, readableTracking } from '../support/tracking';
@@ -73,18 +73,26 @@ const TOWNS: Town[] = [
   },
 ];
 
-/** Lets a test hold a navigation handler open (or make it fail) through the pages' test hook. */
-async function installNavigationGate(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown>;
-    w.__SITE_TEST_HOOKS__ = {
-      beforeNavigate: () =>
-        new Promise<void>((resolve, reject) => {
-          w.__releaseNavigation = resolve;
-          w.__failNavigation = () => reject(new Error('simulated navigation failure'));
-        }),
-    };
+/**
+ * Holds the city pages' click recordings (POST /api/events, local_page_click) at the network, so the busy
+ * wording a button shows while its click is recorded stays on screen until the test lets the request
+ * through (`release`) or fails it (`fail`), oldest first. Call before page.goto.
+ */
+async function holdClickRecordings(page: Page) {
+  const held: Route[] = [];
+  await page.route('**/api/events', async (route) => {
+    const request = route.request();
+    if (request.method() === 'POST' && (request.postDataJSON() as { name?: string } | null)?.name === 'local_page_click') held.push(route);
+    else await route.fallback();
   });
+  const oldest = async () => {
+    await expect.poll(() => held.length, { message: 'a click recording reached the network' }).toBeGreaterThan(0);
+    return held.shift()!;
+  };
+  return {
+    release: async () => (await oldest()).continue(),
+    fail: async () => (await oldest()).abort('failed'),
+  };
 }
 
 async function expectOnHomeSection(page: Page, id: string) {
@@ -204,33 +212,37 @@ for (const t of TOWNS) {
 }
 
 for (const t of TOWNS.filter((x) => x.town !== 'Walnut Creek')) {
-  test(`${t.town}: busy wording while the handler runs, cleared afterwards; 'See Our Approach' goes to #services`, async ({ page }) => {
-    await installNavigationGate(page);
+  test(`${t.town}: busy wording while the click is recorded, then the home section; a failed recording does not stop the visitor`, async ({ page }) => {
+    const recordings = await holdClickRecordings(page);
     await page.goto(t.path);
     const hero = page.getByRole('region', { name: t.headline });
 
+    const event = nextEvent(page, 'local_page_click');
+    await hero.getByRole('button', { name: 'See Our Approach' }).click();
+    const loading = hero.getByRole('button', { name: 'Loading...' });
+    await expect(loading).toBeVisible();
+    await expect(loading).toBeDisabled();
+    await expect(hero.getByRole('button', { name: 'Get Launch Pricing' })).toBeDisabled();
+    await expect(page).toHaveURL(new RegExp(`${t.path}$`));
+    await recordings.release();
+    expect((await event).props).toEqual({ page: t.pageId, action: 'view_services' });
+    await expectOnHomeSection(page, 'services');
+
+    await page.goto(t.path);
     await hero.getByRole('button', { name: 'Get Launch Pricing' }).click();
     const busy = hero.getByRole('button', { name: 'Getting Launch Pricing...' });
     await expect(busy).toBeVisible();
     await expect(busy).toBeDisabled();
     await expect(hero.getByRole('button', { name: 'See Our Approach' })).toBeDisabled();
-    await page.evaluate(() => (window as unknown as { __failNavigation: () => void }).__failNavigation());
-    // The error stays in the console: the page is unchanged and usable again.
-    await expect(hero.getByRole('button', { name: 'Get Launch Pricing' })).toBeEnabled();
-    await expect(page).toHaveURL(new RegExp(`${t.path}$`));
-
-    const event = nextEvent(page, 'local_page_click');
-    await hero.getByRole('button', { name: 'See Our Approach' }).click();
-    await expect(hero.getByRole('button', { name: 'Loading...' })).toBeDisabled();
-    await page.evaluate(() => (window as unknown as { __releaseNavigation: () => void }).__releaseNavigation());
-    expect((await event).props).toEqual({ page: t.pageId, action: 'view_services' });
-    await expectOnHomeSection(page, 'services');
+    await recordings.fail();
+    // Analytics never traps the visitor: the click still goes where it says.
+    await expectOnHomeSection(page, 'contact');
   });
 }
 
 test('Walnut Creek: hero buttons have a busy state, the case-study and bottom-band buttons none', async ({ page }) => {
   const wc = TOWNS[2]!;
-  await installNavigationGate(page);
+  await holdClickRecordings(page);
   await page.goto(wc.path);
   await expect(page.getByRole('button', { name: 'Get Launch Pricing', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'See Our Approach' })).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../vitest.setup-dom';
-import { track } from '../track';
+import { recordEvent, track } from '../track';
 
 describe('track()', () => {
   it('sends the event as JSON with the current path through sendBeacon', async () => {
@@ -52,5 +52,40 @@ describe('track()', () => {
     // The failed request is swallowed (an unhandled rejection would fail the run).
     await vi.waitFor(() => expect(calls).toBe(1));
     await new Promise((r) => setTimeout(r, 10));
+  });
+});
+
+describe('recordEvent()', () => {
+  it('resolves once the API has the event, not before', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const received: unknown[] = [];
+    server.use(
+      http.post('/api/events', async ({ request }) => {
+        received.push(await request.json());
+        await answered;
+        return new HttpResponse(null, { status: 202 });
+      }),
+    );
+    let done = false;
+    const recorded = recordEvent('local_page_click', { page: 'danville_local_page', action: 'ai_automation' }).then(() => (done = true));
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    answer();
+    await recorded;
+    expect(received[0]).toMatchObject({ name: 'local_page_click', props: { page: 'danville_local_page', action: 'ai_automation' } });
+  });
+
+  it('resolves when the request fails', async () => {
+    server.use(http.post('/api/events', () => HttpResponse.error()));
+    await expect(recordEvent('local_page_click', { page: 'x', action: 'y' })).resolves.toBeUndefined();
+  });
+
+  it('stops waiting after waitMs when the API does not answer', async () => {
+    server.use(http.post('/api/events', () => new Promise<Response>(() => undefined)));
+    const started = Date.now();
+    await recordEvent('local_page_click', { page: 'x', action: 'y' }, 50);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

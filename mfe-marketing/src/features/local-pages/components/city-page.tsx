@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { Badge, Button, Card, Container, Section, track, useGoToSection, usePageMeta, useScrollToTop } from '@site/ui';
+import { Badge, Button, Card, Container, Section, recordEvent, track, useGoToSection, usePageMeta, useScrollToTop } from '@site/ui';
 import { useBusyAction } from '../../../lib/use-busy-action';
 import { useStructuredData } from '../../../lib/use-structured-data';
 import type { City, CityButton } from '../data/cities';
@@ -16,18 +16,28 @@ export function CityPage({ city }: { city: City }) {
   const goToSection = useGoToSection();
   const { busyKey, busy, run } = useBusyAction();
 
-  /** Renders one data-driven button: records the click, then navigates, with the page's busy flag. */
+  /**
+   * Renders one data-driven button: records the click, then navigates. A button with busy wording waits for
+   * the event to be recorded (bounded by recordEvent) and shows that wording meanwhile; the others go at once.
+   */
   const action = (key: string, b: CityButton, variant: 'primary' | 'secondary' | 'inverse' | 'ghost' = 'primary', className?: string) => {
     const hasBusy = b.busyLabel !== undefined;
     const mine = hasBusy && busyKey === key;
     const onClick = () => {
+      const event = { page: city.pageId, action: b.action };
       const go = () => {
-        track('local_page_click', { page: city.pageId, action: b.action });
         if ('section' in b.target) goToSection(b.target.section);
         else navigate(b.target.path);
       };
-      if (hasBusy) void run(key, go);
-      else go();
+      if (hasBusy) {
+        void run(key, async (signal) => {
+          await recordEvent('local_page_click', event);
+          if (!signal.aborted) go();
+        });
+      } else {
+        track('local_page_click', event);
+        go();
+      }
     };
     return (
       <Button
