@@ -1,10 +1,12 @@
-import { Suspense, type ReactNode } from 'react';
-import * as Dialog from '@radix-ui/react-dialog';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@site/ui';
 
+const ReportDialogImpl = lazy(() => import('./report-dialog-impl'));
+const preload = () => void import('./report-dialog-impl');
+
 /**
- * A modal (Radix Dialog: focus trapped, Escape closes, focus returns to the opener) whose body is lazy-loaded,
- * so the report's long content costs nothing until a reader opens it.
+ * A modal opened by a button (Radix Dialog: focus trapped, Escape closes, focus returns to the opener). The dialog
+ * code and its body load on first use (prefetched on hover or focus), so they cost nothing until a reader asks.
  */
 export function ReportDialog({
   title,
@@ -21,32 +23,28 @@ export function ReportDialog({
   onOpen?: () => void;
   children: ReactNode;
 }) {
+  const [activated, setActivated] = useState(false);
+  const plain = (
+    <Button
+      variant={triggerVariant}
+      className="print:hidden"
+      aria-haspopup="dialog"
+      onPointerEnter={preload}
+      onFocus={preload}
+      onClick={() => {
+        setActivated(true);
+        onOpen?.();
+      }}
+    >
+      {triggerLabel}
+    </Button>
+  );
+  if (!activated) return plain;
   return (
-    <Dialog.Root onOpenChange={(open) => open && onOpen?.()}>
-      <Dialog.Trigger asChild>
-        <Button variant={triggerVariant} className="print:hidden">
-          {triggerLabel}
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/60" />
-        <Dialog.Content className="fixed inset-x-2 top-4 bottom-4 z-50 mx-auto flex max-w-3xl flex-col rounded-2xl border border-border bg-surface text-fg shadow-2xl sm:inset-x-6 sm:top-10 sm:bottom-10">
-          <div className="flex items-start justify-between gap-4 border-b border-border p-4 sm:p-5">
-            <div>
-              <Dialog.Title className="text-xl font-bold">{title}</Dialog.Title>
-              <Dialog.Description className="mt-1 text-sm text-muted-fg">{description}</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <Button variant="secondary" size="sm">
-                Close
-              </Button>
-            </Dialog.Close>
-          </div>
-          <div className="min-h-0 flex-1 overflow-y-auto p-4 sm:p-5" tabIndex={0} role="region" aria-label={`${title} content`}>
-            <Suspense fallback={<p className="text-sm text-muted-fg" role="status">Loading the report…</p>}>{children}</Suspense>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Suspense fallback={plain}>
+      <ReportDialogImpl title={title} description={description} triggerLabel={triggerLabel} triggerVariant={triggerVariant} onOpen={onOpen}>
+        {children}
+      </ReportDialogImpl>
+    </Suspense>
   );
 }

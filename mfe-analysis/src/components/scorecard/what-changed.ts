@@ -1,4 +1,3 @@
-import type { PreviousReport } from '@site/contracts/analysis';
 import type { ScoreKey } from './normalize-result';
 
 export interface Change {
@@ -10,7 +9,7 @@ export interface Change {
 }
 
 /** The change of one score since the previous report, or null when that report has no such score. */
-export function changeSince(previous: PreviousReport | null, key: ScoreKey, current: number): Change | null {
+export function changeSince(previous: { scores: Partial<Record<ScoreKey, number>> } | null, key: ScoreKey, current: number): Change | null {
   const before = previous?.scores[key];
   if (typeof before !== 'number' || !Number.isFinite(before)) return null;
   const delta = Math.round(current - before);

@@ -47,6 +47,12 @@ describe('Platform evidence tooltips', () => {
     expect(await screen.findByRole('dialog', { name: 'Yelp evidence' })).toBeTruthy();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Yelp evidence' })).toBeNull());
+    // Focus is back on the platform's button, and it opens again.
+    expect(document.activeElement).toBe(trigger('Yelp'));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Yelp evidence' })).toBeNull());
     await user.click(trigger('LinkedIn'));
     const pop = await screen.findByRole('dialog', { name: 'LinkedIn evidence' });
     expect(within(pop).getByText('Unknown')).toBeTruthy();

@@ -25,7 +25,8 @@ describe('Scorecard modals', () => {
     }
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(document.activeElement).toBe(opener);
+    // Focus is back on the button that opened it (the same visible button, now the dialog's trigger).
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'View Full AI Report' }));
   });
 
   it("opens 'AI Implementation Guide' from its button and closes with Close", async () => {
@@ -38,7 +39,7 @@ describe('Scorecard modals', () => {
     expect(dialog.contains(document.activeElement)).toBe(true);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(document.activeElement).toBe(opener);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'View Implementation Guide' }));
   });
 
   it('starts with both modals closed', () => {
