@@ -177,6 +177,8 @@ export const adminLeadSchema = z.object({
   company: z.string().nullable(),
   subject: z.string().nullable(),
   message: z.string(),
+  /** The browser that sent it, as it said (for spotting bots); the client address is only stored hashed. */
+  userAgent: z.string().nullable(),
   read: z.boolean(),
   readAt: z.string().nullable(),
   handled: z.boolean(),

@@ -12,6 +12,7 @@ export interface StoredLead {
   company: string | null;
   subject: string | null;
   message: string;
+  userAgent: string | null;
   mailStatus: string;
   mailAttempts: number;
   mailNextAttemptAt: string | null;
@@ -115,6 +116,7 @@ function toLead(r: ContactMessageRow): StoredLead {
     company: r.company,
     subject: r.subject,
     message: r.message,
+    userAgent: r.user_agent,
     mailStatus: r.mail_status,
     mailAttempts: Number(r.mail_attempts),
     mailNextAttemptAt: r.mail_next_attempt_at,

@@ -37,6 +37,7 @@ export function toAdminLead(l: StoredLead): AdminLead {
     company: l.company,
     subject: l.subject,
     message: l.message,
+    userAgent: l.userAgent,
     read: l.readAt !== null,
     readAt: l.readAt,
     handled: l.handledAt !== null,
