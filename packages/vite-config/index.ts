@@ -8,6 +8,7 @@ import federation from '@originjs/vite-plugin-federation';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, runnerImport, type Plugin, type UserConfig } from 'vite';
+import { precompressPlugin } from './precompress';
 
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
 export const SHARED = ['react', 'react-dom', 'react-router-dom', 'zustand', 'sonner', 'zod', '@site/ui'];
@@ -173,6 +174,7 @@ export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
       }),
       routeTablePlugin(root, name),
       standaloneFallback(base),
+      precompressPlugin(),
     ],
     preview: { port, strictPort: true, proxy: { '/api': 'http://127.0.0.1:3000' } },
   };
@@ -194,6 +196,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
         remotes: { placeholder: '/mfe/placeholder/remoteEntry.js' },
         shared: sharedWithVersions(root),
       }),
+      precompressPlugin(),
     ],
     server: { port, proxy: { '/api': 'http://127.0.0.1:3000', '/mfe': 'http://127.0.0.1:3000', '/remotes.json': 'http://127.0.0.1:3000' } },
     preview: { port, proxy: { '/api': 'http://127.0.0.1:3000', '/mfe': 'http://127.0.0.1:3000', '/remotes.json': 'http://127.0.0.1:3000' } },

@@ -7,25 +7,28 @@ export function isCompressible(contentType: string): boolean {
   return /^(text\/|application\/(javascript|json|manifest\+json|xml|rss\+xml|ld\+json)|image\/svg\+xml)/.test(contentType);
 }
 
-/** The best encoding the client accepts: brotli, then gzip, else none. */
-export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+/** The encodings we offer that the client accepts, best first (brotli, then gzip). */
+export function acceptedEncodings(acceptEncoding: string | undefined): Encoding[] {
   const accepted = (acceptEncoding ?? '')
     .split(',')
     .map((part) => part.trim().split(';'))
     .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
     .map(([name]) => name!.toLowerCase());
-  if (accepted.includes('br')) return 'br';
-  if (accepted.includes('gzip')) return 'gzip';
-  return null;
+  return (['br', 'gzip'] as const).filter((e) => accepted.includes(e));
 }
 
-/** `quality` trades CPU for size: high for static files compressed once, low for per-request answers. */
-export function compress(data: Buffer, encoding: Encoding, quality: 'static' | 'dynamic'): Buffer {
-  if (encoding === 'gzip') return gzipSync(data, { level: quality === 'static' ? 9 : 6 });
+/** The best encoding the client accepts: brotli, then gzip, else none. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+  return acceptedEncodings(acceptEncoding)[0] ?? null;
+}
+
+/**
+ * Compresses one in-memory answer at a quality cheap enough for every request. Built files are never compressed
+ * here: the build writes their brotli/gzip copies (packages/vite-config/precompress.ts).
+ */
+export function compress(data: Buffer, encoding: Encoding): Buffer {
+  if (encoding === 'gzip') return gzipSync(data, { level: 6 });
   return brotliCompressSync(data, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: quality === 'static' ? 10 : 4,
-      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-    },
+    params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
   });
 }

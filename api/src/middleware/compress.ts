@@ -3,7 +3,7 @@ import { compress as compressBuffer, isCompressible, pickEncoding } from '../lib
 
 /**
  * Compresses in-memory answers (JSON, rendered HTML, feeds) above `threshold` bytes. Streams are left
- * alone: the static file handler serves its own pre-compressed copies.
+ * alone: the static file handler serves the copies the build compressed.
  */
 export function compress({ threshold = 1024 }: { threshold?: number } = {}): Middleware {
   return async function compressAnswer(ctx, next) {
@@ -19,7 +19,7 @@ export function compress({ threshold = 1024 }: { threshold?: number } = {}): Mid
     const encoding = pickEncoding(ctx.get('Accept-Encoding'));
     if (!encoding) return;
     const type = ctx.response.type;
-    ctx.body = compressBuffer(data, encoding, 'dynamic');
+    ctx.body = compressBuffer(data, encoding);
     ctx.type = type;
     ctx.set('Content-Encoding', encoding);
   };

@@ -1,42 +1,12 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
-import { compress, isCompressible, pickEncoding, type Encoding } from '../lib/compression';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-  '.pdf': 'application/pdf',
-};
+import { acceptedEncodings, isCompressible, type Encoding } from '../lib/compression';
 
 export const NO_CACHE = 'no-cache';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const SHORT_CACHE = 'public, max-age=3600';
-
-export function contentTypeOf(fileName: string): string {
-  return CONTENT_TYPES[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /** Vite names hashed files `name-XXXXXXXX.ext` (8 url-safe base64 characters). */
 const HASHED_NAME = /-([A-Za-z0-9_-]{8})\.[A-Za-z0-9]+$/;
@@ -79,8 +49,22 @@ export function safeJoin(root: string, urlPath: string): { absolute: string; rel
   return { absolute, relative };
 }
 
+/** Suffix of the copy the build writes next to a file for each encoding (packages/vite-config/precompress.ts). */
+const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+async function fileStats(file: string): Promise<Stats | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Answers GET/HEAD for one file below `root` with type, length, validators and caching.
+ * Answers GET/HEAD for one file below `root` with type (koa's mime-types lookup), length, validators and caching.
+ * A text file is sent as the brotli or gzip copy the build wrote beside it (`app.js.br`, `app.js.gz`) when the
+ * client accepts that encoding; without such a copy it is sent as it is. Nothing is compressed here.
  * Returns false (answering nothing) when the path is unsafe or no such file exists.
  */
 export async function sendStaticFile(
@@ -91,54 +75,37 @@ export async function sendStaticFile(
 ): Promise<boolean> {
   const target = safeJoin(root, urlPath);
   if (!target || options.exclude?.(target.relative)) return false;
-  let info;
-  try {
-    info = await stat(target.absolute);
-  } catch {
-    return false;
-  }
-  if (!info.isFile()) return false;
+  const original = await fileStats(target.absolute);
+  if (!original) return false;
 
   ctx.status = 200;
-  ctx.type = contentTypeOf(target.relative);
+  ctx.type = path.extname(target.relative);
+  if (!ctx.response.type) ctx.type = 'application/octet-stream';
   ctx.set('Cache-Control', cacheControlOf(target.relative));
-  ctx.set('Last-Modified', info.mtime.toUTCString());
-  ctx.set('ETag', `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`);
+
+  let file = target.absolute;
+  let info = original;
+  let encoding: Encoding | undefined;
+  if (isCompressible(ctx.response.type)) {
+    ctx.vary('Accept-Encoding');
+    for (const candidate of acceptedEncodings(ctx.get('Accept-Encoding'))) {
+      const copy = await fileStats(target.absolute + PRECOMPRESSED_SUFFIX[candidate]);
+      if (copy) {
+        [file, info, encoding] = [target.absolute + PRECOMPRESSED_SUFFIX[candidate], copy, candidate];
+        break;
+      }
+    }
+  }
+  if (encoding) ctx.set('Content-Encoding', encoding);
+  ctx.set('Last-Modified', original.mtime.toUTCString());
+  // One validator per representation, so a revalidated brotli copy is a 304 too.
+  ctx.set('ETag', `W/"${original.size.toString(16)}-${Math.floor(original.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`);
   if (ctx.fresh) {
     ctx.status = 304;
     return true;
   }
-  const encoding = isCompressible(ctx.response.type) && info.size >= 1024 ? pickEncoding(ctx.get('Accept-Encoding')) : null;
-  ctx.vary('Accept-Encoding');
-  if (encoding && info.size <= MAX_COMPRESSED_FILE) {
-    const data = await compressedCopy(target.absolute, info.mtimeMs, encoding);
-    ctx.set('Content-Encoding', encoding);
-    ctx.set('ETag', `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${encoding}"`);
-    ctx.length = data.length;
-    if (ctx.method !== 'HEAD') ctx.body = data;
-    return true;
-  }
   ctx.length = info.size;
   if (ctx.method === 'HEAD') return true;
-  ctx.body = createReadStream(target.absolute);
+  ctx.body = createReadStream(file);
   return true;
-}
-
-/** Larger files are streamed as they are rather than held compressed in memory. */
-const MAX_COMPRESSED_FILE = 8 * 1024 * 1024;
-const compressedCache = new Map<string, Buffer>();
-const COMPRESSED_CACHE_LIMIT = 400;
-
-/**
- * Each built file is compressed once (at high quality) per version on disk and encoding, then served
- * from memory: a redeployed file has a new mtime and so a new cache entry.
- */
-async function compressedCopy(file: string, mtimeMs: number, encoding: Encoding): Promise<Buffer> {
-  const key = `${encoding}:${mtimeMs}:${file}`;
-  const hit = compressedCache.get(key);
-  if (hit) return hit;
-  const data = compress(await readFile(file), encoding, 'static');
-  if (compressedCache.size >= COMPRESSED_CACHE_LIMIT) compressedCache.delete(compressedCache.keys().next().value!);
-  compressedCache.set(key, data);
-  return data;
 }

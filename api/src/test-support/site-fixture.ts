@@ -112,7 +112,7 @@ export const routes = [
 export interface SiteFixture {
   root: string;
   writeManifest(name: RemoteName, manifest: unknown): Promise<void>;
-  writeFile(relative: string, content: string): Promise<void>;
+  writeFile(relative: string, content: string | Uint8Array): Promise<void>;
   remove(relative: string): Promise<void>;
   cleanup(): Promise<void>;
 }
@@ -120,7 +120,7 @@ export interface SiteFixture {
 /** A fake SITE_ROOT: a built shell and three remote dists (no analysis), plus a file that must stay private. */
 export async function createSiteFixture(): Promise<SiteFixture> {
   const root = await mkdtemp(path.join(tmpdir(), 'api-test-site-'));
-  const put = async (relative: string, content: string) => {
+  const put = async (relative: string, content: string | Uint8Array) => {
     const file = path.join(root, relative);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, content);

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
@@ -24,7 +24,12 @@ describe('compression', () => {
 
   beforeAll(async () => {
     site = await createSiteFixture();
+    // As the build writes them (packages/vite-config/precompress.ts): the file and its brotli and gzip copies.
     await site.writeFile('shell/dist/assets/big-Zx81Qw7a.js', bigScript);
+    await site.writeFile('shell/dist/assets/big-Zx81Qw7a.js.br', brotliCompressSync(bigScript));
+    await site.writeFile('shell/dist/assets/big-Zx81Qw7a.js.gz', gzipSync(bigScript));
+    // Built without copies (e.g. by another tool): served as it is.
+    await site.writeFile('shell/dist/assets/plain-Qw7aZx81.js', bigScript);
     server = await startTestServer({ siteRoot: site.root });
   });
   afterAll(async () => {
@@ -48,6 +53,24 @@ describe('compression', () => {
     const plain = await get(`${server.url}/assets/big-Zx81Qw7a.js`, {});
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(bigScript);
+  });
+
+  it('serves a file without precompressed copies as it is, and revalidates a brotli copy with its own ETag', async () => {
+    const plain = await get(`${server.url}/assets/plain-Qw7aZx81.js`, { 'Accept-Encoding': 'gzip, br' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(plain.body.toString()).toBe(bigScript);
+
+    const br = await get(`${server.url}/assets/big-Zx81Qw7a.js`, { 'Accept-Encoding': 'br' });
+    const etag = String(br.headers['etag']);
+    expect(etag).toMatch(/-br"$/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const again = await get(`${server.url}/assets/big-Zx81Qw7a.js`, { 'Accept-Encoding': 'br', 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    // The identity representation has another validator: a client without brotli gets the full file.
+    const identity = await get(`${server.url}/assets/big-Zx81Qw7a.js`, { 'If-None-Match': etag });
+    expect([identity.status, identity.body.toString()]).toEqual([200, bigScript]);
   });
 
   it('compresses large JSON answers of the API but not tiny ones', async () => {
