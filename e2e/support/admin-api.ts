@@ -14,13 +14,13 @@ export async function adminLogin(request: APIRequestContext): Promise<void> {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-export async function adminGet<T = any>(request: APIRequestContext, path: string): Promise<T> {
+export async function adminGet<T = unknown>(request: APIRequestContext, path: string): Promise<T> {
   const res = await request.get(path);
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as T;
 }
 
-export async function adminSend<T = any>(
+export async function adminSend<T = unknown>(
   request: APIRequestContext,
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
