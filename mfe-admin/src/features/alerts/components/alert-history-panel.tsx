@@ -115,7 +115,7 @@ export function AlertHistoryPanel() {
                   ) : (
                     <Button size="sm" variant="secondary" className="self-start" onClick={() => onAcknowledge(a.id)} disabled={acking === a.id} aria-busy={acking === a.id || undefined}>
                       {acking === a.id ? 'Acknowledging…' : 'Acknowledge'}
-                      <span className="sr-only"> “{a.title}”</span>
+                      {' '}<span className="sr-only">“{a.title}”</span>
                     </Button>
                   )}
                 </div>

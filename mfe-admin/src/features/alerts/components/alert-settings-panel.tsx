@@ -115,7 +115,7 @@ function ThresholdForm({ setting, onSaved }: { setting: AlertSetting; onSaved: (
       </div>
       <Button type="submit" size="sm" variant="secondary" disabled={saving} aria-busy={saving || undefined}>
         {saving ? 'Saving…' : 'Save'}
-        <span className="sr-only"> {label} threshold</span>
+        {' '}<span className="sr-only">{label} threshold</span>
       </Button>
     </form>
   );

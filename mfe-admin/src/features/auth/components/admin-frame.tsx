@@ -41,7 +41,8 @@ export function AdminFrame({ section, children }: { section: AdminSection | null
 
   useEffect(() => {
     if (!expired) return;
-    toast.info('Your admin session has ended. Please log in again.');
+    // One toast however many requests answered 401 at once.
+    toast.info('Your admin session has ended. Please log in again.', { id: 'admin-session-ended' });
     reset();
     navigate('/', { replace: true });
   }, [expired, reset, navigate]);

@@ -163,11 +163,11 @@ export function LeadsInbox() {
                     <div className="flex flex-wrap gap-2">
                       <Button size="sm" variant="secondary" disabled={busy === lead.id} onClick={() => change(lead, { read: !lead.read })}>
                         {lead.read ? 'Mark as unread' : 'Mark as read'}
-                        <span className="sr-only"> (message from {lead.name})</span>
+                        {' '}<span className="sr-only">(message from {lead.name})</span>
                       </Button>
                       <Button size="sm" variant={lead.handled ? 'secondary' : 'primary'} disabled={busy === lead.id} onClick={() => change(lead, lead.handled ? { handled: false } : { handled: true, read: true })}>
                         {lead.handled ? 'Reopen' : 'Mark handled'}
-                        <span className="sr-only"> (message from {lead.name})</span>
+                        {' '}<span className="sr-only">(message from {lead.name})</span>
                       </Button>
                     </div>
                   </div>

@@ -224,20 +224,20 @@ export function PostsPage() {
                     <div className="flex shrink-0 flex-wrap gap-2">
                       {post.status === 'published' && (
                         <ButtonLink to={`/blog/${post.slug}`} variant="ghost" size="sm">
-                          View<span className="sr-only"> “{post.title}” on the blog</span>
+                          View{' '}<span className="sr-only">“{post.title}” on the blog</span>
                         </ButtonLink>
                       )}
                       <ButtonLink to={editPostPath(post.id)} variant="secondary" size="sm">
-                        Edit<span className="sr-only"> “{post.title}”</span>
+                        Edit{' '}<span className="sr-only">“{post.title}”</span>
                       </ButtonLink>
                       {post.status === 'draft' && (
                         <Button size="sm" onClick={() => onPublish(post)} disabled={publishing === post.id} aria-busy={publishing === post.id || undefined}>
                           {publishing === post.id ? 'Publishing…' : 'Publish'}
-                          <span className="sr-only"> “{post.title}”</span>
+                          {' '}<span className="sr-only">“{post.title}”</span>
                         </Button>
                       )}
                       <Button variant="danger" size="sm" onClick={() => setToDelete(post)}>
-                        Delete<span className="sr-only"> “{post.title}”</span>
+                        Delete{' '}<span className="sr-only">“{post.title}”</span>
                       </Button>
                     </div>
                   </li>

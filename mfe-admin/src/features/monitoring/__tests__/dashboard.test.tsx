@@ -1,0 +1,171 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { AdminFunnel, AdminHealth, AdminLeadList, AdminTraffic, TrafficEntry } from '@site/contracts/admin';
+import { server } from '../../../../../vitest.setup-dom';
+import { renderAdmin, serveSession } from '../../../app/__tests__/admin-test-kit';
+
+const now = new Date().toISOString();
+const entry = (address: string, classification: TrafficEntry['classification']): TrafficEntry => ({
+  address,
+  classification,
+  reason: classification === 'legitimate' ? 'private range' : classification === 'suspicious' ? 'many 4xx answers' : 'public address',
+  requests: 10,
+  clientErrors: classification === 'suspicious' ? 8 : 0,
+  serverErrors: 0,
+  rateLimited: 0,
+  firstSeen: now,
+  lastSeen: now,
+});
+
+const health = (status: AdminHealth['status'], message: string): AdminHealth => ({
+  status,
+  checkedAt: now,
+  checks: [{ id: 'database', kind: 'database', name: 'Database', status, responseTimeMs: 2, value: null, unit: null, version: null, message, checkedAt: now }],
+});
+
+function serveDashboard() {
+  const period = (days: number) => ({
+    days,
+    from: now,
+    to: now,
+    analysesStarted: 12,
+    analysesCompleted: 10,
+    analysesErrored: 2,
+    contactSubmits: 3,
+    pageViews: 240,
+    topPages: [{ path: '/free-analysis', views: 80 }],
+    daily: [{ date: now, analysesStarted: 12, analysesCompleted: 10, analysesErrored: 2, contactSubmits: 3, pageViews: 240 }],
+  });
+  const funnel: AdminFunnel = { windows: [period(7), { ...period(30), analysesStarted: 40 }] };
+  const traffic: AdminTraffic = {
+    windowMinutes: 60,
+    entries: [
+      entry('203.0.113.7', 'suspicious'),
+      entry('198.51.100.1', 'normal'),
+      entry('198.51.100.2', 'normal'),
+      entry('198.51.100.3', 'normal'),
+      entry('198.51.100.4', 'normal'),
+      entry('10.0.0.5', 'legitimate'),
+    ],
+    totals: { addresses: 6, requests: 60, suspicious: 1, legitimate: 1 },
+  };
+  const leads: AdminLeadList = {
+    leads: [
+      {
+        id: 'l1',
+        createdAt: now,
+        name: 'Maria Lopez',
+        email: 'maria@example.com',
+        company: 'Lopez Bakery',
+        subject: 'Chatbot for orders',
+        message: 'We would like to automate our phone orders.',
+        userAgent: 'Mozilla/5.0',
+        read: false,
+        readAt: null,
+        handled: false,
+        handledAt: null,
+        mail: { state: 'retrying', attempts: 2, lastError: 'Connection refused', sentAt: null, nextAttemptAt: now },
+      },
+    ],
+    total: 1,
+    page: 1,
+    limit: 25,
+    unread: 1,
+  };
+  let refreshes = 0;
+  server.use(
+    http.get('/api/admin/health', () => HttpResponse.json(health('ok', 'Round trip in 2 ms'))),
+    http.post('/api/admin/health/refresh', async () => {
+      refreshes++;
+      await delay(150);
+      return HttpResponse.json(health('down', 'The database did not answer'));
+    }),
+    http.get('/api/admin/funnel', () => HttpResponse.json(funnel)),
+    http.get('/api/admin/leads', () => HttpResponse.json(leads)),
+    http.patch('/api/admin/leads/l1', () => HttpResponse.json({ ...leads.leads[0], read: true, readAt: now })),
+    http.get('/api/admin/traffic', () => HttpResponse.json(traffic)),
+    http.get('/api/admin/docker', () => HttpResponse.json({ available: false, reason: 'The Docker socket is not mounted.' })),
+    http.get('/api/admin/vulnerabilities', () =>
+      HttpResponse.json({ available: true, critical: 0, high: 1, moderate: 2, low: 3, total: 6, generatedAt: now, source: 'npm audit at build time' }),
+    ),
+  );
+  return { refreshes: () => refreshes };
+}
+
+describe('Dashboard', { timeout: 20_000 }, () => {
+  it('Refresh runs the health checks with a busy state and shows the new results', async () => {
+    serveSession();
+    const calls = serveDashboard();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const panel = await screen.findByRole('region', { name: 'Health checks' });
+    expect(await within(panel).findByText('Round trip in 2 ms')).toBeTruthy();
+    await user.click(within(panel).getByRole('button', { name: 'Refresh' }));
+    const busy = within(panel).getByRole('button', { name: 'Refreshing…' });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    expect(busy.getAttribute('aria-busy')).toBe('true');
+    expect(await within(panel).findByText('The database did not answer')).toBeTruthy();
+    expect(within(panel).getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(calls.refreshes()).toBe(1);
+  });
+
+  it("traffic shows the first 3 filtered entries plus '+N more'", async () => {
+    serveSession();
+    serveDashboard();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const panel = await screen.findByRole('region', { name: 'Traffic' });
+    await within(panel).findByText('203.0.113.7');
+    expect(within(panel).getAllByText(/^(203|198|10)\./)).toHaveLength(3);
+    const more = within(panel).getByRole('button', { name: '+3 more' });
+    await user.selectOptions(within(panel).getByLabelText('Show'), 'normal');
+    expect(within(panel).getAllByText(/^198\./)).toHaveLength(3);
+    expect(within(panel).getByRole('button', { name: '+1 more' })).toBeTruthy();
+    expect(more.isConnected).toBe(true);
+    await user.click(within(panel).getByRole('button', { name: '+1 more' }));
+    expect(within(panel).getAllByText(/^198\./)).toHaveLength(4);
+  });
+
+  it("docker and vulnerability summaries show real figures or 'not available on this host'", async () => {
+    serveSession();
+    serveDashboard();
+    renderAdmin('/admin/dashboard');
+    const docker = await screen.findByRole('region', { name: 'Docker containers' });
+    expect(await within(docker).findByText('Not available on this host')).toBeTruthy();
+    expect(within(docker).getByText('The Docker socket is not mounted.')).toBeTruthy();
+    const vulns = screen.getByRole('region', { name: 'Vulnerabilities' });
+    await within(vulns).findByText('Moderate');
+    expect(within(vulns).getByText('High').nextSibling?.textContent).toBe('1');
+  });
+
+  it('the funnel is a chart with its figures in words, and 7/30 days switch', async () => {
+    serveSession();
+    serveDashboard();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const panel = await screen.findByRole('region', { name: 'Visitor funnel' });
+    const chart = await within(panel).findByRole('img');
+    const summary = document.getElementById(chart.getAttribute('aria-labelledby')!)!;
+    expect(summary.textContent).toContain('12 analyses started, 10 completed (83%), 2 errored, 3 contact messages');
+    await user.click(within(panel).getByRole('button', { name: '30 days' }));
+    await waitFor(() => expect(summary.textContent).toContain('40 analyses started'));
+    expect(within(panel).getByText('/free-analysis')).toBeTruthy();
+  });
+
+  it('the inbox shows read, handled and email state, marks read, and exports CSV', async () => {
+    serveSession();
+    serveDashboard();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const inbox = await screen.findByRole('region', { name: 'Contact messages' });
+    const message = await within(inbox).findByRole('article', { name: 'Message from Maria Lopez' });
+    expect(within(message).getByText('Unread')).toBeTruthy();
+    expect(within(message).getByText('Not handled')).toBeTruthy();
+    expect(within(message).getByText('Email retrying')).toBeTruthy();
+    expect(within(inbox).getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/leads/export.csv');
+    await user.click(within(message).getByRole('button', { name: /^Mark as read/ }));
+    expect(await within(message).findByText('Read')).toBeTruthy();
+  });
+});
