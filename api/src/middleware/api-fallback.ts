@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context, DefaultState, Next } from 'koa';
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
@@ -8,7 +8,7 @@ const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
  * path exists for other methods, 204 for OPTIONS on such a path, and a 404 envelope otherwise.
  * Other paths pass on to the site.
  */
-export function apiFallback(options: { router: Router<any, any> }) {
+export function apiFallback(options: { router: Pick<Router<DefaultState, Context>, 'match'> }) {
   return async function answerUnmatchedApi(ctx: Context, next: Next) {
     if (!isApiPath(ctx.path)) return next();
     const allowed = new Set<string>();
