@@ -52,6 +52,9 @@ interface RouteEntry {
   head?: unknown;
 }
 
+/** Packages the server module imports at run time instead of bundling them. */
+const SERVER_EXTERNAL = ['react', 'react-dom', 'react-router-dom'];
+
 /** Where the server module goes inside dist, as named in the manifest's `server.routes`. */
 const SERVER_ROUTES = 'server/routes.js';
 
@@ -108,9 +111,9 @@ function routeTablePlugin(root: string, name: string): Plugin {
         publicDir: false,
         define: { __MFE_VERSION__: JSON.stringify(readVersion(root)) },
         plugins: [react()],
-        // Self-contained but for the federation's shared packages (React, the router, zod, …): like the browser's
-        // singletons, the server (and later its renderer) resolves one copy of each from node_modules.
-        ssr: { noExternal: true, external: SHARED.filter((p) => !p.startsWith('@site/')) },
+        // Self-contained but for React and the router, which the server resolves from node_modules next to the
+        // dist (the repo's, or SITE_ROOT's), so a renderer added later shares one React with the pages.
+        ssr: { noExternal: true, external: SERVER_EXTERNAL },
         build: {
           ssr: tableFile,
           outDir: path.join(outDir, path.dirname(SERVER_ROUTES)),
