@@ -13,7 +13,12 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
   const goToSection = useGoToSection();
   const { pathname } = useLocation();
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // A new page closes the menu: adjusted while rendering (React's advice for state that follows a prop), not in an effect.
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setMenuOpen(false);
+  }
   useEffect(() => {
     if (!menuOpen) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
