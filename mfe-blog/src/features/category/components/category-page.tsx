@@ -2,8 +2,8 @@ import { Link, useParams } from 'react-router-dom';
 import { titleCaseSlug } from '@site/contracts/posts';
 import { Container, PageHeader, buttonClasses, usePageMeta } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
-import { EmptyState, GridSkeleton, LoadError, LoadMore } from '../../../components/load-state';
-import { PostGrid } from '../../../components/post-card';
+import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
+import { PagedPostGrid } from '../../../components/paged-post-grid';
 import { usePostList } from '../../../lib/use-post-list';
 
 export { titleCaseSlug };
@@ -39,10 +39,7 @@ export function CategoryPage() {
             </Link>
           </EmptyState>
         ) : (
-          <>
-            <PostGrid posts={posts} />
-            {hasMore && <LoadMore loading={loadingMore} remaining={count - posts.length} onClick={loadMore} />}
-          </>
+          <PagedPostGrid posts={posts} total={total} hasMore={hasMore} loadingMore={loadingMore} onLoadMore={loadMore} />
         )}
         <BlogCta />
       </Container>

@@ -64,10 +64,14 @@ describe('BlogPage', () => {
     expect(screen.getAllByRole('article')).toHaveLength(12);
     await userEvent.click(screen.getByRole('button', { name: 'Load more articles (18 more)' }));
     expect(await screen.findByText('Showing 24 of 30 articles')).toBeTruthy();
+    // Reading goes on at the first new card.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Post number 13 about AI Automation' })));
     await userEvent.click(screen.getByRole('button', { name: 'Load more articles (6 more)' }));
     expect(await screen.findByText('Showing 30 of 30 articles')).toBeTruthy();
     expect(screen.getByText('Post number 30 about AI Automation')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Load more/ })).toBeNull();
+    // The button is gone, the focus is not lost with it.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Post number 25 about AI Automation' })));
   });
 
   it('a returning visitor sees the list from the last visit at once, while the server is slow', async () => {

@@ -2,8 +2,8 @@ import { useSearchParams } from 'react-router-dom';
 import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts';
 import { Button, Container, PageHeader, cn, usePageMeta } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
-import { EmptyState, GridSkeleton, LoadError, LoadMore } from '../../../components/load-state';
-import { PostGrid } from '../../../components/post-card';
+import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
+import { PagedPostGrid } from '../../../components/paged-post-grid';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { usePostList } from '../../../lib/use-post-list';
 import { blogMeta } from '../data/meta';
@@ -112,8 +112,7 @@ export function BlogPage() {
           </EmptyState>
         ) : (
           <div aria-busy={list.stale} className={cn('transition-opacity', list.stale && 'opacity-60')}>
-            <PostGrid posts={shown} />
-            {list.hasMore && <LoadMore loading={list.loadingMore} remaining={(list.total ?? 0) - shown.length} onClick={list.loadMore} />}
+            <PagedPostGrid posts={shown} total={list.total} hasMore={list.hasMore} loadingMore={list.loadingMore} onLoadMore={list.loadMore} />
           </div>
         )}
 
