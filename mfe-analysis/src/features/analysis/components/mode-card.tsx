@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { cn } from '@site/ui';
 import type { AnalysisMode } from '../hooks/use-analysis-store';
 
@@ -19,6 +20,7 @@ const MODES: ReadonlyArray<{ mode: AnalysisMode; title: string; text: string }> 
  * /website-analysis the website mode can be chosen too (a radio group, so arrows and Space work).
  */
 export function ModeCard({ mode, onChange, allowWebsite }: { mode: AnalysisMode; onChange: (mode: AnalysisMode) => void; allowWebsite: boolean }) {
+  const id = useId();
   const modes = allowWebsite ? MODES : MODES.slice(0, 1);
   return (
     <fieldset className="print:hidden">
@@ -40,16 +42,23 @@ export function ModeCard({ mode, onChange, allowWebsite }: { mode: AnalysisMode;
                 value={m.mode}
                 checked={active}
                 onChange={() => onChange(m.mode)}
+                // Named by the title alone; the sentence is its description (a long name buries the choice).
+                aria-labelledby={`${id}-${m.mode}-title`}
+                aria-describedby={`${id}-${m.mode}-text`}
                 className="mt-1 h-4 w-4 shrink-0 accent-[var(--primary)]"
               />
               <span className="min-w-0">
                 <span className="flex flex-wrap items-center gap-2">
-                  <span className="font-semibold text-fg">{m.title}</span>
+                  <span id={`${id}-${m.mode}-title`} className="font-semibold text-fg">
+                    {m.title}
+                  </span>
                   {active && (
                     <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-fg">Active</span>
                   )}
                 </span>
-                <span className="mt-1 block text-sm text-muted-fg">{m.text}</span>
+                <span id={`${id}-${m.mode}-text`} className="mt-1 block text-sm text-muted-fg">
+                  {m.text}
+                </span>
               </span>
             </label>
           );
