@@ -52,7 +52,9 @@ export function site(options: SiteOptions) {
     if (mfe) {
       const name = mfe[1] as RemoteName;
       const served =
-        REMOTE_NAMES.includes(name) && (await sendStaticFile(ctx, options.remotes.distDir(name), mfe[2] ?? '/'));
+        REMOTE_NAMES.includes(name) &&
+        // The server module (dist/server/) is for the server; browsers get the client build only.
+        (await sendStaticFile(ctx, options.remotes.distDir(name), mfe[2] ?? '/', { exclude: (rel) => rel === 'server' || rel.startsWith('server/') }));
       if (!served) plainNotFound(ctx);
       return;
     }

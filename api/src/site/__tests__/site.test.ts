@@ -254,7 +254,7 @@ describe('site serving', () => {
     });
 
     it('answers a missing asset with a plain 404, not the page', async () => {
-      for (const path of ['/mfe/blog/assets/missing-AbCd1234.js', '/assets/missing-AbCd1234.js', '/mfe/nobody/assets/remoteEntry.js']) {
+      for (const path of ['/mfe/blog/assets/missing-AbCd1234.js', '/assets/missing-AbCd1234.js', '/mfe/nobody/assets/remoteEntry.js', '/mfe/blog/server/routes.js']) {
         const response = await fetch(`${url}${path}`);
         expect(response.status, path).toBe(404);
         expect(response.headers.get('content-type'), path).toMatch(/^text\/plain/);
