@@ -25,12 +25,12 @@ function RecommendationItem({ rec, onClick }: { rec: Recommendation; onClick: (r
               if (!open) onClick(rec);
               setOpen(!open);
             }}
-            className="mt-2 text-sm font-semibold text-primary hover:underline dark:text-blue-300 print:hidden"
+            className="mt-2 text-sm font-semibold text-primary hover:underline screen-dark:text-blue-300 print:hidden"
           >
             {open ? 'Hide the steps' : `Show the steps (${actions.length})`}
             <span className="sr-only">: {rec.title}</span>
           </button>
-          <ol id={id} hidden={!open} data-print-expand="" className={cn('mt-2 list-decimal space-y-1 pl-5 text-sm text-fg')}>
+          <ol id={id} data-print-expand="" className={cn('mt-2 list-decimal space-y-1 pl-5 text-sm text-fg', !open && 'hidden')}>
             {actions.map((a) => (
               <li key={a}>{a}</li>
             ))}

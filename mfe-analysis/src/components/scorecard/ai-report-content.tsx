@@ -27,7 +27,7 @@ export default function AiReportContent({ data }: { data: ScorecardData }) {
           <p className="mt-1 text-sm text-muted-fg">{ANALYZING_SIGNALS}</p>
         )}
         {data.mockSources.length > 0 && (
-          <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">Parts of this report rest on simulated data; treat the figures as an example.</p>
+          <p className="mt-2 text-sm text-amber-800 screen-dark:text-amber-300">Parts of this report rest on simulated data; treat the figures as an example.</p>
         )}
       </section>
 

@@ -56,7 +56,7 @@ function SignalRow({ s }: { s: EvidenceSignal }) {
         <dt className="font-medium">Measured</dt>
         <dd className="break-words text-fg">{s.valueText}</dd>
         <dt className="font-medium">Source</dt>
-        <dd className={cn('break-words', s.isMockData && 'text-amber-800 dark:text-amber-300')}>{s.source}</dd>
+        <dd className={cn('break-words', s.isMockData && 'text-amber-800 screen-dark:text-amber-300')}>{s.source}</dd>
         {s.measures && (
           <>
             <dt className="font-medium">How it counts</dt>
@@ -67,7 +67,7 @@ function SignalRow({ s }: { s: EvidenceSignal }) {
           <>
             <dt className="font-medium">Check it</dt>
             <dd className="min-w-0">
-              <ExternalLink href={s.verificationUrl} className="break-all text-primary underline underline-offset-2 dark:text-blue-300">
+              <ExternalLink href={s.verificationUrl} className="break-all text-primary underline underline-offset-2 screen-dark:text-blue-300">
                 Verify on {hostOf(s.verificationUrl)}
               </ExternalLink>
             </dd>
@@ -96,7 +96,7 @@ export function EvidenceToggle({ title, score, onToggle }: { title: string; scor
           setOpen(!open);
           onToggle?.(!open);
         }}
-        className="flex w-full items-center justify-between gap-2 rounded-lg px-1 py-1 text-left text-sm font-semibold text-primary hover:underline dark:text-blue-300 print:hidden"
+        className="flex w-full items-center justify-between gap-2 rounded-lg px-1 py-1 text-left text-sm font-semibold text-primary hover:underline screen-dark:text-blue-300 print:hidden"
       >
         <span>
           {open ? 'Hide' : 'Show'} the evidence behind this score ({signals.length} signals){' '}
@@ -106,7 +106,7 @@ export function EvidenceToggle({ title, score, onToggle }: { title: string; scor
           ▾
         </span>
       </button>
-      <div id={id} hidden={!open} data-print-expand="">
+      <div id={id} className={open ? undefined : 'hidden'} data-print-expand="">
         <p className="mt-2 text-sm text-muted-fg">
           {earned.length
             ? `${fmt(total(earned, 'points'))} of ${fmt(total(earned, 'maxPoints'))} counted points earned. Signals that could not be verified are left out of the score.`

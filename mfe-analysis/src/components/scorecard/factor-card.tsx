@@ -7,10 +7,11 @@ import { scoreTone, TONE_TEXT } from './score-tone';
 import { EvidenceToggle } from './evidence-rows';
 import { changeSince } from './what-changed';
 
-const MARKERS: Array<[string, string, string]> = [
-  [INSIGHT_MARKERS.check, 'Good', 'text-green-700 dark:text-green-400'],
-  [INSIGHT_MARKERS.warning, 'Needs attention', 'text-amber-700 dark:text-amber-300'],
-  [INSIGHT_MARKERS.cross, 'Problem', 'text-red-700 dark:text-red-400'],
+// [marker in the data, word for screen readers, glyph shown (text symbols: emoji fonts are not everywhere), colour]
+const MARKERS: Array<[string, string, string, string]> = [
+  [INSIGHT_MARKERS.check, 'Good', '\u2713', 'text-green-700 screen-dark:text-green-400'],
+  [INSIGHT_MARKERS.warning, 'Needs attention', '!', 'text-amber-700 screen-dark:text-amber-300'],
+  [INSIGHT_MARKERS.cross, 'Problem', '\u2715', 'text-red-700 screen-dark:text-red-400'],
 ];
 
 /** Insights with their leading marker (check, warning, cross) shown as an icon and named for screen readers. */
@@ -23,8 +24,8 @@ export function InsightList({ insights }: { insights: string[] }) {
         const body = m ? raw.slice(m[0].length).trim() : raw;
         return (
           <li key={i} className="flex gap-2">
-            <span aria-hidden="true" className={cn('w-5 shrink-0 text-center', m?.[2] ?? 'text-muted-fg')}>
-              {m ? m[0] : '•'}
+            <span aria-hidden="true" className={cn('w-5 shrink-0 text-center font-bold', m?.[3] ?? 'text-muted-fg')}>
+              {m ? m[2] : '•'}
             </span>
             <span className="min-w-0 break-words text-fg">
               {m && <span className="sr-only">{m[1]}: </span>}

@@ -47,9 +47,9 @@ function GradedPanel({ title, graded }: { title: string; graded: { score: number
   const tone = scoreTone(graded.score);
   return (
     <div className="rounded-lg border border-border bg-bg p-3">
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-sm font-semibold text-fg">{title}</h4>
-        <span data-tone={tone} className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', TONE_BADGE[tone])}>
+        <span data-tone={tone} className={cn('whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold', TONE_BADGE[tone])}>
           {graded.score}/100 · Grade {graded.grade}
         </span>
       </div>
@@ -72,7 +72,7 @@ export function WebsiteTrustDetails({ score }: { score: ScoreView }) {
     <div className="mt-4 space-y-3">
       {url && <p className="break-all text-sm text-muted-fg">Page analyzed: {url}</p>}
       {(showPerf || showSec) && (
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-3">
           {showPerf && <GradedPanel title="Performance" graded={perf} />}
           {showSec && <GradedPanel title="Security" graded={sec} />}
         </div>

@@ -23,10 +23,10 @@ export function platformState(ev: Partial<PlatformEvidence> | undefined): Platfo
 }
 
 const STATE_STYLE: Record<PlatformState, string> = {
-  Found: 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300',
-  Error: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
-  'Not Found': 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
-  Unknown: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+  Found: 'bg-green-100 text-green-800 screen-dark:bg-green-950 screen-dark:text-green-300',
+  Error: 'bg-red-100 text-red-800 screen-dark:bg-red-950 screen-dark:text-red-300',
+  'Not Found': 'bg-orange-100 text-orange-800 screen-dark:bg-orange-950 screen-dark:text-orange-300',
+  Unknown: 'bg-slate-100 text-slate-700 screen-dark:bg-slate-800 screen-dark:text-slate-300',
 };
 const STATE_ICON: Record<PlatformState, string> = { Found: '✓', Error: '!', 'Not Found': '✕', Unknown: '?' };
 
@@ -65,7 +65,7 @@ export function PlatformEvidenceItem({
   const face = (
     <>
       <StateBadge state={state} />
-      <span className="text-primary underline underline-offset-2 dark:text-blue-300 print:hidden" aria-hidden="true">
+      <span className="text-primary underline underline-offset-2 screen-dark:text-blue-300 print:hidden" aria-hidden="true">
         Evidence
       </span>
     </>

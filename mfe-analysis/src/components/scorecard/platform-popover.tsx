@@ -69,7 +69,7 @@ export default function PlatformPopover({
           {state === 'Unknown' && (
             <p className="mt-2 text-muted-fg">{name} cannot be checked automatically without an account, so we do not claim it either way. Use the links below to check it yourself.</p>
           )}
-          {evidence?.error && <p className="mt-2 text-red-700 dark:text-red-300">Error: {evidence.error}</p>}
+          {evidence?.error && <p className="mt-2 text-red-700 screen-dark:text-red-300">Error: {evidence.error}</p>}
           <dl className="mt-3 grid grid-cols-[7.5rem_1fr] gap-x-2 gap-y-1">
             <Row label="Search term">{text(evidence?.searchTerm)}</Row>
             <Row label="Data source">{text(evidence?.dataSource)}</Row>
@@ -84,7 +84,7 @@ export default function PlatformPopover({
             <ul className="mt-1 space-y-1.5">
               {links.map((l) => (
                 <li key={l.url}>
-                  <ExternalLink href={l.url} className="font-medium text-primary underline underline-offset-2 dark:text-blue-300">
+                  <ExternalLink href={l.url} className="font-medium text-primary underline underline-offset-2 screen-dark:text-blue-300">
                     {l.title}
                   </ExternalLink>
                   <span className="block text-xs text-muted-fg">
@@ -95,7 +95,7 @@ export default function PlatformPopover({
               ))}
             </ul>
           )}
-          {evidence?.isMockData && <p className="mt-3 text-xs text-amber-800 dark:text-amber-300">{text(evidence.source)}</p>}
+          {evidence?.isMockData && <p className="mt-3 text-xs text-amber-800 screen-dark:text-amber-300">{text(evidence.source)}</p>}
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>

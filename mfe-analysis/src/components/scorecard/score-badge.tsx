@@ -16,10 +16,10 @@ export function ScoreBadge({ score, label, verified, className }: { score: numbe
 export function ChangeChip({ change }: { change: Change }) {
   const cls =
     change.delta > 0
-      ? 'text-green-800 bg-green-50 dark:text-green-300 dark:bg-green-950'
+      ? 'text-green-800 bg-green-50 screen-dark:text-green-300 screen-dark:bg-green-950'
       : change.delta < 0
-        ? 'text-red-800 bg-red-50 dark:text-red-300 dark:bg-red-950'
-        : 'text-slate-700 bg-slate-100 dark:text-slate-300 dark:bg-slate-800';
+        ? 'text-red-800 bg-red-50 screen-dark:text-red-300 screen-dark:bg-red-950'
+        : 'text-slate-700 bg-slate-100 screen-dark:text-slate-300 screen-dark:bg-slate-800';
   return (
     <span className={cn('inline-flex items-center rounded px-1.5 py-0.5 text-xs font-semibold tabular-nums', cls)}>
       <span aria-hidden="true">{change.text}</span>

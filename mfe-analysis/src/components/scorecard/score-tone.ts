@@ -24,25 +24,25 @@ export function strengthTone(strength: number): Tone {
 }
 
 export const TONE_TEXT: Record<Tone, string> = {
-  green: 'text-green-700 dark:text-green-400',
-  yellow: 'text-yellow-700 dark:text-yellow-300',
-  orange: 'text-orange-700 dark:text-orange-400',
-  red: 'text-red-700 dark:text-red-400',
-  grey: 'text-slate-600 dark:text-slate-400',
+  green: 'text-green-700 screen-dark:text-green-400',
+  yellow: 'text-yellow-700 screen-dark:text-yellow-300',
+  orange: 'text-orange-700 screen-dark:text-orange-400',
+  red: 'text-red-700 screen-dark:text-red-400',
+  grey: 'text-slate-600 screen-dark:text-slate-400',
 };
 
 export const TONE_BADGE: Record<Tone, string> = {
-  green: 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300',
-  yellow: 'bg-yellow-100 text-yellow-800 dark:bg-yellow-950 dark:text-yellow-200',
-  orange: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
-  red: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
-  grey: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+  green: 'bg-green-100 text-green-800 screen-dark:bg-green-950 screen-dark:text-green-300',
+  yellow: 'bg-yellow-100 text-yellow-800 screen-dark:bg-yellow-950 screen-dark:text-yellow-200',
+  orange: 'bg-orange-100 text-orange-800 screen-dark:bg-orange-950 screen-dark:text-orange-300',
+  red: 'bg-red-100 text-red-800 screen-dark:bg-red-950 screen-dark:text-red-300',
+  grey: 'bg-slate-100 text-slate-700 screen-dark:bg-slate-800 screen-dark:text-slate-300',
 };
 
 export const TONE_BAR: Record<Tone, string> = {
-  green: 'bg-green-600 dark:bg-green-400',
-  yellow: 'bg-yellow-500 dark:bg-yellow-300',
-  orange: 'bg-orange-500 dark:bg-orange-400',
-  red: 'bg-red-600 dark:bg-red-400',
+  green: 'bg-green-600 screen-dark:bg-green-400',
+  yellow: 'bg-yellow-500 screen-dark:bg-yellow-300',
+  orange: 'bg-orange-500 screen-dark:bg-orange-400',
+  red: 'bg-red-600 screen-dark:bg-red-400',
   grey: 'bg-slate-400',
 };

@@ -4,7 +4,7 @@ import { Button, ErrorBoundary } from '@site/ui';
 /** The 'Scorecard Error' panel (spec section 8): shown instead of a scorecard that failed to render. */
 export function ScorecardErrorPanel({ businessName, onRetry }: { businessName?: string | null; onRetry: () => void }) {
   return (
-    <div role="alert" className="rounded-2xl border border-red-300 bg-red-50 p-6 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+    <div role="alert" className="rounded-2xl border border-red-300 bg-red-50 p-6 text-red-900 screen-dark:border-red-800 screen-dark:bg-red-950 screen-dark:text-red-100">
       <h2 className="text-xl font-bold">Scorecard Error</h2>
       <p className="mt-2 font-medium">{businessName ? `Error analyzing ${businessName}` : 'Error analyzing business'}</p>
       <p className="mt-4 text-sm">Likely causes:</p>

@@ -5,9 +5,9 @@ import { formatDate, type ScorecardData } from './normalize-result';
 export function MockDataWarning({ sources }: { sources: string[] }) {
   if (sources.length === 0) return null;
   return (
-    <div role="note" aria-labelledby="mock-data-heading" className="mt-5 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+    <div role="note" aria-labelledby="mock-data-heading" className="mt-5 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950 screen-dark:border-amber-700 screen-dark:bg-amber-950 screen-dark:text-amber-100">
       <p id="mock-data-heading" className="font-semibold">
-        <span aria-hidden="true">⚠️ </span>Mock Data Detected
+        <span aria-hidden="true">⚠ </span>Mock Data Detected
       </p>
       <p className="mt-1 text-sm">This analysis contains simulated data from: {sources.join(', ')}</p>
       <p className="mt-1 text-sm">Real API integration is needed for accurate business insights</p>
@@ -20,7 +20,7 @@ export function ScorecardHeader({ data, actions }: { data: ScorecardData; action
     <header className="rounded-2xl border border-border bg-surface p-5 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-sm font-semibold uppercase tracking-wider text-primary dark:text-blue-300">Business Growth Scorecard</p>
+          <p className="text-sm font-semibold uppercase tracking-wider text-primary screen-dark:text-blue-300">Business Growth Scorecard</p>
           <h2 className="mt-1 break-words text-2xl font-bold text-fg sm:text-3xl">{data.businessName}</h2>
           <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-muted-fg">
             <div className="flex gap-1">

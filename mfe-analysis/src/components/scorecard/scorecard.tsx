@@ -13,7 +13,6 @@ import { ANALYZING_SIGNALS, GENERATING_RECOMMENDATIONS } from './ai-parts';
 import { ReportDialog } from './report-dialog';
 import { scoreTone, TONE_TEXT } from './score-tone';
 import { useScorecardTracking } from './use-scorecard-tracking';
-import { usePrintLight } from './use-print-light';
 
 const AiReportContent = lazy(() => import('./ai-report-content'));
 const ImplementationGuideContent = lazy(() => import('./implementation-guide-content'));
@@ -127,7 +126,6 @@ function ScorecardView({ result, reportActions }: { result: ScorecardResult; rep
   const data = useMemo(() => normalizeResult(result), [result]);
   const recommendationsRef = useRef<HTMLElement>(null);
   useScorecardTracking(data, recommendationsRef);
-  usePrintLight();
 
   const onFactorClick = (key: FactorKey) => {
     click({ target: 'factor', factor: key });

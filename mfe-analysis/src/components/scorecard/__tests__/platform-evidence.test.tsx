@@ -5,6 +5,9 @@ import { lunaCopy, prepare, renderScorecard, LUNA } from './scorecard-kit';
 const visibility = () => screen.getByRole('region', { name: 'Visibility' });
 const trigger = (platform: string) => within(visibility()).getByRole('button', { name: new RegExp(`^${platform}: `) });
 
+/** The dialog and popover code loads on first use: allow for a slow first import on a busy machine. */
+const LAZY = { timeout: 5000 };
+
 describe('Platform evidence tooltips', () => {
   beforeEach(() => prepare());
 
@@ -27,7 +30,7 @@ describe('Platform evidence tooltips', () => {
     const { user } = renderScorecard({ result: LUNA });
     trigger('Google Business Profile').focus();
     await user.keyboard('{Enter}');
-    const pop = await screen.findByRole('dialog', { name: 'Google Business Profile evidence' });
+    const pop = await screen.findByRole('dialog', { name: 'Google Business Profile evidence' }, LAZY);
     expect(within(pop).getByText('Found')).toBeTruthy();
     expect(within(pop).getByText('Search term').nextElementSibling!.textContent).toBe('Luna Pizza Danville Danville, CA');
     expect(within(pop).getByText('Data source').nextElementSibling!.textContent).toBe('Simulation (no Google Places API key)');
@@ -44,17 +47,17 @@ describe('Platform evidence tooltips', () => {
     const { user } = renderScorecard({ result: LUNA });
     trigger('Yelp').focus();
     await user.keyboard(' ');
-    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' }, LAZY)).toBeTruthy();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Yelp evidence' })).toBeNull());
     // Focus is back on the platform's button, and it opens again.
     expect(document.activeElement).toBe(trigger('Yelp'));
     await user.keyboard('{Enter}');
-    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Yelp evidence' }, LAZY)).toBeTruthy();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Yelp evidence' })).toBeNull());
     await user.click(trigger('LinkedIn'));
-    const pop = await screen.findByRole('dialog', { name: 'LinkedIn evidence' });
+    const pop = await screen.findByRole('dialog', { name: 'LinkedIn evidence' }, LAZY);
     expect(within(pop).getByText('Unknown')).toBeTruthy();
     expect(within(pop).getByText(/cannot be checked automatically/)).toBeTruthy();
   });
@@ -68,7 +71,7 @@ describe('Platform evidence tooltips', () => {
     expect(trigger('Yelp').getAttribute('aria-label')).toBe('Yelp: Error. Show evidence');
     expect(trigger('Google Business Profile').getAttribute('aria-label')).toBe('Google Business Profile: Not Found. Show evidence');
     await user.click(trigger('Yelp'));
-    const pop = await screen.findByRole('dialog', { name: 'Yelp evidence' });
+    const pop = await screen.findByRole('dialog', { name: 'Yelp evidence' }, LAZY);
     expect(within(pop).getByText('Error: Yelp did not answer within 8 s')).toBeTruthy();
     expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toBe('Unknown');
     expect(within(pop).getByText('No verification links available')).toBeTruthy();
@@ -79,7 +82,7 @@ describe('Platform evidence tooltips', () => {
     delete r.scores.visibility.evidence.details.evidence.platformChecks.instagram;
     const { user } = renderScorecard({ result: r });
     await user.click(trigger('Instagram'));
-    const pop = await screen.findByRole('dialog', { name: 'Instagram evidence' });
+    const pop = await screen.findByRole('dialog', { name: 'Instagram evidence' }, LAZY);
     expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toBe('Unknown');
     expect(within(pop).getByText('No verification links available')).toBeTruthy();
   });

@@ -7,6 +7,9 @@ const panelOf = (trigger: HTMLElement) => trigger.closest('h4')!.nextElementSibl
 
 const PANELS = ['Top Automation Opportunities', 'Implementation Roadmap', 'Business Type Analysis', 'Automation Signals', 'Detailed AI Recommendations'];
 
+/** The dialog and popover code loads on first use: allow for a slow first import on a busy machine. */
+const LAZY = { timeout: 5000 };
+
 describe('Scorecard modals', () => {
   beforeEach(() => prepare());
 
@@ -14,9 +17,9 @@ describe('Scorecard modals', () => {
     const { user } = renderScorecard({ result: LUNA });
     const opener = screen.getByRole('button', { name: 'View Full AI Report' });
     await user.click(opener);
-    const dialog = await screen.findByRole('dialog', { name: 'AI Automation Assessment Report' });
+    const dialog = await screen.findByRole('dialog', { name: 'AI Automation Assessment Report' }, LAZY);
     // The body is lazy-loaded.
-    expect(await within(dialog).findByRole('heading', { name: 'Where the savings come from' })).toBeTruthy();
+    expect(await within(dialog).findByRole('heading', { name: 'Where the savings come from' }, LAZY)).toBeTruthy();
     expect(within(dialog).getByText('Phone orders, menu and hours questions', { selector: 'span' })).toBeTruthy();
     expect(dialog.contains(document.activeElement)).toBe(true);
     for (let i = 0; i < 8; i++) {
@@ -33,8 +36,8 @@ describe('Scorecard modals', () => {
     const { user } = renderScorecard({ result: LUNA });
     const opener = screen.getByRole('button', { name: 'View Implementation Guide' });
     await user.click(opener);
-    const dialog = await screen.findByRole('dialog', { name: 'AI Implementation Guide' });
-    expect(await within(dialog).findByRole('heading', { name: 'Step by step' })).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'AI Implementation Guide' }, LAZY);
+    expect(await within(dialog).findByRole('heading', { name: 'Step by step' }, LAZY)).toBeTruthy();
     expect(within(dialog).getByText('Phase 2: Core automation')).toBeTruthy();
     expect(dialog.contains(document.activeElement)).toBe(true);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));

@@ -15,10 +15,10 @@ describe('Evidence per point', () => {
     const button = evidenceButton('Reputation');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     const region = document.getElementById(button.getAttribute('aria-controls')!)!;
-    expect(region.hidden).toBe(true);
+    expect(region.classList.contains('hidden')).toBe(true);
     await user.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
-    expect(region.hidden).toBe(false);
+    expect(region.classList.contains('hidden')).toBe(false);
     const rows = within(region).getAllByRole('listitem');
     expect(rows).toHaveLength(4);
     const google = rows[0]!;

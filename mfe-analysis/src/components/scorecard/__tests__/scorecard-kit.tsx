@@ -7,6 +7,8 @@ import { server } from '../../../../../vitest.setup-dom';
 import { Scorecard, type ScorecardProps } from '../scorecard';
 import luna from './fixtures/luna-pizza.json';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests reshape the fixture freely (missing parts, other states) */
+
 /** A real answer of the API in simulation mode (POST /api/analyze-smb-business, Luna Pizza Danville). */
 export const LUNA = luna as unknown as Record<string, unknown>;
 

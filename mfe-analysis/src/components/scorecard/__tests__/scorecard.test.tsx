@@ -93,8 +93,8 @@ describe('Scorecard: a real simulated answer', () => {
   it('shows insights with their markers named for screen readers', () => {
     renderScorecard({ result: LUNA });
     const rep = card('Reputation');
-    expect(within(rep).getByText('Google rating 4.6★ (simulated)').parentElement!.textContent).toBe('✅Good: Google rating 4.6★ (simulated)');
-    expect(within(rep).getByText('Yelp rating 3.5★ (simulated)').parentElement!.textContent).toBe('❌Problem: Yelp rating 3.5★ (simulated)');
+    expect(within(rep).getByText('Google rating 4.6★ (simulated)').parentElement!.textContent).toBe('\u2713Good: Google rating 4.6★ (simulated)');
+    expect(within(rep).getByText('Yelp rating 3.5★ (simulated)').parentElement!.textContent).toBe('\u2715Problem: Yelp rating 3.5★ (simulated)');
   });
 
   it('shows the performance and security panels only when their score is above 0', () => {
