@@ -84,7 +84,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     const permalink = await page.getByRole('link', { name: /\/free-analysis\/report\// }).innerText();
     const here = await visibleScores(page);
-    expect(here).toMatch(/Overall Score \d+ ?/100/);
+    expect(here).toMatch(/Overall Score \d+ ?\/100/);
     errors.expectClean();
 
     // The permalink, opened by someone else (a fresh context: no storage, no cookies), shows the same scores.

@@ -35,6 +35,7 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
 
   const subject =
     lastRequest?.mode === 'website' ? lastRequest.input.url : lastRequest?.mode === 'smb' ? lastRequest.input.businessName : 'your business';
+  // The scorecard's code loads when the visitor starts typing (not on first visit): ready when the answer is.
   const onStart = () => void preloadScorecard().catch(() => undefined);
 
   return (
@@ -47,7 +48,7 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
           <p className="mt-1 text-muted-fg">Free, no sign-up. The overall score is based on 6 key growth factors.</p>
           <div className="mt-6 space-y-6">
             <ModeCard mode={activeMode} onChange={setMode} allowWebsite={allowWebsite} />
-            {activeMode === 'website' ? <WebsiteForm onStart={onStart} /> : <SmbForm onStart={onStart} />}
+            {activeMode === 'website' ? <WebsiteForm onStart={onStart} onIntent={onStart} /> : <SmbForm onStart={onStart} onIntent={onStart} />}
           </div>
         </Card>
         {error && <ErrorBox failure={error} onRetry={() => void retry()} busy={isAnalyzing} />}

@@ -18,7 +18,7 @@ export function websiteProblem(raw: string): string | null {
 }
 
 /** The SMB Scorecard form: business name (type inferred), optional website, location, Analyze. */
-export function SmbForm({ onStart }: { onStart?: () => void }) {
+export function SmbForm({ onStart, onIntent }: { onStart?: () => void; onIntent?: () => void }) {
   const id = useId();
   const draft = useAnalysisStore((s) => s.draft);
   const setDraft = useAnalysisStore((s) => s.setDraft);
@@ -39,6 +39,7 @@ export function SmbForm({ onStart }: { onStart?: () => void }) {
   const onFirstFocus = () => {
     if (formStarted.current) return;
     formStarted.current = true;
+    onIntent?.();
     track('funnel_step', { funnel: 'analysis', step: 'form_started', mode: 'smb' });
   };
 

@@ -7,7 +7,7 @@ import { FieldError, inputClasses } from './field-parts';
 import { websiteProblem } from './smb-form';
 
 /** Website mode: a URL (https:// added when missing), the location, Analyze. */
-export function WebsiteForm({ onStart }: { onStart?: () => void }) {
+export function WebsiteForm({ onStart, onIntent }: { onStart?: () => void; onIntent?: () => void }) {
   const id = useId();
   const draft = useAnalysisStore((s) => s.draft);
   const setDraft = useAnalysisStore((s) => s.setDraft);
@@ -56,6 +56,7 @@ export function WebsiteForm({ onStart }: { onStart?: () => void }) {
             onFocus={() => {
               if (!formStarted.current) {
                 formStarted.current = true;
+                onIntent?.();
                 track('funnel_step', { funnel: 'analysis', step: 'form_started', mode: 'website' });
               }
               fields('url').onFocus();
