@@ -24,7 +24,7 @@ export function NotAvailable({ reason }: { reason: string }) {
   return (
     <div className="rounded-xl border border-dashed border-border p-4 text-sm">
       <p className="font-semibold text-fg">Not available on this host</p>
-      <p className="mt-1 text-muted-fg">{reason}</p>
+      {reason.trim().toLowerCase() !== 'not available on this host' && <p className="mt-1 text-muted-fg">{reason}</p>}
     </div>
   );
 }

@@ -85,7 +85,7 @@ function ThresholdForm({ setting, onSaved }: { setting: AlertSetting; onSaved: (
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-2">
+    <form onSubmit={onSubmit} noValidate className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
       <div>
         <label htmlFor={id} className="sr-only">
           {label} threshold (percent, 1 to 100)
@@ -157,7 +157,7 @@ export function AlertSettingsPanel() {
       ) : !data ? (
         <LoadingRows label="Loading alert settings…" rows={4} />
       ) : (
-        <div className="grid gap-4 xl:grid-cols-2">
+        <div className="grid gap-4 2xl:grid-cols-2">
           {(Object.keys(ALERT_GROUPS) as AlertGroup[]).map((group) => (
             <fieldset key={group} className="min-w-0 rounded-xl border border-border p-3 sm:p-4">
               <legend className="px-1 text-sm font-bold text-fg">{GROUP_LABELS[group]}</legend>

@@ -18,7 +18,7 @@ function figure(check: HealthCheck): string | null {
   if (check.value === null) return null;
   if (check.unit === 'percent') return `${Math.round(check.value * 10) / 10}%`;
   if (check.unit === 'messages') return `${check.value} ${check.value === 1 ? 'message' : 'messages'} waiting`;
-  if (check.unit === 'ms') return `${Math.round(check.value)} ms`;
+  if (check.unit === 'ms') return check.value < 10 ? `${check.value.toFixed(1)} ms` : `${Math.round(check.value)} ms`;
   return String(check.value);
 }
 
@@ -84,7 +84,7 @@ export function HealthSummary() {
               <p className="mt-1 break-words text-sm text-muted-fg">{c.message}</p>
               <p className="mt-2 flex flex-wrap gap-x-3 text-xs text-muted-fg">
                 {figure(c) && <span className="font-semibold text-fg">{figure(c)}</span>}
-                {c.responseTimeMs !== null && <span>{Math.round(c.responseTimeMs)} ms</span>}
+                {c.responseTimeMs !== null && c.unit !== 'ms' && <span>{Math.round(c.responseTimeMs)} ms</span>}
                 {c.version && <span>v{c.version}</span>}
               </p>
             </li>
