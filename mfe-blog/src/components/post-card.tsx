@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { cardExcerpt, type PostSummary } from '@site/contracts/posts';
+import { cardExcerpt, categoryIllustration, PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
 import { Badge } from '@site/ui';
 import { formatDate, formatReadTime, formatViews } from '../lib/format';
 import { PostImage } from './post-image';
@@ -9,7 +9,8 @@ export function PostCard({ post, headingLevel = 2, eager = false }: { post: Post
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-ring">
-      <PostImage src={post.featuredImage} alt="" width={1200} height={630} loading={eager ? 'eager' : 'lazy'} decoding="async" className="aspect-[40/21] w-full" />
+      {/* A post without its own image shows its category's illustration, so the grid is not one image repeated. */}
+      <PostImage src={cardImage(post)} alt="" width={1200} height={630} loading={eager ? 'eager' : 'lazy'} decoding="async" className="aspect-[40/21] w-full" />
       <div className="flex flex-1 flex-col p-6">
         <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-fg">
           <Badge>{post.category}</Badge>
@@ -46,4 +47,10 @@ export function PostGrid({ posts, headingLevel }: { posts: PostSummary[]; headin
       ))}
     </ul>
   );
+}
+
+/** The post's own image, or its category's designed illustration when it has none (the stored default). */
+export function cardImage(post: Pick<PostSummary, 'featuredImage' | 'category'>): string {
+  if (post.featuredImage && post.featuredImage !== PLACEHOLDER_IMAGE) return post.featuredImage;
+  return categoryIllustration(post.category) ?? PLACEHOLDER_IMAGE;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './text';
 
 /**
  * Blog posts and categories: the shapes the API answers with, the input it accepts (admin form and
@@ -52,26 +53,45 @@ export function validationFailedMessage(messages: readonly string[]): string {
 }
 
 const text = z.string({ error: 'must be text' });
-const imageUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .refine((v) => v === '' || /^https?:\/\//i.test(v) || (v.startsWith('/') && !v.startsWith('//')), {
-    message: 'Image must be an http(s) URL or a site path',
-  });
+/** One-line fields (title, author, category, keywords): no control or text-direction characters. */
+const line = text.superRefine(safeText());
+/** Plain text that may span lines (excerpt, meta description): tab and line breaks allowed. */
+const lines = text.superRefine(safeText({ multiline: true }));
+/** HTML: line breaks and tabs allowed, and bidi controls (a right-to-left writer's business; the HTML is sanitized). */
+const html = text.superRefine(safeText({ multiline: true, bidi: true }));
+
+/** RFC 3986 characters, minus the quote: nothing that can end an HTML attribute or open a tag. */
+const URL_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=%]+$/;
+export const IMAGE_URL_MESSAGE = 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)';
+
+/** An image address: empty (none), a site path (`/mfe/blog/a.png`) or an absolute http(s) URL with a host. */
+export function isImageUrl(value: string): boolean {
+  if (value === '') return true;
+  if (!URL_CHARACTERS.test(value)) return false;
+  if (value.startsWith('/')) return !value.startsWith('//');
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return false;
+  return new URL(value).hostname !== '';
+}
+
+const imageUrl = z.string({ error: 'must be text' }).trim().max(2000).refine(isImageUrl, { message: IMAGE_URL_MESSAGE });
 
 /** The fields a writer sends (admin form and webhook). Shape only: the length rules are in validatePostInput. */
 export const postInputSchema = z.object({
-  title: text,
-  excerpt: text,
-  content: text,
-  author: text,
-  category: text,
-  metaDescription: text,
-  keywords: z.array(z.string().max(MAX_KEYWORD_LENGTH)).max(MAX_KEYWORDS).optional(),
+  title: line,
+  excerpt: lines,
+  content: html,
+  author: line,
+  category: line,
+  metaDescription: lines,
+  keywords: z
+    .array(z.string({ error: 'must be text' }).max(MAX_KEYWORD_LENGTH, { error: `must be at most ${MAX_KEYWORD_LENGTH} characters` }).superRefine(safeText()), {
+      error: 'must be a list of text values, e.g. ["salon", "automation"]',
+    })
+    .max(MAX_KEYWORDS, { error: `must hold at most ${MAX_KEYWORDS} keywords` })
+    .optional(),
   featuredImage: imageUrl.optional(),
   ogImage: imageUrl.optional(),
-  status: z.enum(['draft', 'published']).optional(),
+  status: z.enum(['draft', 'published'], { error: 'must be "draft" or "published"' }).optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -187,6 +207,21 @@ export function cardExcerpt(excerpt: string, max = CARD_EXCERPT_LENGTH): string 
   const cut = excerpt.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return (space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd() + '…';
+}
+
+/**
+ * The real name of a category from its URL slug: a known category whose slug matches (the names given, e.g. the
+ * stored categories, then the four offered ones), and Title Case only for a slug no category has.
+ */
+export function categoryNameForSlug(slug: string, known: readonly string[] = []): string {
+  const wanted = slug.toLowerCase();
+  return [...known, ...BLOG_CATEGORIES].find((name) => slugify(name) === wanted) ?? titleCaseSlug(slug);
+}
+
+/** The designed card illustration of an offered category (served by the blog remote); undefined for others. */
+export function categoryIllustration(category: string): string | undefined {
+  const slug = slugify(category);
+  return BLOG_CATEGORIES.some((name) => slugify(name) === slug) ? `/mfe/blog/categories/${slug}.svg` : undefined;
 }
 
 /** `some-category` shown as `Some Category`. */

@@ -9,6 +9,9 @@ import {
   readTime,
   slugify,
   titleCaseSlug,
+  categoryNameForSlug,
+  categoryIllustration,
+  BLOG_CATEGORIES,
   uniqueSlug,
   validationFailedMessage,
 } from '../posts';
@@ -100,5 +103,19 @@ describe('display helpers', () => {
 
   it('shows category slugs in Title Case', () => {
     expect(titleCaseSlug('how-to-guides')).toBe('How To Guides');
+  });
+
+  it('maps a category slug back to its real name, Title Case only for unknown ones', () => {
+    expect(categoryNameForSlug('how-to-guides')).toBe('How-To Guides');
+    expect(categoryNameForSlug('AI-Automation')).toBe('AI Automation');
+    expect(categoryNameForSlug('ai-robotics', ['AI & Robotics'])).toBe('AI & Robotics');
+    expect(categoryNameForSlug('garden-tools')).toBe('Garden Tools');
+  });
+
+  it('gives each offered category its own card illustration', () => {
+    const images = BLOG_CATEGORIES.map((c) => categoryIllustration(c));
+    expect(new Set(images).size).toBe(4);
+    expect(categoryIllustration('How-To Guides')).toBe('/mfe/blog/categories/how-to-guides.svg');
+    expect(categoryIllustration('Gardening')).toBeUndefined();
   });
 });

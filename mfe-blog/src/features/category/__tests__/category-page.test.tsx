@@ -35,9 +35,22 @@ describe('CategoryPage', () => {
   it('says so when a category has no posts', async () => {
     servePosts([summary(1, 'AI Automation', 'ai-automation')]);
     await renderCategory('how-to-guides');
-    expect(screen.getByRole('heading', { level: 1, name: 'How To Guides' })).toBeTruthy();
-    expect(await screen.findByText('No articles found in How To Guides')).toBeTruthy();
+    // The slug maps back to the offered category's real name, not a Title Case guess.
+    expect(screen.getByRole('heading', { level: 1, name: 'How-To Guides' })).toBeTruthy();
+    expect(await screen.findByText('No articles found in How-To Guides')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'No posts in this category' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Browse all articles' }).getAttribute('href')).toBe('/blog');
+  });
+
+  it('takes the name a stored category really has, and Title Case only for a slug no category has', async () => {
+    servePosts([summary(1, 'AI & Robotics', 'ai-robotics')]);
+    await renderCategory('ai-robotics');
+    expect(await screen.findByRole('heading', { level: 1, name: 'AI & Robotics' })).toBeTruthy();
+  });
+
+  it('falls back to Title Case for an unknown slug', async () => {
+    servePosts([]);
+    await renderCategory('garden-tools');
+    expect(screen.getByRole('heading', { level: 1, name: 'Garden Tools' })).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import { titleCaseSlug } from '@site/contracts/posts';
+import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts';
 import { Container, PageHeader, buttonClasses, usePageMeta } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
@@ -8,12 +8,15 @@ import { usePostList } from '../../../lib/use-post-list';
 
 export { titleCaseSlug };
 
-/** /blog/category/:category: the published posts of one category (the server filters), the slug shown in Title Case. */
+/**
+ * /blog/category/:category: the published posts of one category (the server filters). The heading is the category's
+ * real name (from its posts, or the offered categories); Title Case of the slug only when no category has that slug.
+ */
 export function CategoryPage() {
   const { category = '' } = useParams();
-  const name = titleCaseSlug(category);
-  usePageMeta(`${name} | AI Automation Blog`, `Articles about ${name} from Tri-Valley AI Automation.`);
   const { posts, total, loading, error, retry, hasMore, loadingMore, loadMore } = usePostList({ q: '', category: category.toLowerCase() });
+  const name = categoryNameForSlug(category, posts?.map((p) => p.category));
+  usePageMeta(`${name} | AI Automation Blog`, `Articles about ${name} from Tri-Valley AI Automation.`);
   const count = total ?? 0;
 
   return (
