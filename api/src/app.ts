@@ -96,8 +96,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger,
     ping: () => database.ping(),
     remotes,
-    analysis: deps.analysis,
+    analysis: config.analysisTestOnlyAllowLoopback
+      ? { ...deps.analysis, website: { ...deps.analysis?.website, testOnlyAllowLoopback: true } }
+      : deps.analysis,
   });
+  if (config.analysisTestOnlyAllowLoopback) logger.warn('ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is on: the website analyzer reads loopback addresses (tests only)');
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);

@@ -36,6 +36,11 @@ export interface Config {
   /** Where contact-form mails go (CONTACT_EMAIL_TO) and who they come from (MAIL_FROM). */
   contactEmailTo: string;
   mailFrom: string;
+  /**
+   * TEST ONLY (ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK=1): the website analyzer may read loopback addresses on any
+   * port, so browser tests can analyze a local test site. Off by default; refused when NODE_ENV=production.
+   */
+  analysisTestOnlyAllowLoopback: boolean;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +103,14 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
     .optional()
     .transform((v) => v === 'true' || v === '1'),
+  ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK: z
+    .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  NODE_ENV: z.string().optional(),
+}).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
+  path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
+  message: 'Is for tests only and cannot be set with NODE_ENV=production',
 });
 
 /**
@@ -140,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitMultiplier: e.RATE_LIMIT_MULTIPLIER,
     contactEmailTo: e.CONTACT_EMAIL_TO,
     mailFrom: e.MAIL_FROM,
+    analysisTestOnlyAllowLoopback: e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK,
   };
 }

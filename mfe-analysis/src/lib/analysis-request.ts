@@ -55,7 +55,7 @@ export async function requestAnalysis(url: string, init: { method: 'GET' | 'POST
     const message = error instanceof Error && error.message ? error.message : 'Network error';
     throw new AnalysisFailure(message, 0, '');
   }
-  let body = '';
+  let body: string;
   try {
     body = await res.text();
   } catch {

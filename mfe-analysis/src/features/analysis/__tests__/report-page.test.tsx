@@ -24,7 +24,7 @@ describe('/free-analysis/report/:id', () => {
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Sunrise Cafe growth scorecard');
     expect(asked).toEqual([ANSWER.id]);
     expect(await screen.findByRole('button', { name: 'Copy link' }, { timeout: 4000 })).toBeTruthy();
-    expect(screen.getByText(/^Analyzed \w+ \d+, \d{4}$/)).toBeTruthy();
+    expect(screen.getByText(/^A free growth scorecard by Tri-Valley AI Automation, from \w+ \d+, \d{4}\. Anyone with this link can open it\.$/)).toBeTruthy();
     expect(document.title).toBe('Sunrise Cafe growth scorecard | Tri-Valley AI Automation');
   });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { analysisResponseSchema } from '@site/contracts/analysis';
 import { Button, ButtonLink, Container, usePageMeta } from '@site/ui';
@@ -32,29 +32,31 @@ function formatDate(iso: unknown): string | null {
 /** /free-analysis/report/:id: a stored report, shareable and printable; a clear state for an unknown id. */
 export function ReportPage({ data }: { data?: unknown }) {
   const { id } = useParams();
-  const [state, setState] = useState<State>(() => {
-    const embedded = embeddedReport(data, id);
-    return embedded ? { status: 'ready', result: embedded } : { status: 'loading' };
-  });
   const [attempt, setAttempt] = useState(0);
+  const key = `${id ?? ''}#${attempt}`;
+  // A report the server embedded for this id is shown at once; anything else is loaded for the current key.
+  const embeddedKey = useRef(embeddedReport(data, id) ? key : null);
+  const [loaded, setLoaded] = useState<{ key: string; state: State } | null>(() => {
+    const embedded = embeddedReport(data, id);
+    return embedded ? { key, state: { status: 'ready', result: embedded } } : null;
+  });
+  const state: State = loaded?.key === key ? loaded.state : { status: 'loading' };
   useEngagementTracking('/free-analysis/report');
 
   useEffect(() => {
-    if (state.status === 'ready' && (state.result as { id?: unknown }).id === id && attempt === 0) return;
+    if (embeddedKey.current === key) return;
     const controller = new AbortController();
-    setState({ status: 'loading' });
     getAnalysis(id ?? '', controller.signal).then(
-      (result) => setState({ status: 'ready', result }),
+      (result) => setLoaded({ key, state: { status: 'ready', result } }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        if (error instanceof AnalysisFailure && error.status === 404) return setState({ status: 'not_found' });
-        setState({ status: 'error', failure: error instanceof AnalysisFailure ? error : new AnalysisFailure(String(error), 0, '') });
+        if (error instanceof AnalysisFailure && error.status === 404) return setLoaded({ key, state: { status: 'not_found' } });
+        const failure = error instanceof AnalysisFailure ? error : new AnalysisFailure(String(error), 0, '');
+        setLoaded({ key, state: { status: 'error', failure } });
       },
     );
     return () => controller.abort();
-    // Only a new id or an explicit retry loads again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, attempt]);
+  }, [id, key]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const name = state.status === 'ready' ? reportBusinessName(state.result) : null;
@@ -110,7 +112,9 @@ export function ReportPage({ data }: { data?: unknown }) {
         <Container className="py-10 sm:py-14">
           <p className="text-sm font-semibold uppercase tracking-wider text-primary dark:text-blue-300 print:hidden">Shared report</p>
           <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-fg sm:text-4xl">{name ?? 'Business'} growth scorecard</h1>
-          {analyzedOn && <p className="mt-2 text-muted-fg">Analyzed {analyzedOn}</p>}
+          <p className="mt-2 text-muted-fg print:hidden">
+            A free growth scorecard by Tri-Valley AI Automation{analyzedOn ? `, from ${analyzedOn}` : ''}. Anyone with this link can open it.
+          </p>
         </Container>
       </div>
       <Container className="space-y-8 py-10 sm:py-12">
