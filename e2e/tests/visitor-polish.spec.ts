@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { adminLogin, adminSend } from '../support/admin-api';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { watchPageErrors } from '../support/page-errors';
 
@@ -194,4 +195,48 @@ test('outcome figures carry the same illustrative label everywhere', async ({ pa
     await page.goto(path);
     await expect(page.getByText(ILLUSTRATIVE, { exact: false }).first()).toBeVisible();
   }
+});
+
+test.describe('blog', () => {
+  test('a category page is headed by the category\'s real name', async ({ page }) => {
+    await page.goto('/blog/category/how-to-guides');
+    await expect(page.getByRole('heading', { level: 1, name: 'How-To Guides' })).toBeVisible();
+    await page.goto('/blog/category/industry-insights');
+    await expect(page.getByRole('heading', { level: 1, name: 'Industry Insights' })).toBeVisible();
+  });
+
+  test('cards of different categories show different designed images', async ({ page }) => {
+    await page.goto('/blog');
+    const images = page.getByRole('article').locator('img');
+    await expect(images.first()).toBeVisible();
+    const sources = await images.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).currentSrc));
+    expect(sources.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(sources).size).toBe(sources.length);
+    // Every illustration really loads (a broken one would fall back to the placeholder).
+    const loaded = await images.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0));
+    expect(loaded).toBe(true);
+  });
+
+  test('a link whose unsafe address was removed reads as plain text, not a dead link', async ({ page, request }) => {
+    await adminLogin(request);
+    const created = await adminSend<{ id: string; slug: string }>(request, 'POST', '/api/admin/posts', {
+      title: 'Links that lead nowhere are gone',
+      excerpt: 'A post whose body held a javascript: link, written through the admin API.',
+      content:
+        '<p>Read <a href="javascript:alert(1)">our dangerous guide</a> and <a href="https://example.com/">a safe page</a>. ' +
+        'This paragraph is long enough to pass the content rule of one hundred characters for a post.</p>',
+      author: 'Test Author',
+      category: 'How-To Guides',
+      keywords: [],
+      metaDescription: 'A post used by the browser tests to check that unsafe links become plain text.',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect((await adminSend(request, 'POST', `/api/admin/posts/${id}/publish`)).status).toBe(200);
+    await page.goto(`/blog/${created.body.slug}`);
+    const article = page.getByRole('article');
+    await expect(article.getByText('our dangerous guide')).toBeVisible();
+    await expect(article.getByRole('link', { name: 'our dangerous guide' })).toHaveCount(0);
+    await expect(article.getByRole('link', { name: 'a safe page' })).toHaveAttribute('href', 'https://example.com/');
+  });
 });
