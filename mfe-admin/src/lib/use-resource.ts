@@ -17,33 +17,36 @@ export type Resource<T> = {
 export function useResource<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Resource<T> {
   const [data, setDataState] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(true);
   const [attempt, setAttempt] = useState(0);
+  /** The request (key and attempt) whose answer is on screen: loading until it is the current one. */
+  const [settled, setSettled] = useState<string | null>(null);
+  const request = `${key}#${attempt}`;
   const loadRef = useRef(load);
-  loadRef.current = load;
+  useEffect(() => {
+    loadRef.current = load;
+  });
 
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     loadRef.current(controller.signal).then(
       (value) => {
         if (controller.signal.aborted) return;
         setDataState(value);
         setError(null);
-        setLoading(false);
+        setSettled(request);
       },
       (err: unknown) => {
         if (controller.signal.aborted) return;
         setError(err);
-        setLoading(false);
+        setSettled(request);
       },
     );
     return () => controller.abort();
-  }, [key, attempt]);
+  }, [request]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const setData = useCallback((update: T | ((current: T | undefined) => T)) => {
     setDataState((current) => (typeof update === 'function' ? (update as (c: T | undefined) => T)(current) : update));
   }, []);
-  return { data, error, loading, reload, setData };
+  return { data, error, loading: settled !== request, reload, setData };
 }

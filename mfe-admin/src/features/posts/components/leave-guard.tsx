@@ -11,7 +11,9 @@ export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => v
   const navigate = useNavigate();
   const [target, setTarget] = useState<string | null>(null);
   const whenRef = useRef(when);
-  whenRef.current = when;
+  useEffect(() => {
+    whenRef.current = when;
+  });
 
   useEffect(() => {
     if (!when) return;

@@ -29,7 +29,10 @@ export function useDraftAutosave({
   const active = useRef(false);
   const lastWritten = useRef<PostFormValues | null>(null);
   const latest = useRef({ storageKey, values, baseline, baseUpdatedAt });
-  latest.current = { storageKey, values, baseline, baseUpdatedAt };
+  // Declared before the effects below, so they (and the unmount flush) read this render's values.
+  useEffect(() => {
+    latest.current = { storageKey, values, baseline, baseUpdatedAt };
+  });
 
   useEffect(() => {
     if (!ready) return;

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminFunnel, AdminHealth, AdminLeadList, AdminTraffic, TrafficEntry } from '@site/contracts/admin';
-import { server } from '../../../../../vitest.setup-dom';
-import { renderAdmin, serveSession } from '../../../app/__tests__/admin-test-kit';
+import { server } from '../../../../vitest.setup-dom';
+import { renderAdmin, serveSession } from './admin-test-kit';
 
 const now = new Date().toISOString();
 const entry = (address: string, classification: TrafficEntry['classification']): TrafficEntry => ({

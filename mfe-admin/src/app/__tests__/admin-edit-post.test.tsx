@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminPostUpdate } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
-import { server } from '../../../../../vitest.setup-dom';
-import { envelope, makePost, renderAdmin, servePostList, serveSession } from '../../../app/__tests__/admin-test-kit';
+import { server } from '../../../../vitest.setup-dom';
+import { envelope, makePost, renderAdmin, servePostList, serveSession } from './admin-test-kit';
 
 function servePost(post: Post) {
   server.use(http.get(`/api/admin/posts/${post.id}`, () => HttpResponse.json(post)));
