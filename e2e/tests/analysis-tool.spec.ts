@@ -205,6 +205,17 @@ test('the error box: a website the server refuses is explained in plain words', 
   await expect(page.getByRole('textbox', { name: 'Website address' })).toHaveValue('http://10.0.0.1/admin');
 });
 
+test('the permalink is served as HTML with its title, noindex and canonical link', async ({ page, request }) => {
+  await page.goto('/free-analysis');
+  const answer = await runAnalysis(page, 'Crow Canyon Dental');
+  const res = await request.get(`/free-analysis/report/${answer.id}`);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  expect(html).toContain('<title>Crow Canyon Dental growth scorecard | Tri-Valley AI Automation</title>');
+  expect(html).toContain('<meta name="robots" content="noindex" />');
+  expect(html).toMatch(new RegExp(`<link rel="canonical" href="http://127\\.0\\.0\\.1:\\d+/free-analysis/report/${answer.id}"`));
+});
+
 test('an unknown report id answers 404 with a clear page', async ({ page }) => {
   const res = await page.goto('/free-analysis/report/doesnotexist42');
   expect(res?.status()).toBe(404);
