@@ -1,10 +1,30 @@
-import { healthSchema, type Health } from '@site/contracts/manifest';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { healthSchema, type Health, type RemoteHealth } from '@site/contracts/manifest';
 import { API_VERSION } from '../lib/version';
-import type { RemoteRegistry } from '../site/remote-registry';
+import type { RemoteRegistry, RemotesSnapshot } from '../site/remote-registry';
 
 export interface HealthService {
-  /** API version, a database round trip (`ok`/`down`) and the version of each deployed remote. Never throws for a down database. */
+  /**
+   * API version, a database round trip (`ok`/`down`) and each served remote: its version, whether its
+   * remoteEntry.js is there and its server module loads, and the last known good release when the one deployed
+   * is not served. Never throws for a down database.
+   */
   check(): Promise<Health>;
+}
+
+async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promise<RemoteHealth['remoteEntry']> {
+  const entry = snapshot.map[name as keyof RemotesSnapshot['map']]?.entry;
+  const served = snapshot.served?.[name as keyof RemotesSnapshot['map']];
+  if (!entry || !served) return 'missing';
+  if (/^https?:\/\//i.test(entry)) return 'external';
+  const file = path.join(served.dir, entry.replace(`/mfe/${name}/`, ''));
+  try {
+    const info = await stat(file);
+    return info.isFile() && info.size > 0 ? 'ok' : 'missing';
+  } catch {
+    return 'missing';
+  }
 }
 
 export function createHealthService(deps: {
@@ -15,12 +35,29 @@ export function createHealthService(deps: {
 }): HealthService {
   return {
     async check() {
-      const [dbOk, snapshot] = await Promise.all([deps.ping(), deps.remotes?.snapshot() ?? { manifests: [] }]);
+      const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
+      const [dbOk, snapshot] = await Promise.all([deps.ping(), deps.remotes?.snapshot() ?? none]);
+      const remotes = await Promise.all(
+        snapshot.manifests.map(async (m): Promise<[string, RemoteHealth]> => {
+          const served = snapshot.served?.[m.name];
+          const health: RemoteHealth = {
+            version: m.version,
+            remoteEntry: await remoteEntryStatus(snapshot, m.name),
+            serverEntry: served?.serverEntry ?? (m.server ? 'failed' : 'none'),
+          };
+          if (served?.serverError) health.serverError = served.serverError;
+          if (served?.rejected) {
+            health.lastKnownGood = served.version;
+            health.failedRelease = served.rejected;
+          }
+          return [m.name, health];
+        }),
+      );
       return healthSchema.parse({
         status: dbOk ? 'ok' : 'degraded',
         version: API_VERSION,
         db: dbOk ? 'ok' : 'down',
-        remotes: Object.fromEntries(snapshot.manifests.map((m) => [m.name, { version: m.version }])),
+        remotes: Object.fromEntries(remotes),
       });
     },
   };

@@ -3,10 +3,11 @@ import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { matchesAny } from '@site/contracts/route-match';
 import { resolvePageMeta, type PageMetaResolver } from './page-meta';
 import type { RemoteRegistry } from './remote-registry';
+import { sendRemoteFile } from './remote-files';
 import { renderShellPage, type HeadContent } from './render-page';
 import { robotsTxt } from './robots';
 import type { ShellDocument } from './shell-document';
-import { NO_CACHE, SHORT_CACHE, sendStaticFile } from './static-files';
+import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static-files';
 
 export interface SiteOptions {
   publicOrigin: string;
@@ -51,10 +52,10 @@ export function site(options: SiteOptions) {
     const mfe = MFE_PATH.exec(ctx.path);
     if (mfe) {
       const name = mfe[1] as RemoteName;
-      const served =
-        REMOTE_NAMES.includes(name) &&
-        // The server module (dist/server/) is for the server; browsers get the client build only.
-        (await sendStaticFile(ctx, options.remotes.distDir(name), mfe[2] ?? '/', { exclude: (rel) => rel === 'server' || rel.startsWith('server/') }));
+      // A remote's index.html is its standalone preview page (vite preview), not part of the site.
+      if (safeJoin('/preview-check', mfe[2] ?? '/')?.relative === 'index.html') return plainNotFound(ctx);
+      // The served release (server modules excluded); hashed assets of earlier releases for tabs still open on them.
+      const served = REMOTE_NAMES.includes(name) && (await sendRemoteFile(ctx, options.remotes, name, mfe[2] ?? '/'));
       if (!served) plainNotFound(ctx);
       return;
     }

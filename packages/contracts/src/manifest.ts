@@ -23,10 +23,14 @@ export type PageMeta = z.infer<typeof pageMetaSchema>;
  * Server data a dynamic page may ask for in its route table (`data: { source, param }`), by what it is, never by
  * the page: the server loads it with its own services, passes it to the route's `head`, and answers 404 when it
  * does not exist. `post`: the published blog post whose slug is the param; `analysis-report`: the stored analysis
- * whose id is the param.
+ * whose id is the param; `post-list`: the first page of published posts (`GET /api/posts`) the page shows, for the
+ * category whose slug is the param, or without one for the URL's own `q` and `category` (server rendering only: it
+ * is never a 404).
  */
-export const ROUTE_DATA_SOURCES = ['post', 'analysis-report'] as const;
+export const ROUTE_DATA_SOURCES = ['post', 'analysis-report', 'post-list'] as const;
 export type RouteDataSourceName = (typeof ROUTE_DATA_SOURCES)[number];
+
+const distModulePath = z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/, 'a .js path inside the dist');
 
 /**
  * `dist/mfe-manifest.json` of one remote. `routes` are react-router patterns
@@ -43,8 +47,17 @@ export const mfeManifestSchema = z.object({
    * head of dynamic pages. Optional: without it, dynamic pages get the default head.
    */
   server: z
-    .object({ routes: z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/, 'a .js path inside the dist') })
+    .object({
+      routes: distModulePath.optional(),
+      /** The server entry (`server/entry.js`): exports `routes` and `render(url, { data, signal })`; see the README. */
+      entry: distModulePath.optional(),
+      /** The version of the server code, the remote's version when it was built. */
+      version: z.string().min(1).optional(),
+    })
+    .refine((s) => s.routes || s.entry, 'names `routes` or `entry`')
     .optional(),
+  /** The remote's stylesheets, relative to its dist: a server-rendered page links them so it paints styled. */
+  styles: z.array(z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.css$/, 'a .css path inside the dist')).optional(),
 });
 export type MfeManifest = z.infer<typeof mfeManifestSchema>;
 
@@ -59,10 +72,27 @@ export const remotesMapSchema = z.partialRecord(
 export type RemotesMap = z.infer<typeof remotesMapSchema>;
 export type RemoteInfo = NonNullable<RemotesMap[RemoteName]>;
 
+/**
+ * One served remote in `/api/health`. `version`: the version served now (its release folder's name).
+ * `remoteEntry`: its `remoteEntry.js` is there (`external` when REMOTE_<NAME>_URL hosts it elsewhere).
+ * `serverEntry`: its server module imported (`none` when it has none). When the release `current` names is not
+ * served (missing, incomplete, or its server module does not load), `failedRelease` says which and why, and
+ * `lastKnownGood` names the earlier release served instead (the same as `version`).
+ */
+export const remoteHealthSchema = z.object({
+  version: z.string(),
+  remoteEntry: z.enum(['ok', 'missing', 'external']).optional(),
+  serverEntry: z.enum(['ok', 'failed', 'none']).optional(),
+  serverError: z.string().optional(),
+  lastKnownGood: z.string().optional(),
+  failedRelease: z.object({ version: z.string(), reason: z.string() }).optional(),
+});
+export type RemoteHealth = z.infer<typeof remoteHealthSchema>;
+
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   db: z.enum(['ok', 'down']),
-  remotes: z.record(z.string(), z.object({ version: z.string() })),
+  remotes: z.record(z.string(), remoteHealthSchema),
 });
 export type Health = z.infer<typeof healthSchema>;

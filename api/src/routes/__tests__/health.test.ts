@@ -25,8 +25,12 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: expect.any(String),
       db: 'ok',
-      // The fixture has no analysis dist: an absent remote is simply not listed.
-      remotes: { marketing: { version: '1.2.3' }, blog: { version: '0.9.0' }, admin: { version: '3.0.0' } },
+      // The fixture has no analysis dist: an absent remote is simply not listed. Only the blog has a server module.
+      remotes: {
+        marketing: { version: '1.2.3', remoteEntry: 'ok', serverEntry: 'none' },
+        blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok' },
+        admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none' },
+      },
     });
   });
 
