@@ -75,8 +75,12 @@ function ensureChromium() {
   });
 }
 
-// Lint first: it takes seconds and catches a crossed boundary before the slower steps run.
-const lint = () => pnpm(['exec', 'eslint', '.', '--max-warnings=0'], 'Lint', { soft: true });
+// Lint first: it catches a crossed boundary before the slower steps run. The cache (by file content, dropped
+// by ESLint when the config or its version changes) makes a rerun take about 2 s instead of 10-15 s of CPU.
+const lint = () =>
+  pnpm(['exec', 'eslint', '.', '--max-warnings=0', '--cache', '--cache-strategy=content', '--cache-location=node_modules/.cache/eslint/'], 'Lint', {
+    soft: true,
+  });
 const typecheck = () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck'], 'Typecheck', { soft: true });
 const unit = () => pnpm(['exec', 'vitest', 'run'], 'Unit and integration tests', { soft: true });
 const e2e = () => pnpm(['--filter', 'e2e', 'exec', 'playwright', 'test'], 'Browser tests', { soft: true });
