@@ -110,9 +110,18 @@ const isFile = async (file: string) => {
 };
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
 
-/** The server modules a manifest names (`server.routes`, and any entry the server rendering adds), relative to its dir. */
+/** The server modules a manifest names (`server.routes`, `server.entry`), relative to its dir. */
 function serverFiles(manifest: MfeManifest): Array<[string, string]> {
-  return Object.entries((manifest.server ?? {}) as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return Object.entries((manifest.server ?? {}) as Record<string, unknown>).filter(
+    (e): e is [string, string] => typeof e[1] === 'string' && /\.m?js$/.test(e[1]),
+  );
+}
+
+/** What a server module must export to count as loaded: the route table, and the server entry its render function. */
+function exportProblem(key: string, imported: Record<string, unknown>): string | undefined {
+  if ((key === 'routes' || key === 'entry') && !Array.isArray(imported.routes)) return 'it does not export a `routes` array';
+  if (key === 'entry' && typeof imported.render !== 'function') return 'it does not export a `render` function';
+  return undefined;
 }
 
 /**
@@ -237,8 +246,8 @@ export function createRemoteRegistry(options: {
                 timer = setTimeout(() => reject(new Error(`did not load within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
               }),
             ])) as Record<string, unknown>;
-            if (key === 'routes' && !Array.isArray(imported.routes)) return { ok: false as const, reason: 'it does not export a `routes` array' };
-            return { ok: true as const };
+            const problem = exportProblem(key, imported);
+            return problem ? { ok: false as const, reason: problem } : { ok: true as const };
           } catch (error) {
             return { ok: false as const, reason: errorText(error) };
           } finally {

@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const SCRIPT = path.resolve(import.meta.dirname, '../deploy-remote.mjs');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the script as an operator would (`npm run deploy -- …` runs exactly this), on a temp SITE_ROOT. */
+function run(siteRoot: string, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [SCRIPT, ...args], { cwd: siteRoot, env: { ...process.env, SITE_ROOT: siteRoot, INIT_CWD: siteRoot } }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
+  let root: string;
+  const blog = (...parts: string[]) => path.join(root, 'mfe-blog', ...parts);
+  const pointer = async () => (await readFile(blog('current'), 'utf8')).trim();
+  const history = async () => JSON.parse(await readFile(blog('history.json'), 'utf8')) as { stack: string[]; log: Array<{ action: string; version: string }> };
+
+  /** A built dist of the blog at `dir` (relative to the temp root) whose page says `text`. */
+  async function build(dir: string, version: string, text: string, options: { omit?: string[]; name?: string } = {}) {
+    const files: Record<string, string> = {
+      'mfe-manifest.json': JSON.stringify({ name: options.name ?? 'blog', version, routes: ['/blog'], server: { routes: 'server/routes.js' } }),
+      'assets/remoteEntry.js': `export const text = ${JSON.stringify(text)};`,
+      [`assets/page-${version.replace(/\W/g, '')}AbCd.js`]: `export default ${JSON.stringify(text)};`,
+      'server/routes.js': 'export const routes = [];',
+    };
+    for (const [file, content] of Object.entries(files)) {
+      if (options.omit?.includes(file)) continue;
+      await mkdir(path.dirname(path.join(root, dir, file)), { recursive: true });
+      await writeFile(path.join(root, dir, file), content);
+    }
+    return path.join(root, dir);
+  }
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'deploy-remote-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('copies the dist into releases/<manifest version>/, then points current at it and records it', async () => {
+    const from = await build('build-1', '1.4.0', 'first');
+    const result = await run(root, 'deploy', 'blog', '--from', from);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('verified mfe-manifest.json (blog 1.4.0), assets/remoteEntry.js, server/routes.js');
+    expect(result.stdout).toContain('current: (none: mfe-blog/dist was served) -> 1.4.0');
+    expect(result.stdout).toContain('blog 1.4.0 is live');
+    expect(await pointer()).toBe('1.4.0');
+    expect(await readFile(blog('releases/1.4.0/assets/remoteEntry.js'), 'utf8')).toContain('first');
+    expect((await history()).stack).toEqual(['1.4.0']);
+    // Nothing half-written is left behind: no incoming copy, no temp pointer, no lock.
+    expect((await readdir(blog('releases'))).sort()).toEqual(['1.4.0']);
+    expect((await readdir(blog())).sort()).toEqual(['current', 'history.json', 'releases']);
+  });
+
+  it('gives a rebuilt dist of the same version a build number, and takes --version', async () => {
+    await run(root, 'deploy', 'blog', '--from', await build('a', '2.0.0', 'a'));
+    const again = await run(root, 'deploy', 'blog', '--from', await build('b', '2.0.0', 'b'));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('current: 2.0.0 -> 2.0.0+2');
+    expect(await pointer()).toBe('2.0.0+2');
+
+    const named = await run(root, 'deploy', 'blog', '--from', await build('c', '2.0.0', 'c'), '--version', 'hotfix-1');
+    expect(named.code).toBe(0);
+    expect(await pointer()).toBe('hotfix-1');
+    expect((await history()).stack).toEqual(['2.0.0', '2.0.0+2', 'hotfix-1']);
+
+    const taken = await run(root, 'deploy', 'blog', '--from', await build('d', '2.0.0', 'd'), '--version', 'hotfix-1');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('releases/hotfix-1 exists already');
+    expect(await readFile(blog('releases/hotfix-1/assets/remoteEntry.js'), 'utf8')).toContain('"c"');
+    const unsafe = await run(root, 'deploy', 'blog', '--from', await build('e', '2.0.0', 'e'), '--version', '../escape');
+    expect(unsafe.code).toBe(1);
+    expect(await pointer()).toBe('hotfix-1');
+  });
+
+  it('refuses an incomplete or foreign dist and changes nothing', async () => {
+    await run(root, 'deploy', 'blog', '--from', await build('good', '1.0.0', 'good'));
+    const cases: Array<[string, string]> = [
+      [await build('no-entry', '1.1.0', 'x', { omit: ['assets/remoteEntry.js'] }), 'assets/remoteEntry.js is missing'],
+      [await build('no-server', '1.1.0', 'x', { omit: ['server/routes.js'] }), 'the server module server/routes.js (server.routes) is missing'],
+      [await build('no-manifest', '1.1.0', 'x', { omit: ['mfe-manifest.json'] }), 'mfe-manifest.json is missing'],
+      [await build('other-remote', '1.1.0', 'x', { name: 'admin' }), 'names the remote "admin", not "blog"'],
+    ];
+    await build('bad-json', '1.1.0', 'x');
+    await writeFile(path.join(root, 'bad-json/mfe-manifest.json'), '{"name":"blog",');
+    cases.push([path.join(root, 'bad-json'), 'mfe-manifest.json does not parse']);
+
+    for (const [from, message] of cases) {
+      const result = await run(root, 'deploy', 'blog', '--from', from);
+      expect(result.code, from).toBe(1);
+      expect(result.stderr, from).toContain(message);
+    }
+    expect(await pointer()).toBe('1.0.0');
+    expect(await readdir(blog('releases'))).toEqual(['1.0.0']);
+  });
+
+  it('rolls back one step at a time to the release before, and forward again with --to', async () => {
+    for (const [dir, version] of [['v1', '1.0.0'], ['v2', '2.0.0'], ['v3', '3.0.0']]) await run(root, 'deploy', 'blog', '--from', await build(dir!, version!, dir!));
+
+    const back = await run(root, 'rollback', 'blog');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('current: 3.0.0 -> 2.0.0');
+    expect(await pointer()).toBe('2.0.0');
+    expect(existsSync(blog('releases/3.0.0/assets/remoteEntry.js'))).toBe(true);
+
+    expect((await run(root, 'rollback', 'blog')).stdout).toContain('current: 2.0.0 -> 1.0.0');
+    const bottom = await run(root, 'rollback', 'blog');
+    expect(bottom.code).toBe(1);
+    expect(bottom.stderr).toContain('no release before 1.0.0');
+    expect(await pointer()).toBe('1.0.0');
+
+    const forward = await run(root, 'rollback', 'blog', '--to', '3.0.0');
+    expect(forward.code).toBe(0);
+    expect(await pointer()).toBe('3.0.0');
+    // A deploy after rollbacks goes on top; the rollback returns to what was live before it.
+    await run(root, 'deploy', 'blog', '--from', await build('v4', '4.0.0', 'v4'));
+    expect((await run(root, 'rollback', 'blog')).stdout).toContain('current: 4.0.0 -> 3.0.0');
+    expect((await history()).log.map((l) => `${l.action} ${l.version}`)).toEqual([
+      'deploy 1.0.0',
+      'deploy 2.0.0',
+      'deploy 3.0.0',
+      'rollback 2.0.0',
+      'rollback 1.0.0',
+      'rollback 3.0.0',
+      'deploy 4.0.0',
+      'rollback 3.0.0',
+    ]);
+
+    const listed = await run(root, 'list', 'blog');
+    expect(listed.stdout).toContain('current 3.0.0');
+    expect(listed.stdout).toMatch(/\* 3\.0\.0 .* current/);
+  });
+
+  it('will not roll back to a release that is gone, nor without a pointer', async () => {
+    expect((await run(root, 'rollback', 'blog')).stderr).toContain('it serves mfe-blog/dist, nothing to roll back');
+    await run(root, 'deploy', 'blog', '--from', await build('v1', '1.0.0', 'v1'));
+    await run(root, 'deploy', 'blog', '--from', await build('v2', '2.0.0', 'v2'));
+    await rm(blog('releases/1.0.0/assets/remoteEntry.js'));
+    const result = await run(root, 'rollback', 'blog');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot roll back to 1.0.0');
+    expect(await pointer()).toBe('2.0.0');
+  });
+
+  it('runs one deploy of a remote at a time, and takes over the lock of a process that is gone', async () => {
+    await run(root, 'deploy', 'blog', '--from', await build('v1', '1.0.0', 'v1'));
+    await writeFile(blog('.deploy.lock'), String(process.pid));
+    const busy = await run(root, 'deploy', 'blog', '--from', await build('v2', '2.0.0', 'v2'));
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`another deploy or rollback of blog is running (pid ${process.pid})`);
+    expect(await pointer()).toBe('1.0.0');
+
+    await writeFile(blog('.deploy.lock'), '999999999');
+    const taken = await run(root, 'deploy', 'blog', '--from', path.join(root, 'v2'));
+    expect(taken.code).toBe(0);
+    expect(await pointer()).toBe('2.0.0');
+    expect(existsSync(blog('.deploy.lock'))).toBe(false);
+  });
+
+  it('answers a wrong command line with the usage (exit 2)', async () => {
+    for (const args of [['deploy'], ['deploy', 'nope'], ['publish', 'blog'], ['deploy', 'blog', '--frm', 'x']]) {
+      const result = await run(root, ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain('npm run deploy -- <remote>');
+    }
+  });
+});

@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// Deploys one remote as a versioned release, or rolls it back, on SITE_ROOT (default: this repo):
+//   npm run deploy -- blog [--from mfe-blog/dist] [--version X]
+//   npm run rollback -- blog [--to X]
+//   node scripts/deploy-remote.mjs list blog
+//
+// Layout (read by api/src/site/remote-registry.ts, which serves it):
+//   mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
+//   mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
+//   mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), log: what happened }
+// A deploy copies the dist into releases/.incoming-*, verifies the copy, renames it to releases/<version>/ and
+// only then swaps `current`: a half-copied release is never named by the pointer, so it is never served. Old
+// releases stay on disk, so tabs still open on them get their hashed chunks.
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
+// Keep in step with api/src/site/remote-registry.ts (RELEASE_NAME, REMOTE_ENTRY_FILE) and the manifest contract.
+const RELEASE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+const REMOTE_ENTRY = 'assets/remoteEntry.js';
+const DIST_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/;
+const LOG_ENTRIES_KEPT = 100;
+
+class DeployError extends Error {}
+
+const USAGE = `Usage:
+  npm run deploy -- <remote> [--from <dist folder>] [--version <name>]
+  npm run rollback -- <remote> [--to <version>]
+  node scripts/deploy-remote.mjs list <remote>
+<remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.`;
+
+const exists = (file) => stat(file).then(
+  () => true,
+  () => false,
+);
+const isFile = (file) => stat(file).then(
+  (s) => s.isFile() && s.size > 0,
+  () => false,
+);
+const rel = (file) => {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative || '.';
+};
+const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+
+/** Every file below `dir` (relative path -> size). */
+async function listFiles(dir) {
+  const files = new Map();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    files.set(path.relative(dir, file), (await stat(file)).size);
+  }
+  return files;
+}
+
+/**
+ * What the server needs of a dist: its manifest (this remote's, with a version and routes), remoteEntry.js and
+ * every server module the manifest names. Returns the manifest and what was checked; throws with every problem.
+ */
+async function checkDist(dir, name) {
+  const problems = [];
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(path.join(dir, 'mfe-manifest.json'), 'utf8'));
+  } catch (error) {
+    throw new DeployError(`${rel(dir)} is not a built dist of ${name}: mfe-manifest.json ${error.code === 'ENOENT' ? 'is missing' : `does not parse (${error.message})`}`);
+  }
+  if (manifest?.name !== name) problems.push(`mfe-manifest.json names the remote ${JSON.stringify(manifest?.name)}, not "${name}"`);
+  if (typeof manifest?.version !== 'string' || manifest.version === '') problems.push('mfe-manifest.json has no version');
+  if (!Array.isArray(manifest?.routes) || manifest.routes.length === 0 || !manifest.routes.every((r) => typeof r === 'string' && r.startsWith('/'))) {
+    problems.push('mfe-manifest.json has no routes');
+  }
+  const checked = [`mfe-manifest.json (${manifest?.name} ${manifest?.version})`];
+  if (await isFile(path.join(dir, REMOTE_ENTRY))) checked.push(REMOTE_ENTRY);
+  else problems.push(`${REMOTE_ENTRY} is missing`);
+  for (const [key, file] of Object.entries(manifest?.server ?? {})) {
+    if (key === 'version' || typeof file !== 'string') continue;
+    if (!DIST_PATH.test(file)) problems.push(`server.${key} (${file}) is not a .js path inside the dist`);
+    else if (await isFile(path.join(dir, file))) checked.push(file);
+    else problems.push(`the server module ${file} (server.${key}) is missing`);
+  }
+  if (problems.length > 0) throw new DeployError(`${rel(dir)} cannot be deployed:\n  - ${problems.join('\n  - ')}`);
+  return { manifest, checked };
+}
+
+async function readPointer(remoteDir) {
+  try {
+    const version = (await readFile(path.join(remoteDir, 'current'), 'utf8')).trim();
+    return version || null;
+  } catch {
+    return null;
+  }
+}
+
+async function readHistory(remoteDir) {
+  try {
+    const history = JSON.parse(await readFile(path.join(remoteDir, 'history.json'), 'utf8'));
+    return {
+      stack: Array.isArray(history.stack) ? history.stack.filter((v) => typeof v === 'string') : [],
+      log: Array.isArray(history.log) ? history.log : [],
+    };
+  } catch {
+    return { stack: [], log: [] };
+  }
+}
+
+/** Replaces `file` in one step: readers see the old content or the new one, never a partial write. */
+async function writeAtomically(file, content) {
+  const temp = `${file}.tmp-${process.pid}`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}
+
+async function writeHistory(remoteDir, history) {
+  await writeAtomically(path.join(remoteDir, 'history.json'), `${JSON.stringify({ stack: history.stack, log: history.log.slice(-LOG_ENTRIES_KEPT) }, null, 2)}\n`);
+}
+
+/** One deploy or rollback of a remote at a time. A lock left by a process that is gone is taken over. */
+async function withLock(remoteDir, name, work) {
+  const lock = path.join(remoteDir, '.deploy.lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST' || attempt > 0) throw error;
+      const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      let alive = false;
+      try {
+        alive = pid > 0 && process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+      if (alive) throw new DeployError(`another deploy or rollback of ${name} is running (pid ${pid}); try again when it is done`);
+      await rm(lock, { force: true });
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+async function nextVersion(releases, base, explicit) {
+  if (explicit) {
+    if (!RELEASE_NAME.test(explicit)) throw new DeployError(`--version ${JSON.stringify(explicit)}: use letters, digits, . _ + - (not first), at most 100 characters`);
+    if (await exists(path.join(releases, explicit))) throw new DeployError(`releases/${explicit} exists already: pick another --version`);
+    return explicit;
+  }
+  if (!RELEASE_NAME.test(base)) throw new DeployError(`the manifest's version ${JSON.stringify(base)} cannot name a folder: pass --version`);
+  if (!(await exists(path.join(releases, base)))) return base;
+  // Same manifest version built again: a build number after it (semver build metadata).
+  const separator = base.includes('+') ? '.' : '+';
+  for (let n = 2; ; n++) {
+    const candidate = `${base}${separator}${n}`;
+    if (!(await exists(path.join(releases, candidate)))) return candidate;
+  }
+}
+
+async function deploy({ name, siteRoot, from, version: explicit }) {
+  const remoteDir = path.join(siteRoot, `mfe-${name}`);
+  const releases = path.join(remoteDir, 'releases');
+  const source = await checkDist(from, name);
+  await mkdir(releases, { recursive: true });
+
+  return withLock(remoteDir, name, async () => {
+    const version = await nextVersion(releases, source.manifest.version, explicit);
+    const target = path.join(releases, version);
+    const incoming = path.join(releases, `.incoming-${version}-${process.pid}`);
+    console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) as ${rel(target)}`);
+    try {
+      await cp(from, incoming, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+      // The copy must be the dist, whole: same files, same sizes, and what the server needs is there.
+      const [wanted, copied] = await Promise.all([listFiles(from), listFiles(incoming)]);
+      const differing = [...wanted].filter(([file, bytes]) => copied.get(file) !== bytes).map(([file]) => file);
+      if (differing.length > 0 || copied.size !== wanted.size) {
+        throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
+      }
+      const { checked } = await checkDist(incoming, name);
+      const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
+      console.log(`  copied ${copied.size} files (${size(bytes)}); verified ${checked.join(', ')}`);
+      await rename(incoming, target);
+    } catch (error) {
+      await rm(incoming, { recursive: true, force: true });
+      throw error;
+    }
+
+    // The switch: one rename. Until here, the server served the previous release untouched.
+    const previous = await readPointer(remoteDir);
+    await writeAtomically(path.join(remoteDir, 'current'), `${version}\n`);
+    const history = await readHistory(remoteDir);
+    if (previous && history.stack.at(-1) !== previous) history.stack.push(previous);
+    history.stack.push(version);
+    history.log.push({ at: new Date().toISOString(), action: 'deploy', version, previous, from: path.resolve(from) });
+    await writeHistory(remoteDir, history);
+
+    console.log(`  current: ${previous ?? `(none: mfe-${name}/dist was served)`} -> ${version}`);
+    console.log(`${name} ${version} is live: the next request serves it, no restart. Undo with: npm run rollback -- ${name}`);
+    return { version, previous };
+  });
+}
+
+async function rollback({ name, siteRoot, to }) {
+  const remoteDir = path.join(siteRoot, `mfe-${name}`);
+  const noPointer = () =>
+    new DeployError(`${name} has no release pointer (${rel(path.join(remoteDir, 'current'))}): it serves mfe-${name}/dist, nothing to roll back`);
+  if (!(await readPointer(remoteDir))) throw noPointer();
+  return withLock(remoteDir, name, async () => {
+    const current = await readPointer(remoteDir);
+    if (!current) throw noPointer();
+    const history = await readHistory(remoteDir);
+    const at = history.stack.lastIndexOf(current);
+    let target;
+    let stack;
+    if (to) {
+      target = to;
+      const index = history.stack.lastIndexOf(to);
+      stack = index >= 0 ? history.stack.slice(0, index + 1) : [...history.stack, to];
+    } else if (at > 0) {
+      target = history.stack[at - 1];
+      stack = history.stack.slice(0, at);
+    } else if (at < 0 && history.stack.length > 0 && history.stack.at(-1) !== current) {
+      target = history.stack.at(-1);
+      stack = history.stack;
+    } else {
+      throw new DeployError(
+        `${name} has no release before ${current} to roll back to. Pick one with --to (see: node scripts/deploy-remote.mjs list ${name}), ` +
+          `or delete ${rel(path.join(remoteDir, 'current'))} to serve mfe-${name}/dist again`,
+      );
+    }
+    if (target === current) throw new DeployError(`${name} already serves ${current}`);
+    if (!RELEASE_NAME.test(target)) throw new DeployError(`${JSON.stringify(target)} is not a release name`);
+    const { checked } = await checkDist(path.join(remoteDir, 'releases', target), name).catch((error) => {
+      throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
+    });
+    console.log(`${name}: rolling back ${current} -> ${target} (verified ${checked.join(', ')})`);
+    await writeAtomically(path.join(remoteDir, 'current'), `${target}\n`);
+    history.stack = stack;
+    history.log.push({ at: new Date().toISOString(), action: 'rollback', version: target, previous: current });
+    await writeHistory(remoteDir, history);
+    console.log(`  current: ${current} -> ${target} (releases/${current} stays on disk: npm run rollback -- ${name} --to ${current} serves it again)`);
+    console.log(`${name} ${target} is live again: the next request serves it, no restart.`);
+    return { version: target, previous: current };
+  });
+}
+
+async function list({ name, siteRoot }) {
+  const remoteDir = path.join(siteRoot, `mfe-${name}`);
+  const current = await readPointer(remoteDir);
+  const history = await readHistory(remoteDir);
+  const releases = path.join(remoteDir, 'releases');
+  const entries = await readdir(releases, { withFileTypes: true }).catch(() => []);
+  const found = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !RELEASE_NAME.test(entry.name)) continue;
+    found.push({ version: entry.name, at: (await stat(path.join(releases, entry.name))).mtime });
+  }
+  found.sort((a, b) => b.at - a.at);
+  const below = current ? history.stack[history.stack.lastIndexOf(current) - 1] : undefined;
+  console.log(`${name}: ${current ? `current ${current}` : `no release pointer: mfe-${name}/dist is served`} (${rel(remoteDir)})`);
+  for (const { version, at } of found) {
+    const notes = [version === current && 'current', version === below && `rollback target (npm run rollback -- ${name})`].filter(Boolean);
+    console.log(`${version === current ? '*' : ' '} ${version.padEnd(24)} ${at.toISOString().slice(0, 16).replace('T', ' ')}  ${notes.join(', ')}`);
+  }
+  if (found.length === 0) console.log('  no releases yet');
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { from: { type: 'string' }, version: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    console.error(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const name = positionals[0];
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!['deploy', 'rollback', 'list'].includes(command) || !REMOTES.includes(name) || positionals.length > 1) {
+    console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
+    return 2;
+  }
+  // npm runs scripts from the repo root; paths on the command line are relative to where it was typed.
+  const cwd = process.env.INIT_CWD || process.cwd();
+  const siteRoot = path.resolve(cwd, process.env.SITE_ROOT || REPO_ROOT);
+  try {
+    if (command === 'deploy') {
+      const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
+      await deploy({ name, siteRoot, from, version: values.version });
+    } else if (command === 'rollback') {
+      await rollback({ name, siteRoot, to: values.to });
+    } else {
+      await list({ name, siteRoot });
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof DeployError)) throw error;
+    console.error(`✖ ${error.message}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
