@@ -61,13 +61,12 @@ export function PlatformEvidenceItem({
 }) {
   const [activated, setActivated] = useState(false);
   const state = platformState(evidence);
-  const label = `${name}: ${state}. Show evidence`;
+  // Named by what it shows ('Found Evidence for Yelp'), so the visible words are part of the name.
   const face = (
     <>
-      <StateBadge state={state} />
-      <span className="text-primary underline underline-offset-2 screen-dark:text-blue-300 print:hidden" aria-hidden="true">
-        Evidence
-      </span>
+      <StateBadge state={state} />{' '}
+      <span className="text-primary underline underline-offset-2 screen-dark:text-blue-300 print:hidden">Evidence</span>{' '}
+      <span className="sr-only">for {name}</span>
     </>
   );
   const plain = (
@@ -75,7 +74,6 @@ export function PlatformEvidenceItem({
       type="button"
       data-print-keep=""
       className={TRIGGER_CLASS}
-      aria-label={label}
       aria-haspopup="dialog"
       aria-expanded={false}
       onPointerEnter={preloadPopover}
@@ -96,7 +94,7 @@ export function PlatformEvidenceItem({
       </div>
       {activated ? (
         <Suspense fallback={plain}>
-          <PlatformPopover name={name} state={state} evidence={evidence} face={face} triggerClassName={TRIGGER_CLASS} triggerLabel={label} onOpen={onOpen} />
+          <PlatformPopover name={name} state={state} evidence={evidence} face={face} triggerClassName={TRIGGER_CLASS} onOpen={onOpen} />
         </Suspense>
       ) : (
         plain

@@ -28,7 +28,6 @@ export default function PlatformPopover({
   evidence,
   face,
   triggerClassName,
-  triggerLabel,
   onOpen,
 }: {
   name: string;
@@ -36,7 +35,6 @@ export default function PlatformPopover({
   evidence: Partial<PlatformEvidence> | undefined;
   face: ReactNode;
   triggerClassName: string;
-  triggerLabel: string;
   onOpen?: () => void;
 }) {
   const links = Array.isArray(evidence?.verificationLinks) ? evidence.verificationLinks : [];
@@ -45,7 +43,7 @@ export default function PlatformPopover({
   const reviews = typeof extra.reviewCount === 'number' ? extra.reviewCount : null;
   return (
     <Popover.Root defaultOpen onOpenChange={(open) => open && onOpen?.()}>
-      <Popover.Trigger data-print-keep="" className={triggerClassName} aria-label={triggerLabel}>
+      <Popover.Trigger data-print-keep="" className={triggerClassName}>
         {face}
       </Popover.Trigger>
       <Popover.Portal>

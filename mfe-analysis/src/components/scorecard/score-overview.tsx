@@ -51,14 +51,16 @@ export function ScoreOverview({ data, onFactorClick }: { data: ScorecardData; on
                     data-print-keep=""
                     onClick={() => onFactorClick(key)}
                     className="w-full rounded-xl border border-border bg-bg p-3 text-left transition-colors hover:bg-surface-muted"
-                    aria-label={`${FACTOR_TITLES[key]}: ${s.score} out of 100, ${s.label}${change ? `, ${change.spoken} since the previous report` : ''}. Show details`}
                   >
                     <span className="flex items-center justify-between gap-2">
-                      <span className="text-sm font-semibold text-fg">{FACTOR_TITLES[key]}</span>
+                      <span className="text-sm font-semibold text-fg">{FACTOR_TITLES[key]}</span>{' '}
                       {change && <ChangeChip change={change} />}
-                    </span>
+                    </span>{' '}
                     <span className="mt-1 flex items-baseline gap-2">
-                      <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[t])}>{s.score}</span>
+                      <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[t])}>
+                        {s.score}{' '}
+                        <span className="sr-only">out of 100</span>
+                      </span>{' '}
                       <ScoreBadge score={s.score} label={s.label} verified={s.verified} />
                     </span>
                     <span className="mt-2 block h-1.5 overflow-hidden rounded-full bg-surface-muted" aria-hidden="true">

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LUNA, prepare, renderScorecard } from './scorecard-kit';
 
 /** The panel's content: Radix names it in aria-controls only while open, so find it beside the trigger's heading. */
@@ -9,6 +9,9 @@ const PANELS = ['Top Automation Opportunities', 'Implementation Roadmap', 'Busin
 
 /** The dialog and popover code loads on first use: allow for a slow first import on a busy machine. */
 const LAZY = { timeout: 5000 };
+
+// A large tree driven by user-event on a shared 2-core machine: allow more than the default 5 s per test.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('Scorecard modals', () => {
   beforeEach(() => prepare());

@@ -15,6 +15,9 @@ function broken(name?: string) {
   return r;
 }
 
+// A large tree driven by user-event on a shared 2-core machine: allow more than the default 5 s per test.
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('Scorecard render failure', () => {
   let error: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {

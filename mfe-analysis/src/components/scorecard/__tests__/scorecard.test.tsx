@@ -10,7 +10,10 @@ const SOURCES = [
 ];
 
 const card = (name: string) => screen.getByRole('region', { name });
-const tile = (factor: string) => screen.getByRole('button', { name: new RegExp(`^${factor}: `) });
+const tile = (factor: string) => screen.getByRole('button', { name: new RegExp(`^${factor} \\d`) });
+
+// A large tree driven by user-event on a shared 2-core machine: allow more than the default 5 s per test.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('Scorecard: a real simulated answer', () => {
   beforeEach(() => prepare());
@@ -52,7 +55,7 @@ describe('Scorecard: a real simulated answer', () => {
       ['Competitive Intelligence', 88, 'Excellent'],
     ];
     for (const [name, score, label] of expected) {
-      expect(tile(name).getAttribute('aria-label')).toBe(`${name}: ${score} out of 100, ${label}. Show details`);
+      expect(screen.getByRole('button', { name: `${name} ${score} out of 100 ${label}` })).toBeTruthy();
       expect(card(name)).toBeTruthy();
     }
   });
@@ -138,7 +141,7 @@ describe('Scorecard: missing parts', () => {
     expect(within(header).getByText('Unknown Location')).toBeTruthy();
     expect(screen.getByTestId('overall-score').textContent).toBe('0/100');
     for (const name of ['Visibility', 'Reputation', 'Profile Quality', 'Website Trust', 'Content Quality', 'Competitive Intelligence']) {
-      expect(tile(name).getAttribute('aria-label')).toBe(`${name}: 0 out of 100, No Data. Show details`);
+      expect(screen.getByRole('button', { name: `${name} 0 out of 100 No Data` })).toBeTruthy();
       expect(tile(name).querySelector('[data-tone]')!.getAttribute('data-tone')).toBe('grey');
     }
     // Each missing score is logged.
