@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './lib/logger';
 import { apiFallback } from './middleware/api-fallback';
 import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
+import { requestBodyLimits } from './middleware/json-body';
 import { observeRequests } from './middleware/observe-requests';
 import { requestLog } from './middleware/request-log';
 import { securityHeaders } from './middleware/security-headers';
@@ -121,7 +122,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const routeContext: RouteContext = { config, logger, clock, services, remotes };
   for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, routeContext);
 
-  const app = new Koa({ proxy: config.trustProxy });
+  // Behind a proxy, the client is the address the last `trustProxyHops` proxies appended (rightmost), not the leftmost
+  // X-Forwarded-For entry, which the client can write itself.
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.trustProxyHops });
   // Errors after the answer has started (a static file stream failing) arrive here, not in `errors`.
   app.on('error', (err: unknown) => {
     const code = (err as { code?: unknown } | null)?.code;
@@ -144,6 +147,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       remoteOrigins: [...new Set(Object.values(config.remoteUrls).map((url) => new URL(url).origin))],
     }),
   );
+  app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
   app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers }));

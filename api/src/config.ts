@@ -31,6 +31,15 @@ export interface Config {
   bodyLimit: number;
   /** Trust `X-Forwarded-*` from a reverse proxy (client IP, https). */
   trustProxy: boolean;
+  /**
+   * How many proxies in front of us append to X-Forwarded-For (TRUST_PROXY_HOPS, default 1): the client address is
+   * that many entries from the right, never the leftmost one, which the client writes itself (Koa `maxIpsCount`).
+   */
+  trustProxyHops: number;
+  /** Slow-client limits (ms): the header block, the whole request, and silence while a body is being read. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
   /** Scales every rate limit (RATE_LIMIT_MULTIPLIER, default 1); load tests and e2e raise it. */
   rateLimitMultiplier: number;
   /** Where contact-form mails go (CONTACT_EMAIL_TO) and who they come from (MAIL_FROM). */
@@ -62,6 +71,21 @@ const httpUrl = z
   .optional();
 
 const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** Parses durations like `20s`, `500ms`, `1m` or `1500` (milliseconds). */
+export function parseDuration(value: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i.exec(value.trim());
+  if (!m) return null;
+  return Math.round(Number(m[1]) * DURATION_UNITS[(m[2] ?? 'ms').toLowerCase()]!);
+}
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .refine((v) => (parseDuration(v) ?? 0) > 0, { message: 'Must be a duration such as 20s, 500ms or 1m' })
+    .default(fallback);
 
 /** Parses sizes like `100kb`, `1.5mb` or `2048` (bytes). */
 export function parseByteSize(value: string): number | null {
@@ -103,6 +127,10 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
     .optional()
     .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY_HOPS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10).default(1),
+  HEADERS_TIMEOUT: duration('20s'),
+  REQUEST_TIMEOUT: duration('30s'),
+  BODY_IDLE_TIMEOUT: duration('15s'),
   ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK: z
     .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
     .optional()
@@ -111,6 +139,9 @@ const envSchema = z.object({
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
   message: 'Is for tests only and cannot be set with NODE_ENV=production',
+}).refine((e) => parseDuration(e.HEADERS_TIMEOUT)! <= parseDuration(e.REQUEST_TIMEOUT)!, {
+  path: ['HEADERS_TIMEOUT'],
+  message: 'Must not be longer than REQUEST_TIMEOUT',
 });
 
 /**
@@ -150,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteRoot: path.resolve(process.cwd(), e.SITE_ROOT ?? defaultSiteRoot()),
     bodyLimit: parseByteSize(e.BODY_LIMIT)!,
     trustProxy: e.TRUST_PROXY,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    headersTimeoutMs: parseDuration(e.HEADERS_TIMEOUT)!,
+    requestTimeoutMs: parseDuration(e.REQUEST_TIMEOUT)!,
+    bodyIdleTimeoutMs: parseDuration(e.BODY_IDLE_TIMEOUT)!,
     rateLimitMultiplier: e.RATE_LIMIT_MULTIPLIER,
     contactEmailTo: e.CONTACT_EMAIL_TO,
     mailFrom: e.MAIL_FROM,

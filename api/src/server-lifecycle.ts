@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type AppDeps, type AppInstance } from './app';
 import type { Config } from './config';
 
@@ -22,7 +22,33 @@ export async function startServer(
   options: { forceAfterMs?: number } = {},
 ): Promise<RunningServer> {
   const instance = await createApp(config, deps);
-  const server = http.createServer(instance.app.callback());
+  const server = http.createServer(
+    {
+      // Slow clients (slowloris): the header block and the whole request have deadlines (408 and closed after them),
+      // checked this often; a body that goes silent is cut by requestBodyLimits (BODY_IDLE_TIMEOUT).
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    instance.app.callback(),
+  );
+  // Unparsable requests (garbage request lines, bad headers, oversized headers, timeouts) are the client's fault:
+  // a warning, not an error, and an answer when the socket can still take one.
+  server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
+    const code = err.code ?? 'unknown';
+    if (code === 'ECONNRESET' || code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    instance.logger.warn({ code, bytesParsed: err.bytesParsed, remoteAddress: socket.remoteAddress }, 'bad request from a client');
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {

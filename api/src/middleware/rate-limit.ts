@@ -14,6 +14,12 @@ export interface RateLimitOptions {
   message?: string;
   /** Scales `max` (config.rateLimitMultiplier: RATE_LIMIT_MULTIPLIER, default 1); the result is at least 1. */
   multiplier?: number;
+  /**
+   * Which requests use up the budget: `all` (default); `accepted`, only those answered below 400 (a slot is taken
+   * while the request runs and given back if it fails, so concurrent requests cannot overshoot); `failed`, only those
+   * answered 400 or more (a separate, looser budget for invalid attempts).
+   */
+  count?: 'all' | 'accepted' | 'failed';
 }
 
 interface Window {
@@ -40,6 +46,8 @@ export function rateLimit(options: RateLimitOptions) {
     for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
   };
 
+  const counting = options.count ?? 'all';
+
   return async function limitRate(ctx: Context, next: Next) {
     const now = clock().getTime();
     sweep(now);
@@ -49,14 +57,40 @@ export function rateLimit(options: RateLimitOptions) {
       w = { count: 0, resetAt: now + options.windowMs };
       windows.set(key, w);
     }
-    w.count += 1;
     const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
-    ctx.set('RateLimit-Limit', String(max));
-    ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
-    ctx.set('RateLimit-Reset', String(retryAfter));
-    if (w.count > max) {
+    const refuse = () => {
       throw new RateLimitedError(options.message ?? 'Too many requests. Please wait a moment and try again.', retryAfter);
+    };
+    ctx.set('RateLimit-Limit', String(max));
+    ctx.set('RateLimit-Reset', String(retryAfter));
+    if (counting === 'failed') {
+      ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
+      if (w.count >= max) refuse();
+      const window = w;
+      let failed = true;
+      try {
+        await next();
+        failed = ctx.status >= 400;
+      } finally {
+        if (failed) window.count += 1;
+      }
+      return;
     }
-    await next();
+    w.count += 1;
+    ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
+    if (w.count > max) {
+      if (counting === 'accepted') w.count -= 1;
+      refuse();
+    }
+    if (counting === 'all') return next();
+    const window = w;
+    let accepted = false;
+    try {
+      await next();
+      accepted = ctx.status < 400;
+    } finally {
+      // A failed attempt gives its slot back (only if the window it was taken from is still the current one).
+      if (!accepted && windows.get(key) === window) window.count -= 1;
+    }
   };
 }

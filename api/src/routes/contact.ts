@@ -4,6 +4,8 @@ import { rateLimit } from '../middleware/rate-limit';
 import type { RouteModule } from './route-module';
 
 export const CONTACT_RATE_LIMIT = { windowMs: 10 * 60_000, max: 5 } as const;
+/** Invalid attempts have a budget of their own, so typos never use up the 5 messages and a bot is still stopped. */
+export const CONTACT_INVALID_RATE_LIMIT = { windowMs: 10 * 60_000, max: 30 } as const;
 
 /**
  * `POST /api/contact`: the contact form. Stored first, then answered `{ success: true, message }`; the owner's mail
@@ -13,8 +15,17 @@ export const contactRoutes: RouteModule = (router, { config, services, clock, lo
   router.post(
     '/api/contact',
     rateLimit({
+      ...CONTACT_INVALID_RATE_LIMIT,
+      keyPrefix: 'contact-invalid',
+      count: 'failed',
+      clock,
+      multiplier: config.rateLimitMultiplier,
+      message: 'Too many attempts that could not be sent from your connection. Please wait a few minutes, or call or email us directly.',
+    }),
+    rateLimit({
       ...CONTACT_RATE_LIMIT,
       keyPrefix: 'contact',
+      count: 'accepted',
       clock,
       multiplier: config.rateLimitMultiplier,
       message: 'Too many messages from your connection. Please wait a few minutes, or call or email us directly.',

@@ -6,6 +6,13 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 export const escapeXml = (text: string) =>
   text.replace(/[^\t\n\r\u0020-\ud7ff\ud800-\udfff\ue000-\ufffd]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/**
+ * Plain text for a consumer that reads the element as HTML (an RSS `<description>`: every reader renders it so):
+ * HTML-escaped first, then XML-escaped by the caller, so 'Callers hate <hold music>' arrives as those words, never markup.
+ */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
 const absolute = (origin: string, pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${origin}${pathOrUrl}`);
 
 /** RSS 2.0 feed of the published posts, newest first. */
@@ -23,7 +30,7 @@ export function renderRss(posts: readonly PostSummary[], options: { publicOrigin
       `      <pubDate>${new Date(date).toUTCString()}</pubDate>`,
       `      <dc:creator>${escapeXml(p.author)}</dc:creator>`,
       `      <category>${escapeXml(p.category)}</category>`,
-      `      <description>${escapeXml(p.excerpt)}</description>`,
+      `      <description>${escapeXml(escapeHtml(p.excerpt))}</description>`,
       `      <enclosure url="${escapeXml(absolute(origin, p.featuredImage))}" length="0" type="${p.featuredImage.endsWith('.svg') ? 'image/svg+xml' : 'image/png'}" />`,
       '    </item>',
     ].join('\n');

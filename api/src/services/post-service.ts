@@ -5,6 +5,7 @@ import {
   POST_MIN_RULES,
   postInputSchema,
   postListQuerySchema,
+  postRuleIssues,
   postValidationMessages,
   readTime,
   slugify,
@@ -20,7 +21,7 @@ import {
   type PostSummary,
 } from '@site/contracts/posts';
 import { ADMIN_MESSAGES, PUBLISH_ONLY_DRAFTS } from '@site/contracts/admin';
-import { describeIssues, fieldIssues } from '@site/contracts/error';
+import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
@@ -64,7 +65,14 @@ export class PostConflictError extends DomainError {
 }
 
 export class PostValidationError extends InvalidInputError {
-  constructor(readonly messages: string[]) {
+  /**
+   * `messages` are the spec's sentences (the admin form shows them); `issues` say the same per field in an API
+   * caller's words (`title: must be at least 5 characters (got 3)`), for the webhook.
+   */
+  constructor(
+    readonly messages: string[],
+    readonly issues: FieldIssue[] = messages.map((message) => ({ path: '(body)', message })),
+  ) {
     super(validationFailedMessage(messages), { details: messages });
   }
 }
@@ -130,20 +138,37 @@ export function toSummary(p: StoredPost): PostSummary {
 /** Parses the shape with the contract, trims, then applies the spec's length rules and sanitizes the HTML. */
 export function validatePost(input: unknown) {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new PostValidationError(['The body must be a JSON object']);
+    throw new PostValidationError(['The body must be a JSON object'], [{ path: '(body)', message: 'The body must be a JSON object' }]);
   }
   // A missing required field is reported with the spec's own "at least N characters" message.
   const filled: Record<string, unknown> = { ...input };
-  for (const rule of POST_MIN_RULES) if (filled[rule.field] === undefined || filled[rule.field] === null) filled[rule.field] = '';
+  const missing = new Set<string>();
+  for (const rule of POST_MIN_RULES) {
+    if (filled[rule.field] === undefined || filled[rule.field] === null) {
+      filled[rule.field] = '';
+      missing.add(rule.field);
+    }
+  }
   const shape = postInputSchema.safeParse(filled);
   if (!shape.success) {
-    throw new PostValidationError(shape.error.issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`));
+    const issues = fieldIssues(shape.error);
+    throw new PostValidationError(
+      issues.map((i) => `${i.path === '(body)' ? 'body' : i.path}: ${i.message}`),
+      issues,
+    );
   }
   const normalized = normalizePostInput(shape.data as PostInput);
   const content = sanitizePostHtml(normalized.content);
   // Length rules on the text the visitor will get: a payload that sanitizes to nothing is too short.
   const messages = postValidationMessages({ ...normalized, content });
-  if (messages.length > 0) throw new PostValidationError(messages);
+  if (messages.length > 0) {
+    const issues = postRuleIssues({ ...normalized, content }, missing).map((issue) =>
+      issue.path === 'content' && content.length !== normalized.content.length
+        ? { ...issue, message: `${issue.message.replace(/\)$/, '')} after removing unsafe HTML)` }
+        : issue,
+    );
+    throw new PostValidationError(messages, issues);
+  }
   return { ...normalized, content };
 }
 

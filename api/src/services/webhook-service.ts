@@ -1,16 +1,20 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookResult } from '@site/contracts/posts';
 import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
-import { ConflictError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
+import { describeIssues } from '@site/contracts/error';
+import { validationFailedMessage } from '@site/contracts/posts';
+import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { Mutex } from '../lib/mutex';
-import type { PostService } from './post-service';
+import { PostValidationError, type PostService } from './post-service';
 
 /** How far the signed timestamp may be from our clock, either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** How long a delivery's first answer is kept for retries. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
+/** A delivery claimed but never answered for this long is taken as abandoned (its server stopped mid-way). */
+const ABANDONED_CLAIM_MS = 60_000;
 
 export type SignatureCheck =
   | { ok: true; timestamp: number; signature: string }
@@ -83,6 +87,33 @@ export function createWebhookService(deps: {
 }): WebhookService {
   // One delivery at a time per process: a retry racing its original must find the first answer.
   const lock = new Mutex();
+  const inProgress = () =>
+    new ConflictError('This delivery is being processed right now. Retry in a few seconds to get its result.', {
+      code: 'delivery_in_progress',
+    });
+
+  /** The stored answer for the first of `keys` already seen (signature first), or undefined. */
+  async function firstKnown(keys: readonly string[], bodyHash: string): Promise<{ result: WebhookResult; replayed: true } | undefined> {
+    for (const key of keys) {
+      const previous = await deps.deliveries.find(key);
+      if (!previous) continue;
+      if (previous.bodyHash !== bodyHash) {
+        throw new ConflictError('This Idempotency-Key was already used with a different body. Use a new key for a new post.', {
+          code: 'idempotency_conflict',
+        });
+      }
+      if (previous.result === '') {
+        // A claim whose instance died before answering: forget it, so the sender's retry goes through.
+        if (Date.parse(previous.createdAt) < deps.clock().getTime() - ABANDONED_CLAIM_MS) {
+          await deps.deliveries.release(key);
+          continue;
+        }
+        throw inProgress();
+      }
+      return { result: JSON.parse(previous.result) as WebhookResult, replayed: true };
+    }
+    return undefined;
+  }
 
   return {
     async receive(delivery) {
@@ -95,26 +126,46 @@ export function createWebhookService(deps: {
       const check = verifyWebhookSignature(delivery.signature, delivery.rawBody, deps.secret, now.getTime());
       if (!check.ok) throw new UnauthorizedError(REASON_MESSAGES[check.reason], { code: 'invalid_signature' });
 
-      const key = delivery.idempotencyKey ? `key:${delivery.idempotencyKey}` : `sig:${check.signature}`;
+      // Replay memory, in the database (shared by every instance): a signature (t, v1) is accepted once, whatever
+      // Idempotency-Key comes with it (the key is not signed); the key lets a sender retry with a fresh signature.
+      const keys = [`sig:${check.timestamp}:${check.signature}`];
+      if (delivery.idempotencyKey) keys.push(`key:${delivery.idempotencyKey}`);
       const bodyHash = createHash('sha256').update(delivery.rawBody).digest('hex');
       const release = await lock.lock();
       try {
         await deps.deliveries.prune(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
-        const previous = await deps.deliveries.find(key);
-        if (previous) {
-          if (previous.bodyHash !== bodyHash) {
-            throw new ConflictError('This Idempotency-Key was already used with a different body.', { code: 'idempotency_conflict' });
+        const previous = await firstKnown(keys, bodyHash);
+        if (previous) return previous;
+        // Claim every key before creating the post: another instance racing with the same delivery finds the claim.
+        const claimed: string[] = [];
+        for (const key of keys) {
+          if (await deps.deliveries.insert({ key, bodyHash, result: '', createdAt: now.toISOString() })) {
+            claimed.push(key);
+            continue;
           }
-          return { result: JSON.parse(previous.result) as WebhookResult, replayed: true };
+          await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+          const winner = await firstKnown(keys, bodyHash);
+          if (winner) return winner;
+          throw inProgress();
         }
-        const post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
+        let post;
+        try {
+          post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
+        } catch (error) {
+          // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
+          await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+          if (error instanceof PostValidationError) {
+            throw new InvalidInputError(validationFailedMessage([describeIssues(error.issues)]), { details: error.issues });
+          }
+          throw error;
+        }
         const result: WebhookResult = {
           id: post.id,
           slug: post.slug,
           status: post.status,
           url: `${deps.publicOrigin}/blog/${post.slug}`,
         };
-        await deps.deliveries.insert({ key, bodyHash, result: JSON.stringify(result), createdAt: now.toISOString() });
+        await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));
         return { result, replayed: false };
       } finally {
         release();

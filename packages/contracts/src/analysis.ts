@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './text';
 
 /*
  * The free analysis tool: requests, the full scorecard answer (spec section 3) and the small pure rules the
@@ -80,11 +81,12 @@ const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max)
+    .superRefine(safeText())
     .optional()
     .transform((v) => (v ? v : undefined));
 
 export const smbAnalysisRequestSchema = z.object({
-  businessName: z.string().trim().min(1, 'Enter a business name').max(120, 'Business name is too long'),
+  businessName: z.string().trim().min(1, 'Enter a business name').max(120, 'Business name is too long').superRefine(safeText()),
   businessType: optionalText(60),
   location: optionalText(100),
   website: optionalText(2048),
@@ -97,9 +99,10 @@ export const websiteAnalysisRequestSchema = z.object({
     .trim()
     .min(1, 'Enter a website address')
     .max(2048, 'Website address is too long')
+    .superRefine(safeText())
     .transform(normalizeWebsiteUrl)
     .refine((u) => URL.canParse(u), 'Enter a valid website address'),
-  mode: z.string().trim().min(1, 'Mode is required').max(40),
+  mode: z.string().trim().min(1, 'Mode is required').max(40).superRefine(safeText()),
   location: optionalText(100),
 });
 export type WebsiteAnalysisRequest = z.input<typeof websiteAnalysisRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './text';
 
 /** Maximum lengths of the contact form's fields: generous for people, small enough to refuse abuse. */
 export const CONTACT_LIMITS = {
@@ -17,6 +18,7 @@ const optionalText = (max: number, label: string) =>
     .string()
     .trim()
     .max(max, { message: `${label} must be at most ${max} characters` })
+    .superRefine(safeText())
     .optional()
     .transform((v) => (v ? v : undefined));
 
@@ -29,12 +31,14 @@ export const contactRequestSchema = z.object({
     .string({ message: 'Name is required' })
     .trim()
     .min(1, { message: 'Name is required' })
-    .max(CONTACT_LIMITS.name, { message: `Name must be at most ${CONTACT_LIMITS.name} characters` }),
+    .max(CONTACT_LIMITS.name, { message: `Name must be at most ${CONTACT_LIMITS.name} characters` })
+    .superRefine(safeText()),
   email: z
     .string({ message: 'Email is required' })
     .trim()
     .min(1, { message: 'Email is required' })
     .max(CONTACT_LIMITS.email, { message: `Email must be at most ${CONTACT_LIMITS.email} characters` })
+    .superRefine(safeText())
     .pipe(z.email({ message: 'Enter a valid email address' })),
   company: optionalText(CONTACT_LIMITS.company, 'Company'),
   subject: optionalText(CONTACT_LIMITS.subject, 'Subject'),
@@ -43,7 +47,8 @@ export const contactRequestSchema = z.object({
     .trim()
     .min(1, { message: 'Message is required' })
     .min(CONTACT_MESSAGE_MIN, { message: `Please add a little more detail (at least ${CONTACT_MESSAGE_MIN} characters)` })
-    .max(CONTACT_LIMITS.message, { message: `Message must be at most ${CONTACT_LIMITS.message} characters` }),
+    .max(CONTACT_LIMITS.message, { message: `Message must be at most ${CONTACT_LIMITS.message} characters` })
+    .superRefine(safeText({ multiline: true })),
   website: z.string().max(500).optional(),
 });
 export type ContactRequestInput = z.input<typeof contactRequestSchema>;

@@ -152,6 +152,31 @@ export function postValidationMessages(input: Pick<NormalizedPostInput, (typeof 
   return messages;
 }
 
+/** The field names callers send, as the webhook's messages name them. */
+export type PostRuleField = (typeof POST_MIN_RULES)[number]['field'];
+
+/**
+ * The same rules as `postValidationMessages`, worded for an API caller (n8n, a script): the field as sent, the
+ * rule and what was received, e.g. `{ path: 'title', message: 'must be at least 5 characters (got 3)' }`.
+ * `missing` names fields absent from the request.
+ */
+export function postRuleIssues(
+  input: Pick<NormalizedPostInput, PostRuleField>,
+  missing: ReadonlySet<string> = new Set(),
+): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  for (const rule of POST_MIN_RULES) {
+    const length = input[rule.field].length;
+    if (missing.has(rule.field)) issues.push({ path: rule.field, message: `is required (at least ${rule.min} characters)` });
+    else if (length < rule.min) issues.push({ path: rule.field, message: `must be at least ${rule.min} characters (got ${length})` });
+  }
+  for (const rule of POST_MAX_RULES) {
+    const length = input[rule.field].length;
+    if (length > rule.max) issues.push({ path: rule.field, message: `must be at most ${rule.max} characters (got ${length})` });
+  }
+  return issues;
+}
+
 /** Keywords as typed in the form: comma-separated, trimmed, empties dropped. */
 export function parseKeywords(value: string): string[] {
   return value

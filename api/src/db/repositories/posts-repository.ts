@@ -258,9 +258,13 @@ function toStoredPost(row: BlogPostRow): StoredPost {
 }
 
 export interface WebhookDeliveriesRepository {
-  find(key: string): Promise<{ bodyHash: string; result: string } | undefined>;
+  find(key: string): Promise<{ bodyHash: string; result: string; createdAt: string } | undefined>;
   /** False when the key is already taken (a concurrent retry won). */
   insert(delivery: { key: string; bodyHash: string; result: string; createdAt: string }): Promise<boolean>;
+  /** Stores the answer of a delivery claimed with an empty result. */
+  complete(key: string, result: string): Promise<void>;
+  /** Forgets one key (a claim whose delivery failed, so a corrected retry may use it). */
+  release(key: string): Promise<void>;
   /** Forgets deliveries older than `before` (ISO time). */
   prune(before: string): Promise<void>;
 }
@@ -268,8 +272,8 @@ export interface WebhookDeliveriesRepository {
 export function createWebhookDeliveriesRepository(db: Kysely<Database>): WebhookDeliveriesRepository {
   return {
     async find(key) {
-      const row = await db.selectFrom('webhook_deliveries').select(['body_hash', 'result']).where('key', '=', key).executeTakeFirst();
-      return row ? { bodyHash: row.body_hash, result: row.result } : undefined;
+      const row = await db.selectFrom('webhook_deliveries').select(['body_hash', 'result', 'created_at']).where('key', '=', key).executeTakeFirst();
+      return row ? { bodyHash: row.body_hash, result: row.result, createdAt: row.created_at } : undefined;
     },
     async insert(d) {
       const result = await db
@@ -278,6 +282,12 @@ export function createWebhookDeliveriesRepository(db: Kysely<Database>): Webhook
         .onConflict((oc) => oc.column('key').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async complete(key, result) {
+      await db.updateTable('webhook_deliveries').set({ result }).where('key', '=', key).execute();
+    },
+    async release(key) {
+      await db.deleteFrom('webhook_deliveries').where('key', '=', key).execute();
     },
     async prune(before) {
       await db.deleteFrom('webhook_deliveries').where('created_at', '<', before).execute();

@@ -109,12 +109,20 @@ describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (back
     expect((await server.instance.services.posts.listAll()).filter((p) => p.title === 'Replayed without a key')).toHaveLength(1);
   });
 
-  it('answers 400 with the spec validation sentence', async () => {
-    const res = await send({ ...post, title: 'Hey', metaDescription: 'too short' });
+  it('answers 400 naming each field and its rule in a caller\'s words (what an n8n user fixes)', async () => {
+    const { author: _author, ...withoutAuthor } = post;
+    const res = await send({ ...withoutAuthor, title: 'Hey', metaDescription: 'too short' });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
-      'Validation failed: Title must be at least 5 characters long, Meta description must be at least 50 characters long',
+    const { error } = (await res.json()) as { error: { code: string; message: string; details: unknown } };
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toBe(
+      'Validation failed: title: must be at least 5 characters (got 3); author: is required (at least 2 characters); metaDescription: must be at least 50 characters (got 9)',
     );
+    expect(error.details).toEqual([
+      { path: 'title', message: 'must be at least 5 characters (got 3)' },
+      { path: 'author', message: 'is required (at least 2 characters)' },
+      { path: 'metaDescription', message: 'must be at least 50 characters (got 9)' },
+    ]);
   });
 
   it('defaults to a draft when no status is sent', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@site/contracts/analysis';
 import type { AnalysisFacts, Competitor, SourceStatus, WebsiteFacts } from './types';
 import { nameSimilarity, NAME_MATCH_THRESHOLD } from './providers/provider-error';
+import { ownValue } from '../../lib/own-key';
 
 /*
  * The scoring model: one table of signals, each worth a fixed number of points (100 in all).
@@ -172,7 +173,7 @@ const addressKey = (a: string) =>
     .replace(/[^a-z0-9 ]/g, ' ')
     .split(/\s+/)
     .filter(Boolean)
-    .map((w) => ADDRESS_WORDS[w] ?? w)
+    .map((w) => ownValue(ADDRESS_WORDS, w) ?? w)
     .slice(0, 3)
     .join(' ');
 

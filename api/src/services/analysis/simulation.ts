@@ -1,6 +1,7 @@
 import type { AnalysisQuery, Competitor, DetectedTechnology, PlacesLookup, WebsiteFacts, WebsiteLookup, YelpLookup } from './types';
 import { searchTermFor } from './providers/google-places';
 import { YELP_FALLBACK_LOCATION } from './providers/yelp';
+import { ownValue } from '../../lib/own-key';
 
 /*
  * Honest simulation for providers without a key. Deterministic per (business name, location): a seeded PRNG,
@@ -85,12 +86,12 @@ const TOWNS: Record<string, { zip: string; streets: string[]; busyness: number }
 };
 
 function profileFor(businessType: string): TypeProfile {
-  return TYPE_PROFILES[businessType.toLowerCase()] ?? TYPE_PROFILES.service!;
+  return ownValue(TYPE_PROFILES, businessType.toLowerCase()) ?? TYPE_PROFILES.service!;
 }
 
 function townOf(location: string | null) {
   const town = (location ?? 'Danville, CA').split(',')[0]!.trim().toLowerCase();
-  return { name: (location ?? 'Danville, CA').split(',')[0]!.trim(), ...(TOWNS[town] ?? { zip: '94500', streets: ['Main St', 'Oak St'], busyness: 1 }) };
+  return { name: (location ?? 'Danville, CA').split(',')[0]!.trim(), ...(ownValue(TOWNS, town) ?? { zip: '94500', streets: ['Main St', 'Oak St'], busyness: 1 }) };
 }
 
 /** Reviews skew low (most small businesses have few): a squared uniform between the type's bounds. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnalysisQuery, Competitor, PlaceProfile, PlacesLookup } from '../types';
 import { fetchJson, NAME_MATCH_THRESHOLD, nameSimilarity, ProviderError, type FetchLike } from './provider-error';
+import { ownValue } from '../../../lib/own-key';
 
 /*
  * Google Places API (New): text search to find the business, place details for its profile, and a second text
@@ -42,7 +43,7 @@ const COMPETITOR_QUERY: Record<string, string> = {
 
 export function competitorQuery(businessType: string, location: string): string {
   const key = businessType.toLowerCase();
-  const what = COMPETITOR_QUERY[key] ?? `${businessType.toLowerCase()} businesses`;
+  const what = ownValue(COMPETITOR_QUERY, key) ?? `${businessType.toLowerCase()} businesses`;
   return `${what} in ${location}`;
 }
 

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+
+/*
+ * Characters a text field must not carry, checked at the contract so every endpoint and form agrees:
+ * - a lone UTF-16 surrogate (half of an emoji; JSON can encode one as "\ud800") breaks encodeURIComponent, UTF-8
+ *   storage and every consumer downstream;
+ * - control characters (C0, DEL, C1) hide or fake content in the owner's inbox, mails and logs (NUL, ESC …);
+ *   a multi-line field keeps tab and line breaks;
+ * - bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) reorder what a reader sees
+ *   ("Trojan Source"): a name can show one thing and be another.
+ */
+
+export const TEXT_MESSAGES = {
+  loneSurrogate: 'contains an invalid character (an unpaired UTF-16 surrogate, e.g. half of an emoji)',
+  control: 'must not contain control or text-direction characters',
+} as const;
+
+const LONE_SURROGATE = /\p{Cs}/u;
+const CONTROL_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+const CONTROL_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+const CONTROL_ONLY_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+export interface TextOptions {
+  /** Tab, CR and LF allowed. */
+  multiline?: boolean;
+  /** Bidi overrides and isolates allowed (only with `multiline`: HTML content, where right-to-left writing uses them). */
+  bidi?: boolean;
+}
+
+/** What is wrong with a text value, in words a caller can act on; undefined when it is fine. */
+export function textProblem(value: string, options: TextOptions = {}): string | undefined {
+  if (LONE_SURROGATE.test(value)) return TEXT_MESSAGES.loneSurrogate;
+  const pattern = options.multiline ? (options.bidi ? CONTROL_ONLY_MULTI_LINE : CONTROL_MULTI_LINE) : CONTROL_SINGLE_LINE;
+  const control = pattern.exec(value);
+  if (control) return `${TEXT_MESSAGES.control} (found ${codePoint(control[0])})`;
+  return undefined;
+}
+
+/**
+ * A zod check for `.superRefine(...)` on a string field: refuses lone surrogates, control characters (tab and line
+ * breaks allowed when `multiline`) and bidi override/isolate characters.
+ */
+export function safeText(options: TextOptions = {}) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const problem = textProblem(value, options);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+}
+
+/** A lone surrogate only (for fields such as passwords and HTML, where other characters are the writer's business). */
+export function wellFormedText() {
+  return (value: string, ctx: z.RefinementCtx) => {
+    if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: 'custom', message: TEXT_MESSAGES.loneSurrogate });
+  };
+}
