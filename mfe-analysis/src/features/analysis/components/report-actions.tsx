@@ -1,8 +1,13 @@
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses, track } from '@site/ui';
 import type { AnalysisResult } from '../../../lib/analysis-request';
 import { reportPath, roiCalculatorHref } from '../../../lib/report-links';
+
+const noSubscription = () => () => {};
+const browserOrigin = () => window.location.origin;
+const serverOrigin = () => '';
 
 /**
  * What a reader does with a report: copy its permalink, print it (or save it as PDF), and open the ROI
@@ -11,7 +16,9 @@ import { reportPath, roiCalculatorHref } from '../../../lib/report-links';
 export function ReportActions({ result }: { result: AnalysisResult }) {
   const path = reportPath(result);
   const roiHref = roiCalculatorHref(result);
-  const url = path ? `${window.location.origin}${path}` : null;
+  // The page's origin is the browser's to know: the server (and so the hydrating render) shows the path alone.
+  const origin = useSyncExternalStore(noSubscription, browserOrigin, serverOrigin);
+  const url = path ? `${origin}${path}` : null;
 
   const copy = async () => {
     if (!url) return;

@@ -81,7 +81,7 @@ export function ReportPage({ data }: { data?: unknown }) {
       <Container className="flex min-h-[60vh] flex-col items-center justify-center py-24 text-center">
         <h1 className="text-3xl font-bold text-fg">Report not found</h1>
         <p className="mt-3 max-w-md text-muted-fg">
-          There is no report at this address. Check that the link was copied in full, or run a new free analysis: it takes a minute.
+          There is no report at this address. Check that the link was copied in full, or run a new free analysis of your own business.
         </p>
         <ButtonLink to="/free-analysis" size="lg" className="mt-8">
           Run a free analysis
@@ -121,7 +121,7 @@ export function ReportPage({ data }: { data?: unknown }) {
         <AnalysisResult result={state.result} onRetry={reload} />
         <div className="rounded-2xl border border-border bg-surface p-6 text-center shadow-sm print:hidden">
           <h2 className="text-xl font-semibold text-fg">Want the scorecard of your own business?</h2>
-          <p className="mt-2 text-muted-fg">Free, no sign-up, about a minute.</p>
+          <p className="mt-2 text-muted-fg">Free, no sign-up: enter a business name and town.</p>
           <ButtonLink to="/free-analysis" className="mt-4">
             Run a free analysis
           </ButtonLink>

@@ -21,11 +21,11 @@ export function WebsiteHero() {
         <Button size="lg" className="mt-8" onClick={startFreeAnalysis}>
           Start Free Analysis
         </Button>
-        <dl className="mt-10 grid max-w-3xl grid-cols-1 gap-4 sm:grid-cols-3">
+        <dl className="mt-10 grid max-w-3xl grid-cols-3 gap-2 sm:gap-4">
           {WEBSITE_HERO_STATS.map((s) => (
-            <div key={s.label} className="flex flex-col rounded-2xl border border-border bg-surface p-5 shadow-sm">
-              <dt className="text-sm text-muted-fg">{s.label}</dt>
-              <dd className="order-first text-3xl font-extrabold text-fg">{s.value}</dd>
+            <div key={s.label} className="flex flex-col rounded-2xl border border-border bg-surface p-3 shadow-sm sm:p-5">
+              <dt className="text-xs text-muted-fg sm:text-sm">{s.label}</dt>
+              <dd className="order-first text-xl font-extrabold whitespace-nowrap text-fg sm:text-3xl">{s.value}</dd>
             </div>
           ))}
         </dl>
