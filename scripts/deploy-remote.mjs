@@ -11,7 +11,7 @@
 // A deploy copies the dist into releases/.incoming-*, verifies the copy, renames it to releases/<version>/ and
 // only then swaps `current`: a half-copied release is never named by the pointer, so it is never served. Old
 // releases stay on disk, so tabs still open on them get their hashed chunks.
-import { cp, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -137,7 +137,7 @@ async function withLock(remoteDir, name, work) {
     } catch (error) {
       if (error.code !== 'EEXIST' || attempt > 0) throw error;
       const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-      let alive = false;
+      let alive;
       try {
         alive = pid > 0 && process.kill(pid, 0);
       } catch {
@@ -217,10 +217,12 @@ async function rollback({ name, siteRoot, to }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const noPointer = () =>
     new DeployError(`${name} has no release pointer (${rel(path.join(remoteDir, 'current'))}): it serves mfe-${name}/dist, nothing to roll back`);
-  if (!(await readPointer(remoteDir))) throw noPointer();
+  // With --to, a pointer that names nothing usable (emptied, hand-edited) is repaired too.
+  if (!to && !(await readPointer(remoteDir))) throw noPointer();
+  await mkdir(remoteDir, { recursive: true });
   return withLock(remoteDir, name, async () => {
     const current = await readPointer(remoteDir);
-    if (!current) throw noPointer();
+    if (!current && !to) throw noPointer();
     const history = await readHistory(remoteDir);
     const at = history.stack.lastIndexOf(current);
     let target;
@@ -251,7 +253,8 @@ async function rollback({ name, siteRoot, to }) {
     history.stack = stack;
     history.log.push({ at: new Date().toISOString(), action: 'rollback', version: target, previous: current });
     await writeHistory(remoteDir, history);
-    console.log(`  current: ${current} -> ${target} (releases/${current} stays on disk: npm run rollback -- ${name} --to ${current} serves it again)`);
+    const kept = current && RELEASE_NAME.test(current) ? ` (releases/${current} stays on disk: npm run rollback -- ${name} --to ${current} serves it again)` : '';
+    console.log(`  current: ${current ?? '(none)'} -> ${target}${kept}`);
     console.log(`${name} ${target} is live again: the next request serves it, no restart.`);
     return { version: target, previous: current };
   });

@@ -15,7 +15,7 @@ const isServerOnly = (relative: string) => relative === 'server' || relative.sta
 export async function sendRemoteFile(ctx: Context, remotes: RemoteRegistry, name: RemoteName, urlPath: string): Promise<boolean> {
   const { current, previous } = await remotes.staticDirs(name);
   if (current && (await sendStaticFile(ctx, current, urlPath, { exclude: isServerOnly }))) return true;
-  const target = safeJoin('/', urlPath);
+  const target = safeJoin('/remote', urlPath);
   if (!target || cacheControlOf(target.relative) !== IMMUTABLE) return false;
   for (const dir of previous) {
     if (await sendStaticFile(ctx, dir, urlPath, { exclude: isServerOnly })) return true;

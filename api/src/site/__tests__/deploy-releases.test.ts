@@ -1,0 +1,234 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
+import type { Post } from '@site/contracts/posts';
+import { createLogger } from '../../lib/logger';
+import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs');
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+/** `npm run deploy -- …` / `npm run rollback -- …` against the fixture's SITE_ROOT, in its own process. */
+function script(siteRoot: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: siteRoot } }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+interface Build {
+  version: string;
+  /** The blog page's title: the visible text that changes between versions. */
+  title: string;
+  /** A content-hashed chunk only this build has. */
+  chunk: string;
+  /** The server module's text (the route table), e.g. a broken one. */
+  serverModule?: string;
+}
+
+describe('deploying a remote as a release, and rolling it back, while the server runs', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+  let builds: string;
+  let post: Post;
+  const logLines: Array<{ level: number; msg: string; remote?: string }> = [];
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(JSON.parse(line)) } });
+
+  /** A blog build outside the site root, as `npm run build` would leave it in mfe-blog/dist. */
+  async function build(b: Build): Promise<string> {
+    const dir = path.join(builds, b.version);
+    const files: Record<string, string> = {
+      'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version: b.version, pages: [{ path: '/blog', title: b.title, description: 'Guides' }] }),
+      'assets/remoteEntry.js': `export const title = ${JSON.stringify(b.title)};`,
+      [`assets/${b.chunk}`]: `export default ${JSON.stringify(b.title)};`,
+      'server/routes.js': b.serverModule ?? blogServerModule(` | ${b.title}`),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+    return dir;
+  }
+
+  async function deploy(b: Build) {
+    const result = await script(site.root, 'deploy', 'blog', '--from', await build(b));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result;
+  }
+
+  /** What a visitor and the shell see of the blog right now. */
+  async function served() {
+    const remotes = (await (await fetch(`${server.url}/remotes.json`)).json()) as { blog?: { version: string } };
+    const page = await (await fetch(`${server.url}/blog`)).text();
+    const postPage = await (await fetch(`${server.url}/blog/${post.slug}`)).text();
+    const entry = await fetch(`${server.url}/mfe/blog/assets/remoteEntry.js`);
+    return { version: remotes.blog?.version, title: titleOf(page), postTitle: titleOf(postPage), entry: await entry.text() };
+  }
+
+  async function blogHealth(): Promise<RemoteHealth | undefined> {
+    const response = await fetch(`${server.url}/api/health`);
+    return healthSchema.parse(await response.json()).remotes.blog;
+  }
+
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
+    server = await startTestServer({ siteRoot: site.root, deps: { logger } });
+    post = await server.instance.services.posts.create(
+      {
+        title: 'Chatbots for dentists',
+        excerpt: 'How a two-chair practice answers patients after hours.',
+        content: `<p>${'A small practice can answer the common questions of its patients at any hour. '.repeat(3)}</p>`,
+        author: 'Tri-Valley AI Team',
+        category: 'Case Studies',
+        metaDescription: 'A Danville dental practice answers patient questions at night with a small chatbot.',
+        status: 'published',
+      },
+      { allowStatus: true },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+    await site.cleanup();
+    await rm(builds, { recursive: true, force: true });
+  });
+
+  it('serves mfe-blog/dist while no release pointer exists', async () => {
+    expect(await served()).toMatchObject({ version: '0.9.0', title: 'The blog' });
+    expect(await blogHealth()).toEqual({ version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok' });
+  });
+
+  it('serves a deployed release on the next request, with no restart: version, page text, remote entry, server module', async () => {
+    const result = await deploy({ version: '1.0.0', title: 'Blog, first edition', chunk: 'page-First111.js' });
+    expect(result.stdout).toContain('blog 1.0.0 is live');
+    expect(await served()).toEqual({
+      version: '1.0.0',
+      title: 'Blog, first edition',
+      postTitle: 'Chatbots for dentists | Blog, first edition',
+      entry: 'export const title = "Blog, first edition";',
+    });
+    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+
+    // The second deploy is the visible text change.
+    await deploy({ version: '2.0.0', title: 'Blog, second edition', chunk: 'page-Second22.js' });
+    expect(await served()).toEqual({
+      version: '2.0.0',
+      title: 'Blog, second edition',
+      postTitle: 'Chatbots for dentists | Blog, second edition',
+      entry: 'export const title = "Blog, second edition";',
+    });
+  });
+
+  it('keeps answering the hashed chunks of earlier releases (tabs still open on them), never their entry points', async () => {
+    const old = await fetch(`${server.url}/mfe/blog/assets/page-First111.js`);
+    expect(old.status).toBe(200);
+    expect(old.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await old.text()).toContain('Blog, first edition');
+    // From mfe-blog/dist, served before the first release.
+    expect((await fetch(`${server.url}/mfe/blog/assets/style-CFEB0EW0.css`)).status).toBe(200);
+    // A file that is not content-hashed only ever comes from the current release.
+    expect((await fetch(`${server.url}/mfe/blog/assets/fonts/inter.woff2`)).status).toBe(404);
+    // The server module of no release goes to browsers.
+    expect((await fetch(`${server.url}/mfe/blog/server/routes.js`)).status).toBe(404);
+  });
+
+  it('rolls back to the previous release in one step: the old text is back on the next request', async () => {
+    const result = await script(site.root, 'rollback', 'blog');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('current: 2.0.0 -> 1.0.0');
+    expect(await served()).toEqual({
+      version: '1.0.0',
+      title: 'Blog, first edition',
+      postTitle: 'Chatbots for dentists | Blog, first edition',
+      entry: 'export const title = "Blog, first edition";',
+    });
+    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    // Tabs opened on 2.0.0 still get its chunks.
+    expect((await fetch(`${server.url}/mfe/blog/assets/page-Second22.js`)).status).toBe(200);
+  });
+
+  it('never serves a half-written deploy: a release being copied, or a pointer naming a missing or incomplete release', async () => {
+    // A copy under way: in its hidden incoming folder, or already named but the pointer not swapped yet.
+    await site.writeFile('mfe-blog/releases/.incoming-3.0.0-4242/mfe-manifest.json', JSON.stringify({ ...MANIFESTS.blog, version: '3.0.0' }));
+    await site.writeFile(
+      'mfe-blog/releases/3.0.0/mfe-manifest.json',
+      JSON.stringify({ ...MANIFESTS.blog, version: '3.0.0', pages: [{ path: '/blog', title: 'Half copied', description: 'x' }] }),
+    );
+    expect(await served()).toMatchObject({ version: '1.0.0', title: 'Blog, first edition' });
+
+    // A pointer naming that incomplete release (no remoteEntry.js, no server module), a missing one, or nonsense.
+    for (const [pointer, reason] of [
+      ['3.0.0', 'releases/3.0.0/assets/remoteEntry.js is missing'],
+      ['9.9.9', 'releases/9.9.9/ does not exist'],
+      ['../../shell/dist', 'is not a release name'],
+    ] as const) {
+      await site.writeFile('mfe-blog/current', `${pointer}\n`);
+      expect(await served(), pointer).toEqual({
+        version: '1.0.0',
+        title: 'Blog, first edition',
+        postTitle: 'Chatbots for dentists | Blog, first edition',
+        entry: 'export const title = "Blog, first edition";',
+      });
+      const health = await blogHealth();
+      expect(health, pointer).toMatchObject({ version: '1.0.0', lastKnownGood: '1.0.0', failedRelease: { version: pointer } });
+      expect(health?.failedRelease?.reason, pointer).toContain(reason);
+    }
+    // An empty pointer (a writer that did not rename) is not a release either.
+    await site.writeFile('mfe-blog/current', '');
+    expect((await served()).version).toBe('1.0.0');
+    expect(logLines.some((l) => l.level >= 50 && l.remote === 'blog' && /release .* is not served/.test(l.msg))).toBe(true);
+
+    // Back to a good release with the script.
+    expect((await script(site.root, 'rollback', 'blog', '--to', '2.0.0')).code).toBe(0);
+    expect(await served()).toMatchObject({ version: '2.0.0', title: 'Blog, second edition' });
+    expect(await blogHealth()).toEqual({ version: '2.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+  });
+
+  it('keeps serving the last known good release entirely when a new release’s server module does not load, and says so in health', async () => {
+    await deploy({ version: '4.0.0', title: 'Blog with a broken server', chunk: 'page-Broken44.js', serverModule: 'export const routes = [ this is not javascript' });
+    // Browser code and server code stay those of 2.0.0: nothing of 4.0.0 is served but its hashed chunks.
+    expect(await served()).toEqual({
+      version: '2.0.0',
+      title: 'Blog, second edition',
+      postTitle: 'Chatbots for dentists | Blog, second edition',
+      entry: 'export const title = "Blog, second edition";',
+    });
+    const health = await blogHealth();
+    expect(health).toMatchObject({ version: '2.0.0', remoteEntry: 'ok', serverEntry: 'ok', lastKnownGood: '2.0.0', failedRelease: { version: '4.0.0' } });
+    expect(health?.failedRelease?.reason).toContain('server/routes.js does not load');
+
+    // A release whose server module loads but exports no route table is refused too.
+    await deploy({ version: '4.1.0', title: 'Blog without routes', chunk: 'page-NoRoute4.js', serverModule: 'export const nothing = 1;' });
+    expect((await blogHealth())?.failedRelease).toEqual({ version: '4.1.0', reason: 'server/routes.js does not load: it does not export a `routes` array' });
+    expect((await served()).version).toBe('2.0.0');
+
+    // The fixed build goes live at once.
+    await deploy({ version: '5.0.0', title: 'Blog, fixed edition', chunk: 'page-Fixed555.js' });
+    expect(await served()).toMatchObject({ version: '5.0.0', title: 'Blog, fixed edition', postTitle: 'Chatbots for dentists | Blog, fixed edition' });
+    expect(await blogHealth()).toEqual({ version: '5.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+  });
+
+  it('after a restart with the pointer on a broken release, serves the release below it in the history', async () => {
+    // Rolling back from 5.0.0 lands on 4.1.0 (no route table): this process keeps 5.0.0, the last it served.
+    expect((await script(site.root, 'rollback', 'blog')).stdout).toContain('current: 5.0.0 -> 4.1.0');
+    expect(await blogHealth()).toMatchObject({ version: '5.0.0', lastKnownGood: '5.0.0', failedRelease: { version: '4.1.0' } });
+
+    // A fresh server has no memory of 5.0.0: it walks down the history (4.1.0, 4.0.0 broken) to 2.0.0.
+    const restarted = await startTestServer({ siteRoot: site.root });
+    try {
+      const remotes = (await (await fetch(`${restarted.url}/remotes.json`)).json()) as { blog: { version: string } };
+      expect(remotes.blog.version).toBe('2.0.0');
+      expect(titleOf(await (await fetch(`${restarted.url}/blog`)).text())).toBe('Blog, second edition');
+      const health = healthSchema.parse(await (await fetch(`${restarted.url}/api/health`)).json());
+      expect(health.remotes.blog).toMatchObject({ version: '2.0.0', serverEntry: 'ok', lastKnownGood: '2.0.0', failedRelease: { version: '4.1.0' } });
+    } finally {
+      await restarted.close();
+    }
+  });
+});
