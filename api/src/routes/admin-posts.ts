@@ -44,6 +44,11 @@ export const adminPostsRoutes: RouteModule = (router, context) => {
     } satisfies AdminPostList;
   });
 
+  // Before /:id routes: 'preview' is not an id.
+  router.post('/api/admin/posts/preview', ...guard, body, async (ctx) => {
+    ctx.body = services.posts.previewContent(ctx.request.body);
+  });
+
   router.get('/api/admin/posts/:id', ...guard, async (ctx) => {
     ctx.body = await services.posts.getById(ctx.params.id!);
   });

@@ -6,6 +6,7 @@ import {
   postInputSchema,
   postListQuerySchema,
   postRuleIssues,
+  isPostSlug,
   postValidationMessages,
   readTime,
   slugify,
@@ -20,8 +21,9 @@ import {
   type PostStatus,
   type PostSummary,
 } from '@site/contracts/posts';
-import { ADMIN_MESSAGES, PUBLISH_ONLY_DRAFTS } from '@site/contracts/admin';
+import { ADMIN_MESSAGES, PUBLISH_ONLY_DRAFTS, adminPostPreviewRequestSchema } from '@site/contracts/admin';
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
+import { isRecordKey } from '@site/contracts/text';
 import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
@@ -53,6 +55,8 @@ export interface PostService {
   delete(id: string): Promise<void>;
   /** Drafts only (conflict otherwise): sets published, updates updatedAt, fills publishedAt when missing. */
   publish(id: string): Promise<Post>;
+  /** Article HTML as `create`/`update` would store it (the admin form's Preview). Nothing is stored. */
+  previewContent(input: unknown): { content: string };
 }
 
 
@@ -201,6 +205,7 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
   }
 
   async function mustFind(id: string) {
+    if (!isRecordKey(id)) throw notFound();
     const post = await posts.findById(id);
     if (!post) throw notFound();
     return post;
@@ -224,12 +229,14 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
     },
 
     async getPublished(slug) {
+      if (!isPostSlug(slug)) throw notFound();
       const post = await posts.findBySlug(slug);
       if (!post || post.status !== 'published') throw notFound();
       return toPost(post);
     },
 
     async addView(slug) {
+      if (!isPostSlug(slug)) throw notFound();
       const views = await posts.incrementViews(slug);
       if (views === undefined) throw notFound();
       return views;
@@ -287,6 +294,15 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
 
     async delete(id) {
       if (!(await posts.delete(id))) throw notFound();
+    },
+
+    previewContent(input) {
+      const parsed = adminPostPreviewRequestSchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = fieldIssues(parsed.error);
+        throw new PostValidationError(issues.map((i) => `${i.path}: ${i.message}`), issues);
+      }
+      return { content: sanitizePostHtml(parsed.data.content.trim()) };
     },
 
     async publish(id) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './text';
 import { POST_MAX_RULES, POST_MIN_RULES, POST_STATUSES, postInputSchema, postSchema, postSummarySchema } from './posts';
 
 /**
@@ -78,7 +79,7 @@ export type AdminSessionUpdate = z.infer<typeof adminSessionUpdateSchema>;
 
 /** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category. */
 export const adminPostListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(200).superRefine(safeText()).optional(),
   status: z.enum(POST_STATUSES).optional(),
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(50),
@@ -118,6 +119,14 @@ export const adminPostUpdateSchema = adminPostCreateSchema.extend({
 export type AdminPostUpdate = z.infer<typeof adminPostUpdateSchema>;
 
 export const adminPostConflictDetailsSchema = z.object({ current: postSchema });
+
+/**
+ * `POST /api/admin/posts/preview` `{ content }` -> `{ content }`: the article HTML exactly as it would be stored (the
+ * server's sanitizer), so the form's Preview shows what /blog/{slug} will. Nothing is stored.
+ */
+export const adminPostPreviewRequestSchema = postInputSchema.pick({ content: true });
+export const adminPostPreviewSchema = z.object({ content: z.string() });
+export type AdminPostPreview = z.infer<typeof adminPostPreviewSchema>;
 export type AdminPostConflictDetails = z.infer<typeof adminPostConflictDetailsSchema>;
 
 // `POST /api/admin/posts/:id/publish`: drafts only (409 `conflict` 'Only drafts can be published' otherwise);
@@ -160,7 +169,7 @@ export const LEAD_FILTERS = ['all', 'unread', 'read', 'handled', 'open'] as cons
 
 /** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message. */
 export const adminLeadListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(200).superRefine(safeText()).optional(),
   /** unread: not read yet; read: read; handled: marked handled; open: not handled. */
   filter: z.enum(LEAD_FILTERS).default('all'),
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),

@@ -211,6 +211,23 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     for (const p of all.posts) await call(`/api/admin/posts/${p.id}`, { method: 'DELETE', cookie });
   });
 
+  it('previews content exactly as it would be stored (the server sanitizer) without storing anything', async () => {
+    const cookie = await login();
+    const before = adminPostListSchema.parse((await call('/api/admin/posts', { cookie })).json).total;
+    const res = await call('/api/admin/posts/preview', {
+      method: 'POST',
+      cookie,
+      body: { content: '<h2>Plan</h2><script>alert(1)</script><p>See <a href="javascript:alert(1)">this</a> and <a href="https://ok.example">that</a></p>' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      content: '<h2>Plan</h2><p>See this and <a href="https://ok.example" rel="noopener noreferrer">that</a></p>',
+    });
+    expect(adminPostListSchema.parse((await call('/api/admin/posts', { cookie })).json).total).toBe(before);
+    expect((await call('/api/admin/posts/preview', { method: 'POST', cookie, body: { content: 42 } })).status).toBe(400);
+    expect((await call('/api/admin/posts/preview', { method: 'POST', cookie, origin: 'https://evil.example', body: { content: 'x' } })).status).toBe(403);
+  });
+
   it('creates, lists, edits, publishes and deletes posts; refuses a stale update with 409', async () => {
     const cookie = await login();
     const invalid = await call('/api/admin/posts', { method: 'POST', cookie, body: { ...VALID_POST, title: 'Hi', excerpt: 'short' } });

@@ -104,8 +104,17 @@ describe('Post form (create)', { timeout: 20_000 }, () => {
     expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe('Five automations for busy salons');
   });
 
-  it('Preview renders the post as the blog will (sanitized HTML, tags, category) and toggles back', async () => {
+  it('Preview renders the post as the blog will (the server-sanitized HTML, tags, category) and toggles back', async () => {
     serveSession();
+    const sent: string[] = [];
+    server.use(
+      // Stands in for the server's sanitizer: what it answers is what the preview must show.
+      http.post('/api/admin/posts/preview', async ({ request }) => {
+        const { content } = (await request.json()) as { content: string };
+        sent.push(content);
+        return HttpResponse.json({ content: content.replace(/<script[\s\S]*?<\/script>/g, '') + '<p>As the server stores it</p>' });
+      }),
+    );
     const user = userEvent.setup({ delay: null });
     renderAdmin('/admin/posts/create');
     await fillValidForm(user);
@@ -113,6 +122,8 @@ describe('Post form (create)', { timeout: 20_000 }, () => {
     await user.click(toggle);
     expect(toggle.getAttribute('aria-pressed')).toBe('true');
     const preview = screen.getByRole('region', { name: 'Preview' });
+    expect(await within(preview).findByText('As the server stores it')).toBeTruthy();
+    expect(sent).toHaveLength(1);
     expect(within(preview).getByRole('heading', { name: 'Five automations for busy salons' })).toBeTruthy();
     expect(within(preview).getByRole('heading', { name: 'Start small' })).toBeTruthy();
     expect(within(preview).getByRole('link', { name: 'How-To Guides' }).getAttribute('href')).toBe('/blog/category/how-to-guides');
@@ -124,5 +135,17 @@ describe('Post form (create)', { timeout: 20_000 }, () => {
     await user.click(toggle);
     expect(screen.queryByRole('region', { name: 'Preview' })).toBeNull();
     expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe('Five automations for busy salons');
+  });
+
+  it('Preview says so and still shows the browser rendering when the server cannot prepare it', async () => {
+    serveSession();
+    server.use(http.post('/api/admin/posts/preview', () => HttpResponse.error()));
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/posts/create');
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    expect((await within(preview).findByRole('alert')).textContent).toMatch(/The server could not prepare the preview/);
+    expect(within(preview).getByRole('heading', { name: 'Start small' })).toBeTruthy();
   });
 });

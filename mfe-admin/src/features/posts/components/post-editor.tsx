@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { adminPostConflictDetailsSchema, ADMIN_MESSAGES } from '@site/contracts/admin';
 import { BLOG_CATEGORIES, PLACEHOLDER_IMAGE, parseKeywords, readTime, slugify, type Post } from '@site/contracts/posts';
 import { ApiError, Button, ButtonLink, cn } from '@site/ui';
-import { PostArticle, type ArticlePost } from '@site/ui/post-article';
+import type { ArticlePost } from '@site/ui/post-article';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field, TextAreaField, TextField, controlClass } from '../../../components/form-field';
@@ -27,6 +27,7 @@ import {
   type PostFormValues,
 } from '../lib/post-form-values';
 import { LeaveGuard } from './leave-guard';
+import { PostPreview } from './post-preview';
 import { statusTone } from '../lib/post-status';
 
 export const DELETE_FROM_EDIT_QUESTION = 'Are you sure you want to delete this post? This action cannot be undone.';
@@ -274,7 +275,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
           <p className="border-b border-border bg-surface-muted px-4 py-2 text-xs font-semibold uppercase tracking-wider text-muted-fg">
             Preview of <span className="normal-case">/blog/{slug}</span>
           </p>
-          <PostArticle post={articleFromValues(values, post)} headingLevel={2} />
+          <PostPreview article={articleFromValues(values, post)} />
         </section>
       )}
 
