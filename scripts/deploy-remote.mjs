@@ -13,7 +13,7 @@
 // releases stay on disk, so tabs still open on them get their hashed chunks.
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,12 +23,13 @@ const RELEASE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
 const REMOTE_ENTRY = 'assets/remoteEntry.js';
 const DIST_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/;
 const LOG_ENTRIES_KEPT = 100;
+const LOAD_CHECK_TIMEOUT_MS = 10_000;
 
 class DeployError extends Error {}
 
 const USAGE = `Usage:
-  npm run deploy -- <remote> [--from <dist folder>] [--version <name>]
-  npm run rollback -- <remote> [--to <version>]
+  npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--skip-load-check]
+  npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.`;
 
@@ -77,14 +78,44 @@ async function checkDist(dir, name) {
   const checked = [`mfe-manifest.json (${manifest?.name} ${manifest?.version})`];
   if (await isFile(path.join(dir, REMOTE_ENTRY))) checked.push(REMOTE_ENTRY);
   else problems.push(`${REMOTE_ENTRY} is missing`);
+  const serverModules = new Map();
   for (const [key, file] of Object.entries(manifest?.server ?? {})) {
-    if (key === 'version' || typeof file !== 'string') continue;
-    if (!DIST_PATH.test(file)) problems.push(`server.${key} (${file}) is not a .js path inside the dist`);
+    if (key !== 'version' && typeof file === 'string') serverModules.set(file, [...(serverModules.get(file) ?? []), `server.${key}`]);
+  }
+  for (const [file, keys] of serverModules) {
+    if (!DIST_PATH.test(file)) problems.push(`${keys.join(', ')} (${file}) is not a .js path inside the dist`);
     else if (await isFile(path.join(dir, file))) checked.push(file);
-    else problems.push(`the server module ${file} (server.${key}) is missing`);
+    else problems.push(`the server module ${file} (${keys.join(', ')}) is missing`);
   }
   if (problems.length > 0) throw new DeployError(`${rel(dir)} cannot be deployed:\n  - ${problems.join('\n  - ')}`);
-  return { manifest, checked };
+  return { manifest, checked, serverModules: [...serverModules.keys()] };
+}
+
+/**
+ * Imports each server module of the release where it lies, as the server will (its react, react-dom and
+ * react-router-dom resolve from the node_modules above SITE_ROOT/mfe-<name>/). The server would refuse a release
+ * whose module does not load and keep the last known good; refusing here says so before anything is switched.
+ */
+async function checkServerModulesLoad(dir, files) {
+  for (const file of files) {
+    let timer;
+    try {
+      const imported = await Promise.race([
+        import(`${pathToFileURL(path.join(dir, file)).href}?deploy-check=${Date.now()}`),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not load within ${LOAD_CHECK_TIMEOUT_MS / 1000} s`)), LOAD_CHECK_TIMEOUT_MS);
+        }),
+      ]);
+      if (!Array.isArray(imported.routes)) throw new Error('it does not export a `routes` array');
+    } catch (error) {
+      throw new DeployError(
+        `the server module ${file} does not load: ${String(error?.message ?? error).split('\n')[0]}\n` +
+          '  (the server would keep serving the last known good release; --skip-load-check deploys it anyway)',
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
 
 async function readPointer(remoteDir) {
@@ -170,7 +201,7 @@ async function nextVersion(releases, base, explicit) {
   }
 }
 
-async function deploy({ name, siteRoot, from, version: explicit }) {
+async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const releases = path.join(remoteDir, 'releases');
   const source = await checkDist(from, name);
@@ -189,10 +220,18 @@ async function deploy({ name, siteRoot, from, version: explicit }) {
       if (differing.length > 0 || copied.size !== wanted.size) {
         throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
       }
-      const { checked } = await checkDist(incoming, name);
+      const { checked, serverModules } = await checkDist(incoming, name);
       const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
       console.log(`  copied ${copied.size} files (${size(bytes)}); verified ${checked.join(', ')}`);
       await rename(incoming, target);
+      if (!skipLoadCheck && serverModules.length > 0) {
+        await checkServerModulesLoad(target, serverModules).catch(async (error) => {
+          // Never named by the pointer: remove it so the version can be deployed again once fixed.
+          await rm(target, { recursive: true, force: true });
+          throw error;
+        });
+        console.log(`  ${serverModules.join(', ')} loads`);
+      }
     } catch (error) {
       await rm(incoming, { recursive: true, force: true });
       throw error;
@@ -208,12 +247,12 @@ async function deploy({ name, siteRoot, from, version: explicit }) {
     await writeHistory(remoteDir, history);
 
     console.log(`  current: ${previous ?? `(none: mfe-${name}/dist was served)`} -> ${version}`);
-    console.log(`${name} ${version} is live: the next request serves it, no restart. Undo with: npm run rollback -- ${name}`);
+    console.log(`${name} ${version} is live: the next request serves it, no restart (/api/health lists it). Undo with: npm run rollback -- ${name}`);
     return { version, previous };
   });
 }
 
-async function rollback({ name, siteRoot, to }) {
+async function rollback({ name, siteRoot, to, skipLoadCheck }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const noPointer = () =>
     new DeployError(`${name} has no release pointer (${rel(path.join(remoteDir, 'current'))}): it serves mfe-${name}/dist, nothing to roll back`);
@@ -245,9 +284,15 @@ async function rollback({ name, siteRoot, to }) {
     }
     if (target === current) throw new DeployError(`${name} already serves ${current}`);
     if (!RELEASE_NAME.test(target)) throw new DeployError(`${JSON.stringify(target)} is not a release name`);
-    const { checked } = await checkDist(path.join(remoteDir, 'releases', target), name).catch((error) => {
+    const targetDir = path.join(remoteDir, 'releases', target);
+    const { checked, serverModules } = await checkDist(targetDir, name).catch((error) => {
       throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
     });
+    if (!skipLoadCheck) {
+      await checkServerModulesLoad(targetDir, serverModules).catch((error) => {
+        throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
+      });
+    }
     console.log(`${name}: rolling back ${current} -> ${target} (verified ${checked.join(', ')})`);
     await writeAtomically(path.join(remoteDir, 'current'), `${target}\n`);
     history.stack = stack;
@@ -288,7 +333,13 @@ async function main(argv) {
     parsed = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { from: { type: 'string' }, version: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        from: { type: 'string' },
+        version: { type: 'string' },
+        to: { type: 'string' },
+        'skip-load-check': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     console.error(`${error.message}\n\n${USAGE}`);
@@ -310,9 +361,9 @@ async function main(argv) {
   try {
     if (command === 'deploy') {
       const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
-      await deploy({ name, siteRoot, from, version: values.version });
+      await deploy({ name, siteRoot, from, version: values.version, skipLoadCheck: values['skip-load-check'] });
     } else if (command === 'rollback') {
-      await rollback({ name, siteRoot, to: values.to });
+      await rollback({ name, siteRoot, to: values.to, skipLoadCheck: values['skip-load-check'] });
     } else {
       await list({ name, siteRoot });
     }
@@ -324,4 +375,5 @@ async function main(argv) {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: an imported server module may leave timers or handles behind.
+process.exit(await main(process.argv.slice(2)));

@@ -29,12 +29,12 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
   const history = async () => JSON.parse(await readFile(blog('history.json'), 'utf8')) as { stack: string[]; log: Array<{ action: string; version: string }> };
 
   /** A built dist of the blog at `dir` (relative to the temp root) whose page says `text`. */
-  async function build(dir: string, version: string, text: string, options: { omit?: string[]; name?: string } = {}) {
+  async function build(dir: string, version: string, text: string, options: { omit?: string[]; name?: string; serverModule?: string } = {}) {
     const files: Record<string, string> = {
       'mfe-manifest.json': JSON.stringify({ name: options.name ?? 'blog', version, routes: ['/blog'], server: { routes: 'server/routes.js' } }),
       'assets/remoteEntry.js': `export const text = ${JSON.stringify(text)};`,
       [`assets/page-${version.replace(/\W/g, '')}AbCd.js`]: `export default ${JSON.stringify(text)};`,
-      'server/routes.js': 'export const routes = [];',
+      'server/routes.js': options.serverModule ?? 'export const routes = [];',
     };
     for (const [file, content] of Object.entries(files)) {
       if (options.omit?.includes(file)) continue;
@@ -107,6 +107,30 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     }
     expect(await pointer()).toBe('1.0.0');
     expect(await readdir(blog('releases'))).toEqual(['1.0.0']);
+  });
+
+  it('refuses a release whose server module does not load (the server would not serve it), unless told to skip the check', async () => {
+    await run(root, 'deploy', 'blog', '--from', await build('good', '1.0.0', 'good'));
+    const broken = await build('broken', '1.1.0', 'broken', { serverModule: 'export const routes = [ not javascript' });
+    const refused = await run(root, 'deploy', 'blog', '--from', broken);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the server module server/routes.js does not load');
+    expect(await pointer()).toBe('1.0.0');
+    expect(await readdir(blog('releases'))).toEqual(['1.0.0']);
+
+    const noRoutes = await run(root, 'deploy', 'blog', '--from', await build('no-routes', '1.2.0', 'x', { serverModule: 'export const x = 1;' }));
+    expect(noRoutes.stderr).toContain('it does not export a `routes` array');
+
+    const forced = await run(root, 'deploy', 'blog', '--from', broken, '--skip-load-check');
+    expect(forced.code).toBe(0);
+    expect(await pointer()).toBe('1.1.0');
+
+    // Nor does a rollback go to a release that does not load.
+    await run(root, 'deploy', 'blog', '--from', await build('next', '1.3.0', 'next'));
+    const back = await run(root, 'rollback', 'blog');
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('cannot roll back to 1.1.0: the server module server/routes.js does not load');
+    expect(await pointer()).toBe('1.3.0');
   });
 
   it('rolls back one step at a time to the release before, and forward again with --to', async () => {
