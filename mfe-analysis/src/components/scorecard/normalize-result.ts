@@ -106,12 +106,17 @@ export function normalizeResult(result: AnalysisResponse | Record<string, unknow
   };
 }
 
-/** A date for people ('November 23, 2026'), or 'Unknown' when it is missing or invalid. */
+/**
+ * A date for people ('November 23, 2026'), or 'Unknown' when it is missing or invalid. Shown in the businesses'
+ * own time zone (the East Bay), so the server-rendered and the browser-rendered report say the same.
+ */
 export function formatDate(value: string | null | undefined, withTime = false): string {
   if (!value) return 'Unknown';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return 'Unknown';
-  return d.toLocaleString('en-US', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'long' });
+  return withTime
+    ? d.toLocaleString('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
+    : d.toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
 }
 
 export const FACTOR_TITLES: Record<FactorKey, string> = {

@@ -13,6 +13,9 @@ describe('scorecard rules', () => {
 
   it("formats dates and shows 'Unknown' for an invalid or missing one", () => {
     expect(formatDate('2026-11-20T10:00:00.000Z')).toBe('November 20, 2026');
+    // In the East Bay's time zone, whatever the machine's: the server and the browser render the same words.
+    expect(formatDate('2026-11-21T03:00:00.000Z')).toBe('November 20, 2026');
+    expect(formatDate('2026-11-21T03:00:00.000Z', true)).toBe('Nov 20, 2026, 7:00 PM PST');
     expect(formatDate('yesterday')).toBe('Unknown');
     expect(formatDate(undefined)).toBe('Unknown');
   });
