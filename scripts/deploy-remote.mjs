@@ -11,7 +11,7 @@
 // A deploy copies the dist into releases/.incoming-*, verifies the copy, renames it to releases/<version>/ and
 // only then swaps `current`: a half-copied release is never named by the pointer, so it is never served. Old
 // releases stay on disk, so tabs still open on them get their hashed chunks.
-import { cp, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -224,6 +224,9 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
       const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
       console.log(`  copied ${copied.size} files (${size(bytes)}); verified ${checked.join(', ')}`);
       await rename(incoming, target);
+      // The folder's time is the deploy's: the server answers old hashed chunks from the newest earlier releases.
+      const now = new Date();
+      await utimes(target, now, now);
       if (!skipLoadCheck && serverModules.length > 0) {
         await checkServerModulesLoad(target, serverModules).catch(async (error) => {
           // Never named by the pointer: remove it so the version can be deployed again once fixed.
