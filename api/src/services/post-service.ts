@@ -293,7 +293,7 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
     },
 
     async delete(id) {
-      if (!(await posts.delete(id))) throw notFound();
+      if (!isRecordKey(id) || !(await posts.delete(id))) throw notFound();
     },
 
     previewContent(input) {

@@ -199,6 +199,11 @@ export function slugify(title: string): string {
   return slug || 'post';
 }
 
+/** Whether a string can be a post slug (what `slugify` makes): lowercase letters, digits and single dashes. */
+export function isPostSlug(value: string): boolean {
+  return value.length <= 250 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value);
+}
+
 /** The first free slug: `base`, then `base-2`, `base-3`… */
 export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;
@@ -306,15 +311,15 @@ export type PostList = z.infer<typeof postListSchema>;
  * `cursor` is the opaque `nextCursor` of the previous page (send the same `q` and `category` with it).
  */
 export const postListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
-  category: z.string().trim().max(80).optional(),
+  q: z.string().trim().max(200).superRefine(safeText()).optional(),
+  category: z.string().trim().max(80).superRefine(safeText()).optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })
     .min(1, { error: 'limit must be at least 1' })
     .max(POSTS_PAGE_MAX_LIMIT, { error: `limit must be at most ${POSTS_PAGE_MAX_LIMIT}` })
     .default(POSTS_PAGE_DEFAULT_LIMIT),
-  cursor: z.string().trim().max(500).optional(),
+  cursor: z.string().trim().max(500).superRefine(safeText()).optional(),
 });
 /** The query as a caller writes it (every field optional). */
 export type PostListQueryInput = z.input<typeof postListQuerySchema>;

@@ -49,6 +49,14 @@ export function safeText(options: TextOptions = {}) {
   };
 }
 
+/**
+ * Whether a URL path segment can name a stored record (an id): letters, digits and `_ . : -`, at most 128. Anything
+ * else cannot exist, so a service answers "not found" without asking the database (PostgreSQL refuses NUL in text).
+ */
+export function isRecordKey(value: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(value);
+}
+
 /** A lone surrogate only (for fields such as passwords and HTML, where other characters are the writer's business). */
 export function wellFormedText() {
   return (value: string, ctx: z.RefinementCtx) => {

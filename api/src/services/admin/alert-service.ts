@@ -22,6 +22,7 @@ import { InvalidInputError, NotFoundError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import { Mutex } from '../../lib/mutex';
 import type { Mailer } from '../mailer';
+import { isRecordKey } from '@site/contracts/text';
 
 /** At most one mail per alert type per 15 minutes. */
 export const ALERT_MAIL_INTERVAL_MS = 15 * 60_000;
@@ -243,7 +244,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     },
 
     async acknowledge(id) {
-      const existing = await deps.alerts.findById(id);
+      const existing = isRecordKey(id) ? await deps.alerts.findById(id) : undefined;
       if (!existing) throw new NotFoundError(ADMIN_MESSAGES.alertNotFound);
       await deps.alerts.acknowledge(id, deps.clock().toISOString());
       return toAlertEntry((await deps.alerts.findById(id))!);

@@ -11,6 +11,7 @@ import type { LeadsRepository, StoredLead } from '../../db/repositories/leads-re
 import type { Clock } from '../../lib/clock';
 import { NotFoundError } from '../../lib/domain-errors';
 import { toCsv } from './csv';
+import { isRecordKey } from '@site/contracts/text';
 
 /** The most rows one export holds. */
 const EXPORT_LIMIT = 10_000;
@@ -63,7 +64,7 @@ export function createLeadsService(deps: { leads: LeadsRepository; clock: Clock 
     },
 
     async update(id, update) {
-      const existing = await deps.leads.findById(id);
+      const existing = isRecordKey(id) ? await deps.leads.findById(id) : undefined;
       if (!existing) throw new NotFoundError(ADMIN_MESSAGES.leadNotFound);
       const now = deps.clock().toISOString();
       // Setting a flag that is already set keeps its original time.
