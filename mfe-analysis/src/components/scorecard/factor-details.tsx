@@ -121,8 +121,9 @@ export function CompetitiveDetails({ score, data }: { score: ScoreView; data: Sc
         </div>
       ) : (
         <div className="mt-3 rounded-lg bg-surface-muted p-3">
-          <p className="text-sm font-medium text-muted-fg">Competitive intelligence data not available</p>
-          {words.reason && <p className="mt-1 text-sm text-fg">{words.reason}</p>}
+          {/* A counted score without a standing (e.g. not on Google) has data: it only lacks the comparison. */}
+          {!score.verified && <p className="text-sm font-medium text-muted-fg">Competitive intelligence data not available</p>}
+          {words.reason && <p className={cn('text-sm text-fg', !score.verified && 'mt-1')}>{words.reason}</p>}
         </div>
       )}
       <InsightList insights={score.insights} />

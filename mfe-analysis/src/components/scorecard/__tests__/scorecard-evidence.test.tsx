@@ -99,6 +99,21 @@ describe('Local standing in words', () => {
   });
 });
 
+it('gives the reason without calling counted data unavailable when the business is not on Google', () => {
+  prepare();
+  const r = lunaCopy();
+  Object.assign(r.scores.competitiveIntelligence, { score: 0, label: 'Poor', verified: true, insights: ['❌ Not on Google, so invisible next to 8 local competitors (simulated)'] });
+  Object.assign(r.scores.competitiveIntelligence.evidence.details.standing, {
+    ratingPercentile: null,
+    reviewPercentile: null,
+    reason: 'The business was not found on Google, so it has no rating to compare with 8 local competitors.',
+  });
+  renderScorecard({ result: r });
+  const c = card('Competitive Intelligence');
+  expect(within(c).getByText('The business was not found on Google, so it has no rating to compare with 8 local competitors.')).toBeTruthy();
+  expect(within(c).queryByText('Competitive intelligence data not available')).toBeNull();
+});
+
 describe('What changed since the previous report', () => {
   beforeEach(() => prepare());
 
