@@ -233,3 +233,41 @@ describe('deploying a remote as a release, and rolling it back, while the server
     }
   });
 });
+
+describe('hashed chunks of earlier releases', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+  let builds: string;
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
+    server = await startTestServer({ siteRoot: site.root });
+  });
+  afterAll(async () => {
+    await server.close();
+    await site.cleanup();
+    await rm(builds, { recursive: true, force: true });
+  });
+
+  it('answers them from the 5 most recent earlier releases only', async () => {
+    const chunk = (n: number) => `assets/page-Rel0000${n}.js`;
+    for (let n = 1; n <= 7; n++) {
+      const dir = path.join(builds, `r${n}`);
+      const files = {
+        'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version: `${n}.0.0` }),
+        'assets/remoteEntry.js': `export const n = ${n};`,
+        [chunk(n)]: `export default ${n};`,
+        'server/routes.js': blogServerModule(),
+      };
+      for (const [file, content] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), content);
+      }
+      expect((await script(site.root, 'deploy', 'blog', '--from', dir)).code).toBe(0);
+    }
+    const statusOf = async (n: number) => (await fetch(`${server.url}/mfe/blog/${chunk(n)}`)).status;
+    expect(await statusOf(7)).toBe(200);
+    for (let n = 2; n <= 6; n++) expect(await statusOf(n), `release ${n}`).toBe(200);
+    expect(await statusOf(1)).toBe(404);
+  });
+});
