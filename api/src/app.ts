@@ -6,6 +6,8 @@ import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './d
 import type { Database } from './db/schema';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
+import type { RateLimitStore } from './lib/rate-limit-counter';
+import { closeRedis, connectRedis } from './lib/redis';
 import { apiFallback } from './middleware/api-fallback';
 import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
@@ -24,6 +26,7 @@ import { healthRoutes } from './routes/health';
 import { blogFeedsRoutes } from './routes/blog-feeds';
 import { postsRoutes } from './routes/posts';
 import { webhookRoutes } from './routes/webhook';
+import { openApiRoutes } from './routes/openapi';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
 import { dynamicPagesResolver } from './site/dynamic-pages';
@@ -47,6 +50,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   adminPostsRoutes,
   adminLeadsRoutes,
   adminMonitoringRoutes,
+  openApiRoutes,
 ];
 
 export interface AppDeps {
@@ -76,7 +80,12 @@ export interface AppInstance {
   logger: Logger;
   /** The API router (tests walk its routes). */
   router: ApiRouter;
-  /** Releases the database. Call after the HTTP server has stopped. */
+  /**
+   * Stops taking new work while requests in flight finish (graceful shutdown): `/api/health/ready` answers 503 and
+   * the contact outbox takes no more mails (pending ones stay for another instance or the next start). Idempotent.
+   */
+  drain(): void;
+  /** Releases the database (and Redis). Call after the HTTP server has stopped. */
   close(): Promise<void>;
 }
 
@@ -89,6 +98,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const clock = deps.clock ?? systemClock;
   const database = await openDatabase(config, { ...deps.database, logger });
+  // REDIS_URL: rate limits (and the admin login lockout) counted once for every instance behind the load balancer.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const rateLimits: RateLimitStore = { redis };
   const remotes = createRemoteRegistry({ siteRoot: config.siteRoot, remoteUrls: config.remoteUrls, logger });
   const services = createServices({
     db: database.db,
@@ -97,6 +109,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger,
     ping: () => database.ping(),
     remotes,
+    rateLimits,
     analysis: config.analysisTestOnlyAllowLoopback
       ? { ...deps.analysis, website: { ...deps.analysis?.website, testOnlyAllowLoopback: true } }
       : deps.analysis,
@@ -119,7 +132,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   ];
 
   const router: ApiRouter = new Router();
-  const routeContext: RouteContext = { config, logger, clock, services, remotes };
+  let draining = false;
+  const routeContext: RouteContext = { config, logger, clock, services, remotes, rateLimits, lifecycle: { draining: () => draining } };
   for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, routeContext);
 
   // Behind a proxy, the client is the address the last `trustProxyHops` proxies appended (rightmost), not the leftmost
@@ -159,10 +173,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     services,
     logger,
     router,
+    drain() {
+      if (draining) return;
+      draining = true;
+      void services.contact.stop();
+    },
     close: async () => {
+      draining = true;
       await services.admin.stop();
       await services.contact.stop();
       await database.close();
+      if (redis) await closeRedis(redis);
     },
   };
 }

@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; SQLite under `dataDir` when absent. */
   databaseUrl: string | undefined;
+  /** Redis (REDIS_URL): rate limits shared by every instance; per-process limits when absent. */
+  redisUrl: string | undefined;
   /** Origin used for canonical links, without a trailing slash. */
   publicOrigin: string;
   adminPassword: string | undefined;
@@ -106,6 +108,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { message: 'Must be a postgres:// or postgresql:// URL' })
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: 'Must be a redis:// or rediss:// URL' })
+    .optional(),
   PUBLIC_ORIGIN: httpUrl,
   ADMIN_PASSWORD: optionalString,
   ADMIN_PASSWORD_HASH: optionalString,
@@ -169,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     adminPassword: e.ADMIN_PASSWORD,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,

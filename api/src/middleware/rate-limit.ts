@@ -1,6 +1,9 @@
 import type { Context, Next } from 'koa';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../lib/domain-errors';
-import { systemClock, type Clock } from '../lib/clock';
+import { createCounter, currentWindow, scaledMax, secondsUntil, type RateLimitStore } from '../lib/rate-limit-counter';
+
+export type { RateLimitStore };
 
 export interface RateLimitOptions {
   windowMs: number;
@@ -10,7 +13,8 @@ export interface RateLimitOptions {
   keyPrefix: string;
   /** The client key; the client IP by default (honours X-Forwarded-For only with TRUST_PROXY). */
   key?: (ctx: Context) => string;
-  clock?: Clock;
+  /** Memory (default) or Redis. */
+  store?: RateLimitStore;
   message?: string;
   /** Scales `max` (config.rateLimitMultiplier: RATE_LIMIT_MULTIPLIER, default 1); the result is at least 1. */
   multiplier?: number;
@@ -22,75 +26,64 @@ export interface RateLimitOptions {
   count?: 'all' | 'accepted' | 'failed';
 }
 
-interface Window {
-  count: number;
-  resetAt: number;
-}
-
 /**
- * Fixed-window, in-memory rate limiter for one process. Over the limit it answers 429 with
- * `Retry-After` and the error envelope. Expired windows are swept lazily, so memory stays bounded
- * by the number of clients seen within one window.
+ * Fixed-window rate limiter (rate-limiter-flexible). Over the limit it answers 429 with `Retry-After` and the error
+ * envelope, and sets `RateLimit-Limit/Remaining/Reset` on every answer it passes.
  */
 export function rateLimit(options: RateLimitOptions) {
-  const clock = options.clock ?? systemClock;
   const keyOf = options.key ?? ((ctx: Context) => ctx.ip);
-  const multiplier = options.multiplier !== undefined && Number.isFinite(options.multiplier) && options.multiplier > 0 ? options.multiplier : 1;
-  const max = Math.max(1, Math.floor(options.max * multiplier));
-  const windows = new Map<string, Window>();
-  let nextSweep = 0;
+  const max = scaledMax(options.max, options.multiplier);
+  const counter = createCounter({ keyPrefix: options.keyPrefix, points: max, windowMs: options.windowMs, store: options.store });
+  const counting = options.count ?? 'all';
+  const message = options.message ?? 'Too many requests. Please wait a moment and try again.';
 
-  const sweep = (now: number) => {
-    if (now < nextSweep) return;
-    nextSweep = now + options.windowMs;
-    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+  const headers = (ctx: Context, used: number, retryAfter: number) => {
+    ctx.set('RateLimit-Limit', String(max));
+    ctx.set('RateLimit-Remaining', String(Math.max(0, max - used)));
+    ctx.set('RateLimit-Reset', String(retryAfter));
   };
 
-  const counting = options.count ?? 'all';
-
   return async function limitRate(ctx: Context, next: Next) {
-    const now = clock().getTime();
-    sweep(now);
-    const key = `${options.keyPrefix}:${keyOf(ctx)}`;
-    let w = windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + options.windowMs };
-      windows.set(key, w);
-    }
-    const retryAfter = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
-    const refuse = () => {
-      throw new RateLimitedError(options.message ?? 'Too many requests. Please wait a moment and try again.', retryAfter);
-    };
-    ctx.set('RateLimit-Limit', String(max));
-    ctx.set('RateLimit-Reset', String(retryAfter));
+    const key = keyOf(ctx);
+
     if (counting === 'failed') {
-      ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
-      if (w.count >= max) refuse();
-      const window = w;
+      const seen = currentWindow(await counter.get(key));
+      const used = seen?.consumedPoints ?? 0;
+      const retryAfter = secondsUntil(seen?.msBeforeNext, options.windowMs);
+      headers(ctx, used, retryAfter);
+      if (used >= max) throw new RateLimitedError(message, retryAfter);
       let failed = true;
       try {
         await next();
         failed = ctx.status >= 400;
       } finally {
-        if (failed) window.count += 1;
+        if (failed) await counter.penalty(key, 1);
       }
       return;
     }
-    w.count += 1;
-    ctx.set('RateLimit-Remaining', String(Math.max(0, max - w.count)));
-    if (w.count > max) {
-      if (counting === 'accepted') w.count -= 1;
-      refuse();
+
+    let taken: RateLimiterRes;
+    try {
+      taken = await counter.consume(key, 1);
+    } catch (rejected) {
+      if (!(rejected instanceof RateLimiterRes)) throw rejected;
+      // A refused attempt does not count against a budget of accepted requests.
+      if (counting === 'accepted') await counter.reward(key, 1);
+      const retryAfter = secondsUntil(rejected.msBeforeNext, options.windowMs);
+      headers(ctx, max, retryAfter);
+      throw new RateLimitedError(message, retryAfter);
     }
+    headers(ctx, taken.consumedPoints, secondsUntil(taken.msBeforeNext, options.windowMs));
     if (counting === 'all') return next();
-    const window = w;
+
+    const windowEndsAt = Date.now() + taken.msBeforeNext;
     let accepted = false;
     try {
       await next();
       accepted = ctx.status < 400;
     } finally {
-      // A failed attempt gives its slot back (only if the window it was taken from is still the current one).
-      if (!accepted && windows.get(key) === window) window.count -= 1;
+      // A failed attempt gives its slot back, unless its window is over (the slot belongs to a new window then).
+      if (!accepted && Date.now() < windowEndsAt) await counter.reward(key, 1);
     }
   };
 }

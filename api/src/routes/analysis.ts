@@ -10,11 +10,11 @@ export const ANALYSIS_RATE_LIMIT = { windowMs: 60 * 60_000, max: 20 } as const;
  * `POST /api/analyze-smb-business`, `POST /api/analyze-website`, `GET /api/analyses/:id`.
  * A website the fetcher refuses is the service's RefusedError (400 `website_refused` via the error middleware).
  */
-export const analysisRoutes: RouteModule = (router, { config, clock, services }) => {
+export const analysisRoutes: RouteModule = (router, { config, rateLimits, services }) => {
   const limit = rateLimit({
     ...ANALYSIS_RATE_LIMIT,
     keyPrefix: 'analysis',
-    clock,
+    store: rateLimits,
     multiplier: config.rateLimitMultiplier,
     message: 'Too many analyses from your connection. Please try again in an hour, or book a free consultation.',
   });

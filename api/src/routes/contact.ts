@@ -11,14 +11,14 @@ export const CONTACT_INVALID_RATE_LIMIT = { windowMs: 10 * 60_000, max: 30 } as 
  * `POST /api/contact`: the contact form. Stored first, then answered `{ success: true, message }`; the owner's mail
  * follows. Failures are the one error envelope (the form shows `error.message`).
  */
-export const contactRoutes: RouteModule = (router, { config, services, clock, logger }) => {
+export const contactRoutes: RouteModule = (router, { config, services, rateLimits, logger }) => {
   router.post(
     '/api/contact',
     rateLimit({
       ...CONTACT_INVALID_RATE_LIMIT,
       keyPrefix: 'contact-invalid',
       count: 'failed',
-      clock,
+      store: rateLimits,
       multiplier: config.rateLimitMultiplier,
       message: 'Too many attempts that could not be sent from your connection. Please wait a few minutes, or call or email us directly.',
     }),
@@ -26,7 +26,7 @@ export const contactRoutes: RouteModule = (router, { config, services, clock, lo
       ...CONTACT_RATE_LIMIT,
       keyPrefix: 'contact',
       count: 'accepted',
-      clock,
+      store: rateLimits,
       multiplier: config.rateLimitMultiplier,
       message: 'Too many messages from your connection. Please wait a few minutes, or call or email us directly.',
     }),

@@ -1,11 +1,37 @@
 import type { RouteModule } from './route-module';
 
-/** `GET /api/health`: API version, database reachability and the deployed remotes' versions (503 when the database is down). */
-export const healthRoutes: RouteModule = (router, { services }) => {
+/**
+ * `GET /api/health`: API version, database reachability and the deployed remotes' versions (503 when the database is
+ * down). For a load balancer: `GET /api/health/live` (liveness: the process answers; restart it when this fails) and
+ * `GET /api/health/ready` (readiness: the database answers and the instance is not shutting down; send it traffic
+ * only while this is 200).
+ */
+export const healthRoutes: RouteModule = (router, { services, lifecycle }) => {
   router.get('/api/health', async (ctx) => {
     const health = await services.health.check();
     ctx.status = health.db === 'ok' ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = health;
+  });
+
+  router.get('/api/health/live', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+
+  // A 503 here is a state, not a fault: answered directly (the error envelope), so it raises no server-error alert.
+  router.get('/api/health/ready', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    if (lifecycle.draining()) {
+      ctx.status = 503;
+      ctx.body = { error: { code: 'draining', message: 'This instance is shutting down and finishing its requests.' } };
+      return;
+    }
+    if (!(await services.health.ping())) {
+      ctx.status = 503;
+      ctx.body = { error: { code: 'database_unavailable', message: 'The database does not answer.' } };
+      return;
+    }
+    ctx.body = { status: 'ready' };
   });
 };

@@ -2,7 +2,7 @@ import { rateLimit } from '../middleware/rate-limit';
 import type { RouteModule } from './route-module';
 
 /** Public blog API: published posts, one post by slug, its view counter, and the categories. */
-export const postsRoutes: RouteModule = (router, { config, services, clock }) => {
+export const postsRoutes: RouteModule = (router, { config, services, rateLimits }) => {
   router.get('/api/posts', async (ctx) => {
     const param = (name: string) => (typeof ctx.query[name] === 'string' && ctx.query[name] !== '' ? ctx.query[name] : undefined);
     const page = await services.posts.pagePublished({
@@ -23,7 +23,7 @@ export const postsRoutes: RouteModule = (router, { config, services, clock }) =>
   router.post(
     '/api/posts/:slug/views',
     // One view per page view: a reader opens a few posts a minute, not hundreds.
-    rateLimit({ windowMs: 60_000, max: 60, keyPrefix: 'post-views', clock, multiplier: config.rateLimitMultiplier }),
+    rateLimit({ windowMs: 60_000, max: 60, keyPrefix: 'post-views', store: rateLimits, multiplier: config.rateLimitMultiplier }),
     async (ctx) => {
       ctx.body = { views: await services.posts.addView(ctx.params.slug!) };
     },

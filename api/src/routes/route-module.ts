@@ -3,6 +3,7 @@ import type { Context, DefaultState } from 'koa';
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import type { RateLimitStore } from '../middleware/rate-limit';
 import type { Services } from '../services/services';
 import type { RemoteRegistry } from '../site/remote-registry';
 
@@ -15,6 +16,10 @@ export interface RouteContext {
   clock: Clock;
   services: Services;
   remotes: RemoteRegistry;
+  /** Where rate-limit counters live: this process, or Redis shared by every instance (REDIS_URL). */
+  rateLimits: RateLimitStore;
+  /** `draining()` is true once a graceful shutdown began (readiness answers 503). */
+  lifecycle: { draining(): boolean };
 }
 
 /** One file per resource under `routes/` exports one of these, registering its full `/api/...` paths. */

@@ -7,10 +7,10 @@ import type { RouteModule } from './route-module';
  * `POST /api/webhook`: creates a post from an external workflow (n8n). Authenticated with an HMAC-SHA256
  * signature over the raw body (see README, "Publishing posts from n8n"); 503 while WEBHOOK_SECRET is unset.
  */
-export const webhookRoutes: RouteModule = (router, { config, services, clock }) => {
+export const webhookRoutes: RouteModule = (router, { config, services, rateLimits }) => {
   router.post(
     '/api/webhook',
-    rateLimit({ windowMs: 60_000, max: 30, keyPrefix: 'webhook', clock, multiplier: config.rateLimitMultiplier, message: 'Too many webhook deliveries. Please retry later.' }),
+    rateLimit({ windowMs: 60_000, max: 30, keyPrefix: 'webhook', store: rateLimits, multiplier: config.rateLimitMultiplier, message: 'Too many webhook deliveries. Please retry later.' }),
     jsonBody({ limit: config.bodyLimit }),
     async (ctx) => {
       const idempotencyKey = ctx.get('Idempotency-Key').trim().slice(0, 200) || undefined;

@@ -22,7 +22,10 @@ export interface ContactService {
   processOutbox(): Promise<number>;
   /** Starts the retry loop (only with a mailer). */
   start(): void;
-  /** Stops the loop and waits for a run in progress. Idempotent. */
+  /**
+   * Stops taking outbox work (graceful shutdown: mails still due stay in the database for another instance or the
+   * next start), waits for the mail being sent, then closes the mailer. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export interface ContactServiceDeps {
   maxAttempts?: number;
   /** Delay before retry n (1-based); default 1 min, doubling, at most 6 h. */
   retryDelayMs?: (attempt: number) => number;
+  /** How long a claimed mail belongs to the instance sending it (default 5 min; SMTP gives up within 45 s). */
+  claimLeaseMs?: number;
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 6 * 3600_000);
@@ -75,10 +80,12 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
   const maxAttempts = deps.maxAttempts ?? 8;
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
   const intervalMs = deps.outboxIntervalMs ?? 60_000;
+  const claimLeaseMs = deps.claimLeaseMs ?? 5 * 60_000;
   let salt: Promise<string> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<number> = Promise.resolve(0);
   let stopped = false;
+  let stopping: Promise<void> | undefined;
 
   const sendOne = async (m: StoredContactMessage): Promise<boolean> => {
     const mailer = deps.mailer!;
@@ -105,6 +112,9 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
       const due = await deps.messages.dueForMail(deps.clock().toISOString(), 20);
       for (const m of due) {
         if (stopped) break;
+        // Every instance runs this loop: only the one whose claim succeeds sends, so a mail goes out once.
+        const now = deps.clock();
+        if (!(await deps.messages.claimForMail(m.id, now.toISOString(), new Date(now.getTime() + claimLeaseMs).toISOString()))) continue;
         if (await sendOne(m)) sent += 1;
       }
     } catch (err) {
@@ -156,12 +166,15 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
       void processOutbox();
     },
 
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await chain;
-      deps.mailer?.close();
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        if (timer) clearInterval(timer);
+        timer = undefined;
+        await chain;
+        deps.mailer?.close();
+      })();
+      return stopping;
     },
   };
 }

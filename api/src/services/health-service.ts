@@ -11,6 +11,8 @@ export interface HealthService {
    * is not served. Never throws for a down database.
    */
   check(): Promise<Health>;
+  /** One database round trip (readiness): true when it answers in time. Never throws. */
+  ping(): Promise<boolean>;
 }
 
 async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promise<RemoteHealth['remoteEntry']> {
@@ -34,6 +36,7 @@ export function createHealthService(deps: {
   remotes?: Pick<RemoteRegistry, 'snapshot'>;
 }): HealthService {
   return {
+    ping: () => deps.ping(),
     async check() {
       const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
       const [dbOk, snapshot] = await Promise.all([deps.ping(), deps.remotes?.snapshot() ?? none]);

@@ -4,6 +4,7 @@ import { createEventsRepository } from '../db/repositories/events-repository';
 import type { Config } from '../config';
 import { createContactRepository } from '../db/repositories/contact-repository';
 import type { Clock } from '../lib/clock';
+import type { RateLimitStore } from '../lib/rate-limit-counter';
 import { createLogger, type Logger } from '../lib/logger';
 import { createContactService, type ContactService } from './contact-service';
 import { createSmtpMailer } from './mailer';
@@ -71,6 +72,8 @@ export function createServices(deps: {
   remotes?: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
   analysis?: AnalysisEngineOverrides;
   logger?: Logger;
+  /** Where rate-limit counters live (the admin login lockout); this process when absent. */
+  rateLimits?: RateLimitStore;
 }): Services {
   const events = createEventsRepository(deps.db);
   const posts = createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock });
@@ -110,6 +113,7 @@ export function createServices(deps: {
       config: deps.config,
       ping: deps.ping,
       remotes: deps.remotes ?? NO_REMOTES,
+      rateLimits: deps.rateLimits,
     }),
   };
 }

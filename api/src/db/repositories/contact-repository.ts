@@ -26,6 +26,11 @@ export interface ContactRepository {
   list(options?: { limit?: number }): Promise<StoredContactMessage[]>;
   /** Messages whose owner mail is pending and due at `now`, oldest first. */
   dueForMail(now: string, limit: number): Promise<StoredContactMessage[]>;
+  /**
+   * Takes a due message for sending: true for exactly one caller, of any instance, until `leaseUntil` (then it is due
+   * again, so a mail whose instance died mid-send is retried). One atomic UPDATE on both SQLite and PostgreSQL.
+   */
+  claimForMail(id: string, now: string, leaseUntil: string): Promise<boolean>;
   markMailSent(id: string, at: string): Promise<void>;
   markMailFailed(id: string, update: { attempts: number; error: string; nextAttemptAt: string | null; gaveUp: boolean }): Promise<void>;
   /** The per-install salt for IP hashes (created by the migration). */
@@ -77,6 +82,17 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
         .limit(limit)
         .execute();
       return rows.map(toStored);
+    },
+
+    async claimForMail(id, now, leaseUntil) {
+      const result = await db
+        .updateTable('contact_messages')
+        .set({ mail_next_attempt_at: leaseUntil })
+        .where('id', '=', id)
+        .where('mail_status', '=', 'pending')
+        .where((eb) => eb.or([eb('mail_next_attempt_at', 'is', null), eb('mail_next_attempt_at', '<=', now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     async markMailSent(id, at) {

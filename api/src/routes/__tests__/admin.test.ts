@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   adminFunnelSchema,
   adminHealthSchema,
@@ -483,6 +483,8 @@ describe('admin login limits, https cookies and password settings', () => {
 
   it('locks an address out after 5 failures in 15 minutes (429 + Retry-After) and raises one alert', async () => {
     let now = Date.parse('2026-05-04T09:00:00.000Z');
+    // The lockout is counted by rate-limiter-flexible, which reads Date.now(): the system clock moves with `now`.
+    vi.useFakeTimers({ toFake: ['Date'], now });
     const server = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' }, deps: { clock: () => new Date(now) } });
     const call = client(() => server);
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -491,6 +493,7 @@ describe('admin login limits, https cookies and password settings', () => {
         const res = await call('/api/admin/login', { method: 'POST', body: { password: `guess ${i}` }, headers: from('203.0.113.7') });
         expect(res.status).toBe(401);
         now += 60_000;
+        vi.setSystemTime(now);
       }
       const locked = await call('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: from('203.0.113.7') });
       expect(locked.status).toBe(429);
@@ -507,9 +510,11 @@ describe('admin login limits, https cookies and password settings', () => {
         expect.objectContaining({ severity: 'high', message: '5 wrong admin passwords from 203.0.113.7 within 15 minutes' }),
       ]);
       now += 10 * 60_000;
+      vi.setSystemTime(now);
       const after = await call('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: from('203.0.113.7') });
       expect(after.status).toBe(200);
     } finally {
+      vi.useRealTimers();
       await server.close();
     }
   });

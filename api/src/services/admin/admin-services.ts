@@ -8,6 +8,7 @@ import { createFunnelRepository } from '../../db/repositories/funnel-repository'
 import { createLeadsRepository } from '../../db/repositories/leads-repository';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import type { RateLimitStore } from '../../lib/rate-limit-counter';
 import type { Logger } from '../../lib/logger';
 import { API_VERSION } from '../../lib/version';
 import type { RemoteRegistry } from '../../site/remote-registry';
@@ -56,6 +57,8 @@ export interface AdminServicesDeps {
   /** Tests: a Docker socket of their own. */
   dockerSocketPath?: string;
   mailer?: Mailer;
+  /** Where failed logins are counted (Redis when REDIS_URL is set, so every instance agrees). */
+  rateLimits?: RateLimitStore;
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
@@ -74,6 +77,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     verifier: createPasswordVerifier({ password: config.adminPassword, passwordHash: config.adminPasswordHash }),
     clock,
     lockoutMultiplier: config.rateLimitMultiplier,
+    rateLimits: deps.rateLimits,
     onFailureBurst: ({ address, failures }) =>
       alerts.notify({
         type: 'failedLogins',

@@ -10,6 +10,7 @@ import {
 } from '@site/contracts/admin';
 import type { AdminSessionsRepository, StoredAdminSession } from '../../db/repositories/admin-sessions-repository';
 import type { Clock } from '../../lib/clock';
+import { createCounter, currentWindow, secondsUntil, type RateLimitStore } from '../../lib/rate-limit-counter';
 import { RateLimitedError, UnauthorizedError, UnavailableError } from '../../lib/domain-errors';
 import { tokenHash, type PasswordVerifier } from './password';
 
@@ -26,7 +27,7 @@ export interface AdminAuthService {
   setSection(session: ActiveSession, section: AdminSection): Promise<AdminSession>;
   /** Deletes the session server-side: its cookie is worthless afterwards. */
   logout(token: string | undefined): Promise<void>;
-  /** Removes expired sessions and forgotten failure counters. */
+  /** Removes expired sessions (failure counters expire on their own). */
   purge(): Promise<void>;
 }
 
@@ -45,13 +46,13 @@ export interface AdminAuthDeps {
   onFailureBurst?: (event: { address: string; failures: number }) => void;
   /** Scales the lockout (RATE_LIMIT_MULTIPLIER); the burst alert stays at LOGIN_MAX_FAILURES. */
   lockoutMultiplier?: number;
+  /** Where failed logins are counted: this process, or Redis shared by every instance (REDIS_URL). */
+  rateLimits?: RateLimitStore;
   maxAgeMs?: number;
   idleMs?: number;
   /** At most one write of last_seen_at per session per this many ms (default one minute). */
   touchEveryMs?: number;
 }
-
-const MAX_TRACKED_ADDRESSES = 10_000;
 
 export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
   const maxAgeMs = deps.maxAgeMs ?? ADMIN_SESSION_MAX_AGE_MS;
@@ -59,26 +60,18 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
   const touchEveryMs = deps.touchEveryMs ?? 60_000;
   const multiplier = deps.lockoutMultiplier && deps.lockoutMultiplier > 0 ? deps.lockoutMultiplier : 1;
   const lockoutAt = Math.max(LOGIN_MAX_FAILURES, Math.floor(LOGIN_MAX_FAILURES * multiplier));
-  /** Failure times per client address within the window, oldest first. */
-  const failures = new Map<string, number[]>();
+  /**
+   * Failed logins per client address in a 15-minute window that starts at the first failure (rate-limiter-flexible:
+   * in memory, or in Redis so that every instance sees the same count). A success clears the address.
+   */
+  const failures = createCounter({ keyPrefix: 'admin-login-failures', points: lockoutAt, windowMs: LOGIN_FAILURE_WINDOW_MS, store: deps.rateLimits });
 
   const now = () => deps.clock().getTime();
 
-  function recentFailures(address: string, at: number): number[] {
-    const list = (failures.get(address) ?? []).filter((t) => t > at - LOGIN_FAILURE_WINDOW_MS);
-    if (list.length === 0) failures.delete(address);
-    else failures.set(address, list);
-    return list;
-  }
-
-  function recordFailure(address: string, at: number) {
-    const list = recentFailures(address, at);
-    list.push(at);
-    failures.delete(address);
-    failures.set(address, list);
-    // Bounded: forget the least recently failing addresses first (Map keeps insertion order).
-    while (failures.size > MAX_TRACKED_ADDRESSES) failures.delete(failures.keys().next().value!);
-    if (list.length === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address, failures: list.length });
+  async function recordFailure(address: string) {
+    const counted = await failures.penalty(address, 1);
+    // Exactly one instance sees the count reach the threshold: one alert per burst, whichever instance got it.
+    if (counted.consumedPoints === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address, failures: counted.consumedPoints });
   }
 
   function isLive(s: StoredAdminSession, at: number): boolean {
@@ -106,18 +99,16 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
 
     async login(password, address) {
       if (!deps.verifier.configured) throw new UnavailableError(ADMIN_MESSAGES.notConfigured, { code: 'admin_not_configured' });
-      const at = now();
-      const recent = recentFailures(address, at);
-      if (recent.length >= lockoutAt) {
-        const retryAfter = Math.max(1, Math.ceil((recent[recent.length - lockoutAt]! + LOGIN_FAILURE_WINDOW_MS - at) / 1000));
-        throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, retryAfter);
+      const recent = currentWindow(await failures.get(address));
+      if (recent && recent.consumedPoints >= lockoutAt) {
+        throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, secondsUntil(recent.msBeforeNext, LOGIN_FAILURE_WINDOW_MS));
       }
       const ok = await deps.verifier.verify(password);
       if (!ok) {
-        recordFailure(address, now());
+        await recordFailure(address);
         throw new UnauthorizedError(ADMIN_MESSAGES.incorrectPassword, { code: 'invalid_password' });
       }
-      failures.delete(address);
+      if (recent) await failures.delete(address);
       const token = randomBytes(32).toString('base64url');
       const iso = new Date(now()).toISOString();
       const stored: StoredAdminSession = { idHash: tokenHash(token), createdAt: iso, lastSeenAt: iso, activeSection: 'dashboard' };
@@ -156,7 +147,6 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
         createdBefore: new Date(at - maxAgeMs).toISOString(),
         seenBefore: new Date(at - idleMs).toISOString(),
       });
-      for (const address of [...failures.keys()]) recentFailures(address, at);
     },
   };
 }
