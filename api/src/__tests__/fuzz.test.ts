@@ -87,7 +87,7 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   'POST /api/events': {
     name: field(fc.constantFrom(...TRACKING_EVENTS)),
     path: field(fc.constantFrom('/', '/blog', '/free-analysis')),
-    properties: field(fc.dictionary(words(1, 10), fc.oneof(words(0, 20), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 3 })),
+    props: field(fc.dictionary(words(1, 10), fc.oneof(words(0, 20), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 3 })),
     at: field(fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString())),
   },
   'POST /api/webhook': POST_FIELDS,

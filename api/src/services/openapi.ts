@@ -1,0 +1,422 @@
+import { z } from 'zod';
+import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisResponseSchema } from '@site/contracts/analysis';
+import { contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
+import { errorEnvelopeSchema } from '@site/contracts/error';
+import { trackingEventSchema } from '@site/contracts/events';
+import { healthSchema } from '@site/contracts/manifest';
+import {
+  categoryListSchema,
+  postListQuerySchema,
+  postListSchema,
+  postSchema,
+  viewsResultSchema,
+  webhookPostSchema,
+  webhookResultSchema,
+  POST_MAX_RULES,
+  POST_MIN_RULES,
+  type Post,
+} from '@site/contracts/posts';
+
+/*
+ * The OpenAPI 3.1 description of the public and webhook API (`GET /api/openapi.json`), generated from the zod contracts
+ * the routes validate with (zod's own JSON Schema output, draft 2020-12, which OpenAPI 3.1 uses). Every example below
+ * sits next to the schema it must satisfy; a test parses each one with that schema and checks that every public route
+ * of the router is described here.
+ */
+
+type Schema = z.ZodType;
+
+export interface DocumentedBody {
+  schema: Schema;
+  /** Described once under components.schemas with this name and referenced (large shapes used several times). */
+  component?: string;
+  example?: unknown;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface DocumentedResponse {
+  description: string;
+  body?: DocumentedBody;
+  headers?: Record<string, string>;
+}
+
+export interface DocumentedOperation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path (`/api/posts/{slug}`). */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: Record<string, { description: string; example: string }>;
+  query?: Schema;
+  headers?: Array<{ name: string; required: boolean; description: string; example: string }>;
+  body?: DocumentedBody;
+  responses: Record<number, DocumentedResponse>;
+}
+
+const error = (code: string, message: string, details?: unknown) => ({ error: details === undefined ? { code, message } : { code, message, details } });
+const errorResponse = (description: string, example: unknown, headers?: Record<string, string>): DocumentedResponse => ({
+  description,
+  body: { schema: errorEnvelopeSchema, example },
+  headers,
+});
+
+const COMMON_ERRORS = {
+  413: errorResponse('The body is larger than BODY_LIMIT (100 KB by default).', error('payload_too_large', 'The request body is larger than this endpoint accepts.')),
+  415: errorResponse(
+    'The body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
+    error('unsupported_media_type', 'Send the body as application/json.'),
+  ),
+  429: errorResponse('Too many requests from this client; retry after the number of seconds in Retry-After.', error('rate_limited', 'Too many requests. Please wait a moment and try again.'), {
+    'Retry-After': 'Seconds until the limit resets.',
+  }),
+} satisfies Record<number, DocumentedResponse>;
+
+const invalidJson = errorResponse(
+  'The body is not valid JSON, is nested too deeply, or is not valid data for its Content-Encoding.',
+  error('invalid_json', 'The request body is not valid JSON.'),
+);
+
+export const EXAMPLE_POST: Post = {
+  id: '3f1c9a4e-2b7d-4c1e-9a55-0d6f2e8b7c10',
+  title: 'Five automations for busy salons',
+  slug: 'five-automations-for-busy-salons',
+  excerpt: 'Small automations that give a salon team back hours every week.',
+  content: '<h2>Start small</h2><p>Reminders, rebooking and review requests pay back fastest for a salon.</p>',
+  keywords: ['salon', 'automation'],
+  author: 'Tri-Valley AI Team',
+  publishedAt: '2026-05-04T09:00:00.000Z',
+  createdAt: '2026-05-04T08:55:00.000Z',
+  updatedAt: '2026-05-04T09:00:00.000Z',
+  status: 'published',
+  featuredImage: '/mfe/blog/placeholder.svg',
+  category: 'How-To Guides',
+  categorySlug: 'how-to-guides',
+  readTime: 1,
+  views: 12,
+  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
+  ogImage: '/mfe/blog/placeholder-og.jpg',
+  source: 'n8n',
+};
+const { content: _content, ...EXAMPLE_SUMMARY } = EXAMPLE_POST;
+
+export const EXAMPLE_WEBHOOK_BODY = {
+  title: 'Five automations for busy salons',
+  excerpt: 'Small automations that give a salon team back hours every week.',
+  content:
+    '<h2>Start small</h2><p>Reminders, rebooking and review requests are the three automations that pay back fastest for a salon. Here is how to set each up.</p>',
+  author: 'Tri-Valley AI Team',
+  category: 'How-To Guides',
+  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
+  keywords: ['salon', 'automation'],
+  status: 'published',
+};
+
+/** The webhook body as validated: the contract's shape plus the length rules the post service applies. */
+const webhookBodyDocumented = webhookPostSchema.extend(
+  Object.fromEntries(
+    POST_MIN_RULES.map((rule) => [rule.field, z.string().min(rule.min).max(POST_MAX_RULES.find((m) => m.field === rule.field)!.max)]),
+  ) as Record<(typeof POST_MIN_RULES)[number]['field'], z.ZodString>,
+);
+
+const analysisBody = { schema: analysisResponseSchema, component: 'AnalysisResponse' } satisfies DocumentedBody;
+
+const liveSchema = z.object({ status: z.literal('ok') });
+const readySchema = z.object({ status: z.literal('ready') });
+const acceptedSchema = z.object({ accepted: z.literal(true) });
+const textSchema = z.string();
+
+const slugParam = { slug: { description: 'The post slug, as in its URL.', example: 'five-automations-for-busy-salons' } };
+
+/** Every public and webhook operation. Admin endpoints (`/api/admin/*`) are session-bound and documented in the README. */
+export const OPERATIONS: readonly DocumentedOperation[] = [
+  {
+    method: 'get',
+    path: '/api/health',
+    tag: 'Health',
+    summary: 'Version, database and deployed remotes',
+    responses: {
+      200: {
+        description: 'Everything answers.',
+        body: { schema: healthSchema, example: { status: 'ok', version: '1.0.0', db: 'ok', remotes: { blog: { version: '1.4.0', remoteEntry: 'ok', serverEntry: 'ok' } } } },
+      },
+      503: { description: 'The database does not answer.', body: { schema: healthSchema, example: { status: 'degraded', version: '1.0.0', db: 'down', remotes: {} } } },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/health/live',
+    tag: 'Health',
+    summary: 'Liveness for a load balancer: the process answers',
+    responses: { 200: { description: 'Alive.', body: { schema: liveSchema, example: { status: 'ok' } } } },
+  },
+  {
+    method: 'get',
+    path: '/api/health/ready',
+    tag: 'Health',
+    summary: 'Readiness: the database answers and the instance is not shutting down',
+    responses: {
+      200: { description: 'Send traffic.', body: { schema: readySchema, example: { status: 'ready' } } },
+      503: errorResponse('Do not send traffic (draining or database down).', error('draining', 'This instance is shutting down and finishing its requests.')),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'Health',
+    summary: 'This document',
+    responses: { 200: { description: 'The OpenAPI 3.1 description of the public and webhook API.' } },
+  },
+  {
+    method: 'post',
+    path: '/api/contact',
+    tag: 'Contact',
+    summary: 'Send a message to the owner (stored before the answer; 5 accepted messages per 10 minutes per client)',
+    description:
+      'Failed attempts (400) do not use up the 5 messages; they have a budget of their own (30 per 10 minutes). Text fields refuse control and text-direction characters; the message keeps line breaks.',
+    body: {
+      schema: contactRequestSchema,
+      example: { name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines', subject: 'Missed calls', message: 'We miss calls at lunch time. Can an assistant answer them?' },
+    },
+    responses: {
+      200: {
+        description: 'Stored; the owner is told by mail.',
+        body: { schema: contactResponseSchema, example: { success: true, message: "Thanks, Ada! Your message has arrived. We'll get back to you within one business day." } },
+      },
+      400: errorResponse(
+        'A field breaks a rule; `details` lists each field and message.',
+        error('validation_failed', 'email: Enter a valid email address', [{ path: 'email', message: 'Enter a valid email address' }]),
+      ),
+      ...COMMON_ERRORS,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/events',
+    tag: 'Analytics',
+    summary: 'Record a first-party tracking event (fetch or navigator.sendBeacon; text/plain holding JSON is accepted)',
+    body: { schema: trackingEventSchema, example: { name: 'page_view', path: '/blog', props: { referrer: 'google' } } },
+    responses: {
+      202: { description: 'Recorded.', body: { schema: acceptedSchema, example: { accepted: true } } },
+      400: errorResponse('Unknown event or a bad field.', error('validation_failed', 'path: Path must start with /', [{ path: 'path', message: 'Path must start with /' }])),
+      ...COMMON_ERRORS,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/posts',
+    tag: 'Blog',
+    summary: 'Published posts, newest first, one page at a time',
+    query: postListQuerySchema,
+    responses: {
+      200: { description: 'One page; pass `nextCursor` back as `cursor` for the next.', body: { schema: postListSchema, example: { posts: [EXAMPLE_SUMMARY], total: 1, nextCursor: null } } },
+      400: errorResponse('A bad limit or a cursor the server did not issue.', error('invalid_cursor', 'The cursor is not valid. Start again from the first page.')),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/posts/{slug}',
+    tag: 'Blog',
+    summary: 'One published post with its HTML content',
+    params: slugParam,
+    responses: {
+      200: { description: 'The post.', body: { schema: postSchema, example: EXAMPLE_POST } },
+      404: errorResponse('No published post has this slug.', error('not_found', 'Post not found')),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/posts/{slug}/views',
+    tag: 'Blog',
+    summary: 'Count one view of a published post (60 a minute per client)',
+    params: slugParam,
+    responses: {
+      200: { description: 'The new count.', body: { schema: viewsResultSchema, example: { views: 13 } } },
+      404: errorResponse('No published post has this slug.', error('not_found', 'Post not found')),
+      429: COMMON_ERRORS[429],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/categories',
+    tag: 'Blog',
+    summary: 'Categories with their number of published posts',
+    responses: {
+      200: {
+        description: 'Every category.',
+        body: { schema: categoryListSchema, example: { categories: [{ id: 'c1', name: 'How-To Guides', slug: 'how-to-guides', description: 'Articles about How-To Guides.', postCount: 1 }] } },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/blog/rss.xml',
+    tag: 'Blog',
+    summary: 'RSS 2.0 feed of the published posts (descriptions are HTML-escaped plain text)',
+    responses: { 200: { description: 'The feed.', body: { schema: textSchema, contentType: 'application/rss+xml' } } },
+  },
+  {
+    method: 'get',
+    path: '/sitemap.xml',
+    tag: 'Blog',
+    summary: 'Every public page and post',
+    responses: { 200: { description: 'The sitemap.', body: { schema: textSchema, contentType: 'application/xml' } } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhook',
+    tag: 'Webhook',
+    summary: 'Create a blog post from a workflow (n8n, Zapier, a script)',
+    description: [
+      'Sign the exact bytes you send: `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with WEBHOOK_SECRET>`.',
+      'A `t` more than 300 seconds from the server clock is refused. A signature is accepted once: the same signed delivery sent again',
+      '(with any Idempotency-Key, or none) answers the first result with `Idempotent-Replayed: true` and creates nothing.',
+      'To retry with a fresh signature, send the same `Idempotency-Key` (kept 24 hours): the first result comes back; the same key with',
+      'another body is a 409. 400 answers name each field and its rule, e.g. `title: must be at least 5 characters (got 3)`.',
+    ].join(' '),
+    headers: [
+      { name: 'X-Webhook-Signature', required: true, description: 't=<unix seconds>,v1=<64 hex characters>', example: 't=1767225600,v1=5f2b…(64 hex)' },
+      { name: 'Idempotency-Key', required: false, description: 'Any unique id of this delivery (e.g. the n8n execution id), at most 200 characters.', example: 'n8n-exec-4711' },
+    ],
+    body: { schema: webhookBodyDocumented, example: EXAMPLE_WEBHOOK_BODY },
+    responses: {
+      201: {
+        description: 'Created (or, with `Idempotent-Replayed: true`, the first result of this delivery).',
+        body: { schema: webhookResultSchema, example: { id: EXAMPLE_POST.id, slug: EXAMPLE_POST.slug, status: 'published', url: 'https://trivalleyai.com/blog/five-automations-for-busy-salons' } },
+        headers: { 'Idempotent-Replayed': '`true` when this is the stored answer of an earlier delivery.' },
+      },
+      400: errorResponse(
+        'A field breaks a rule: the message and `details` name each field and the rule.',
+        error('validation_failed', 'Validation failed: title: must be at least 5 characters (got 3); ogImage: must be an http(s) URL or a site path (no spaces, quotes or angle brackets)', [
+          { path: 'title', message: 'must be at least 5 characters (got 3)' },
+          { path: 'ogImage', message: 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)' },
+        ]),
+      ),
+      401: errorResponse('Missing, malformed, expired or wrong signature.', error('invalid_signature', 'The webhook signature does not match the body.')),
+      409: errorResponse(
+        'The Idempotency-Key was used with another body, or the same delivery is being processed right now.',
+        error('idempotency_conflict', 'This Idempotency-Key was already used with a different body. Use a new key for a new post.'),
+      ),
+      503: errorResponse('WEBHOOK_SECRET is not set on the server.', error('webhook_disabled', 'The webhook is disabled: WEBHOOK_SECRET is not configured on the server.')),
+      ...COMMON_ERRORS,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/analyze-smb-business',
+    tag: 'Analysis',
+    summary: 'Scorecard of a local business (20 analyses an hour per client, shared with analyze-website)',
+    body: { schema: smbAnalysisRequestSchema, example: { businessName: 'Hartz Avenue Bistro', businessType: 'Restaurant', location: 'Danville, CA', website: 'hartzbistro.example' } },
+    responses: {
+      200: { description: 'The scorecard, stored under its `id`.', body: analysisBody },
+      400: errorResponse(
+        'A bad field, or a website the server refuses to fetch (`website_refused`).',
+        error('validation_failed', 'businessName: Enter a business name', [{ path: 'businessName', message: 'Enter a business name' }]),
+      ),
+      ...COMMON_ERRORS,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/analyze-website',
+    tag: 'Analysis',
+    summary: 'Scorecard of one website (https:// is added to an address without a scheme)',
+    body: { schema: websiteAnalysisRequestSchema, example: { url: 'hartzbistro.example', mode: 'website', location: 'Danville, CA' } },
+    responses: {
+      200: { description: 'The scorecard, stored under its `id`.', body: analysisBody },
+      400: errorResponse('A bad field or a refused website.', error('website_refused', 'This website cannot be analyzed: Only ports 80 and 443 are allowed (got 8080).')),
+      ...COMMON_ERRORS,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/analyses/{id}',
+    tag: 'Analysis',
+    summary: 'A stored scorecard',
+    params: { id: { description: 'The `id` of an analysis answer.', example: 'Xk3v9QpL2mNa' } },
+    responses: {
+      200: { description: 'The stored scorecard.', body: analysisBody },
+      404: errorResponse('Unknown or malformed id.', error('not_found', 'Analysis not found')),
+    },
+  },
+];
+
+// ------------------------------------------------------------------------------------------------------------------
+
+type JsonObject = Record<string, unknown>;
+
+function jsonSchema(schema: Schema, io: 'input' | 'output'): JsonObject {
+  // Transforms and refinements are not representable: the input side documents what a caller sends.
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+  delete out.$schema;
+  return out;
+}
+
+function content(body: DocumentedBody, io: 'input' | 'output', components: Record<string, JsonObject>): JsonObject {
+  let schema = jsonSchema(body.schema, io);
+  if (body.component) {
+    components[body.component] ??= schema;
+    schema = { $ref: `#/components/schemas/${body.component}` };
+  }
+  const media: JsonObject = { schema };
+  if (body.example !== undefined) media.example = body.example;
+  return { [body.contentType ?? 'application/json']: media };
+}
+
+function queryParameters(schema: Schema): JsonObject[] {
+  const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: object.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+/** The OpenAPI 3.1 document for a site at `publicOrigin`. */
+export function openApiDocument(options: { publicOrigin: string; version: string }): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const components: Record<string, JsonObject> = {};
+  for (const op of OPERATIONS) {
+    const parameters: JsonObject[] = [
+      ...Object.entries(op.params ?? {}).map(([name, p]) => ({ name, in: 'path', required: true, description: p.description, schema: { type: 'string' }, example: p.example })),
+      ...(op.query ? queryParameters(op.query) : []),
+      ...(op.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' }, example: h.example })),
+    ];
+    const responses: Record<string, JsonObject> = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.body ? { content: content(r.body, 'output', components) } : {}),
+        ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      };
+    }
+    paths[op.path] = {
+      ...paths[op.path],
+      [op.method]: {
+        operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(\w?)/g, (_, c: string) => c.toUpperCase())}`,
+        tags: [op.tag],
+        summary: op.summary,
+        ...(op.description ? { description: op.description } : {}),
+        ...(parameters.length ? { parameters } : {}),
+        ...(op.body ? { requestBody: { required: true, content: content(op.body, 'input', components) } } : {}),
+        responses,
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Tri-Valley AI Automation — public API',
+      version: options.version,
+      description:
+        'Every failure is the JSON envelope `{ "error": { "code", "message", "details"? } }`. Admin endpoints (`/api/admin/*`) need a session cookie and are described in the README.',
+    },
+    servers: [{ url: options.publicOrigin }],
+    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    paths,
+    components: { schemas: components },
+  };
+}
