@@ -1,4 +1,5 @@
 import type { PageMeta, RemotesMap } from '@site/contracts/manifest';
+import { absoluteUrl, absolutizeJsonLd } from '@site/contracts/page-head';
 
 const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
 const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
@@ -14,25 +15,10 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCA
 export const jsonForScript = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
-/** Absolute URL of a page: `canonical` may be absolute already, or a path. */
-export function canonicalUrl(publicOrigin: string, pathOrUrl: string): string {
-  if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
-  return `${publicOrigin}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
-}
-
-const URL_KEYS = new Set(['url', '@id', 'image', 'logo', 'sameAs', 'mainEntityOfPage']);
-
-/**
- * Structured data is written by remotes that do not know the public origin: site paths in URL-valued
- * fields (`"url": "/local-services/..."`) become absolute, as search engines require.
- */
-export function absolutizeJsonLd(value: unknown, publicOrigin: string, key = ''): unknown {
-  if (typeof value === 'string') return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? canonicalUrl(publicOrigin, value) : value;
-  if (Array.isArray(value)) return value.map((v) => absolutizeJsonLd(v, publicOrigin, key));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, absolutizeJsonLd(v, publicOrigin, k)]));
-  return value;
-}
+// One spelling of absolute URLs and structured data for the server's HTML and the browser's head manager
+// (`usePageHead` in @site/ui), so the head a page hydrates with is the head it would write itself.
+export { absolutizeJsonLd };
+const canonicalUrl = absoluteUrl;
 
 export type HeadContent =
   | { kind: 'page'; meta: PageMeta }

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import type { AdminSection } from '@site/contracts/admin';
 import type { RemoteRouteDef } from '@site/ui';
-import { adminPages, EDIT_POST_ROUTE } from '../config/pages';
+import { adminPages, EDIT_POST_ROUTE, editPostHead } from '../config/pages';
 
 // The frame (session check, 'Admin Access' gate, sidebar) loads first; each screen is its own chunk behind it,
 // so a logged-out visit downloads only the gate.
@@ -43,5 +43,5 @@ export const routes: RemoteRouteDef[] = [
   { path: alerts.path, page: AdminScreen, props: { section: 'alerts', screen: AlertsScreen }, meta: meta(alerts) },
   { path: posts.path, page: AdminScreen, props: { section: 'posts', screen: PostsPage }, meta: meta(posts) },
   { path: createPost.path, page: AdminScreen, props: { section: 'posts', screen: CreatePostPage }, meta: meta(createPost) },
-  { path: EDIT_POST_ROUTE, page: AdminScreen, props: { section: 'posts', screen: EditPostPage } },
+  { path: EDIT_POST_ROUTE, page: AdminScreen, props: { section: 'posts', screen: EditPostPage }, head: ({ id = '' }) => editPostHead(id) },
 ];

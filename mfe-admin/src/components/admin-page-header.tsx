@@ -1,9 +1,7 @@
 import type { ReactNode } from 'react';
-import { usePageMeta } from '@site/ui';
 
-/** The top of an admin screen: its one h1, a line about it, actions on the right; sets the document title. */
-export function AdminPageHeader({ title, heading, lead, actions }: { title: string; heading: string; lead?: ReactNode; actions?: ReactNode }) {
-  usePageMeta(title);
+/** The top of an admin screen: its one h1, a line about it, actions on the right (the route table owns the head). */
+export function AdminPageHeader({ heading, lead, actions }: { heading: string; lead?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">

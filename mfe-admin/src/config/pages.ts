@@ -17,5 +17,9 @@ export const adminPages = {
   createPost: page('/admin/posts/create', 'Create Post'),
 };
 export const EDIT_POST_ROUTE = '/admin/posts/:id/edit';
-export const EDIT_POST_TITLE = 'Edit Post | Admin';
 export const editPostPath = (id: string) => `/admin/posts/${encodeURIComponent(id)}/edit`;
+/** The head of one post's edit screen (the route table's `head`). */
+export function editPostHead(id: string): PageMeta {
+  const { heading: _heading, ...meta } = page(editPostPath(id), 'Edit Post');
+  return meta;
+}

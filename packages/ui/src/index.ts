@@ -7,7 +7,8 @@ export { Container, Card, Badge, Section } from './layout';
 export { SITE, siteOrigin } from './site';
 export { recordEvent, track } from './track';
 export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
-export { usePageMeta, useScrollToTop, JsonLd } from './page-meta';
+export { useScrollToTop } from './page-meta';
+export { usePageHead, RouteHead, type PageHead } from './page-head';
 export {
   useThemeStore,
   startThemeSync,

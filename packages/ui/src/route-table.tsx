@@ -4,6 +4,7 @@ import type { AnalysisResponse } from '@site/contracts/analysis';
 import type { PageMeta, RouteDataSourceName } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { NotFound } from './not-found';
+import { RouteHead } from './page-head';
 
 /**
  * Server data a dynamic page needs, named by what it is (never by the page): the server loads it with its own
@@ -20,15 +21,15 @@ export interface RemoteRouteDef {
   /** The page (usually `React.lazy`), rendered with `props` (any page fits: `never` props; `props` are its own). */
   page: ComponentType<never>;
   props?: Record<string, unknown>;
-  /** Search metadata of a static page (goes into the manifest's `pages`). */
+  /** Search metadata of a static page (goes into the manifest's `pages`; `RemoteRoutes` keeps the document head to it). */
   meta?: PageMeta;
   /** Server data of a dynamic page; see RouteDataSource. */
   data?: RouteDataSource;
   /**
    * Metadata of a dynamic page from its params and its server data (`RouteData[source]`, exactly what the
    * public API answers for it; undefined without `data`). Pure and synchronous: the server runs it from the
-   * remote's server module (`dist/server/routes.js`) for the HTML, the page runs the same function for
-   * `document.title`. URL fields may be site paths (`/blog/x`): the server makes them absolute.
+   * remote's server module (`dist/server/routes.js`) for the HTML, the page passes the same function's result to
+   * `usePageHead` once it has the data. URL fields may be site paths (`/blog/x`): server and browser make them absolute.
    * (A method signature, so a head may name its data's type: `head: (params, post: Post) => …`.)
    */
   head?(params: Record<string, string>, data: unknown): PageMeta;
@@ -45,8 +46,19 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
   return (
     <Suspense fallback={<PageLoading />}>
       <Routes>
-        {routes.map(({ path, page, props }) => (
-          <Route key={path} path={path} element={createElement(page as ComponentType<Record<string, unknown>>, props)} />
+        {routes.map(({ path, page, props, data, meta, head }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <>
+                {/* The head of a static page, or `head(params)` of a route without server data; a page with
+                    server data calls usePageHead with its `head(params, data)` itself, once the data is there. */}
+                <RouteHead meta={meta} head={data ? undefined : head} />
+                {createElement(page as ComponentType<Record<string, unknown>>, props)}
+              </>
+            }
+          />
         ))}
         <Route path="*" element={<NotFound />} />
       </Routes>

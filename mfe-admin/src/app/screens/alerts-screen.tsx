@@ -8,7 +8,7 @@ import { HealthSummary } from '../../features/monitoring/components/health-summa
 export function AlertsScreen() {
   return (
     <div className="space-y-6">
-      <AdminPageHeader title={adminPages.alerts.title} heading={adminPages.alerts.heading} lead="Choose which alerts are raised and mailed, and review what happened." />
+      <AdminPageHeader heading={adminPages.alerts.heading} lead="Choose which alerts are raised and mailed, and review what happened." />
       <AlertHistoryPanel />
       <AlertSettingsPanel />
       <HealthSummary />

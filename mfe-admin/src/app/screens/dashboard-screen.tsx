@@ -11,7 +11,7 @@ import { VulnerabilityPanel } from '../../features/monitoring/components/vulnera
 export function DashboardScreen() {
   return (
     <div className="space-y-6">
-      <AdminPageHeader title={adminPages.dashboard.title} heading={adminPages.dashboard.heading} lead="The site's health, visitors and messages at a glance." />
+      <AdminPageHeader heading={adminPages.dashboard.heading} lead="The site's health, visitors and messages at a glance." />
       <HealthSummary />
       <FunnelPanel />
       <LeadsInbox />

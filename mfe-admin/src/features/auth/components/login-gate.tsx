@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ADMIN_MESSAGES } from '@site/contracts/admin';
-import { Button, Card, usePageMeta } from '@site/ui';
+import { Button, Card, usePageHead } from '@site/ui';
 import { adminPages } from '../../../config/pages';
 import { useSessionStore } from '../../../lib/session-store';
 import { LoginError, login } from '../api/login';
@@ -15,7 +15,8 @@ function waitText(seconds: number): string {
 
 /** 'Admin Access': the password gate. The server checks the password; this form only sends it. */
 export function LoginGate({ passwordConfigured }: { passwordConfigured: boolean }) {
-  usePageMeta(adminPages.gate.title, adminPages.gate.description);
+  // Shown on any admin URL while signed out: the tab names the gate; the screen's own head returns after sign-in.
+  usePageHead(adminPages.gate);
   const setSession = useSessionStore((s) => s.setSession);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);

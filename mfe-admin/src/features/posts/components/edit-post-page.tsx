@@ -1,8 +1,8 @@
 import { useParams } from 'react-router-dom';
 import { ADMIN_MESSAGES } from '@site/contracts/admin';
-import { ApiError, ButtonLink, usePageMeta } from '@site/ui';
+import { ApiError, ButtonLink } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
-import { adminPages, EDIT_POST_TITLE } from '../../../config/pages';
+import { adminPages } from '../../../config/pages';
 import { useResource } from '../../../lib/use-resource';
 import { getPost } from '../api/get-post';
 import { PostEditor } from './post-editor';
@@ -11,7 +11,6 @@ import { PostEditor } from './post-editor';
 export function EditPostPage() {
   const { id = '' } = useParams();
   const { data: post, error, loading, reload } = useResource(`post:${id}`, (signal) => getPost(id, signal));
-  usePageMeta(EDIT_POST_TITLE);
 
   if (post && post.id === id) return <PostEditor key={`${post.id}`} post={post} />;
   if (error instanceof ApiError && error.status === 404) {

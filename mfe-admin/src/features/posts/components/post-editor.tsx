@@ -9,7 +9,7 @@ import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field, TextAreaField, TextField, controlClass } from '../../../components/form-field';
 import { StatusPill } from '../../../components/status-pill';
-import { adminPages, EDIT_POST_TITLE } from '../../../config/pages';
+import { adminPages } from '../../../config/pages';
 import { formatDateTime } from '../../../lib/format';
 import { createPost } from '../api/create-post';
 import { deletePost } from '../api/delete-post';
@@ -185,7 +185,6 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
   return (
     <div>
       <AdminPageHeader
-        title={post ? EDIT_POST_TITLE : adminPages.createPost.title}
         heading={heading}
         lead={
           post ? (

@@ -130,7 +130,6 @@ export function PostsPage() {
   return (
     <div className="space-y-6">
       <AdminPageHeader
-        title={adminPages.posts.title}
         heading={adminPages.posts.heading}
         lead="Every post, drafts and archived ones included."
         actions={<ButtonLink to={adminPages.createPost.path}>Create Post</ButtonLink>}

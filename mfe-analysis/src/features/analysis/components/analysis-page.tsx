@@ -1,5 +1,4 @@
-import { PageHeader, usePageMeta } from '@site/ui';
-import { analysisPages } from '../data/meta';
+import { PageHeader } from '@site/ui';
 import { useEngagementTracking } from '../hooks/use-engagement-tracking';
 import { AnalysisTool } from './analysis-tool';
 import { WebsiteHero, WhyAnalyze } from './website-hero';
@@ -7,8 +6,6 @@ import { WebsiteHero, WhyAnalyze } from './website-hero';
 /** The free analysis tool; /website-analysis adds the hero, the why-analyze section and the website mode. */
 export function AnalysisPage({ variant }: { variant: 'free' | 'website' }) {
   const path = variant === 'website' ? '/website-analysis' : '/free-analysis';
-  const meta = analysisPages.find((p) => p.path === path)!;
-  usePageMeta(meta.title, meta.description);
   useEngagementTracking(path);
   return (
     <>

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { analysisResponseSchema } from '@site/contracts/analysis';
-import { Button, ButtonLink, Container, usePageMeta } from '@site/ui';
+import { Button, ButtonLink, Container, usePageHead, type PageHead } from '@site/ui';
 import { AnalysisFailure, type AnalysisResult as Result } from '../../../lib/analysis-request';
 import { reportBusinessName } from '../../../lib/report-links';
 import { getAnalysis } from '../api/get-analysis';
+import { reportHead } from '../data/report-head';
 import { describeFailure } from '../lib/describe-failure';
 import { useEngagementTracking } from '../hooks/use-engagement-tracking';
 import { AnalysisResult } from './analysis-result';
@@ -15,7 +16,7 @@ type State =
   | { status: 'not_found' }
   | { status: 'error'; failure: AnalysisFailure };
 
-const SITE = 'Tri-Valley AI Automation';
+const REPORT_NOT_FOUND_HEAD: PageHead = { title: 'Report not found | Tri-Valley AI Automation', noindex: true };
 
 /** The report the server embedded for this page (server rendering), when it is this id's. */
 function embeddedReport(data: unknown, id: string | undefined): Result | null {
@@ -60,14 +61,8 @@ export function ReportPage({ data }: { data?: unknown }) {
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const name = state.status === 'ready' ? reportBusinessName(state.result) : null;
-  usePageMeta(
-    state.status === 'not_found'
-      ? `Report not found | ${SITE}`
-      : name
-        ? `${name} growth scorecard | ${SITE}`
-        : `Growth scorecard | ${SITE}`,
-    name ? `The growth scorecard and AI readiness assessment of ${name}.` : undefined,
-  );
+  // The head the server wrote for this report (the route table's `head`), once the report is here.
+  usePageHead(state.status === 'ready' ? reportHead({ id: id ?? '' }, state.result) : state.status === 'not_found' ? REPORT_NOT_FOUND_HEAD : undefined);
 
   if (state.status === 'loading')
     return (

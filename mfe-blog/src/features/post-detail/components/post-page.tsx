@@ -1,11 +1,13 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
-import { Container, buttonClasses, usePageMeta } from '@site/ui';
+import { Container, buttonClasses, usePageHead, type PageHead } from '@site/ui';
 import { BackToBlog, PostArticle } from '@site/ui/post-article';
 import { BlogCta } from '../../../components/blog-cta';
 import { LoadError } from '../../../components/load-state';
 import { postHead } from '../data/post-head';
 import { usePost } from '../hooks/use-post';
 import { useRecordView } from '../hooks/use-record-view';
+
+const POST_NOT_FOUND_HEAD: PageHead = { title: 'Post Not Found | Tri-Valley AI Automation', noindex: true };
 
 /** /blog/:slug: the full post, its tags and views; 'Post Not Found' for an unknown slug. */
 export function PostPage() {
@@ -15,12 +17,8 @@ export function PostPage() {
   useRecordView(slug, location.key, state.kind === 'ready');
 
   const post = state.kind === 'ready' ? state.post : null;
-  // The same head the server rendered into the HTML (the route table's `head` for /blog/:slug).
-  const head = post ? postHead(post) : undefined;
-  usePageMeta(
-    head?.title ?? (state.kind === 'not-found' ? 'Post Not Found | Tri-Valley AI Automation' : 'AI Automation Blog | Tri-Valley AI Automation'),
-    head?.description,
-  );
+  // The same head the server rendered into the HTML (the route table's `head` for /blog/:slug), once the post is here.
+  usePageHead(post ? postHead(post) : state.kind === 'not-found' ? POST_NOT_FOUND_HEAD : undefined);
 
   if (state.kind === 'not-found') {
     return (

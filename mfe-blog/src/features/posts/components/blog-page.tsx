@@ -1,12 +1,11 @@
 import { useSearchParams } from 'react-router-dom';
 import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts';
-import { Button, Container, PageHeader, cn, usePageMeta } from '@site/ui';
+import { Button, Container, PageHeader, cn } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
 import { PagedPostGrid } from '../../../components/paged-post-grid';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { usePostList } from '../../../lib/use-post-list';
-import { blogMeta } from '../data/meta';
 
 /** How long typing pauses before the search goes to the server. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -16,7 +15,6 @@ export const SEARCH_DEBOUNCE_MS = 300;
  * 'Showing X of Y articles', the card grid a page at a time.
  */
 export function BlogPage() {
-  usePageMeta(blogMeta.title, blogMeta.description);
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Section, usePageMeta } from '@site/ui';
-import { homeMeta } from '../data/meta';
+import { Section } from '@site/ui';
 import { useEngagementTracking } from '../hooks/use-engagement-tracking';
 import { Hero } from './hero';
 import { IndustryInsightsSection } from './industry-insights-section';
@@ -13,7 +12,6 @@ import { TestimonialsSection } from './testimonials-section';
  * features; the app composes them in (features do not import each other).
  */
 export function HomePage({ calculator, contact }: { calculator: ReactNode; contact: ReactNode }) {
-  usePageMeta(homeMeta.title, homeMeta.description);
   useEngagementTracking('home');
   return (
     <>

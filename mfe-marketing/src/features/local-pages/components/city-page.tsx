@@ -1,7 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { Badge, Button, Card, Container, Section, recordEvent, track, useGoToSection, usePageMeta, useScrollToTop } from '@site/ui';
+import { Badge, Button, Card, Container, Section, recordEvent, track, useGoToSection, useScrollToTop } from '@site/ui';
 import { useBusyAction } from '../../../lib/use-busy-action';
-import { useStructuredData } from '../../../lib/use-structured-data';
 import type { City, CityButton } from '../data/cities';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
 import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
@@ -9,9 +8,7 @@ import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 /** One layout for the four town pages, driven by a City data object. */
 export function CityPage({ city }: { city: City }) {
-  usePageMeta(city.meta.title, city.meta.description);
   useScrollToTop();
-  useStructuredData(city.meta.jsonLd);
   const navigate = useNavigate();
   const goToSection = useGoToSection();
   const { busyKey, busy, run } = useBusyAction();

@@ -1,10 +1,9 @@
 import { Link } from 'react-router-dom';
-import { Badge, Button, Card, Container, PageHeader, SITE, track, useGoToSection, usePageMeta } from '@site/ui';
-import { cities, localServicesMeta } from '../data/cities';
+import { Badge, Button, Card, Container, PageHeader, SITE, track, useGoToSection } from '@site/ui';
+import { cities } from '../data/cities';
 
 /** /local-services: the four town cards and the two ways onward. */
 export function LocalServicesPage() {
-  usePageMeta(localServicesMeta.title, localServicesMeta.description);
   const goToSection = useGoToSection();
   return (
     <>

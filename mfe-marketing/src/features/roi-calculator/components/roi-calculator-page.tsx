@@ -1,6 +1,5 @@
-import { Badge, Card, Container, PageHeader, Section, useScrollToTop, usePageMeta } from '@site/ui';
+import { Badge, Card, Container, PageHeader, Section, useScrollToTop } from '@site/ui';
 import { SectionLink } from '../../../components/section-link';
-import { roiMeta } from '../data/meta';
 import { RoiCalculator } from './roi-calculator';
 import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
@@ -21,7 +20,6 @@ const STEPS = [
 
 /** /roi-calculator: hero, the calculator, how it works, and the way to the consultation. */
 export function RoiCalculatorPage() {
-  usePageMeta(roiMeta.title, roiMeta.description);
   useScrollToTop();
   return (
     <>

@@ -1,7 +1,6 @@
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, Button, Card, Container, ExternalLink, SITE, Section, buttonClasses, scrollToId, scrollWhenPresent, track, usePageMeta, useScrollToTop } from '@site/ui';
-import { useStructuredData } from '../../../lib/use-structured-data';
+import { Badge, Button, Card, Container, ExternalLink, SITE, Section, buttonClasses, scrollToId, scrollWhenPresent, track, useScrollToTop } from '@site/ui';
 import { PHASE_NAMES, type SolutionDesign } from '../data/solution-designs';
 import { PrintOverview, printOverview } from './print-overview';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
@@ -9,9 +8,7 @@ import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 
 /** One layout for the four solution-design pages. */
 export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
-  usePageMeta(design.meta.title, design.meta.description);
   useScrollToTop();
-  useStructuredData(design.meta.jsonLd);
   const contactHeading = useRef<HTMLHeadingElement>(null);
 
   const toContact = (action: string) => {
