@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { cardExcerpt, categoryIllustration, PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
 import { Badge } from '@site/ui';
 import { formatDate, formatReadTime, formatViews } from '../lib/format';
-import { PostImage } from './post-image';
+import { PostImage } from '@site/ui/post-image';
 
 /** One article in a grid: image, category, read time, title, excerpt (150 characters), author, date and views. */
 export function PostCard({ post, headingLevel = 2, eager = false }: { post: PostSummary; headingLevel?: 2 | 3; eager?: boolean }) {

@@ -2,10 +2,10 @@
 // that renders posts (the blog's post page, the admin preview), so DOMPurify never loads on pages without one.
 // It imports only stateless leaf modules of this package; anything with state comes from '@site/ui' itself.
 import DOMPurify from 'dompurify';
-import { useMemo, useState, type ImgHTMLAttributes, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { PLACEHOLDER_IMAGE, PLACEHOLDER_IMAGE_ALT, type Post } from '@site/contracts/posts';
-import { cn } from './cn';
+import type { Post } from '@site/contracts/posts';
+import { PostImage } from './post-image';
 import { Badge, Container } from './layout';
 import './post-article.css';
 
@@ -16,6 +16,9 @@ let hooked = false;
  * before it reaches the DOM, so a row written around the API still cannot run anything.
  */
 export function sanitizeArticleHtml(html: string): string {
+  // On the server (no DOM, so no DOMPurify) the HTML is the API's, sanitized there with sanitize-html on write and
+  // again when the server loads it for rendering; the browser cleans it again here on its own renders.
+  if (!DOMPurify.isSupported) return html;
   if (!hooked) {
     hooked = true;
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -44,23 +47,6 @@ export function formatPostDate(iso: string | null): string {
 
 export const formatPostViews = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'view' : 'views'}`;
 export const formatReadTime = (minutes: number) => `${minutes} min read`;
-
-/** A post image that falls back to the placeholder (alt 'Image not available') when it fails to load. */
-export function PostImage({ src, alt, className, ...rest }: ImgHTMLAttributes<HTMLImageElement> & { src: string; alt: string }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  const showPlaceholder = failed === src || !src;
-  return (
-    <img
-      {...rest}
-      src={showPlaceholder ? PLACEHOLDER_IMAGE : src}
-      alt={showPlaceholder ? PLACEHOLDER_IMAGE_ALT : alt}
-      className={cn('bg-primary-soft object-cover', className)}
-      onError={() => {
-        if (failed !== src) setFailed(src);
-      }}
-    />
-  );
-}
 
 /** The link back to the blog list, shown above and below an article. */
 export function BackToBlog() {
@@ -153,3 +139,5 @@ export function PostArticle({
     </article>
   );
 }
+
+export { PostImage };

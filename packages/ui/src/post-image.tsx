@@ -1,11 +1,13 @@
+// A subpath module (`@site/ui/post-image`), like post-article: the blog's cards and the article header share it
+// without pulling the article's sanitizer into the list page.
 import { useState, type ImgHTMLAttributes } from 'react';
 import { PLACEHOLDER_IMAGE, PLACEHOLDER_IMAGE_ALT } from '@site/contracts/posts';
-import { cn } from '@site/ui';
+import { cn } from './cn';
 
 /** A post image that falls back to the placeholder (alt 'Image not available') when it fails to load. */
 export function PostImage({ src, alt, className, ...rest }: ImgHTMLAttributes<HTMLImageElement> & { src: string; alt: string }) {
-  const [failed, setFailed] = useState(false);
-  const showPlaceholder = failed || !src;
+  const [failed, setFailed] = useState<string | null>(null);
+  const showPlaceholder = failed === src || !src;
   return (
     <img
       {...rest}
@@ -13,7 +15,7 @@ export function PostImage({ src, alt, className, ...rest }: ImgHTMLAttributes<HT
       alt={showPlaceholder ? PLACEHOLDER_IMAGE_ALT : alt}
       className={cn('bg-primary-soft object-cover', className)}
       onError={() => {
-        if (!failed) setFailed(true);
+        if (failed !== src) setFailed(src);
       }}
     />
   );
