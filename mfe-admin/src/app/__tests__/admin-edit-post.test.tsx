@@ -187,6 +187,7 @@ describe('Blog Posts list', { timeout: 20_000 }, () => {
     expect(docs.textContent).toContain('X-Webhook-Signature: t=<unix seconds>,v1=<hex>');
     expect(within(docs).getByRole('button', { name: 'Copy curl example (bash)' })).toBeTruthy();
     expect(docs.textContent).toContain('HTTP Request');
+    expect(within(docs).getByRole('link', { name: 'OpenAPI 3.1 (/api/openapi.json)' }).getAttribute('href')).toBe('/api/openapi.json');
   });
 
   it('Delete in the list asks "Are you sure you want to delete this post?"; a failure says so', async () => {

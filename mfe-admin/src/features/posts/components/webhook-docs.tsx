@@ -119,13 +119,22 @@ export function WebhookDocs() {
             Send the header <code className={code}>{SIGNATURE_HEADER}: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>, where <code className={code}>&lt;hex&gt;</code>{' '}
             is the HMAC-SHA256 of the string <code className={code}>&lt;t&gt;.&lt;raw body&gt;</code> (the exact bytes you send), keyed with the server's{' '}
             <code className={code}>WEBHOOK_SECRET</code>. A missing or wrong signature, or a <code className={code}>t</code> more than {TOLERANCE_SECONDS}{' '}
-            seconds from the server's clock, is refused (401). Add an <code className={code}>Idempotency-Key</code> header (e.g. the n8n execution id) so a
-            retried delivery answers the first result instead of creating a duplicate.
+            seconds from the server's clock, is refused (401). A signature is accepted once: the same signed call sent again creates nothing and answers the
+            first result. Add an <code className={code}>Idempotency-Key</code> header (e.g. the n8n execution id) so a retry with a fresh signature answers
+            the first result instead of creating a duplicate.
           </p>
           <p className="mt-2 text-muted-fg">
             Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, url }'}</code>; 400 'Validation failed: …'
-            with the same messages as the form; 401 bad signature; 409 an Idempotency-Key reused with another body; 429 more than 30 deliveries a minute;
-            503 when <code className={code}>WEBHOOK_SECRET</code> is not set on the server.
+            naming each field and its rule, e.g. <code className={code}>title: must be at least 5 characters (got 3)</code>; 401 bad signature; 409 an
+            Idempotency-Key reused with another body; 429 more than 30 deliveries a minute; 503 when <code className={code}>WEBHOOK_SECRET</code> is not set on
+            the server.
+          </p>
+          <p className="mt-2 text-muted-fg">
+            Every field, answer and example is also in the machine-readable API description:{' '}
+            <a className="font-medium text-fg underline underline-offset-2" href="/api/openapi.json" target="_blank" rel="noopener">
+              OpenAPI 3.1 (/api/openapi.json)
+            </a>
+            , which n8n and API tools can import.
           </p>
         </div>
 
