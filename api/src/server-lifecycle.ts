@@ -9,8 +9,8 @@ export interface RunningServer {
   /** The port actually bound (useful with PORT=0). */
   port: number;
   /**
-   * Graceful stop: refuse new connections, let requests in flight finish, then close the database.
-   * Connections still open after `forceAfterMs` are cut. Idempotent.
+   * Graceful stop: take no new work (readiness 503, no more outbox mails), refuse new connections, let requests in
+   * flight finish, then close the database. Connections still open after `forceAfterMs` are cut. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -68,6 +68,7 @@ export async function startServer(
 
   const close = () => {
     closing ??= (async () => {
+      instance.drain();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets that finish their last request become idle: close them as they do.
       server.closeIdleConnections();

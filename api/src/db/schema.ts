@@ -21,9 +21,18 @@ export interface EventsTable {
   received_at: string;
 }
 
+/** A lease on work that one instance alone must do (migrations/0006-leases.ts). */
+export interface LeasesTable {
+  name: string;
+  /** The instance holding it (a random id per process). */
+  holder: string;
+  expires_at: string;
+}
+
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
 export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables {
   events: EventsTable;
+  leases: LeasesTable;
 }
 
 export type EventRow = Selectable<EventsTable>;

@@ -3,7 +3,8 @@ import { blogMigration } from './0002-blog';
 import { contactMessagesMigration } from './0003-contact-messages';
 import { analysesMigration } from './0004-analyses';
 import { adminMigration } from './0005-admin';
+import { leasesMigration } from './0006-leases';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DockerSummary, TrafficEntry, VulnerabilitySummary } from '@site/contracts/admin';
 import type { Config } from '../../config';
@@ -6,6 +7,7 @@ import { createAdminStateRepository } from '../../db/repositories/admin-state-re
 import { createAlertsRepository } from '../../db/repositories/alerts-repository';
 import { createFunnelRepository } from '../../db/repositories/funnel-repository';
 import { createLeadsRepository } from '../../db/repositories/leads-repository';
+import { createLeasesRepository } from '../../db/repositories/leases-repository';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { RateLimitStore } from '../../lib/rate-limit-counter';
@@ -24,6 +26,8 @@ import { createTrafficMonitor, type TrafficMonitor } from './traffic-monitor';
 
 /** How often the server runs the health checks on its own (and purges expired sessions). */
 export const MONITOR_INTERVAL_MS = 60_000;
+/** The lease that makes one instance of many run the scheduled checks (and raise their alerts). */
+export const MONITOR_LEASE = 'admin-monitor';
 
 export interface AdminServices {
   auth: AdminAuthService;
@@ -38,7 +42,10 @@ export interface AdminServices {
   serverError(info: { method: string; path: string; status: number; error: unknown }): void;
   /** Hook of the request observer: every answered request (traffic, webhook signature rejects). */
   requestAnswered(info: { address: string; method: string; path: string; status: number }): void;
-  /** Runs the health checks now and then every `intervalMs` until `stop()`. */
+  /**
+   * Runs the health checks now and then every `intervalMs` until `stop()`: on one instance of many, the holder of the
+   * `admin-monitor` lease (renewed each run; another instance takes over when it lapses after 2.5 intervals).
+   */
   startMonitor(intervalMs?: number): void;
   /** Stops the timer and waits for a run and alert mails in progress. Idempotent. */
   stop(): Promise<void>;
@@ -64,8 +71,10 @@ export interface AdminServicesDeps {
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   const { config, clock, logger } = deps;
   const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : undefined);
+  const leases = createLeasesRepository(deps.db);
   const alerts = createAlertService({
     alerts: createAlertsRepository(deps.db),
+    slots: leases,
     clock,
     logger,
     mailer,
@@ -120,11 +129,24 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let tick: Promise<unknown> = Promise.resolve();
+  const leaseHolder = randomUUID();
+  let leaseMs = 2.5 * MONITOR_INTERVAL_MS;
+  let holdsLease = false;
 
   const runTick = () => {
-    tick = Promise.allSettled([health.run(), auth.purge()]).then((results) => {
+    tick = (async () => {
+      const now = clock().getTime();
+      holdsLease = await leases
+        .acquire(MONITOR_LEASE, leaseHolder, new Date(now).toISOString(), new Date(now + leaseMs).toISOString())
+        .catch((err: unknown) => {
+          logger.warn({ err }, 'could not take the admin monitor lease');
+          return false;
+        });
+      // Another instance runs this minute's checks.
+      if (!holdsLease) return;
+      const results = await Promise.allSettled([health.run(), auth.purge()]);
       for (const r of results) if (r.status === 'rejected') logger.warn({ err: r.reason }, 'admin monitor run failed');
-    });
+    })();
   };
 
   return {
@@ -166,6 +188,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
 
     startMonitor(intervalMs = MONITOR_INTERVAL_MS) {
       if (timer || stopped) return;
+      leaseMs = 2.5 * intervalMs;
       runTick();
       timer = setInterval(runTick, intervalMs);
       timer.unref();
@@ -176,6 +199,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
       if (timer) clearInterval(timer);
       timer = undefined;
       await tick;
+      if (holdsLease) await leases.release(MONITOR_LEASE, leaseHolder).catch(() => undefined);
       await alerts.idle();
       mailer?.close();
     },

@@ -17,10 +17,10 @@ import {
   type ThresholdAlertType,
 } from '@site/contracts/admin';
 import type { AlertsRepository, StoredAlert } from '../../db/repositories/alerts-repository';
+import type { LeasesRepository } from '../../db/repositories/leases-repository';
 import type { Clock } from '../../lib/clock';
 import { InvalidInputError, NotFoundError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
-import { Mutex } from '../../lib/mutex';
 import type { Mailer } from '../mailer';
 import { isRecordKey } from '@site/contracts/text';
 
@@ -63,6 +63,8 @@ export interface AlertService {
 
 export interface AlertServiceDeps {
   alerts: AlertsRepository;
+  /** Mail slots: one alert mail per type per 15 minutes across every instance (a lease per type). */
+  slots: Pick<LeasesRepository, 'acquire' | 'release'>;
   clock: Clock;
   logger: Logger;
   /** Without a mailer alerts are stored only. */
@@ -111,8 +113,6 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
   const newId = deps.newId ?? randomUUID;
   const lastRaised = new Map<string, number>();
   const pending = new Set<Promise<unknown>>();
-  // One mail decision at a time, so two alerts of one type never both pass the 15-minute check.
-  const mailLock = new Mutex();
 
   const track = <T>(p: Promise<T>): Promise<T> => {
     pending.add(p);
@@ -138,19 +138,14 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
 
   async function mail(alert: StoredAlert) {
     if (!deps.mailer) return;
-    const release = await mailLock.lock();
-    try {
-      await mailNow(alert);
-    } finally {
-      release();
-    }
-  }
-
-  async function mailNow(alert: StoredAlert) {
-    if (!deps.mailer) return;
     const last = await deps.alerts.lastEmailAt(alert.type);
     const now = deps.clock().getTime();
     if (last && now - Date.parse(last) < ALERT_MAIL_INTERVAL_MS) return;
+    // The type's mail slot for the next 15 minutes: one atomic claim, so of two alerts of one type (in this process or
+    // on another instance) exactly one is mailed.
+    const slot = `alert-mail:${alert.type}`;
+    const holder = newId();
+    if (!(await deps.slots.acquire(slot, holder, new Date(now).toISOString(), new Date(now + ALERT_MAIL_INTERVAL_MS).toISOString()))) return;
     try {
       await deps.mailer.send({
         to: deps.mailTo,
@@ -168,6 +163,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       await deps.alerts.markEmailSent(alert.id, deps.clock().toISOString());
     } catch (err) {
       deps.logger.warn({ err, alertId: alert.id }, 'could not email an alert');
+      // Not sent: the next alert of this type may try.
+      await deps.slots.release(slot, holder).catch(() => undefined);
     }
   }
 

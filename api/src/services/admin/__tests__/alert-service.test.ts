@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertsRepository } from '../../../db/repositories/alerts-repository';
+import { createLeasesRepository } from '../../../db/repositories/leases-repository';
 import { createLogger } from '../../../lib/logger';
 import { testBackends, type TestDatabase } from '../../../test-support/databases';
 import type { Mailer, OutgoingMail } from '../../mailer';
@@ -19,6 +20,7 @@ describe.each(testBackends())('alert mails ($name)', (backend) => {
     const mailer: Mailer = { send: async (mail) => void sent.push(mail), close: () => {} };
     const alerts = createAlertService({
       alerts: createAlertsRepository(db.handle.db),
+      slots: createLeasesRepository(db.handle.db),
       clock: () => new Date(now),
       logger: createLogger({ level: 'silent' }),
       mailer,
@@ -54,5 +56,31 @@ describe.each(testBackends())('alert mails ($name)', (backend) => {
       ['Burst two', false],
       ['Burst one', true],
     ]);
+  });
+
+  it('sends one mail when two instances raise an alert of one type at the same moment', async () => {
+    const now = Date.parse('2026-06-01T09:00:00.000Z');
+    const sent: OutgoingMail[] = [];
+    const mailer: Mailer = { send: async (mail) => void sent.push(mail), close: () => {} };
+    // Two alert services on one database: what two server instances are.
+    const instance = () =>
+      createAlertService({
+        alerts: createAlertsRepository(db.handle.db),
+        slots: createLeasesRepository(db.handle.db),
+        clock: () => new Date(now),
+        logger: createLogger({ level: 'silent' }),
+        mailer,
+        mailTo: 'owner@example.com',
+        mailFrom: 'site <no-reply@example.com>',
+      });
+    const [a, b] = [instance(), instance()];
+    const raised = await Promise.all([
+      a.raise({ type: 'healthCheck', severity: 'critical', title: 'Database is down', message: 'seen by A' }),
+      b.raise({ type: 'healthCheck', severity: 'critical', title: 'Database is down', message: 'seen by B' }),
+      a.raise({ type: 'healthCheck', severity: 'critical', title: 'Database is down', message: 'seen by A again' }),
+    ]);
+    expect(raised.every((r) => r !== undefined)).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(raised.filter((r) => r?.emailSent)).toHaveLength(1);
   });
 });
