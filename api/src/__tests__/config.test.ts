@@ -15,6 +15,15 @@ describe('loadConfig', () => {
     expect(config.bodyLimit).toBe(100 * 1024);
     expect(config.remoteUrls).toEqual({});
     expect(config.trustProxy).toBe(false);
+    expect(config.trustProxyHops).toBe(1);
+    expect([config.headersTimeoutMs, config.requestTimeoutMs, config.bodyIdleTimeoutMs]).toEqual([20_000, 30_000, 15_000]);
+  });
+
+  it('reads the proxy hop count and the slow-client timeouts as durations, and refuses nonsense', () => {
+    const config = loadConfig({ TRUST_PROXY_HOPS: '2', HEADERS_TIMEOUT: '500ms', REQUEST_TIMEOUT: '1m', BODY_IDLE_TIMEOUT: '2500' });
+    expect([config.trustProxyHops, config.headersTimeoutMs, config.requestTimeoutMs, config.bodyIdleTimeoutMs]).toEqual([2, 500, 60_000, 2500]);
+    expect(() => loadConfig({ TRUST_PROXY_HOPS: '0', BODY_IDLE_TIMEOUT: 'soon' })).toThrow(/TRUST_PROXY_HOPS[\s\S]*BODY_IDLE_TIMEOUT: Must be a duration/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT: '40s', REQUEST_TIMEOUT: '30s' })).toThrow(/HEADERS_TIMEOUT: Must not be longer than REQUEST_TIMEOUT/);
   });
 
   it('finds the repository root as the default SITE_ROOT', () => {
