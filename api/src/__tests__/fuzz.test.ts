@@ -231,11 +231,12 @@ function routeArbitrary(
         const text = c.bodyForm === 'raw' ? c.rawText : JSON.stringify(c.bodyValue) ?? 'null';
         const bytes = Buffer.from(text, 'utf8');
         headers['content-type'] = c.bodyForm === 'text/plain' ? 'text/plain' : c.bodyForm === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
-        if (c.bodyForm === 'gzip') (body = gzipSync(bytes)), (headers['content-encoding'] = 'gzip');
-        else if (c.bodyForm === 'br') (body = brotliCompressSync(bytes)), (headers['content-encoding'] = 'br');
-        else if (c.bodyForm === 'deflate') (body = deflateSync(bytes)), (headers['content-encoding'] = 'deflate');
-        else if (c.bodyForm === 'corrupt-gzip') (body = bytes), (headers['content-encoding'] = 'gzip');
-        else body = bytes;
+        const encoders: Partial<Record<string, (data: Buffer) => Buffer>> = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+        const encoded = encoders[c.bodyForm];
+        body = encoded ? encoded(bytes) : bytes;
+        if (encoded) headers['content-encoding'] = c.bodyForm;
+        // Declared gzip, sent plain: must be a 400, never a 500.
+        if (c.bodyForm === 'corrupt-gzip') headers['content-encoding'] = 'gzip';
         if (routePath === '/api/webhook') {
           const t = Math.floor(Date.now() / 1000);
           if (c.signature === 'valid') headers['x-webhook-signature'] = signWebhookBody(SECRET, text, t);

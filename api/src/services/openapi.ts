@@ -73,11 +73,6 @@ const COMMON_ERRORS = {
   }),
 } satisfies Record<number, DocumentedResponse>;
 
-const invalidJson = errorResponse(
-  'The body is not valid JSON, is nested too deeply, or is not valid data for its Content-Encoding.',
-  error('invalid_json', 'The request body is not valid JSON.'),
-);
-
 export const EXAMPLE_POST: Post = {
   id: '3f1c9a4e-2b7d-4c1e-9a55-0d6f2e8b7c10',
   title: 'Five automations for busy salons',

@@ -16,9 +16,11 @@ export const TEXT_MESSAGES = {
 } as const;
 
 const LONE_SURROGATE = /\p{Cs}/u;
+/* eslint-disable no-control-regex -- matching control characters is the point of these patterns */
 const CONTROL_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 const CONTROL_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 const CONTROL_ONLY_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+/* eslint-enable no-control-regex */
 
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
