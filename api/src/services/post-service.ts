@@ -27,7 +27,6 @@ import { isRecordKey } from '@site/contracts/text';
 import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
-import { Mutex } from '../lib/mutex';
 import { sanitizePostHtml } from './sanitize-post-html';
 
 export const POST_NOT_FOUND = 'Post not found';
@@ -82,6 +81,9 @@ export class PostValidationError extends InvalidInputError {
 }
 
 const notFound = () => new NotFoundError(POST_NOT_FOUND);
+
+/** Slug choices from the stored ones before a random suffix guarantees progress under a burst of one title. */
+const SLUG_ATTEMPTS = 5;
 
 export const INVALID_CURSOR = 'The cursor is not valid. Start again from the first page.';
 
@@ -197,8 +199,6 @@ function writableFields(v: ReturnType<typeof validatePost>, categorySlug: string
 export function createPostService(deps: { posts: PostsRepository; clock: Clock; newId?: () => string }): PostService {
   const { posts, clock } = deps;
   const newId = deps.newId ?? randomUUID;
-  // Slug choice and insert happen under one lock, so two posts with one title never race to one slug.
-  const writeLock = new Mutex();
 
   async function ensureCategory(name: string, categorySlug: string, now: string) {
     await posts.ensureCategory({ id: newId(), name, slug: categorySlug, description: `Articles about ${name}.`, createdAt: now });
@@ -259,10 +259,13 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       const now = clock().toISOString();
       const status = options.allowStatus && v.status ? v.status : 'draft';
       const categorySlug = slugify(v.category);
-      const release = await writeLock.lock();
-      try {
-        const base = slugify(v.title);
-        const slug = uniqueSlug(base, await posts.slugsLike(base));
+      await ensureCategory(v.category, categorySlug, now);
+      const base = slugify(v.title);
+      // The database's unique index on the slug decides: two posts with one title written at once (by this process or
+      // another instance) get two slugs, the loser of each race picking the next free one.
+      for (let attempt = 0; ; attempt++) {
+        const slug =
+          attempt < SLUG_ATTEMPTS ? uniqueSlug(base, await posts.slugsLike(base)) : `${base}-${randomUUID().slice(0, 8)}`;
         const post: StoredPost = {
           id: newId(),
           slug,
@@ -273,23 +276,20 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
           createdAt: now,
           updatedAt: now,
         };
-        await ensureCategory(v.category, categorySlug, now);
-        await posts.insert(post);
-        return toPost(post);
-      } finally {
-        release();
+        if (await posts.insert(post)) return toPost(post);
+        if (attempt > SLUG_ATTEMPTS) throw new ConflictError('The post could not get a free address. Please try again.');
       }
     },
 
     async update(id, input, options = {}) {
       const v = validatePost(input);
-      // Under the write lock, so the check and the write see the same stored version.
-      const release = await writeLock.lock();
-      try {
-        return await updateLocked(id, v, options.expectedUpdatedAt);
-      } finally {
-        release();
+      // The write only lands on the version that was read (compare-and-set on updatedAt): a change made meanwhile by
+      // another request or instance is a conflict for the form, and a plain retry for a caller without a version.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const written = await updateVersion(id, v, options.expectedUpdatedAt);
+        if (written) return written;
       }
+      throw new PostConflictError(toPost(await mustFind(id)));
     },
 
     async delete(id) {
@@ -310,12 +310,18 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       if (existing.status !== 'draft') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
       const now = clock().toISOString();
       const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now };
-      await posts.update(updated);
+      // Still a draft, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: 'draft' }))) {
+        const current = await mustFind(id);
+        if (current.status !== 'draft') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
+        throw new PostConflictError(toPost(current));
+      }
       return toPost(updated);
     },
   };
 
-  async function updateLocked(id: string, v: ReturnType<typeof validatePost>, expectedUpdatedAt: string | undefined) {
+  /** One compare-and-set attempt; undefined when the post changed between the read and the write. */
+  async function updateVersion(id: string, v: ReturnType<typeof validatePost>, expectedUpdatedAt: string | undefined) {
     const existing = await mustFind(id);
     if (expectedUpdatedAt !== undefined && existing.updatedAt !== expectedUpdatedAt) throw new PostConflictError(toPost(existing));
     const now = clock().toISOString();
@@ -328,7 +334,7 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       updatedAt: now,
     };
     await ensureCategory(v.category, categorySlug, now);
-    await posts.update(updated);
+    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }))) return undefined;
     return toPost(updated);
   }
 }

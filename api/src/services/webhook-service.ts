@@ -5,7 +5,6 @@ import { describeIssues } from '@site/contracts/error';
 import { validationFailedMessage } from '@site/contracts/posts';
 import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
-import { Mutex } from '../lib/mutex';
 import { PostValidationError, type PostService } from './post-service';
 
 /** How far the signed timestamp may be from our clock, either way. */
@@ -85,8 +84,8 @@ export function createWebhookService(deps: {
   clock: Clock;
   publicOrigin: string;
 }): WebhookService {
-  // One delivery at a time per process: a retry racing its original must find the first answer.
-  const lock = new Mutex();
+  // No in-process lock: the claims below are rows under a unique key, so the database decides which of two racing
+  // deliveries (on this instance or another) goes ahead; the other finds the claim and is told to retry.
   const inProgress = () =>
     new ConflictError('This delivery is being processed right now. Retry in a few seconds to get its result.', {
       code: 'delivery_in_progress',
@@ -131,45 +130,40 @@ export function createWebhookService(deps: {
       const keys = [`sig:${check.timestamp}:${check.signature}`];
       if (delivery.idempotencyKey) keys.push(`key:${delivery.idempotencyKey}`);
       const bodyHash = createHash('sha256').update(delivery.rawBody).digest('hex');
-      const release = await lock.lock();
-      try {
-        await deps.deliveries.prune(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
-        const previous = await firstKnown(keys, bodyHash);
-        if (previous) return previous;
-        // Claim every key before creating the post: another instance racing with the same delivery finds the claim.
-        const claimed: string[] = [];
-        for (const key of keys) {
-          if (await deps.deliveries.insert({ key, bodyHash, result: '', createdAt: now.toISOString() })) {
-            claimed.push(key);
-            continue;
-          }
-          await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
-          const winner = await firstKnown(keys, bodyHash);
-          if (winner) return winner;
-          throw inProgress();
+      await deps.deliveries.prune(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
+      const previous = await firstKnown(keys, bodyHash);
+      if (previous) return previous;
+      // Claim every key before creating the post: another instance racing with the same delivery finds the claim.
+      const claimed: string[] = [];
+      for (const key of keys) {
+        if (await deps.deliveries.insert({ key, bodyHash, result: '', createdAt: now.toISOString() })) {
+          claimed.push(key);
+          continue;
         }
-        let post;
-        try {
-          post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
-        } catch (error) {
-          // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
-          await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
-          if (error instanceof PostValidationError) {
-            throw new InvalidInputError(validationFailedMessage([describeIssues(error.issues)]), { details: error.issues });
-          }
-          throw error;
-        }
-        const result: WebhookResult = {
-          id: post.id,
-          slug: post.slug,
-          status: post.status,
-          url: `${deps.publicOrigin}/blog/${post.slug}`,
-        };
-        await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));
-        return { result, replayed: false };
-      } finally {
-        release();
+        await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+        const winner = await firstKnown(keys, bodyHash);
+        if (winner) return winner;
+        throw inProgress();
       }
+      let post;
+      try {
+        post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
+      } catch (error) {
+        // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
+        await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+        if (error instanceof PostValidationError) {
+          throw new InvalidInputError(validationFailedMessage([describeIssues(error.issues)]), { details: error.issues });
+        }
+        throw error;
+      }
+      const result: WebhookResult = {
+        id: post.id,
+        slug: post.slug,
+        status: post.status,
+        url: `${deps.publicOrigin}/blog/${post.slug}`,
+      };
+      await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));
+      return { result, replayed: false };
     },
   };
 }

@@ -67,8 +67,16 @@ export interface PostsRepository {
   findBySlug(slug: string): Promise<StoredPost | undefined>;
   /** Slugs equal to `base` or `base-<n>`, to pick the next free one. */
   slugsLike(base: string): Promise<Set<string>>;
-  insert(post: StoredPost): Promise<void>;
-  update(post: StoredPost): Promise<void>;
+  /**
+   * Stores a new post: `false` when its slug is taken (the unique index decides, whichever instance wrote first), so
+   * the caller picks another; any other failure throws.
+   */
+  insert(post: StoredPost): Promise<boolean>;
+  /**
+   * Writes every field of the post: `false` when nothing matched, i.e. the post is gone or, with a condition, it no
+   * longer has that `updatedAt` / status (another request changed it first). A compare-and-set in one UPDATE.
+   */
+  update(post: StoredPost, where?: { updatedAt?: string; status?: PostStatus }): Promise<boolean>;
   delete(id: string): Promise<boolean>;
   /** Adds 1 to the views of a published post; the new count, or undefined when there is none. */
   incrementViews(slug: string): Promise<number | undefined>;
@@ -150,12 +158,22 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     },
 
     async insert(post) {
-      await db.insertInto('blog_posts').values(toRow(post)).execute();
+      try {
+        await db.insertInto('blog_posts').values(toRow(post)).execute();
+        return true;
+      } catch (error) {
+        if (isSlugTaken(error)) return false;
+        throw error;
+      }
     },
 
-    async update(post) {
+    async update(post, where = {}) {
       const { id, ...rest } = toRow(post);
-      await db.updateTable('blog_posts').set(rest).where('id', '=', id).execute();
+      let query = db.updateTable('blog_posts').set(rest).where('id', '=', id);
+      if (where.updatedAt !== undefined) query = query.where('updated_at', '=', where.updatedAt);
+      if (where.status !== undefined) query = query.where('status', '=', where.status);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async delete(id) {
@@ -200,6 +218,16 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         .execute();
     },
   };
+}
+
+/** The unique index on blog_posts.slug refused a row: SQLite's and PostgreSQL's words for it. */
+function isSlugTaken(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  // PostgreSQL: unique_violation on the slug's index (blog_posts_slug_key).
+  if (e.code === '23505') return typeof e.constraint === 'string' && e.constraint.includes('slug');
+  // SQLite (libsql): "UNIQUE constraint failed: blog_posts.slug".
+  return typeof e.message === 'string' && /UNIQUE constraint failed: blog_posts\.slug\b/.test(e.message);
 }
 
 function toRow(post: StoredPost) {
