@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts';
-import { Container, PageHeader, buttonClasses, usePageMeta } from '@site/ui';
+import { Container, PageHeader, buttonClasses, usePageHead } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
 import { PagedPostGrid } from '../../../components/paged-post-grid';
@@ -16,7 +16,13 @@ export function CategoryPage() {
   const { category = '' } = useParams();
   const { posts, total, loading, error, retry, hasMore, loadingMore, loadMore } = usePostList({ q: '', category: category.toLowerCase() });
   const name = categoryNameForSlug(category, posts?.map((p) => p.category));
-  usePageMeta(`${name} | AI Automation Blog`, `Articles about ${name} from Tri-Valley AI Automation.`);
+  const slug = category.toLowerCase();
+  // Once the posts are here, so the name is the category's real one (the head the server wrote says the same).
+  usePageHead(
+    posts
+      ? { path: `/blog/category/${encodeURIComponent(slug)}`, title: `${name} | AI Automation Blog`, description: `Articles about ${name} from Tri-Valley AI Automation.` }
+      : undefined,
+  );
   const count = total ?? 0;
 
   return (
