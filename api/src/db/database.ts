@@ -88,10 +88,12 @@ async function openSqlite(dataDir: string) {
 }
 
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions) {
-  const schema = options.pgSchema ?? 'public';
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', (error) => options.logger?.error({ err: error }, 'postgres pool error'));
+  // Without a schema from the caller, the site lives in the connection's current schema: `public`, or the one a
+  // DATABASE_URL names with `?options=-c%20search_path%3D<schema>` (several sites or test runs on one database).
+  const schema = options.pgSchema ?? (await currentSchema(pool));
   if (options.pgSchema) {
     const quoted = `"${schema.replace(/"/g, '""')}"`;
     pool.on('connect', (client) => {
@@ -107,4 +109,19 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Kysely looks for its migration tables in every schema unless told which one is ours.
   return { dialect: 'postgres' as const, db, migrationTableSchema: schema };
+}
+
+async function currentSchema(pool: pg.Pool): Promise<string> {
+  let schema: string | null | undefined;
+  try {
+    schema = (await pool.query<{ schema: string | null }>('select current_schema() as schema')).rows[0]?.schema;
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  if (!schema) {
+    await pool.end();
+    throw new Error('DATABASE_URL: no schema of its search_path exists (create it first, e.g. CREATE SCHEMA site)');
+  }
+  return schema;
 }

@@ -1,0 +1,187 @@
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_MAX_FAILURES } from '@site/contracts/admin';
+import { CONTACT_RATE_LIMIT } from '../routes/contact';
+import {
+  bundleMissing,
+  postgresUrlWithSchema,
+  reachableRedis,
+  redisDatabaseUrl,
+  startChildServer,
+  type ChildServer,
+} from '../test-support/child-server';
+import { uniqueSchema } from '../test-support/databases';
+import { call, contactMessage, cookieOf, sendWebhook, waitFor, webhookPost } from '../test-support/site-client';
+
+/*
+ * Two server processes (node api/dist/server.js) on one PostgreSQL database and one Redis: what a deployment behind a
+ * load balancer is. Needs TEST_DATABASE_URL (PostgreSQL) and a Redis at TEST_REDIS_URL (default
+ * redis://127.0.0.1:6379), and the built bundle; otherwise the suite is skipped and says why.
+ */
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = await reachableRedis();
+const skipReason = !databaseUrl
+  ? 'TEST_DATABASE_URL is not set (a PostgreSQL database)'
+  : !redisUrl
+    ? `no Redis answers at ${process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'} (set TEST_REDIS_URL)`
+    : bundleMissing();
+
+const PASSWORD = 'scale-out admin password';
+const SECRET = 'scale-out webhook secret';
+const MULTIPLIER = 2;
+
+describe.skipIf(skipReason)(`two instances on one PostgreSQL and one Redis${skipReason ? ` — skipped: ${skipReason}` : ''}`, () => {
+  const schema = uniqueSchema();
+  let admin: pg.Client;
+  let redis: Redis;
+  let smtp: SMTPServer;
+  const mails: { messageId: string; subject: string }[] = [];
+  let siteRoot: string;
+  let a: ChildServer;
+  let b: ChildServer;
+  const both = () => [a, b] as const;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    // A logical Redis database of its own for this run, emptied before and after.
+    const redisDb = 1 + Math.floor(Math.random() * 15);
+    const sharedRedis = redisDatabaseUrl(redisUrl!, redisDb);
+    redis = new Redis(sharedRedis);
+    await redis.flushdb();
+
+    // The owner's mailbox: a local SMTP server that takes a moment per mail, so both instances' outboxes overlap.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        let raw = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (raw += chunk));
+        stream.on('end', () => {
+          // Contact mails only (the monitor's alert mails, e.g. "remote not deployed" here, are not what is counted).
+          const id = /Message id: (\S+)/.exec(raw)?.[1];
+          if (id) mails.push({ messageId: id, subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' });
+          setTimeout(() => callback(), 40);
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    siteRoot = await mkdtemp(path.join(tmpdir(), 'scale-out-site-'));
+
+    const env = {
+      DATABASE_URL: postgresUrlWithSchema(databaseUrl!, schema),
+      REDIS_URL: sharedRedis,
+      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      CONTACT_EMAIL_TO: 'owner@site.test',
+      ADMIN_PASSWORD: PASSWORD,
+      WEBHOOK_SECRET: SECRET,
+      PUBLIC_ORIGIN: 'https://site.test',
+      RATE_LIMIT_MULTIPLIER: String(MULTIPLIER),
+      SITE_ROOT: siteRoot,
+      DATA_DIR: siteRoot,
+    };
+    // The first one migrates the schema; the second starts on it as every later instance would.
+    a = await startChildServer(env);
+    b = await startChildServer(env);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    if (redis) {
+      await redis.flushdb();
+      redis.disconnect();
+    }
+    if (admin) {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    }
+    if (siteRoot) await rm(siteRoot, { recursive: true, force: true });
+  }, 30_000);
+
+  it('counts a limit of N once for both: N contact messages alternating between them, then 429 on each', async () => {
+    const limit = CONTACT_RATE_LIMIT.max * MULTIPLIER;
+    const statuses: number[] = [];
+    for (let i = 0; i < limit; i++) {
+      const res = await call(both()[i % 2]!.url, '/api/contact', { method: 'POST', body: contactMessage(`limit-${i}`) });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual(Array(limit).fill(200));
+    for (const instance of both()) {
+      const refused = await call(instance.url, '/api/contact', { method: 'POST', body: contactMessage('one too many') });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
+      expect(refused.json.error.code).toBe('rate_limited');
+    }
+  });
+
+  it('sends each owner mail once while both instances run their outbox', async () => {
+    // The messages of the previous test were spread over both instances, each of which kicked its own outbox.
+    const limit = CONTACT_RATE_LIMIT.max * MULTIPLIER;
+    await waitFor(() => mails.length >= limit, 20_000, `${limit} owner mails`);
+    // Time for a duplicate to show up, had one been taken twice.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(mails).toHaveLength(limit);
+    expect(new Set(mails.map((m) => m.messageId)).size).toBe(limit);
+  });
+
+  it('serves a post created through one instance from the other', async () => {
+    const created = await sendWebhook(a.url, SECRET, webhookPost('scale-out'), 'scale-out-delivery');
+    expect(created.status).toBe(201);
+    const served = await call(b.url, `/api/posts/${created.json.slug}`);
+    expect(served.status).toBe(200);
+    expect(served.json.title).toBe('Automation note scale-out');
+    // The same delivery retried against the other instance is the first answer, not a second post.
+    const retried = await sendWebhook(b.url, SECRET, webhookPost('scale-out'), 'scale-out-delivery');
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.json.id).toBe(created.json.id);
+    const listed = await call(a.url, `/api/posts?q=${encodeURIComponent('Automation note scale-out')}`);
+    expect(listed.json.total).toBe(1);
+  });
+
+  it('keeps a session made on one instance live on the other, and ends it on both at logout', async () => {
+    const login = await call(a.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD } });
+    expect(login.status).toBe(200);
+    const cookie = cookieOf(login.headers);
+    expect((await call(b.url, '/api/admin/session', { cookie })).json).toMatchObject({ authenticated: true });
+    expect((await call(b.url, '/api/admin/leads', { cookie })).status).toBe(200);
+    // Every lead's owner mail went out once (the admin view agrees with the mailbox).
+    const leads = await call(a.url, '/api/admin/leads?limit=100', { cookie });
+    expect(leads.json.leads.map((l: { mail: { state: string } }) => l.mail.state)).toEqual(Array(CONTACT_RATE_LIMIT.max * MULTIPLIER).fill('sent'));
+
+    expect((await call(b.url, '/api/admin/logout', { method: 'POST', cookie })).status).toBeLessThan(300);
+    for (const instance of both()) {
+      expect((await call(instance.url, '/api/admin/session', { cookie })).json).toMatchObject({ authenticated: false });
+      expect((await call(instance.url, '/api/admin/leads', { cookie })).status).toBe(401);
+    }
+  });
+
+  it('locks an address out of the admin login after the failures counted on both instances', async () => {
+    const lockoutAt = Math.max(LOGIN_MAX_FAILURES, Math.floor(LOGIN_MAX_FAILURES * MULTIPLIER));
+    for (let i = 0; i < lockoutAt; i++) {
+      const res = await call(both()[i % 2]!.url, '/api/admin/login', { method: 'POST', body: { password: `wrong ${i}` } });
+      expect(res.status).toBe(401);
+    }
+    for (const instance of both()) {
+      const locked = await call(instance.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD } });
+      expect(locked.status).toBe(429);
+    }
+  });
+
+  it('answers liveness and readiness on both', async () => {
+    for (const instance of both()) {
+      expect((await call(instance.url, '/api/health/live')).status).toBe(200);
+      expect((await call(instance.url, '/api/health/ready')).json).toEqual({ status: 'ready' });
+    }
+  });
+});
