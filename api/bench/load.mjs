@@ -1,0 +1,222 @@
+// Load benchmark of the built server over loopback (`npx pnpm@10.34.9 --filter api build` first, and the shell and
+// remotes built for the HTML pages): `node api/bench/load.mjs [--duration 60] [--connections 200] [--warmup 10]`.
+//
+// Starts `node api/dist/server.js` on a fresh SQLite DATA_DIR (or DATABASE_URL when you set it) with
+// RATE_LIMIT_MULTIPLIER raised, warms it up, then drives it with autocannon: every connection cycles through a mix of
+// HTML pages, GET /api/posts, POST /api/contact and signed POST /api/webhook (a new post each). It prints throughput,
+// latency p50/p99, errors and non-2xx answers, the server's resident memory (rss) at start, after warm-up and at the
+// end, and counts the stored rows afterwards through the API: every write answered 2xx must be there (0 lost). Then
+// the same connections and duration against a bare Koa route in another process, side by side. Bounded: the run
+// stops after --duration seconds; nothing leaves loopback.
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '10' },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const WARMUP = Number(args.warmup);
+if (![DURATION, CONNECTIONS, WARMUP].every((n) => Number.isFinite(n) && n > 0) || DURATION > 600 || CONNECTIONS > 1000) {
+  console.error('Usage: node api/bench/load.mjs [--duration 1-600 s] [--connections 1-1000] [--warmup s]');
+  process.exit(2);
+}
+
+const SECRET = 'load-bench webhook secret';
+const PASSWORD = 'load-bench admin password';
+const ORIGIN = 'http://127.0.0.1';
+
+function startProcess(args, env, cwd = root) {
+  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start in 20 s:\n${out}`)), 20_000);
+    child.stdout.on('data', () => {
+      const m = /(?:Site running at|bare koa at) http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  return { child, url, output: () => out };
+}
+
+async function rssMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function api(url, p, init = {}) {
+  const res = await fetch(`${url}${p}`, { ...init, headers: { origin: ORIGIN, 'content-type': 'application/json', ...init.headers } });
+  return { status: res.status, headers: res.headers, json: await res.json().catch(() => undefined) };
+}
+
+const sign = (body) => {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+};
+
+function run(opts) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------- our server
+const dataDir = await mkdtemp(path.join(tmpdir(), 'load-bench-'));
+const siteBuilt = existsSync(path.join(root, 'shell/dist/index.html'));
+const server = startProcess([path.join(root, 'api/dist/server.js')], {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DATABASE_URL: process.env.DATABASE_URL ?? '',
+  REDIS_URL: process.env.REDIS_URL ?? '',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_MULTIPLIER: '1000000',
+  WEBHOOK_SECRET: SECRET,
+  ADMIN_PASSWORD: PASSWORD,
+  PUBLIC_ORIGIN: ORIGIN,
+  NODE_ENV: 'production',
+});
+const bare = startProcess(
+  [
+    '--input-type=module',
+    '-e',
+    `import Koa from 'koa';
+     const app = new Koa();
+     app.use((ctx) => { ctx.body = { ok: true }; });
+     const s = app.listen(0, '127.0.0.1', () => console.log('bare koa at http://127.0.0.1:' + s.address().port));`,
+  ],
+  {},
+  // From api/, so 'koa' resolves to the API's own dependency (the same Koa the server runs).
+  path.join(root, 'api'),
+);
+
+let exitCode = 0;
+try {
+  const url = await server.url;
+  const pid = server.child.pid;
+  const seeded = (await api(url, '/api/posts?limit=1')).json;
+  const firstSlug = seeded.posts[0]?.slug;
+  const pages = siteBuilt ? ['/', '/blog', ...(firstSlug ? [`/blog/${firstSlug}`] : []), '/free-analysis'] : [];
+
+  // What the server acknowledged (2xx), by identity: the visitor names and the post slugs. A connection sends one
+  // request at a time, so its context holds the write whose answer arrives next.
+  let seq = 0;
+  const acknowledged = { contact: new Set(), webhook: new Set() };
+  const requests = [
+    ...pages.map((p) => ({ method: 'GET', path: p })),
+    { method: 'GET', path: '/api/posts' },
+    {
+      method: 'POST',
+      path: '/api/contact',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      setupRequest: (req, context) => {
+        const n = (seq += 1);
+        context.contact = `Load Visitor ${n}`;
+        return { ...req, body: JSON.stringify({ name: `Load Visitor ${n}`, email: `load${n}@example.com`, message: `Load test message number ${n} about automating reminders.` }) };
+      },
+      onResponse: (status, _body, context) => {
+        if (status >= 200 && status < 300) acknowledged.contact.add(context.contact);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/webhook',
+      setupRequest: (req) => {
+        const n = (seq += 1);
+        const body = JSON.stringify({
+          title: `Load test post ${n}`,
+          excerpt: `A post written by the load benchmark, number ${n}.`,
+          content: `<p>${'The load benchmark writes this paragraph to fill the post. '.repeat(3)}</p>`,
+          author: 'Load Bench',
+          category: 'Load Testing',
+          metaDescription: `Post number ${n} written by the load benchmark to count stored rows.`,
+          status: 'published',
+        });
+        return { ...req, body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(body), 'idempotency-key': `load-${n}` } };
+      },
+      onResponse: (status, body) => {
+        if (status >= 200 && status < 300) acknowledged.webhook.add(JSON.parse(body).slug);
+      },
+    },
+  ];
+
+  const memStart = await rssMb(pid);
+  console.log(`warm-up: ${WARMUP} s, ${CONNECTIONS} connections${siteBuilt ? '' : ' (no shell build: HTML pages left out)'}`);
+  const warm = await run({ url, connections: CONNECTIONS, duration: WARMUP, requests });
+  const memWarm = await rssMb(pid);
+  console.log(`run: ${DURATION} s, ${CONNECTIONS} connections, mix of ${requests.length} requests per cycle: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  const ours = await run({ url, connections: CONNECTIONS, duration: DURATION, requests });
+  const memEnd = await rssMb(pid);
+
+  // Rows after: every write answered 2xx (warm-up included) must be stored. Stored rows may also include requests
+  // still in flight when autocannon stopped (the server finished them; their answers were not counted).
+  const login = await api(url, '/api/admin/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }) });
+  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const csv = await (await fetch(`${url}/api/admin/leads/export.csv`, { headers: { cookie, origin: ORIGIN } })).text();
+  const storedContacts = new Set([...csv.matchAll(/Load Visitor \d+/g)].map((m) => m[0]));
+  const storedPosts = new Set();
+  for (let cursor = null, first = true; first || cursor; first = false) {
+    const page = (await api(url, `/api/posts?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json;
+    for (const p of page.posts) storedPosts.add(p.slug);
+    cursor = page.nextCursor;
+  }
+  const missing = (acked, stored) => [...acked].filter((id) => !stored.has(id));
+  const lostContacts = missing(acknowledged.contact, storedContacts);
+  const lostPosts = missing(acknowledged.webhook, storedPosts);
+
+  console.log(`bare Koa: ${DURATION} s, ${CONNECTIONS} connections, GET / answering {"ok":true}`);
+  const bareResult = await run({ url: await bare.url, connections: CONNECTIONS, duration: DURATION });
+
+  const row = (name, r, memory) =>
+    `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.errors + r.timeouts} | ${r.non2xx} | ${memory} |`;
+  console.log('');
+  console.log('| server | req/s (mean) | p50 ms | p99 ms | errors + timeouts | non-2xx | rss MB start / after warm-up / end |');
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(row('ours (mix)', ours, `${memStart.toFixed(0)} / ${memWarm.toFixed(0)} / ${memEnd.toFixed(0)}`));
+  console.log(row('bare Koa route', bareResult, '-'));
+  const growth = ((memEnd - memWarm) / memWarm) * 100;
+  console.log('');
+  console.log(`memory growth after warm-up: ${growth.toFixed(1)}% (target under 10%)`);
+  console.log(`writes answered 2xx (warm-up + run): contact ${acknowledged.contact.size}, webhook ${acknowledged.webhook.size}`);
+  console.log(`rows stored: contact messages ${storedContacts.size}, webhook posts ${storedPosts.size - seeded.total} (includes writes in flight when the clients stopped)`);
+  const lost = lostContacts.length + lostPosts.length;
+  console.log(`lost writes (answered 2xx, not stored): ${lost}${lost ? ` ${JSON.stringify([...lostContacts, ...lostPosts].slice(0, 10))}` : ''}`);
+  console.log(`warm-up: ${Math.round(warm.requests.average)} req/s, ${warm.errors + warm.timeouts} errors, ${warm.non2xx} non-2xx`);
+  if (lost !== 0 || ours.errors + ours.timeouts > 0 || ours.non2xx > 0) exitCode = 1;
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  bare.child.kill('SIGTERM');
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
