@@ -108,16 +108,27 @@ export function requestBodyLimits(options: { limit: number; idleTimeoutMs: numbe
     if (!declared && !ctx.get('Transfer-Encoding')) return next();
 
     const req = ctx.req;
+    // A compressed body is read through a decompressor piped from the request; a pipe does not pass on the request's
+    // end, so the reader would wait forever for a body that stalls or whose client left. Keep the decompressors to fail them.
+    const decompressors: Array<{ destroy(error?: Error): unknown }> = [];
+    const pipe = req.pipe;
+    req.pipe = function pipeAndRemember<T extends NodeJS.WritableStream>(this: typeof req, destination: T, options?: { end?: boolean }): T {
+      decompressors.push(destination as unknown as { destroy(error?: Error): unknown });
+      return pipe.call(this, destination, options) as T;
+    };
+    const failDecompressors = (error: Error) => {
+      for (const d of decompressors.splice(0)) d.destroy(error);
+    };
+    req.once('close', () => {
+      if (!req.complete) failDecompressors(Object.assign(new Error('The connection closed before the whole body arrived.'), { status: 400, expose: true }));
+    });
     const onIdle = () => {
       if (req.complete) return;
       ctx.set('Connection', 'close');
+      const idle = Object.assign(new Error(BODY_MESSAGES.idle), { status: 408, expose: true });
+      if (decompressors.length > 0) failDecompressors(idle);
       // The identity-body reader (raw-body) listens for 'error' on the request: it stops and rejects with a 408.
-      if (req.readableFlowing && req.listenerCount('error') > 0) {
-        req.emit('error', Object.assign(new Error(BODY_MESSAGES.idle), { status: 408, expose: true }));
-      } else if (req.readableFlowing) {
-        // A decompressing reader cannot be told: cut the connection (its read fails as aborted).
-        req.socket.destroy();
-      }
+      else if (req.readableFlowing && req.listenerCount('error') > 0) req.emit('error', idle);
       // Nobody is reading: the handler did not want the body; the server's requestTimeout still bounds it.
     };
     // Once the body is in, a slow handler (an analysis) must not trip the socket's inactivity timer.
