@@ -28,13 +28,16 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '60' },
     connections: { type: 'string', default: '200' },
     warmup: { type: 'string', default: '10' },
+    // --no-pages: the API requests only (to tell the cost of server-rendered pages from the API's).
+    pages: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const WARMUP = Number(args.warmup);
 if (![DURATION, CONNECTIONS, WARMUP].every((n) => Number.isFinite(n) && n > 0) || DURATION > 600 || CONNECTIONS > 1000) {
-  console.error('Usage: node api/bench/load.mjs [--duration 1-600 s] [--connections 1-1000] [--warmup s]');
+  console.error('Usage: node api/bench/load.mjs [--duration 1-600 s] [--connections 1-1000] [--warmup s] [--no-pages]');
   process.exit(2);
 }
 
@@ -120,12 +123,20 @@ try {
   const pid = server.child.pid;
   const seeded = (await api(url, '/api/posts?limit=1')).json;
   const firstSlug = seeded.posts[0]?.slug;
-  const pages = siteBuilt ? ['/', '/blog', ...(firstSlug ? [`/blog/${firstSlug}`] : []), '/free-analysis'] : [];
+  const pages = siteBuilt && args.pages ? ['/', '/blog', ...(firstSlug ? [`/blog/${firstSlug}`] : []), '/free-analysis'] : [];
 
   // What the server acknowledged (2xx), by identity: the visitor names and the post slugs. A connection sends one
   // request at a time, so its context holds the write whose answer arrives next.
   let seq = 0;
   const acknowledged = { contact: new Set(), webhook: new Set() };
+  // Answers by request and status, to say which request a non-2xx came from.
+  const tally = new Map();
+  const count = (name, status) => tally.set(`${name} ${status}`, (tally.get(`${name} ${status}`) ?? 0) + 1);
+  const counted = (r) => {
+    const name = `${r.method} ${r.path}`;
+    const inner = r.onResponse;
+    return { ...r, onResponse: (status, body, context, headers) => (count(name, status), inner?.(status, body, context, headers)) };
+  };
   const requests = [
     ...pages.map((p) => ({ method: 'GET', path: p })),
     { method: 'GET', path: '/api/posts' },
@@ -164,6 +175,7 @@ try {
     },
   ];
 
+  requests.splice(0, requests.length, ...requests.map(counted));
   const memStart = await rssMb(pid);
   console.log(`warm-up: ${WARMUP} s, ${CONNECTIONS} connections${siteBuilt ? '' : ' (no shell build: HTML pages left out)'}`);
   const warm = await run({ url, connections: CONNECTIONS, duration: WARMUP, requests });
@@ -205,6 +217,7 @@ try {
   console.log(`rows stored: contact messages ${storedContacts.size}, webhook posts ${storedPosts.size - seeded.total} (includes writes in flight when the clients stopped)`);
   const lost = lostContacts.length + lostPosts.length;
   console.log(`lost writes (answered 2xx, not stored): ${lost}${lost ? ` ${JSON.stringify([...lostContacts, ...lostPosts].slice(0, 10))}` : ''}`);
+  console.log(`answers by request (warm-up + run): ${[...tally].sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
   console.log(`warm-up: ${Math.round(warm.requests.average)} req/s, ${warm.errors + warm.timeouts} errors, ${warm.non2xx} non-2xx`);
   if (lost !== 0 || ours.errors + ours.timeouts > 0 || ours.non2xx > 0) exitCode = 1;
 } catch (error) {
