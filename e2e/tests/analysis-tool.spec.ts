@@ -113,7 +113,7 @@ for (const theme of ['light', 'dark'] as const) {
       ['$10K', 'Potential savings found'],
       ['30s-60s', 'Analysis time'],
     ]) {
-      await expect(page.locator('dl div').filter({ hasText: label }).locator('dd')).toHaveText(value);
+      await expect(page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]')).toHaveText(value);
     }
     await expect(page.getByRole('heading', { level: 2, name: 'Why Analyze Your Website?' })).toBeVisible();
     for (const h of ['Performance', 'SEO', 'Security']) await expect(page.getByRole('heading', { level: 3, name: h, exact: true })).toBeVisible();
