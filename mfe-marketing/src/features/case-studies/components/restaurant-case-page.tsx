@@ -63,7 +63,7 @@ export function RestaurantCasePage({ study }: { study: RestaurantCaseStudy }) {
               <dd className="text-2xl font-extrabold text-primary dark:text-blue-300">
                 {m.before ? (
                   <>
-                    {m.before} <span aria-label="to">→</span> {m.after}
+                    {m.before} <span role="img" aria-label="to">→</span> {m.after}
                   </>
                 ) : (
                   m.after

@@ -17,19 +17,12 @@ export function printOverview(design: SolutionDesign): void {
 }
 
 /**
- * Only on paper: everything else on the screen (shell header and footer included) is hidden by the
- * print rule, which keeps the overview and the elements that contain it.
+ * Only on paper: the print rules in the app's stylesheet (src/index.css) hide everything else on the page, shell
+ * header and footer included, while this overview is on it.
  */
-const PRINT_CSS = `@media print {
-  @page { margin: 16mm; }
-  body *:not(:has([data-print-overview])):not([data-print-overview]):not([data-print-overview] *) { display: none !important; }
-  html, body { background: #fff !important; color: #000 !important; }
-}`;
-
 export function PrintOverview({ design }: { design: SolutionDesign }) {
   return (
     <div data-print-overview="" className="hidden bg-white text-[11pt] leading-snug text-black print:block">
-      <style>{PRINT_CSS}</style>
       <p className="text-sm font-semibold uppercase tracking-wider">
         {SITE.name} · Solution Overview
       </p>

@@ -67,7 +67,8 @@ export function Header() {
             type="button"
             className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
             aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
+            // Only while the menu is there: a reference must name an element of the page.
+            aria-controls={menuOpen ? 'mobile-menu' : undefined}
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             onClick={() => setMenuOpen((o) => !o)}
           >

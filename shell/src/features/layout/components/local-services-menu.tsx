@@ -38,7 +38,7 @@ export function LocalServicesMenu() {
       <button
         type="button"
         aria-expanded={open}
-        aria-controls={id}
+        aria-controls={open ? id : undefined}
         onClick={() => setOpen((o) => !o)}
         className="inline-flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-fg hover:bg-surface-muted cursor-pointer"
       >
