@@ -1,0 +1,52 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { BASE_URL } from '../support/env';
+import { PUBLIC_ROUTES, settle } from '../support/public-routes';
+
+/*
+ * axe on every public route, in both themes, at desktop (1366) and phone (390) width: no serious or critical
+ * violation anywhere. One page per theme and width walks all routes (one browser context each), so the scan
+ * stays around a minute per combination.
+ */
+
+/** The serious and critical violations axe finds on the page as it is now, one line per rule. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const width of [1366, 390]) {
+    test(`axe: no serious or critical violation on any public route (${theme}, ${width}px)`, async ({ browser }) => {
+      test.setTimeout(240_000);
+      const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: 900 } });
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      const page = await context.newPage();
+      const report: string[] = [];
+      for (const { path, h1 } of PUBLIC_ROUTES) {
+        await page.goto(path);
+        // A page that never shows its content is reported with the rest rather than ending the scan.
+        const shown = await settle(page, h1).then(
+          () => true,
+          () => false,
+        );
+        if (!shown) {
+          report.push(`${path}: did not show its h1 ${h1}`);
+          continue;
+        }
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        report.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
+        if (path === '/roi-calculator') {
+          await page.getByRole('button', { name: 'Calculate ROI' }).click();
+          await expect(page.getByText('Annual savings', { exact: true }).first()).toBeVisible();
+          await settle(page, h1);
+          report.push(...(await seriousViolations(page)).map((line) => `${path} (results): ${line}`));
+        }
+      }
+      await context.close();
+      expect(report, report.join('\n')).toEqual([]);
+    });
+  }
+}

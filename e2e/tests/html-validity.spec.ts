@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { HtmlValidate, type Message } from 'html-validate';
+import { PUBLIC_ROUTES, settle } from '../support/public-routes';
+
+/*
+ * The rendered DOM of every public route (what the shell and the remote made of the page, after its data came)
+ * is valid HTML, checked by html-validate with its `standard` preset (only what the HTML standard requires:
+ * content models such as no <style> in the body or <div> in a <ul>, unique ids, valid attributes and values,
+ * closed elements) and `document` (a whole document: doctype, <html lang>, one <title>, ...): close to the Nu HTML
+ * checker's rules (e2e/scripts/nu-check.mjs runs the Nu checker itself).
+ */
+const validator = new HtmlValidate({
+  extends: ['html-validate:standard', 'html-validate:document'],
+  rules: {
+    // Not HTML validity: our own scripts need no integrity hashes (the CSP names what may run).
+    'require-sri': 'off',
+    // HTML allows several h1 (the solution-design pages' print overview has its own, hidden on screen); skipped
+    // levels are still reported.
+    'heading-level': ['error', { allowMultipleH1: true }],
+  },
+});
+
+const describeMessage = (m: Message) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`;
+
+test('the rendered DOM of every public route is valid HTML', async ({ page }) => {
+  test.setTimeout(120_000);
+  const report: string[] = [];
+  for (const { path, h1 } of PUBLIC_ROUTES) {
+    await page.goto(path);
+    await settle(page, h1);
+    const html = await page.evaluate(() => `<!DOCTYPE html>\n${document.documentElement.outerHTML}`);
+    const result = await validator.validateString(html, `${path}.html`);
+    report.push(...result.results.flatMap((r) => r.messages.map((m) => `${path} ${describeMessage(m)}`)));
+  }
+  expect(report, report.join('\n')).toEqual([]);
+});
