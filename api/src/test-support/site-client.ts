@@ -4,7 +4,8 @@ import { signWebhookBody } from '../services/webhook-service';
 export interface Answer {
   status: number;
   headers: Headers;
-  json: any;
+  /** The parsed body as JSON.parse gives it: tests read it field by field and compare with what a caller expects. */
+  json: ReturnType<typeof JSON.parse>;
 }
 
 export const TEST_ORIGIN = 'https://site.test';
@@ -25,7 +26,7 @@ export async function call(
     body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await res.text();
-  let json: unknown;
+  let json: Answer['json'];
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
