@@ -29,12 +29,14 @@ import { webhookRoutes } from './routes/webhook';
 import { openApiRoutes } from './routes/openapi';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
+import { createPageComposer } from './site/compose-page';
 import { dynamicPagesResolver } from './site/dynamic-pages';
 import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
 import { createRouteDataLoaders } from './site/route-data';
 import { createServerModules } from './site/server-modules';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
+import { createShellServer } from './site/shell-server';
 import { site } from './site/site-handler';
 
 /** Every API resource, one route file each. A new resource adds its module here. */
@@ -121,15 +123,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
   // Static pages from the manifests; dynamic ones from the remotes' route tables (server modules) and our loaders.
+  const serverModules = createServerModules({ distDir: remotes.distDir, logger });
+  const routeDataLoaders = createRouteDataLoaders(services);
   const pageMetaResolvers: PageMetaResolver[] = [
     manifestPagesResolver(remotes),
-    dynamicPagesResolver({
-      remotes,
-      modules: createServerModules({ distDir: remotes.distDir, logger }),
-      loaders: createRouteDataLoaders(services),
-      logger,
-    }),
+    dynamicPagesResolver({ remotes, modules: serverModules, loaders: routeDataLoaders, logger }),
   ];
+  // Public pages are rendered on the server: the shell's server entry around the matched remote's (README).
+  const composer = createPageComposer({
+    shell: createShellServer({ siteRoot: config.siteRoot, logger }),
+    modules: serverModules,
+    loaders: routeDataLoaders,
+    timeoutMs: config.ssrTimeoutMs,
+    logger,
+  });
 
   const router: ApiRouter = new Router();
   let draining = false;
@@ -164,7 +171,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
-  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers }));
+  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers, composer }));
 
   return {
     app,

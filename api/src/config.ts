@@ -52,6 +52,11 @@ export interface Config {
    * port, so browser tests can analyze a local test site. Off by default; refused when NODE_ENV=production.
    */
   analysisTestOnlyAllowLoopback: boolean;
+  /**
+   * SSR_TIMEOUT_MS (default 150): how long a remote's server render may take; past it the page goes out with that
+   * remote's area rendered in the browser. Optional so configs built by hand (tests) need not name it.
+   */
+  ssrTimeoutMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +146,7 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
     .optional()
     .transform((v) => v === 'true' || v === '1'),
+  SSR_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10_000).default(150),
   NODE_ENV: z.string().optional(),
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
@@ -196,5 +202,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contactEmailTo: e.CONTACT_EMAIL_TO,
     mailFrom: e.MAIL_FROM,
     analysisTestOnlyAllowLoopback: e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK,
+    ssrTimeoutMs: e.SSR_TIMEOUT_MS,
   };
 }

@@ -23,6 +23,11 @@ export function watchPageErrors(page: Page) {
     }
   };
   page.on('console', (m) => {
+    // React's hydration warnings (a server/browser markup mismatch) fail a page even at warning level.
+    if (m.type() === 'warning' && /hydrat|did not match/i.test(m.text())) {
+      problems.push(`hydration: ${m.text()}`);
+      return;
+    }
     if (m.type() !== 'error') return;
     if (/^Failed to load resource/.test(m.text()) && !isOwn(m.location().url)) return;
     problems.push(`console: ${m.text()}`);

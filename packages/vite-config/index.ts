@@ -48,15 +48,19 @@ const common = (root: string): UserConfig => ({
 interface RouteEntry {
   path: string;
   meta?: { path: string };
-  data?: { source: string; param: string };
+  data?: { source: string; param?: string };
   head?: unknown;
 }
 
 /** Packages the server module imports at run time instead of bundling them. */
 const SERVER_EXTERNAL = ['react', 'react-dom', 'react-router-dom'];
 
-/** Where the server module goes inside dist, as named in the manifest's `server.routes`. */
-const SERVER_ROUTES = 'server/routes.js';
+/**
+ * Where the server entry goes inside dist, as named in the manifest's `server.entry` (and `server.routes`, which
+ * readers of the route table alone still use): it exports `routes` and `render(url, ctx)`.
+ */
+const SERVER_ENTRY = 'server/entry.js';
+const SERVER_ENTRY_ID = 'virtual:site-server-entry';
 
 /** Mistakes in a route table that would otherwise surface as a wrong page or a wrong status in production. */
 function checkRouteTable(routes: RouteEntry[] | undefined, file: string): RouteEntry[] {
@@ -67,8 +71,8 @@ function checkRouteTable(routes: RouteEntry[] | undefined, file: string): RouteE
     if (seen.has(r.path)) throw new Error(`${file}: route ${r.path} is declared twice`);
     seen.add(r.path);
     if (r.meta && r.meta.path !== r.path) throw new Error(`${file}: route ${r.path} carries the metadata of ${r.meta.path}`);
-    if (r.data && typeof r.head !== 'function') throw new Error(`${file}: route ${r.path} loads server data but has no head()`);
-    if (r.data && !r.path.split('/').includes(`:${r.data.param}`)) throw new Error(`${file}: route ${r.path} has no :${r.data.param} param`);
+    if (r.data && typeof r.head !== 'function' && !r.meta) throw new Error(`${file}: route ${r.path} loads server data but has no head() or meta`);
+    if (r.data?.param !== undefined && !r.path.split('/').includes(`:${r.data.param}`)) throw new Error(`${file}: route ${r.path} has no :${r.data.param} param`);
   }
   return routes;
 }
@@ -78,21 +82,28 @@ function checkRouteTable(routes: RouteEntry[] | undefined, file: string): RouteE
  *   - `dist/mfe-manifest.json`: name, version, `routes` (the paths), `pages` (the static `meta`) and
  *     `server.routes`, the module below; read through vite's runner, so the table may import the same
  *     data files that render the pages;
- *   - `dist/server/routes.js`: the table as a Node ES module (vite SSR build; react, react-dom and
- *     react-router-dom stay external, lazy pages become chunks beside it), which the server imports to run
- *     the `head(params, data)` of dynamic pages. It is the seed of the server entry that will render pages.
- * The manifest is written last, so a server that sees it finds the module it names.
+ *   - `dist/server/entry.js`: the remote's server entry, a Node ES module (vite SSR build; react, react-dom and
+ *     react-router-dom stay external so the server's one copy renders it; one file, lazy pages inlined)
+ *     exporting the table as `routes` (the server runs the `head(params, data)` of dynamic pages) and
+ *     `render(url, { data, signal })`, the remote's ./App for that URL (`createRemoteRender` in @site/ui).
+ * The manifest also lists the client build's stylesheets (`styles`), which a server-rendered page links so the
+ * remote's markup paints styled. The manifest is written last, so a server that sees it finds the module it names.
  */
-function routeTablePlugin(root: string, name: string): Plugin {
+function routeTablePlugin(root: string, name: string, serverRender: boolean): Plugin {
   let outDir = path.join(root, 'dist');
   let mode = 'production';
   const tableFile = path.join(root, 'src/app/routes.tsx');
+  const appFile = path.join(root, 'src/app/App.tsx');
+  const styles = new Set<string>();
   return {
     name: 'site:route-table',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
       mode = config.mode;
+    },
+    writeBundle(_options, bundle) {
+      for (const file of Object.keys(bundle)) if (file.endsWith('.css')) styles.add(file);
     },
     async closeBundle() {
       const { module } = await runnerImport<{ routes?: RouteEntry[] }>(tableFile, {
@@ -110,18 +121,36 @@ function routeTablePlugin(root: string, name: string): Plugin {
         logLevel: 'warn',
         publicDir: false,
         define: { __MFE_VERSION__: JSON.stringify(readVersion(root)) },
-        plugins: [react()],
+        plugins: [
+          react(),
+          virtualModule(
+            SERVER_ENTRY_ID,
+            [
+              `export { routes } from ${JSON.stringify(tableFile)};`,
+              `export const version = ${JSON.stringify(readVersion(root))};`,
+              ...(serverRender
+                ? [
+                    `import App from ${JSON.stringify(appFile)};`,
+                    `import { createRemoteRender } from '@site/ui/server-render';`,
+                    `export const render = createRemoteRender(${JSON.stringify(name)}, App);`,
+                  ]
+                : []),
+            ].join('\n'),
+          ),
+        ],
         // Self-contained but for React and the router, which the server resolves from node_modules next to the
-        // dist (the repo's, or SITE_ROOT's), so a renderer added later shares one React with the pages.
+        // dist (the repo's, or SITE_ROOT's), so the shell's renderer and the pages share one React.
         ssr: { noExternal: true, external: SERVER_EXTERNAL },
         build: {
-          ssr: tableFile,
-          outDir: path.join(outDir, path.dirname(SERVER_ROUTES)),
+          ssr: true,
+          outDir: path.join(outDir, path.dirname(SERVER_ENTRY)),
           emptyOutDir: true,
           target: 'node20',
           minify: false,
           reportCompressedSize: false,
-          rollupOptions: { output: { format: 'es', entryFileNames: path.basename(SERVER_ROUTES) } },
+          // One file: the server imports it by a versioned URL (`entry.js?version=…`), and a lazy chunk importing
+          // `../entry.js` back would load a second, unversioned copy (two React contexts, two query clients).
+          rollupOptions: { input: SERVER_ENTRY_ID, output: { format: 'es', entryFileNames: path.basename(SERVER_ENTRY), inlineDynamicImports: true } },
         },
       });
 
@@ -130,10 +159,60 @@ function routeTablePlugin(root: string, name: string): Plugin {
         version: readVersion(root),
         routes: table.map((r) => r.path),
         pages: table.flatMap((r) => (r.meta ? [r.meta] : [])),
-        server: { routes: SERVER_ROUTES },
+        server: serverRender ? { routes: SERVER_ENTRY, entry: SERVER_ENTRY } : { routes: SERVER_ENTRY },
+        styles: [...styles].sort(),
       };
       mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, 'mfe-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    },
+  };
+}
+
+/** A module that exists only in the build (`id` imports it). */
+function virtualModule(id: string, code: string): Plugin {
+  const resolved = `\0${id}`;
+  return {
+    name: `site:virtual:${id}`,
+    resolveId: (source) => (source === id ? resolved : undefined),
+    load: (loaded) => (loaded === resolved ? code : undefined),
+  };
+}
+
+/**
+ * The shell's server entry, `dist/server/entry.js` (vite SSR build of `src/app/server-entry.tsx`; react, react-dom
+ * and react-router-dom external, as in the remotes' server entries, so one React renders them all): the API
+ * imports it to render the chrome around a remote's page in the tree the browser hydrates.
+ */
+function shellServerPlugin(root: string): Plugin {
+  let outDir = path.join(root, 'dist');
+  let mode = 'production';
+  return {
+    name: 'site:shell-server-entry',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      mode = config.mode;
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root,
+        mode,
+        logLevel: 'warn',
+        publicDir: false,
+        define: { __MFE_VERSION__: JSON.stringify(readVersion(root)) },
+        plugins: [react()],
+        ssr: { noExternal: true, external: SERVER_EXTERNAL },
+        build: {
+          ssr: path.join(root, 'src/app/server-entry.tsx'),
+          outDir: path.join(outDir, 'server'),
+          emptyOutDir: true,
+          target: 'node20',
+          minify: false,
+          reportCompressedSize: false,
+          rollupOptions: { output: { format: 'es', entryFileNames: 'entry.js', inlineDynamicImports: true } },
+        },
+      });
     },
   };
 }
@@ -157,10 +236,16 @@ function standaloneFallback(base: string): Plugin {
   };
 }
 
-export type RemoteOptions = { root: string; name: 'marketing' | 'analysis' | 'blog' | 'admin'; port: number };
+export type RemoteOptions = {
+  root: string;
+  name: 'marketing' | 'analysis' | 'blog' | 'admin';
+  port: number;
+  /** False for a remote whose pages render in the browser alone (admin): its server module exports `routes` only. */
+  serverRender?: boolean;
+};
 
 /** A remote: exposes ./App, writes its manifest and server module, is served under /mfe/<name>/ and previews alone on `port`. */
-export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
+export function remoteConfig({ root, name, port, serverRender = true }: RemoteOptions): UserConfig {
   const base = `/mfe/${name}/`;
   const c = common(root);
   return {
@@ -175,7 +260,7 @@ export function remoteConfig({ root, name, port }: RemoteOptions): UserConfig {
         exposes: { './App': './src/app/App.tsx' },
         shared: sharedWithVersions(root),
       }),
-      routeTablePlugin(root, name),
+      routeTablePlugin(root, name, serverRender),
       standaloneFallback(base),
       precompressPlugin(),
     ],
@@ -199,6 +284,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
         remotes: { placeholder: '/mfe/placeholder/remoteEntry.js' },
         shared: sharedWithVersions(root),
       }),
+      shellServerPlugin(root),
       precompressPlugin(),
     ],
     server: { port, proxy: { '/api': 'http://127.0.0.1:3000', '/mfe': 'http://127.0.0.1:3000', '/remotes.json': 'http://127.0.0.1:3000' } },

@@ -1,19 +1,35 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { ErrorBoundary, ErrorFallback } from '@site/ui';
 import { App } from './app/App';
+import { ShellRoot } from './app/shell-root';
+import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from './features/remotes/lib/remote-environment';
+import { loadRemoteApp } from './features/remotes/lib/load-remote';
 import { preloadCurrentRemote } from './features/remotes/lib/preload-remote';
 import './index.css';
 
 preloadCurrentRemote();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ErrorBoundary fallback={({ reset }) => <ErrorFallback reset={reset} />}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </ErrorBoundary>
-  </StrictMode>,
+const container = document.getElementById('root')!;
+const tree = (
+  <ShellRoot environment={{ load: loadRemoteApp }}>
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
+  </ShellRoot>
 );
+
+// The server rendered this page (it marks #root): hydrate its HTML. Otherwise (the admin area, or the server could
+// not render) render from scratch.
+if (container.hasAttribute('data-ssr')) {
+  hydrateRoot(container, tree, {
+    onRecoverableError(error, info) {
+      // An area the server handed over on purpose (its remote's server entry missing, failing or slow: the server
+      // logged why) renders here as it would without server rendering: expected, not an error of this page.
+      const digest = (error as { digest?: unknown } | null)?.digest;
+      if (digest === CLIENT_RENDER_DIGEST || digest === REMOTE_FAILED_DIGEST) return;
+      console.error('Recovered from an error while hydrating the page', error, info.componentStack);
+    },
+  });
+} else {
+  createRoot(container).render(tree);
+}

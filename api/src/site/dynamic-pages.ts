@@ -3,7 +3,7 @@ import { bestRouteMatch } from '@site/contracts/route-match';
 import type { Logger } from '../lib/logger';
 import type { PageMetaResolver } from './page-meta';
 import type { RemoteRegistry } from './remote-registry';
-import type { RouteDataLoaders } from './route-data';
+import { loadRouteData, type RouteDataLoaders } from './route-data';
 import type { ServerModules } from './server-modules';
 
 /**
@@ -20,7 +20,7 @@ export function dynamicPagesResolver(options: {
   logger?: Logger;
 }): PageMetaResolver {
   const { logger } = options;
-  return async (requestPath) => {
+  return async (requestPath, request) => {
     const { manifests } = await options.remotes.snapshot();
     const manifest = manifests.find((m) => bestRouteMatch(m.routes, requestPath));
     if (!manifest) return null;
@@ -39,13 +39,16 @@ export function dynamicPagesResolver(options: {
 
     let data: unknown;
     if (route.data) {
-      const load = Object.hasOwn(options.loaders, route.data.source) ? options.loaders[route.data.source as keyof RouteDataLoaders] : undefined;
-      const param = match.params[route.data.param];
-      if (!load || param === undefined) {
+      const param = route.data.param === undefined ? undefined : match.params[route.data.param];
+      const result =
+        route.data.param !== undefined && param === undefined
+          ? { loaded: false as const }
+          : await loadRouteData(options.loaders, route.data.source, param, request?.search ?? new URLSearchParams(), request?.memo);
+      if (!result.loaded) {
         logger?.error({ remote: manifest.name, route: route.path, data: route.data }, 'route asks for server data the server cannot load: default head');
         return null;
       }
-      data = await load(param);
+      data = result.data;
       if (data === undefined) return 'not-found';
     }
 

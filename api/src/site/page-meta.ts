@@ -7,7 +7,13 @@ import type { RemoteRegistry } from './remote-registry';
  * a `PageMeta` (the page exists), `'not-found'` (a 404, e.g. an unknown blog slug),
  * or null (no opinion: ask the next resolver; a declared route nobody answers gets the default head).
  */
-export type PageMetaResolver = (path: string) => Promise<PageMeta | 'not-found' | null>;
+export type PageMetaResolver = (path: string, request?: PageRequest) => Promise<PageMeta | 'not-found' | null>;
+
+/** The rest of the request a resolver may need: the URL's query, and a memo so a page's data is loaded once. */
+export interface PageRequest {
+  search: URLSearchParams;
+  memo: Map<string, Promise<unknown>>;
+}
 
 /**
  * The static `pages` that remotes declare in their manifests, matched as the router matches them (`/Blog/`,
@@ -28,9 +34,10 @@ export function manifestPagesResolver(registry: RemoteRegistry): PageMetaResolve
 export async function resolvePageMeta(
   resolvers: readonly PageMetaResolver[],
   path: string,
+  request?: PageRequest,
 ): Promise<PageMeta | 'not-found' | null> {
   for (const resolve of resolvers) {
-    const answer = await resolve(path);
+    const answer = await resolve(path, request);
     if (answer !== null) return answer;
   }
   return null;

@@ -54,19 +54,46 @@ export function renderHead(content: HeadContent, options: { publicOrigin: string
   return tags.filter(Boolean).join('\n    ');
 }
 
-/** The shell's index.html with this page's head and the remotes map filled in. */
+/** A server-rendered body: the markup of #root, what it embeds for hydration, and what its head needs. */
+export interface RenderedBody {
+  html: string;
+  /** Tags for the head that React hoisted out of the body (resource hints). */
+  headTags?: string;
+  /** Embedded once as `<script type="application/json" id="__SITE_DATA__">` (escaped: nothing breaks out). */
+  site: unknown;
+  /** Stylesheets of the rendered remote, so its markup paints styled before its code loads. */
+  styles?: string[];
+}
+
+const ROOT_ELEMENT = /<div id="root"><\/div>/;
+const NOSCRIPT = /\s*<noscript>[\s\S]*?<\/noscript>/i;
+
+/** The shell's index.html with this page's head and the remotes map filled in, and the body when rendered. */
 export function renderShellPage(
   template: string,
-  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string; preload?: string[] },
+  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string; preload?: string[]; body?: RenderedBody },
 ): string {
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
-  const preloads = (options.preload ?? []).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('');
+  const { body } = options;
+  const preloads =
+    (options.preload ?? []).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('') +
+    (body?.styles ?? []).map((href) => `\n    <link rel="stylesheet" href="${escapeHtml(href)}" />`).join('') +
+    (body?.headTags ? `\n    ${body.headTags}` : '');
   const block = `<!--site-head-->\n    ${head}${preloads}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)
     : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
   html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
+  if (body && ROOT_ELEMENT.test(html)) {
+    // `data-ssr` tells the shell to hydrate; the page has its content, so the no-JavaScript notice goes.
+    html = html
+      .replace(NOSCRIPT, '')
+      .replace(
+        ROOT_ELEMENT,
+        () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="__SITE_DATA__">${jsonForScript(body.site)}</script>`,
+      );
+  }
   return html;
 }

@@ -7,15 +7,29 @@ import type { Logger } from '../lib/logger';
 /** One route of a remote's server module: the parts of its `RemoteRouteDef` the server uses. */
 export interface ServerRouteDef {
   path: string;
-  /** Server data of a dynamic page: `source` names the loader, `param` the route param it is given. */
-  data?: { source: string; param: string };
+  /** Server data of a page: `source` names the loader, `param` the route param it is given (if any). */
+  data?: { source: string; param?: string };
   /** The dynamic page's head from its params and the loaded data (validated by the caller). */
   head?: (params: Record<string, string>, data: unknown) => unknown;
 }
 
-/** What a remote's server module (`server.routes` of its manifest, e.g. `dist/server/routes.js`) exports. */
+/**
+ * What a remote's server module exports: `server.entry` of its manifest (`dist/server/entry.js`), or a module with
+ * the route table alone (`server.routes`, older builds). The contract of `render` is in the README.
+ */
 export interface RemoteServerModule {
   routes: ServerRouteDef[];
+  /** The remote's page for `url` as a React element, rendered by the shell's server entry under its router. */
+  render?: (url: string, context: { data?: unknown; source?: string; signal?: AbortSignal }) => Promise<RemoteRenderResult>;
+}
+
+/** What a remote's `render` answers (`createRemoteRender` in @site/ui builds it). */
+export interface RemoteRenderResult {
+  /** A React element (created with the server's one React): the remote's ./App for the URL. */
+  element: unknown;
+  status?: number;
+  /** The data the page reads back in the browser, when it differs from what it was given. */
+  data?: unknown;
 }
 
 export interface ServerModules {
@@ -37,7 +51,8 @@ function isServerModule(value: unknown): value is RemoteServerModule {
   const routes = (value as { routes?: unknown } | null)?.routes;
   return (
     Array.isArray(routes) &&
-    routes.every((r: ServerRouteDef | null) => r && typeof r.path === 'string' && (r.head === undefined || typeof r.head === 'function'))
+    routes.every((r: ServerRouteDef | null) => r && typeof r.path === 'string' && (r.head === undefined || typeof r.head === 'function')) &&
+    ['undefined', 'function'].includes(typeof (value as { render?: unknown }).render)
   );
 }
 
@@ -55,7 +70,7 @@ export function createServerModules(options: { distDir: (name: RemoteName) => st
     let module = previous;
     try {
       const imported: unknown = await import(/* @vite-ignore */ url);
-      if (!isServerModule(imported)) throw new Error('it does not export a `routes` array of { path, data?, head? }');
+      if (!isServerModule(imported)) throw new Error('it does not export a `routes` array of { path, data?, head? } (and `render`, a function, if any)');
       module = imported;
     } catch (error) {
       options.logger?.error(
@@ -69,7 +84,7 @@ export function createServerModules(options: { distDir: (name: RemoteName) => st
 
   return {
     async load(manifest) {
-      const relative = manifest.server?.routes;
+      const relative = manifest.server?.entry ?? manifest.server?.routes;
       if (!relative) return null;
       const name = manifest.name;
       const previous = loaded.get(name)?.module ?? null;

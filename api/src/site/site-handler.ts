@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { matchesAny } from '@site/contracts/route-match';
-import { resolvePageMeta, type PageMetaResolver } from './page-meta';
+import type { PageComposer } from './compose-page';
+import { resolvePageMeta, type PageMetaResolver, type PageRequest } from './page-meta';
 import type { RemoteRegistry } from './remote-registry';
 import { sendRemoteFile } from './remote-files';
 import { renderShellPage, type HeadContent } from './render-page';
@@ -15,6 +16,8 @@ export interface SiteOptions {
   remotes: RemoteRegistry;
   /** Asked in order for each HTML page; the remotes' manifest pages should come last. */
   pageMetaResolvers: readonly PageMetaResolver[];
+  /** Renders the page's body on the server (shell + the matched remote); without it pages render in the browser. */
+  composer?: PageComposer;
 }
 
 const NOT_BUILT = 'The site has not been built yet. Run `npm run build`, then start the server again.\n';
@@ -60,8 +63,8 @@ export function site(options: SiteOptions) {
       return;
     }
 
-    // index.html is a template; it only ever goes out rendered.
-    if (await sendStaticFile(ctx, options.shell.distDir, ctx.path, { exclude: (rel) => rel === 'index.html' })) return;
+    // index.html is a template; it only ever goes out rendered. The shell's server entry (server/) stays on the server.
+    if (await sendStaticFile(ctx, options.shell.distDir, ctx.path, { exclude: (rel) => rel === 'index.html' || rel === 'server' || rel.startsWith('server/') })) return;
 
     // A missing file (a script, an image) gets a short 404, not the page.
     if (ctx.path.startsWith('/assets/') || !ctx.accepts('html')) {
@@ -83,7 +86,9 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
     return;
   }
   const snapshot = await options.remotes.snapshot();
-  const meta = await resolvePageMeta(options.pageMetaResolvers, ctx.path);
+  // One memo per request: the head and the server render share the page's data.
+  const request: PageRequest = { search: new URLSearchParams(ctx.querystring), memo: new Map() };
+  const meta = await resolvePageMeta(options.pageMetaResolvers, ctx.path, request);
 
   let head: HeadContent;
   if (meta === 'not-found') head = { kind: 'not-found' };
@@ -96,7 +101,24 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   ctx.type = 'text/html; charset=utf-8';
   // The remote that will render this page starts downloading with the HTML, not after the shell boots.
   const owner = head.kind === 'not-found' ? undefined : Object.values(snapshot.map).find((r) => r && matchesAny(r.routes, ctx.path));
-  ctx.body = renderShellPage(page.html, { head, remotes: snapshot.map, publicOrigin: options.publicOrigin, preload: owner ? [owner.entry] : [] });
+  const body = await options.composer?.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
+  if (body) ctx.set('Server-Timing', `ssr;dur=${body.renderMs.toFixed(1)}`);
+  const styles = body?.rendered ? remoteStyles(body.rendered.styles ?? [], snapshot.map[body.rendered.name]?.entry) : [];
+  ctx.body = renderShellPage(page.html, {
+    head,
+    remotes: snapshot.map,
+    publicOrigin: options.publicOrigin,
+    preload: owner ? [owner.entry] : [],
+    ...(body ? { body: { html: body.html, headTags: body.headTags, site: body.site, styles } } : {}),
+  });
+}
+
+/** URLs of a remote's stylesheets: beside its remoteEntry.js (`<base>/assets/remoteEntry.js` -> `<base>/<style>`). */
+function remoteStyles(styles: string[], entry: string | undefined): string[] {
+  const suffix = 'assets/remoteEntry.js';
+  if (!entry?.endsWith(suffix)) return [];
+  const base = entry.slice(0, -suffix.length);
+  return styles.map((style) => `${base}${style}`);
 }
 
 function plainNotFound(ctx: Context): void {

@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import type { Post } from '@site/contracts/posts';
-import type { RemoteRouteDef } from '@site/ui';
+import type { PostListData, RemoteRouteDef } from '@site/ui';
+import { categoryHead } from '../features/category/data/category-head';
 import { postHead } from '../features/post-detail/data/post-head';
 import { blogMeta } from '../features/posts/data/meta';
 
@@ -10,8 +11,14 @@ const PostPage = lazy(() => import('../features/post-detail/components/post-page
 
 /** The one route table of mfe-blog: its router, its manifest and the server's metadata read it. */
 export const routes: RemoteRouteDef[] = [
-  { path: '/blog', page: BlogPage, meta: blogMeta },
-  { path: '/blog/category/:category', page: CategoryPage },
+  // The server renders the lists with the first page of posts each shows (what the page's queries fetch first).
+  { path: '/blog', page: BlogPage, meta: blogMeta, data: { source: 'post-list' } },
+  {
+    path: '/blog/category/:category',
+    page: CategoryPage,
+    data: { source: 'post-list', param: 'category' },
+    head: (params, data: PostListData) => categoryHead(params, data),
+  },
   // The server loads the published post by slug (404 when there is none) and renders this head into the HTML.
   { path: '/blog/:slug', page: PostPage, data: { source: 'post', param: 'slug' }, head: (_params, post: Post) => postHead(post) },
 ];

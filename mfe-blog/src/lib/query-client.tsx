@@ -18,8 +18,9 @@ export function createBlogQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 30_000,
-        // Cached answers must outlive the cache they are restored into (TanStack's rule for persisting).
-        gcTime: BLOG_CACHE_MAX_AGE_MS,
+        // Cached answers must outlive the cache they are restored into (TanStack's rule for persisting). On the server
+        // (one client per render) no collection timer may keep a finished render's cache alive: Infinity sets none.
+        gcTime: typeof window === 'undefined' ? Infinity : BLOG_CACHE_MAX_AGE_MS,
         // Fetch even when the browser claims to be offline: the reader gets an error with Try again, not a spinner.
         networkMode: 'always',
         retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
@@ -97,8 +98,15 @@ export function persistBlogQueries(client: QueryClient, storage: Storage | null)
 const browserClient = typeof window === 'undefined' ? null : createBlogQueryClient();
 if (browserClient) persistBlogQueries(browserClient, browserStorage());
 
-/** Gives the blog's pages their query client: the browser's by default, or `client` (a server render, a test). */
-export function BlogQueryProvider({ client, children }: { client?: QueryClient; children: ReactNode }) {
-  const [active] = useState(() => client ?? browserClient ?? createBlogQueryClient());
+/**
+ * Gives the blog's pages their query client: the browser's by default, or `client` (a test), or a new one per
+ * server render. `seed` fills it once before the first render (the data the server rendered the page with).
+ */
+export function BlogQueryProvider({ client, seed, children }: { client?: QueryClient; seed?: (client: QueryClient) => void; children: ReactNode }) {
+  const [active] = useState(() => {
+    const chosen = client ?? browserClient ?? createBlogQueryClient();
+    seed?.(chosen);
+    return chosen;
+  });
   return <QueryClientProvider client={active}>{children}</QueryClientProvider>;
 }

@@ -1,18 +1,22 @@
 import { createElement, Suspense, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import type { AnalysisResponse } from '@site/contracts/analysis';
 import type { PageMeta, RouteDataSourceName } from '@site/contracts/manifest';
-import type { Post } from '@site/contracts/posts';
+import type { Post, PostList } from '@site/contracts/posts';
 import { NotFound } from './not-found';
 import { RouteHead } from './page-head';
+import { siteDataFor, useSiteData } from './site-data';
 
 /**
  * Server data a dynamic page needs, named by what it is (never by the page): the server loads it with its own
  * services, passes it to `head`, and answers 404 when it does not exist (see ROUTE_DATA_SOURCES).
  *   - `post`: the published blog post whose slug is the route param `param`
  *   - `analysis-report`: the stored analysis report whose id is the route param `param`
+ *   - `post-list`: the first page of the post lists the page shows (see PostListData); `param` names the category
+ *     param, if any. Never a 404.
+ * The server also renders the page with it and embeds it for hydration: the page gets it as its `data` prop.
  */
-export type RouteDataSource = { source: RouteDataSourceName; param: string };
+export type RouteDataSource = { source: RouteDataSourceName; param?: string };
 
 /** One entry of a remote's route table (`src/app/routes.tsx`): the only place a remote lists its routes. */
 export interface RemoteRouteDef {
@@ -39,6 +43,15 @@ export interface RemoteRouteDef {
 export interface RouteData {
   post: Post;
   'analysis-report': AnalysisResponse;
+  'post-list': PostListData;
+}
+
+/**
+ * The first page of each post list a page shows (`GET /api/posts` with that filter): for a category, its list; for
+ * the blog, every post and, when the URL filters (`?q=`, `?category=`), the filtered list too.
+ */
+export interface PostListData {
+  lists: Array<{ filter: { q: string; category: string }; list: PostList }>;
 }
 
 /** Renders a remote's route table as its `<Routes>`, with the shared not-found page for anything else. */
@@ -55,7 +68,7 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
                 {/* The head of a static page, or `head(params)` of a route without server data; a page with
                     server data calls usePageHead with its `head(params, data)` itself, once the data is there. */}
                 <RouteHead meta={meta} head={data ? undefined : head} />
-                {createElement(page as ComponentType<Record<string, unknown>>, props)}
+                <RoutePage page={page} props={props} source={data?.source} />
               </>
             }
           />
@@ -64,6 +77,17 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
       </Routes>
     </Suspense>
   );
+}
+
+/**
+ * A route's page, given the server's data as its `data` prop when the server rendered this very path (the first
+ * page of a visit): it renders what the server rendered without fetching it again.
+ */
+function RoutePage({ page, props, source }: { page: ComponentType<never>; props?: Record<string, unknown>; source?: string }) {
+  const { pathname } = useLocation();
+  const data = siteDataFor(useSiteData(), pathname, source ?? '');
+  const Page = page as ComponentType<Record<string, unknown>>;
+  return createElement(Page, data === undefined ? props : { ...props, data });
 }
 
 /** While a lazy page loads: fills the screen so the footer does not jump (CLS 0). */

@@ -33,8 +33,14 @@ type ThemeState = {
   cycle: () => void;
 };
 
+/**
+ * The initial state (zustand's server snapshot, `getInitialState`) is always light, so the server's markup and the
+ * browser's hydrating render agree whatever the visitor stored; the stored preference is set right after, and
+ * components showing it update once hydrated. The inline script in index.html has already applied the stored theme
+ * to the page before the first paint, so nothing flashes.
+ */
 export const useThemeStore = create<ThemeState>((set, get) => ({
-  preference: typeof window === 'undefined' ? 'light' : readStoredTheme(),
+  preference: 'light',
   setPreference: (preference) => {
     try {
       window.localStorage.setItem(THEME_STORAGE_KEY, preference);
@@ -46,6 +52,7 @@ export const useThemeStore = create<ThemeState>((set, get) => ({
   },
   cycle: () => get().setPreference(nextTheme(get().preference)),
 }));
+if (typeof window !== 'undefined') useThemeStore.setState({ preference: readStoredTheme() });
 
 /** Applies the stored theme now and follows the OS setting live while the preference is `system`. */
 export function startThemeSync(): () => void {

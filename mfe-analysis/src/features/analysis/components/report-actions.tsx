@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
-import { Button, buttonClasses, track } from '@site/ui';
+import { Button, buttonClasses, notify, track } from '@site/ui';
 import type { AnalysisResult } from '../../../lib/analysis-request';
 import { reportPath, roiCalculatorHref } from '../../../lib/report-links';
 
@@ -24,10 +23,10 @@ export function ReportActions({ result }: { result: AnalysisResult }) {
     if (!url) return;
     try {
       await navigator.clipboard.writeText(url);
-      toast.success('Link copied', { description: 'Anyone with the link can open this report.' });
+      notify.success('Link copied', { description: 'Anyone with the link can open this report.' });
       track('scorecard_click', { action: 'copy_link' });
     } catch {
-      toast.error('Could not copy the link', { description: `Select it and copy it by hand: ${url}` });
+      notify.error('Could not copy the link', { description: `Select it and copy it by hand: ${url}` });
     }
   };
 

@@ -1,18 +1,23 @@
 import { Suspense, use, useMemo, useState, type ComponentType } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
+import { CLIENT_RENDER_DIGEST, type ServerArea } from '../lib/remote-environment';
 import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
 
 /**
  * One remote's area: loads its ./App at run time with `load`; a failure stays inside this area. A remote
  * that cannot be loaded shows "unavailable" with Retry (a fresh load); a remote that crashes while
  * rendering shows the render-crash screen.
+ *
+ * On the server (`server`), the same boundaries hold the remote's page element that its server entry rendered,
+ * or a hand-over to the browser. In the browser the remote's ./App suspends while it loads, and React keeps the
+ * server's HTML of this Suspense boundary on screen until it has loaded, then hydrates it: one tree, no mismatch.
  */
-export function RemoteArea({ name, entry, load }: { name: string; entry: string; load: LoadRemoteApp }) {
+export function RemoteArea({ name, entry, load, server }: { name: string; entry: string; load?: LoadRemoteApp; server?: ServerArea }) {
   const [attempt, setAttempt] = useState(0);
   const { pathname } = useLocation();
   // One load per attempt (the loader shares it with the preload); Retry makes a new attempt.
-  const app = useMemo(() => load(name, entry, attempt), [load, name, entry, attempt]);
+  const app = useMemo(() => (server || !load ? null : load(name, entry, attempt)), [server, load, name, entry, attempt]);
   return (
     <ErrorBoundary
       resetKeys={[name, attempt, pathname]}
@@ -25,7 +30,7 @@ export function RemoteArea({ name, entry, load }: { name: string; entry: string;
       }
     >
       <Suspense fallback={<RemoteLoading />}>
-        <RemoteApp app={app} />
+        {server ? server.kind === 'remote' ? server.element : <RenderedInBrowser /> : app && <RemoteApp app={app} />}
       </Suspense>
     </ErrorBoundary>
   );
@@ -35,6 +40,11 @@ export function RemoteArea({ name, entry, load }: { name: string; entry: string;
 function RemoteApp({ app }: { app: Promise<{ default: ComponentType }> }) {
   const { default: App } = use(app);
   return <App />;
+}
+
+/** Server only: the area is left to the browser (React sends the loading fallback and renders it there). */
+function RenderedInBrowser(): never {
+  throw Object.assign(new Error('This area is rendered in the browser'), { digest: CLIENT_RENDER_DIGEST });
 }
 
 function RemoteLoading() {

@@ -1,15 +1,23 @@
-import { useEffect } from 'react';
+import { useContext, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Button, NotFound } from '@site/ui';
+import type { RemotesMap } from '@site/contracts/manifest';
+import { Button, NotFound, useSiteData } from '@site/ui';
 import { findRemote } from '../lib/find-remote';
-import { loadRemoteApp } from '../lib/load-remote';
+import { RemoteEnvironmentContext } from '../lib/remote-environment';
 import { useRemotes } from '../hooks/use-remotes';
 import { RemoteArea } from './remote-area';
 
-/** Renders the remote that declares the current path, or the not-found page. */
+/**
+ * Renders the remote that declares the current path, or the not-found page: also for a path the server answered
+ * 404 (an unknown slug inside a remote's routes), so the browser's first render is the server's.
+ */
 export function RemoteRouter() {
   const { pathname } = useLocation();
-  const { remotes, error, load } = useRemotes();
+  const environment = useContext(RemoteEnvironmentContext);
+  const site = useSiteData();
+  const store = useRemotes();
+  const remotes = (environment.server?.remotes as RemotesMap | undefined) ?? store.remotes;
+  const { error, load } = store;
   useEffect(() => {
     if (!remotes) void load();
   }, [remotes, load]);
@@ -31,7 +39,8 @@ export function RemoteRouter() {
       </div>
     );
 
+  if (site?.status === 404 && site.path === pathname) return <NotFound />;
   const name = findRemote(remotes, pathname);
   if (!name) return <NotFound />;
-  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={loadRemoteApp} />;
+  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={environment.load} server={environment.server?.area} />;
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { RemotesMap } from '@site/contracts/manifest';
-import { getRemotes } from '../api/get-remotes';
+import { getRemotes, readInlineRemotes } from '../api/get-remotes';
 
 type RemotesState = {
   remotes: RemotesMap | null;
@@ -8,8 +8,9 @@ type RemotesState = {
   load: () => Promise<void>;
 };
 
+// The map the server inlined is read at once, so the first render (a hydration) already knows which remote owns the page.
 export const useRemotes = create<RemotesState>((set) => ({
-  remotes: null,
+  remotes: typeof document === 'undefined' ? null : readInlineRemotes(),
   error: null,
   load: async () => {
     set({ error: null });

@@ -1,0 +1,150 @@
+import type { MfeManifest, RemotesMap } from '@site/contracts/manifest';
+import { bestRouteMatch } from '@site/contracts/route-match';
+import type { Logger } from '../lib/logger';
+import type { PageRequest } from './page-meta';
+import { loadRouteData, type RouteDataLoaders } from './route-data';
+import type { ServerModules } from './server-modules';
+import type { ServerArea, ShellServer, SiteData } from './shell-server';
+
+/** The default budget of one remote's server render (SSR_TIMEOUT_MS). */
+export const DEFAULT_SSR_TIMEOUT_MS = 150;
+
+export interface ComposedBody {
+  /** The markup inside #root (shell chrome plus the remote's page, or its hand-over to the browser). */
+  html: string;
+  /** What the browser reads back while hydrating (embedded once as JSON). */
+  site: SiteData;
+  /** Tags React asked to put first (image preloads): they belong in the head. */
+  headTags: string;
+  /** The remote whose page is in the HTML (its stylesheets are linked), if one is. */
+  rendered?: MfeManifest;
+  /** Milliseconds from asking the remote to render until the HTML was complete. */
+  renderMs: number;
+}
+
+export interface PageComposer {
+  /**
+   * The server-rendered body of one page, or null when the page is rendered in the browser alone (no shell server
+   * entry, or a remote without server rendering such as admin). Never throws for a remote's failure: that remote's
+   * area is handed to the browser and the failure logged at warn.
+   */
+  compose(input: {
+    url: string;
+    path: string;
+    notFound: boolean;
+    snapshot: { manifests: MfeManifest[]; map: Partial<RemotesMap> };
+    request: PageRequest;
+  }): Promise<ComposedBody | null>;
+}
+
+class RenderTimeout extends Error {
+  constructor(ms: number) {
+    super(`the server entry did not answer within ${ms} ms`);
+    this.name = 'RenderTimeout';
+  }
+}
+
+/** Leading `<link>` tags of React's output (resource hints it hoists for a body render). */
+const LEADING_LINKS = /^(?:<link\b[^>]*>)+/;
+
+/**
+ * Server-side composition: the matched remote's server entry renders its page for the URL with the data the
+ * route asks for (loaded by our own loaders), and the shell's server entry renders the chrome around it in one
+ * React tree. Per-remote isolation as in fragment-composition servers: a server entry that is missing, throws or
+ * takes longer than `timeoutMs` yields the shell with that area rendered in the browser, status unchanged.
+ */
+export function createPageComposer(options: {
+  shell: ShellServer;
+  modules: ServerModules;
+  loaders: RouteDataLoaders;
+  timeoutMs?: number;
+  logger?: Logger;
+}): PageComposer {
+  const { logger } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SSR_TIMEOUT_MS;
+
+  return {
+    async compose({ url, path, notFound, snapshot, request }) {
+      const shell = await options.shell.load();
+      if (!shell) return null;
+
+      const started = performance.now();
+      let area: ServerArea = { kind: 'client' };
+      let site: SiteData = { path, status: notFound ? 404 : 200 };
+      let rendered: MfeManifest | undefined;
+
+      if (!notFound) {
+        const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
+        // A remote that does not render on the server (admin) gets the page of today: rendered in the browser.
+        if (!owner?.server?.entry) return null;
+        site = { ...site, remote: owner.name };
+
+        const module = await options.modules.load(owner);
+        if (!module?.render) {
+          logger?.warn({ remote: owner.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
+        } else {
+          const match = bestRouteMatch(
+            module.routes.map((r) => r.path),
+            path,
+          );
+          const route = match && module.routes.find((r) => r.path === match.pattern);
+          let data: unknown;
+          let source: string | undefined;
+          if (match && route?.data) {
+            const param = route.data.param === undefined ? undefined : match.params[route.data.param];
+            const loaded = await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
+            if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, route.data.source];
+          }
+          if (source) site = { ...site, source, data };
+
+          const controller = new AbortController();
+          let timer: NodeJS.Timeout | undefined;
+          const renderStarted = performance.now();
+          try {
+            const result = await Promise.race([
+              module.render(url, { data, source, signal: controller.signal }),
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => reject(new RenderTimeout(timeoutMs)), timeoutMs);
+              }),
+            ]);
+            if (!result || typeof result !== 'object' || !('element' in result)) throw new Error('render() did not answer { element }');
+            area = { kind: 'remote', element: result.element };
+            if (result.data !== undefined && source) site = { ...site, data: result.data };
+            rendered = owner;
+          } catch (error) {
+            controller.abort(error);
+            logger?.warn({ remote: owner.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
+          } finally {
+            clearTimeout(timer);
+          }
+          // What is left of the budget bounds React's render of the page (lazy pages, suspending components).
+          const left = Math.max(1, timeoutMs - (performance.now() - renderStarted));
+          return finish(await renderShell(left));
+        }
+      }
+      return finish(await renderShell(timeoutMs));
+
+      async function renderShell(budget: number) {
+        try {
+          return await shell!.renderPage({ url, remotes: snapshot.map, area, site, timeoutMs: budget });
+        } catch (error) {
+          logger?.warn({ path, err: error }, 'the shell could not be rendered on the server: the page is rendered in the browser');
+          return null;
+        }
+      }
+
+      function finish(result: Awaited<ReturnType<typeof renderShell>>): ComposedBody | null {
+        if (!result) return null;
+        if (result.areaInBrowser && area.kind === 'remote') {
+          rendered = undefined;
+          logger?.warn(
+            { remote: site.remote, path, errors: result.errors.map((e) => (e instanceof Error ? e.message : String(e))) },
+            "the remote's page did not finish rendering on the server (error or budget): its area is rendered in the browser",
+          );
+        }
+        const links = LEADING_LINKS.exec(result.html)?.[0] ?? '';
+        return { html: result.html.slice(links.length), headTags: links, site, rendered, renderMs: performance.now() - started };
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from '../lib/logger';
+
+/** What the server puts in the shell's tree for the matched remote's area (`ServerArea` in the shell). */
+export type ServerArea = { kind: 'remote'; element: unknown } | { kind: 'client' };
+
+/** What the server embeds for hydration (`SiteData` in @site/ui). */
+export interface SiteData {
+  path: string;
+  status: number;
+  remote?: string;
+  source?: string;
+  data?: unknown;
+}
+
+/** The shell's server entry (`shell/dist/server/entry.js`, from `shell/src/app/server-entry.tsx`). */
+export interface ShellServerEntry {
+  renderPage(input: {
+    url: string;
+    remotes: unknown;
+    area: ServerArea;
+    site: SiteData;
+    timeoutMs: number;
+  }): Promise<{ html: string; areaInBrowser: boolean; errors: unknown[] }>;
+}
+
+export interface ShellServer {
+  /** The shell's server entry, re-imported when the file changes; the last one that loaded if a new one fails. */
+  load(): Promise<ShellServerEntry | null>;
+}
+
+const isShellEntry = (value: unknown): value is ShellServerEntry => typeof (value as { renderPage?: unknown } | null)?.renderPage === 'function';
+
+/**
+ * Imports `shell/dist/server/entry.js` by a file URL that names its mtime and size, so a rebuilt shell counts on the
+ * next request without a restart (Node caches modules by URL). Without one (an old build), pages are rendered in
+ * the browser as before.
+ */
+export function createShellServer(options: { siteRoot: string; logger?: Logger }): ShellServer {
+  const file = path.join(options.siteRoot, 'shell', 'dist', 'server', 'entry.js');
+  let current: { key: string; entry: ShellServerEntry | null } | undefined;
+  let pending: { key: string; promise: Promise<ShellServerEntry | null> } | undefined;
+
+  return {
+    async load() {
+      let key: string;
+      try {
+        const info = await stat(file);
+        key = `${info.mtimeMs}-${info.size}`;
+      } catch {
+        return current?.entry ?? null;
+      }
+      if (current?.key === key) return current.entry;
+      if (pending?.key === key) return pending.promise;
+      const previous = current?.entry ?? null;
+      const promise = (async () => {
+        let entry = previous;
+        try {
+          const imported: unknown = await import(/* @vite-ignore */ `${pathToFileURL(file).href}?mtime=${key}`);
+          if (!isShellEntry(imported)) throw new Error('it does not export renderPage()');
+          entry = imported;
+        } catch (error) {
+          options.logger?.error({ module: file, err: error }, "could not import the shell's server entry; pages keep the last one that loaded");
+        }
+        current = { key, entry };
+        return entry;
+      })();
+      pending = { key, promise };
+      return promise.finally(() => {
+        if (pending?.promise === promise) pending = undefined;
+      });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { expect, test, type Page } from '@playwright/test';
+import { watchPageErrors } from '../support/page-errors';
+
+// Public pages arrive as HTML rendered on the server (shell + the page's remote) and are hydrated by the same code:
+// no hydration mismatch, no console error, interactive afterwards, and readable with JavaScript off.
+
+const POST = {
+  path: '/blog/how-ai-chatbots-are-transforming-customer-service-for-local-businesses',
+  h1: 'How AI Chatbots Are Transforming Customer Service for Local Businesses',
+};
+
+const ROUTES: { path: string; h1: RegExp | string; text: RegExp }[] = [
+  { path: '/', h1: /pays for itself/, text: /Tri-Valley/ },
+  { path: '/local-services', h1: 'Local AI Automation Services', text: /Danville/ },
+  { path: '/local-services/danville-ai-automation', h1: /Danville/, text: /Danville/ },
+  { path: '/case-studies/danville-restaurant-automation', h1: /Restaurant Automation Solution Design/, text: /restaurant/i },
+  { path: '/case-studies/restaurant-automation', h1: /Restaurant Automation Case Study/, text: /restaurant/i },
+  { path: '/roi-calculator', h1: /ROI Calculator/, text: /hours/i },
+  { path: '/blog', h1: 'AI Automation Blog', text: /Showing 3 of 3 articles/ },
+  { path: POST.path, h1: POST.h1, text: /chatbot/i },
+  { path: '/blog/category/ai-automation', h1: 'AI Automation', text: /Back to Blog/ },
+  { path: '/free-analysis', h1: /Free Business Growth Scorecard/, text: /business/i },
+  { path: '/website-analysis', h1: /Free Website & Business Analysis/, text: /website/i },
+];
+
+/** Opens `path` and waits until the remote's code has hydrated the server's HTML (its ./App ran in the browser). */
+async function openHydrated(page: Page, path: string) {
+  await page.goto(path);
+  // The remote's area stays server HTML until its code has loaded and hydrated; the load settles that.
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.getElementById('root')?.hasAttribute('data-ssr'));
+}
+
+async function createReport(page: Page): Promise<string> {
+  const res = await page.request.post('/api/analyze-smb-business', { data: { businessName: 'Hydration Test Bakery', location: 'Danville, CA' } });
+  expect(res.status()).toBe(200);
+  const { id } = (await res.json()) as { id: string };
+  return `/free-analysis/report/${id}`;
+}
+
+for (const route of ROUTES) {
+  test(`${route.path} hydrates the server's HTML with no error or warning`, async ({ page }) => {
+    const errors = watchPageErrors(page);
+    await openHydrated(page, route.path);
+    await expect(page.getByRole('heading', { level: 1, name: route.h1 }).first()).toBeVisible();
+    await expect(page.locator('main')).toContainText(route.text);
+    // Nothing the server rendered was thrown away and rendered again: React kept the server's nodes.
+    errors.expectClean();
+  });
+}
+
+test('a shared report hydrates with the report the server embedded, without fetching it again', async ({ page }) => {
+  const path = await createReport(page);
+  const errors = watchPageErrors(page);
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/analyses/')) fetched.push(r.url());
+  });
+  await openHydrated(page, path);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toContainText('Hydration Test Bakery');
+  expect(fetched).toEqual([]);
+  errors.expectClean();
+});
+
+test('the page is interactive once hydrated: the theme toggle and a header link work', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  await openHydrated(page, '/local-services');
+  const toggle = page.getByRole('button', { name: /^Theme: Light/ });
+  await toggle.click();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await expect(page.getByRole('button', { name: /^Theme: Dark/ })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'AI Automation Blog' })).toBeVisible();
+  errors.expectClean();
+});
+
+test('a stored dark theme paints dark from the first frame and the toggle shows it after hydration', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  await openHydrated(page, '/roi-calculator');
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await expect(page.getByRole('button', { name: /^Theme: Dark/ })).toBeVisible();
+  errors.expectClean();
+});
+
+test('the blog list hydrates from the embedded posts: no request to /api/posts on load', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  const lists: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/posts') lists.push(r.url());
+  });
+  await openHydrated(page, '/blog');
+  await expect(page.getByRole('article')).toHaveCount(3);
+  await expect(page.getByText('Showing 3 of 3 articles')).toBeVisible();
+  expect(lists).toEqual([]);
+  errors.expectClean();
+});
+
+test('a post hydrates from the embedded post: it is not fetched again', async ({ page }) => {
+  const errors = watchPageErrors(page);
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/api/posts/')) fetched.push(r.url());
+  });
+  await openHydrated(page, POST.path);
+  await expect(page.getByRole('heading', { level: 1, name: POST.h1 })).toBeVisible();
+  expect(fetched).toEqual([]);
+  errors.expectClean();
+});
+
+test('an unknown URL and an unknown post answer 404 with the not-found page, hydrated cleanly', async ({ page }) => {
+  for (const path of ['/no-such-page-here', '/blog/no-such-post-here']) {
+    const errors = watchPageErrors(page);
+    const res = await page.goto(path);
+    expect(res?.status()).toBe(404);
+    expect(await res!.text()).toContain('Oops! Page not found');
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('heading', { level: 1, name: 'Oops! Page not found' })).toBeVisible();
+    // The console reports the page's own 404 status; any other failed request is still caught (`http 404: …`).
+    const problems = errors.problems.filter((p) => !p.startsWith('console: Failed to load resource: the server responded with a status of 404'));
+    expect(problems, problems.join('\n')).toEqual([]);
+  }
+});
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const route of ROUTES) {
+    test(`${route.path} still shows its heading and text`, async ({ page }) => {
+      await page.goto(route.path);
+      await expect(page.getByRole('heading', { level: 1, name: route.h1 }).first()).toBeVisible();
+      await expect(page.locator('main')).toContainText(route.text);
+    });
+  }
+});

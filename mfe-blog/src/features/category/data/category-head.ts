@@ -1,0 +1,30 @@
+import type { PageMeta } from '@site/contracts/manifest';
+import { categoryNameForSlug } from '@site/contracts/posts';
+import type { PostListData } from '@site/ui';
+
+/** The category's name: from its posts when the server loaded them, else the offered categories or the slug. */
+export function categoryName(slug: string, data?: PostListData): string {
+  return categoryNameForSlug(slug, data?.lists.flatMap((l) => l.list.posts.map((p) => p.category)));
+}
+
+/** The head of `/blog/category/:category` (the page sets the same title and description in the browser). */
+export function categoryHead(params: Record<string, string>, data?: PostListData): PageMeta {
+  const slug = (params.category ?? '').toLowerCase();
+  const name = categoryName(slug, data);
+  const path = `/blog/category/${encodeURIComponent(slug)}`;
+  const description = `Articles about ${name} from Tri-Valley AI Automation.`;
+  return {
+    path,
+    title: `${name} | AI Automation Blog`,
+    description,
+    canonical: path,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'CollectionPage',
+      name: `${name} | AI Automation Blog`,
+      description,
+      url: path,
+      isPartOf: { '@type': 'Blog', name: 'AI Automation Blog', url: '/blog' },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+
+/**
+ * What a server-rendered page hands to the browser once, in `<script type="application/json" id="__SITE_DATA__">`:
+ * the path it rendered, its status and, when the page's route asked for server data, that data (exactly what the
+ * remote's `render` was given), so hydration shows the same thing without fetching it again.
+ */
+export interface SiteData {
+  /** The URL path the server rendered (`location.pathname`). */
+  path: string;
+  /** The page's HTTP status: 404 means the shell's not-found page was rendered for `path`. */
+  status: number;
+  /** The remote whose area the server rendered, when one did. */
+  remote?: string;
+  /** The route's data source (`post`, `post-list`, `analysis-report`) and its data. */
+  source?: string;
+  data?: unknown;
+}
+
+export const SITE_DATA_ELEMENT_ID = '__SITE_DATA__';
+
+const SiteDataContext = createContext<SiteData | null | undefined>(undefined);
+
+/** On the server, the remote's `render` wraps its ./App in this: there is no document to read the data from. */
+export function SiteDataProvider({ value, children }: { value: SiteData | null; children: ReactNode }) {
+  return createElement(SiteDataContext.Provider, { value }, children);
+}
+
+function isSiteData(value: unknown): value is SiteData {
+  const v = value as Partial<SiteData> | null;
+  return typeof v === 'object' && v !== null && typeof v.path === 'string' && typeof v.status === 'number';
+}
+
+let embedded: SiteData | null | undefined;
+
+/** The data the server embedded in this document (read once), or null (a client-rendered page, no document). */
+export function readEmbeddedSiteData(): SiteData | null {
+  if (embedded !== undefined) return embedded;
+  if (typeof document === 'undefined') return null;
+  embedded = null;
+  const text = document.getElementById(SITE_DATA_ELEMENT_ID)?.textContent;
+  if (text) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isSiteData(parsed)) embedded = parsed;
+    } catch (error) {
+      console.warn('Ignoring unreadable server data', error);
+    }
+  }
+  return embedded;
+}
+
+/** The server's data for this page: from the server render's provider, else from the document. */
+export function useSiteData(): SiteData | null {
+  const provided = useContext(SiteDataContext);
+  return provided !== undefined ? provided : readEmbeddedSiteData();
+}
+
+/** The server's data of `source` when it was rendered for `pathname` (later pages of the visit load their own). */
+export function siteDataFor(site: SiteData | null, pathname: string, source: string): unknown {
+  return site && site.path === pathname && site.source === source ? site.data : undefined;
+}

@@ -1,0 +1,81 @@
+// The shell's server entry (built to dist/server/entry.js, imported by the API): renders the chrome around the
+// matched remote's page into HTML, in the same tree main.tsx hydrates.
+import { Writable } from 'node:stream';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import type { RemotesMap } from '@site/contracts/manifest';
+import { SiteDataProvider, type SiteData } from '@site/ui';
+import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST, type ServerArea } from '../features/remotes/lib/remote-environment';
+import { App } from './App';
+import { ShellRoot } from './shell-root';
+
+export interface ShellRenderInput {
+  /** The request's path and query. */
+  url: string;
+  /** `/remotes.json` as served with this page (the browser reads the same, inlined). */
+  remotes: Partial<RemotesMap>;
+  /** What the matched remote's area holds: its page element, or a hand-over to the browser. */
+  area: ServerArea;
+  /** What the page embeds for hydration; `status: 404` renders the not-found page. */
+  site: SiteData;
+  /** Past this, whatever has not rendered yet is left to the browser. */
+  timeoutMs: number;
+}
+
+export interface ShellRenderResult {
+  /** The markup inside #root. */
+  html: string;
+  /** The remote's area is rendered in the browser (handed over, failed or too slow). */
+  areaInBrowser: boolean;
+  /** Errors thrown while rendering the remote's area (the page still renders; the browser renders the area). */
+  errors: unknown[];
+}
+
+/** Renders the whole page body (header, main with the remote's area, footer, toaster) once everything is ready. */
+export function renderPage(input: ShellRenderInput): Promise<ShellRenderResult> {
+  const tree: ReactNode = (
+    <ShellRoot environment={{ server: { remotes: input.remotes, area: input.area } }}>
+      <SiteDataProvider value={input.site}>
+        <StaticRouter location={input.url}>
+          <App />
+        </StaticRouter>
+      </SiteDataProvider>
+    </ShellRoot>
+  );
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const errors: unknown[] = [];
+    let areaInBrowser = input.area.kind === 'client';
+    let timer: NodeJS.Timeout | undefined;
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        done();
+      },
+    });
+    sink.on('finish', () => {
+      clearTimeout(timer);
+      resolve({ html: Buffer.concat(chunks).toString('utf8'), areaInBrowser, errors });
+    });
+    const stream = renderToPipeableStream(tree, {
+      // Every boundary in place, however large: React would otherwise send big ones after the shell with inline
+      // scripts to move them in (the CSP allows no inline script but the theme's, and without JavaScript they stay hidden).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      // Status and head are decided before rendering; the page goes out whole, once every boundary is ready.
+      onAllReady: () => stream.pipe(sink),
+      onShellError: (error) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+      onError: (error) => {
+        areaInBrowser = true;
+        if ((error as { digest?: unknown } | null)?.digest === CLIENT_RENDER_DIGEST) return CLIENT_RENDER_DIGEST;
+        errors.push(error);
+        return REMOTE_FAILED_DIGEST;
+      },
+    });
+    timer = setTimeout(() => stream.abort(new Error(`server render took longer than ${input.timeoutMs} ms`)), input.timeoutMs);
+  });
+}
