@@ -5,6 +5,7 @@ import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
 import { PagedPostGrid } from '../../../components/paged-post-grid';
 import { usePostList } from '../../../lib/use-post-list';
+import { categoryPageHead } from '../data/category-head';
 
 export { titleCaseSlug };
 
@@ -16,13 +17,8 @@ export function CategoryPage() {
   const { category = '' } = useParams();
   const { posts, total, loading, error, retry, hasMore, loadingMore, loadMore } = usePostList({ q: '', category: category.toLowerCase() });
   const name = categoryNameForSlug(category, posts?.map((p) => p.category));
-  const slug = category.toLowerCase();
-  // Once the posts are here, so the name is the category's real one (the head the server wrote says the same).
-  usePageHead(
-    posts
-      ? { path: `/blog/category/${encodeURIComponent(slug)}`, title: `${name} | AI Automation Blog`, description: `Articles about ${name} from Tri-Valley AI Automation.` }
-      : undefined,
-  );
+  // Once the posts are here, so the name is the category's real one: the head the server wrote (route table's `head`).
+  usePageHead(posts ? categoryPageHead(category.toLowerCase(), name) : undefined);
   const count = total ?? 0;
 
   return (

@@ -7,10 +7,14 @@ export function categoryName(slug: string, data?: PostListData): string {
   return categoryNameForSlug(slug, data?.lists.flatMap((l) => l.list.posts.map((p) => p.category)));
 }
 
-/** The head of `/blog/category/:category` (the page sets the same title and description in the browser). */
+/** The head of `/blog/category/:category` (the route table's `head`: the server writes it into the HTML). */
 export function categoryHead(params: Record<string, string>, data?: PostListData): PageMeta {
   const slug = (params.category ?? '').toLowerCase();
-  const name = categoryName(slug, data);
+  return categoryPageHead(slug, categoryName(slug, data));
+}
+
+/** The head of a category page once its name is known (the page passes it to usePageHead with its posts' name). */
+export function categoryPageHead(slug: string, name: string): PageMeta {
   const path = `/blog/category/${encodeURIComponent(slug)}`;
   const description = `Articles about ${name} from Tri-Valley AI Automation.`;
   return {
