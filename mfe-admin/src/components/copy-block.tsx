@@ -1,15 +1,14 @@
 import { useId, useRef } from 'react';
-import { toast } from 'sonner';
-import { Button } from '@site/ui';
+import { Button, notify } from '@site/ui';
 
 /** Copies text to the clipboard; when the browser refuses, selects it so Ctrl+C works. */
 export async function copyText(text: string, select?: () => void): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    toast.success('Copied to the clipboard');
+    notify.success('Copied to the clipboard');
   } catch {
     select?.();
-    toast.error('Could not copy automatically', { description: 'The text is selected: press Ctrl+C (⌘C on a Mac).' });
+    notify.error('Could not copy automatically', { description: 'The text is selected: press Ctrl+C (⌘C on a Mac).' });
   }
 }
 

@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField } from './contact-limits';
 import { safeText } from './text';
 
-/** Maximum lengths of the contact form's fields: generous for people, small enough to refuse abuse. */
-export const CONTACT_LIMITS = {
-  name: 100,
-  email: 254,
-  company: 120,
-  subject: 150,
-  message: 5000,
-} as const;
-
-/** A message shorter than this asks for a little more detail: 'Hi' gives the owner nothing to answer. */
-export const CONTACT_MESSAGE_MIN = 10;
+export { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField };
 
 const optionalText = (max: number, label: string) =>
   z
@@ -53,7 +44,6 @@ export const contactRequestSchema = z.object({
 });
 export type ContactRequestInput = z.input<typeof contactRequestSchema>;
 export type ContactRequest = z.output<typeof contactRequestSchema>;
-export type ContactField = 'name' | 'email' | 'company' | 'subject' | 'message';
 
 /** The answer of POST /api/contact (spec section 7). Failures also carry the error envelope. */
 export const contactResponseSchema = z.object({

@@ -23,6 +23,7 @@ export { NotFound } from './not-found';
 export { ErrorBoundary, ErrorFallback } from './error-boundary';
 export { ApiError, requestJson } from './request';
 export { StandaloneHost } from './standalone-host';
+export { Toasts, notify } from './toasts';
 export { RemoteRoot, PageHeader } from './remote-root';
 export { RemoteRoutes, type RemoteRouteDef, type RouteData, type RouteDataSource, type PostListData } from './route-table';
 export { SiteDataProvider, readEmbeddedSiteData, siteDataFor, useSiteData, SITE_DATA_ELEMENT_ID, type SiteData } from './site-data';

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { errorEnvelopeSchema } from '@site/contracts/error';
 
 /** A failed API call: `status` 0 means the network or the response body failed. */
 export class ApiError extends Error {
@@ -40,13 +39,24 @@ export async function requestJson<S extends z.ZodType>(
   } catch {
     throw new ApiError(`Unexpected response (${res.status})`, res.ok ? 0 : res.status);
   }
-  if (!res.ok) {
-    const env = errorEnvelopeSchema.safeParse(body);
-    throw env.success
-      ? new ApiError(env.data.error.message, res.status, env.data.error.code, env.data.error.details)
-      : new ApiError(`Request failed (${res.status})`, res.status);
-  }
+  if (!res.ok) throw await errorFromEnvelope(body, res.status);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError('The server answered in an unexpected shape', 0);
   return parsed.data;
+}
+
+/**
+ * The ApiError of an error answer, with the server's message when the body is the error envelope. The contract is
+ * loaded here, on the error path, not with @site/ui: @site/ui is on every page and must not pull zod in (the
+ * caller's own schema brings zod when a request is made).
+ */
+async function errorFromEnvelope(body: unknown, status: number): Promise<ApiError> {
+  try {
+    const { errorEnvelopeSchema } = await import('@site/contracts/error');
+    const env = errorEnvelopeSchema.safeParse(body);
+    if (env.success) return new ApiError(env.data.error.message, status, env.data.error.code, env.data.error.details);
+  } catch {
+    // the contract's chunk did not load (offline): the status still says what failed
+  }
+  return new ApiError(`Request failed (${status})`, status);
 }

@@ -1,8 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import { Toaster } from 'sonner';
 import { startThemeSync, useThemeStore } from './use-theme-store';
 import { ThemeToggle } from './theme-toggle';
+import { Toasts } from './toasts';
 
 /**
  * The minimal host a remote runs in alone (`pnpm --filter mfe-x preview`): router, theme and toasts,
@@ -24,7 +24,7 @@ export function StandaloneHost({ name, home, children }: { name: string; home: s
         </div>
         <main id="main">{children}</main>
       </div>
-      <Toaster richColors closeButton position="top-center" />
+      <Toasts richColors closeButton position="top-center" />
     </BrowserRouter>
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Toaster } from 'sonner';
-import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, useThemeStore } from '@site/ui';
+import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, Toasts, useThemeStore } from '@site/ui';
 import { Footer } from '../features/layout/components/footer';
 import { Header } from '../features/layout/components/header';
 import { useScrollRestoration } from '../features/navigation/hooks/use-scroll-restoration';
@@ -32,7 +31,8 @@ export function App() {
         </ErrorBoundary>
       </main>
       <Footer />
-      <Toaster richColors closeButton position="top-center" theme={preference} />
+      {/* sonner loads with the first toast (notify in @site/ui), not with the page */}
+      <Toasts richColors closeButton position="top-center" theme={preference} />
     </div>
   );
 }

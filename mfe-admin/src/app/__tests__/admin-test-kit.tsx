@@ -1,7 +1,7 @@
 import { configure, render, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { Toaster } from 'sonner';
+import { toast, Toaster } from 'sonner';
 import { afterEach, beforeEach } from 'vitest';
 import type { AdminPostList, AdminSession } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
@@ -39,7 +39,11 @@ beforeEach(() => {
   localStorage.clear();
   useSessionStore.setState({ session: null, expired: false });
 });
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  // Toasts live in sonner's module state: one test's toasts must not show up again in the next test's toaster.
+  toast.dismiss();
+});
 
 export const loggedIn: AdminSession = { authenticated: true, passwordConfigured: true, activeSection: 'dashboard', expiresAt: '2030-01-01T00:00:00.000Z' };
 export const loggedOut: AdminSession = { authenticated: false, passwordConfigured: true, activeSection: null, expiresAt: null };

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { ALERT_TYPE_LABELS, type AlertSeverity } from '@site/contracts/admin';
-import { ApiError, Button } from '@site/ui';
+import { ApiError, Button, notify } from '@site/ui';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
@@ -43,7 +42,7 @@ export function AlertHistoryPanel() {
         h ? { ...h, alerts: h.alerts.map((a) => (a.id === id ? entry : a)), unacknowledged: Math.max(0, h.unacknowledged - 1) } : h!,
       );
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) toast.error(errorMessage(err, 'Failed to acknowledge the alert'));
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Failed to acknowledge the alert'));
     } finally {
       setAcking(null);
     }
@@ -55,10 +54,10 @@ export function AlertHistoryPanel() {
       await clearAlertHistory();
       history.setData({ alerts: [], total: 0, unacknowledged: 0 });
       setConfirmClear(false);
-      toast.success('Alert history cleared');
+      notify.success('Alert history cleared');
     } catch (err) {
       setConfirmClear(false);
-      if (!(err instanceof ApiError && err.status === 401)) toast.error('Failed to clear history');
+      if (!(err instanceof ApiError && err.status === 401)) notify.error('Failed to clear history');
     } finally {
       setClearing(false);
     }

@@ -1,6 +1,5 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import {
   ALERT_GROUPS,
   ALERT_TYPE_LABELS,
@@ -11,7 +10,7 @@ import {
   type AlertSettings,
   type AlertType,
 } from '@site/contracts/admin';
-import { ApiError, Button, cn } from '@site/ui';
+import { ApiError, Button, cn, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { errorMessage } from '../../../lib/admin-request';
@@ -64,7 +63,7 @@ function ThresholdForm({ setting, onSaved }: { setting: AlertSetting; onSaved: (
     const parsed = alertThresholdInputSchema.safeParse(value);
     if (!parsed.success) {
       setError(THRESHOLD_MESSAGE);
-      toast.error('Failed to update threshold', { description: THRESHOLD_MESSAGE });
+      notify.error('Failed to update threshold', { description: THRESHOLD_MESSAGE });
       return;
     }
     setError(null);
@@ -73,12 +72,12 @@ function ThresholdForm({ setting, onSaved }: { setting: AlertSetting; onSaved: (
       const settings = await updateAlertSetting(setting.type, { threshold: parsed.data });
       onSaved(settings);
       setValue(String(parsed.data));
-      toast.success('Threshold updated', { description: `${label} alerts at ${parsed.data}%.` });
+      notify.success('Threshold updated', { description: `${label} alerts at ${parsed.data}%.` });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       const message = errorMessage(err, '');
       if (err instanceof ApiError && err.status === 400) setError(message || THRESHOLD_MESSAGE);
-      toast.error('Failed to update threshold', message ? { description: message } : undefined);
+      notify.error('Failed to update threshold', message ? { description: message } : undefined);
     } finally {
       setSaving(false);
     }
@@ -137,7 +136,7 @@ export function AlertSettingsPanel() {
       setData(await updateAlertSetting(setting.type, { [field]: value }));
     } catch (err) {
       setData((current) => (current ? { ...current, settings: current.settings.map((s) => (s.type === setting.type ? { ...s, [field]: !value } : s)) } : current!));
-      if (!(err instanceof ApiError && err.status === 401)) toast.error('Failed to update alert');
+      if (!(err instanceof ApiError && err.status === 401)) notify.error('Failed to update alert');
     } finally {
       setPending(null);
     }

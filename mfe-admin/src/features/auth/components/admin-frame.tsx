@@ -1,8 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import type { AdminSection } from '@site/contracts/admin';
-import { Button } from '@site/ui';
+import { Button, notify } from '@site/ui';
 import { useSessionStore } from '../../../lib/session-store';
 import { getSession } from '../api/get-session';
 import { saveSection } from '../api/save-section';
@@ -42,7 +41,7 @@ export function AdminFrame({ section, children }: { section: AdminSection | null
   useEffect(() => {
     if (!expired) return;
     // One toast however many requests answered 401 at once.
-    toast.info('Your admin session has ended. Please log in again.', { id: 'admin-session-ended' });
+    notify.info('Your admin session has ended. Please log in again.', { id: 'admin-session-ended' });
     reset();
     navigate('/', { replace: true });
   }, [expired, reset, navigate]);

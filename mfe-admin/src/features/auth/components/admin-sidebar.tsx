@@ -1,9 +1,8 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import type { AdminSection } from '@site/contracts/admin';
-import { cn } from '@site/ui';
+import { cn, notify } from '@site/ui';
 import { adminPages } from '../../../config/pages';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { useSessionStore } from '../../../lib/session-store';
@@ -60,10 +59,10 @@ export function AdminSidebar({ section }: { section: AdminSection | null }) {
     try {
       await logout();
       reset();
-      toast.success('You are logged out.');
+      notify.success('You are logged out.');
       navigate('/');
     } catch {
-      toast.error('Could not log out. Please try again.');
+      notify.error('Could not log out. Please try again.');
       setLeaving(false);
     }
   }

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { LEAD_FILTERS, type AdminLead, type LeadMailState } from '@site/contracts/admin';
-import { ApiError, Button, buttonClasses, cn } from '@site/ui';
+import { ApiError, Button, buttonClasses, cn, notify } from '@site/ui';
 import { controlClass } from '../../../components/form-field';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
@@ -68,7 +67,7 @@ export function LeadsInbox() {
         return { ...d, leads: d.leads.map((l) => (l.id === updated.id ? updated : l)), unread: Math.max(0, d.unread + unreadDelta) };
       });
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) toast.error(errorMessage(err, 'Could not update the message. Please try again.'));
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not update the message. Please try again.'));
     } finally {
       setBusy(null);
     }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import type { HealthCheck, HealthStatus } from '@site/contracts/admin';
-import { ApiError, Button } from '@site/ui';
+import { ApiError, Button, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
@@ -31,9 +30,9 @@ export function HealthSummary() {
     setRefreshing(true);
     try {
       health.setData(await refreshHealth());
-      toast.success('Health checks updated');
+      notify.success('Health checks updated');
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) toast.error('Could not run the health checks', { description: errorMessage(err, 'The server did not answer.') });
+      if (!(err instanceof ApiError && err.status === 401)) notify.error('Could not run the health checks', { description: errorMessage(err, 'The server did not answer.') });
     } finally {
       setRefreshing(false);
     }

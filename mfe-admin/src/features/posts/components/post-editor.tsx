@@ -1,9 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { adminPostConflictDetailsSchema, ADMIN_MESSAGES } from '@site/contracts/admin';
 import { BLOG_CATEGORIES, PLACEHOLDER_IMAGE, parseKeywords, readTime, slugify, type Post } from '@site/contracts/posts';
-import { ApiError, Button, ButtonLink, cn } from '@site/ui';
+import { ApiError, Button, ButtonLink, cn, notify } from '@site/ui';
 import type { ArticlePost } from '@site/ui/post-article';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -117,7 +116,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
         const created = await createPost(toPostInput(values));
         autosave.stop();
         setBaseline(values);
-        toast.success('Post created as a draft', { description: `“${created.title}” is in the list; publish it when it is ready.` });
+        notify.success('Post created as a draft', { description: `“${created.title}” is in the list; publish it when it is ready.` });
         navigate(adminPages.posts.path);
         return;
       }
@@ -128,7 +127,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
       setValues(next);
       setSubmitted(false);
       autosave.clear();
-      toast.success('Post updated');
+      notify.success('Post updated');
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.code === 'validation_failed') {
         setServerErrors(errorsFromMessages(validationMessages(err)));
@@ -157,7 +156,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
     setServerErrors(null);
     // The writer's own version stays on this device and is offered right away: nothing typed is lost.
     if (!sameValues(mine, latest)) autosave.keepAndOffer(mine);
-    toast.info('Loaded the latest version of the post');
+    notify.info('Loaded the latest version of the post');
   }
 
   async function onDelete() {
@@ -168,13 +167,13 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
       autosave.stop();
       setBaseline(values);
       setDeleteOpen(false);
-      toast.success('Post deleted');
+      notify.success('Post deleted');
       navigate(adminPages.posts.path);
     } catch (err) {
       setDeleting(false);
       setDeleteOpen(false);
       if (!(err instanceof ApiError && err.status === 401)) {
-        toast.error(err instanceof ApiError && err.status === 404 ? ADMIN_MESSAGES.postNotFound : 'Error deleting post. Please try again.');
+        notify.error(err instanceof ApiError && err.status === 404 ? ADMIN_MESSAGES.postNotFound : 'Error deleting post. Please try again.');
       }
     }
   }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
 import { POST_STATUSES, type PostStatus, type PostSummary } from '@site/contracts/posts';
-import { ApiError, Button, ButtonLink } from '@site/ui';
+import { ApiError, Button, ButtonLink, notify } from '@site/ui';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { controlClass } from '../../../components/form-field';
@@ -97,10 +96,10 @@ export function PostsPage() {
     setPublishing(post.id);
     try {
       const published = await publishPost(post.id);
-      toast.success('Post published', { description: `“${published.title}” is live at /blog/${published.slug}.` });
+      notify.success('Post published', { description: `“${published.title}” is live at /blog/${published.slug}.` });
       list.reload();
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) toast.error(errorMessage(err, 'Error publishing post. Please try again.'));
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error publishing post. Please try again.'));
     } finally {
       setPublishing(null);
     }
@@ -111,12 +110,12 @@ export function PostsPage() {
     setDeleting(true);
     try {
       await deletePost(toDelete.id);
-      toast.success('Post deleted', { description: `“${toDelete.title}” was removed.` });
+      notify.success('Post deleted', { description: `“${toDelete.title}” was removed.` });
       setToDelete(null);
       list.reload();
     } catch (err) {
       setToDelete(null);
-      if (!(err instanceof ApiError && err.status === 401)) toast.error('Error deleting post. Please try again.');
+      if (!(err instanceof ApiError && err.status === 401)) notify.error('Error deleting post. Please try again.');
     } finally {
       setDeleting(false);
     }

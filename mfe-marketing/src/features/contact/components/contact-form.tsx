@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { toast } from 'sonner';
-import { CONTACT_LIMITS, contactFieldErrors, contactRequestSchema, type ContactField } from '@site/contracts/contact';
-import { Button, cn, track } from '@site/ui';
+import { CONTACT_LIMITS, type ContactField } from '@site/contracts/contact-limits';
+import { Button, cn, notify, track } from '@site/ui';
 import { useContactDraft, type ContactDraft } from '../../../lib/contact-draft';
-import { sendContactMessage } from '../api/send-contact-message';
 import { useFieldTracking } from '../hooks/use-field-tracking';
+import { contactSubmitNow, loadContactSubmit, type SubmitCode } from '../lib/load-contact-submit';
 
 type Values = Record<ContactField, string>;
+/** Sends so far on this page: each send's toast has its own id, also across remounts of the form. */
+let sends = 0;
 const EMPTY: Values = { name: '', email: '', company: '', subject: '', message: '' };
 const FIELD_ORDER: ContactField[] = ['name', 'email', 'company', 'subject', 'message'];
 const withDraft = (v: Values, draft: ContactDraft | null): Values =>
@@ -25,7 +26,10 @@ export const CONTACT_TOASTS = {
 const inputClasses =
   'mt-1.5 block w-full rounded-lg border bg-surface px-3.5 py-2.5 text-fg shadow-sm placeholder:text-muted-fg/70 focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40';
 
-/** The contact form (spec sections 3, 4, 5 and 8): validated like the API, one send per click, toasts for every outcome. */
+/**
+ * The contact form (spec sections 3, 4, 5 and 8): validated like the API, one send per click, toasts for every outcome.
+ * Its validation and send code load on the first focus or pointer over the form (loadContactSubmit), not with the page.
+ */
 export function ContactForm() {
   const uid = useId();
   // A prefill requested before the form mounted (the local-discount button, then the form's section) applies at once.
@@ -56,36 +60,60 @@ export function ContactForm() {
   // The browser's own check (required, type=email) stops the submit before onSubmit runs: show the same
   // messages inline as well, so they stay visible and reach screen readers through aria-describedby.
   const onInvalid = () => {
-    const parsed = contactRequestSchema.safeParse(values);
-    if (!parsed.success) setErrors(contactFieldErrors(parsed.error));
+    const check = ({ contactRequestSchema, contactFieldErrors }: SubmitCode) => {
+      const parsed = contactRequestSchema.safeParse(values);
+      if (!parsed.success) setErrors(contactFieldErrors(parsed.error));
+    };
+    const now = contactSubmitNow();
+    if (now) check(now);
+    // the browser's own message still shows if the code cannot load; the submit reports the failed load
+    else loadContactSubmit().then(check, () => undefined);
+  };
+  const prepare = () => {
+    void loadContactSubmit().catch(() => undefined);
+    notify.prepare();
   };
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     // A ref, not state: a double click fires twice before React re-renders the disabled button.
     if (sendingRef.current) return;
-    const parsed = contactRequestSchema.safeParse(values);
-    if (!parsed.success) {
-      const found = contactFieldErrors(parsed.error);
-      setErrors(found);
-      const first = FIELD_ORDER.find((f) => found[f]);
-      if (first) (e.currentTarget.elements.namedItem(first) as HTMLElement | null)?.focus();
-      return;
-    }
     sendingRef.current = true;
-    setSending(true);
-    const toastId = toast.loading(CONTACT_TOASTS.sending, { description: CONTACT_TOASTS.sendingDescription });
+    const form = e.currentTarget;
     try {
-      const result = await sendContactMessage({ ...parsed.data, website: honeypot.current?.value || undefined });
+      // Loaded since the form got focus: then nothing here waits, and the button is disabled within this click.
+      // Else the button says it is busy while the code loads.
+      let code = contactSubmitNow();
+      if (!code) {
+        setSending(true);
+        code = await loadContactSubmit().catch(() => null);
+      }
+      if (!code) {
+        notify.error(CONTACT_TOASTS.error, { description: CONTACT_TOASTS.network });
+        return;
+      }
+      const parsed = code.contactRequestSchema.safeParse(values);
+      if (!parsed.success) {
+        const found = code.contactFieldErrors(parsed.error);
+        setErrors(found);
+        const first = FIELD_ORDER.find((f) => found[f]);
+        if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus();
+        return;
+      }
+      setSending(true);
+      // One toast per send, turned from "sending" into its outcome.
+      const toastId = `contact-send-${++sends}`;
+      notify.loading(CONTACT_TOASTS.sending, { id: toastId, description: CONTACT_TOASTS.sendingDescription });
+      const result = await code.sendContactMessage({ ...parsed.data, website: honeypot.current?.value || undefined });
       if (result.kind === 'sent') {
-        toast.success(CONTACT_TOASTS.sent, { id: toastId, description: result.message || CONTACT_TOASTS.sentFallback });
+        notify.success(CONTACT_TOASTS.sent, { id: toastId, description: result.message || CONTACT_TOASTS.sentFallback });
         setValues(EMPTY);
         setErrors({});
         track('contact_submitted', { form: 'contact' });
       } else if (result.kind === 'rejected') {
-        toast.error(CONTACT_TOASTS.error, { id: toastId, description: result.message || CONTACT_TOASTS.rejected });
+        notify.error(CONTACT_TOASTS.error, { id: toastId, description: result.message || CONTACT_TOASTS.rejected });
       } else {
-        toast.error(CONTACT_TOASTS.error, { id: toastId, description: CONTACT_TOASTS.network });
+        notify.error(CONTACT_TOASTS.error, { id: toastId, description: CONTACT_TOASTS.network });
       }
     } finally {
       sendingRef.current = false;
@@ -132,7 +160,7 @@ export function ContactForm() {
 
   const messageLength = values.message.length;
   return (
-    <form onSubmit={onSubmit} onInvalidCapture={onInvalid} aria-label="Contact form" className="space-y-5">
+    <form onSubmit={onSubmit} onInvalidCapture={onInvalid} onFocusCapture={prepare} onPointerEnter={prepare} aria-label="Contact form" className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
         {field('name', 'Name', (p) => <input {...p} type="text" autoComplete="name" required placeholder="Jordan Lee" />)}
         {field('email', 'Email', (p) => (

@@ -1,6 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { toast } from 'sonner';
 import {
   calculateRoi,
   clampRoiInput,
@@ -13,7 +12,7 @@ import {
   type RoiInputKey,
   type RoiInputs,
 } from '@site/contracts/roi';
-import { Button, Card, cn, track } from '@site/ui';
+import { Button, Card, cn, notify, track } from '@site/ui';
 import { formatHours, formatOneDecimal, formatPercent, formatUsd, formatUsdWhole } from '../../../lib/format';
 import { RoiChart } from './roi-chart';
 
@@ -101,9 +100,9 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const copyLink = async () => {
     try {
       await navigator.clipboard.writeText(shareUrl);
-      toast.success('Link copied', { description: 'Anyone who opens it sees this scenario and its results.' });
+      notify.success('Link copied', { description: 'Anyone who opens it sees this scenario and its results.' });
     } catch {
-      toast.error('Could not copy the link', { description: 'Select the link and copy it by hand.' });
+      notify.error('Could not copy the link', { description: 'Select the link and copy it by hand.' });
     }
   };
 
