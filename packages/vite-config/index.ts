@@ -2,7 +2,7 @@
  * The one vite configuration the shell and the four remotes build from, so federation, sharing and the
  * theme stay identical everywhere (a remote's CSS carries the theme layer too).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import federation from '@originjs/vite-plugin-federation';
 import tailwindcss from '@tailwindcss/vite';
@@ -14,6 +14,18 @@ import { precompressPlugin } from './precompress';
 export const SHARED = ['react', 'react-dom', 'react-router-dom', 'zustand', 'sonner', 'zod', '@site/ui'];
 
 /**
+ * The browser's shared react-router-dom is built from `@site/ui/src/shared-router.ts`, which re-exports only the
+ * names the site uses, instead of the whole package (a shared chunk keeps every export it is built from).
+ */
+const ROUTER_SURFACE = 'src/shared-router.ts';
+
+function routerSurface(root: string): { file: string; names: Set<string> } {
+  const file = realpathSync(path.join(root, 'node_modules', '@site/ui', ROUTER_SURFACE));
+  const list = /export\s*\{([^}]*)\}\s*from\s*'react-router-dom'/.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
+  return { file, names: new Set(list.split(',').map((n) => n.trim()).filter(Boolean)) };
+}
+
+/**
  * Shared modules with explicit versions: the plugin otherwise resolves `<pkg>/package.json`, which
  * packages with an `exports` map (sonner) do not expose.
  */
@@ -22,9 +34,36 @@ function sharedWithVersions(root: string) {
     SHARED.map((name) => {
       const file = path.join(root, 'node_modules', name, 'package.json');
       const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
-      return [name, { version }];
+      return [name, name === 'react-router-dom' ? { version, packagePath: routerSurface(root).file } : { version }];
     }),
   );
+}
+
+/**
+ * Fails the build when browser code imports a name from react-router-dom that the shared surface does not export:
+ * federation turns such an import into a lookup on the shared module at run time, where it would be undefined.
+ * Runs after TypeScript is stripped (type-only imports are gone) and before federation rewrites the imports.
+ */
+function sharedRouterCheck(root: string): Plugin {
+  const surface = routerSurface(root);
+  return {
+    name: 'site:shared-router-check',
+    apply: 'build',
+    transform(code, id) {
+      if (id.includes('/node_modules/') || id === surface.file || !code.includes('react-router-dom')) return null;
+      const ast = this.parse(code) as unknown as { body: Array<{ type: string; source?: { value: unknown }; specifiers?: Array<{ type: string; imported?: { name?: string } }> }> };
+      for (const node of ast.body) {
+        if (node.type !== 'ImportDeclaration' || node.source?.value !== 'react-router-dom') continue;
+        for (const spec of node.specifiers ?? []) {
+          const name = spec.type === 'ImportSpecifier' ? spec.imported?.name : `* or default`;
+          if (!name || !surface.names.has(name)) {
+            this.error(`${path.relative(root, id)} imports ${name} from react-router-dom, which the shared router (${ROUTER_SURFACE} in @site/ui) does not export: add it there`);
+          }
+        }
+      }
+      return null;
+    },
+  };
 }
 
 function readVersion(root: string): string {
@@ -254,6 +293,7 @@ export function remoteConfig({ root, name, port, serverRender = true }: RemoteOp
     plugins: [
       react(),
       tailwindcss(),
+      sharedRouterCheck(root),
       federation({
         name,
         filename: 'remoteEntry.js',
@@ -277,6 +317,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
     plugins: [
       react(),
       tailwindcss(),
+      sharedRouterCheck(root),
       federation({
         name: 'shell',
         // Remotes are registered at run time from /remotes.json (setRemote); the plugin only acts as a
