@@ -1,4 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { caseStudyMeta } from './case-study-meta';
 
 type TitledText = { title: string; body: string };
 
@@ -90,12 +91,7 @@ export const caseStudies: CaseStudy[] = [
       ],
     },
     cta: { title: 'Want an order bot for your restaurant?', body: 'We will show you a working demo with your own menu in a free consultation.' },
-    meta: {
-      path: '/restaurant-order-bot',
-      title: 'Restaurant Order Bot Case Study | Tri-Valley AI Automation',
-      description: 'A messaging-app ordering bot for a local restaurant: 35% revenue increase, 60% fewer phone calls, orders in under 30 seconds.',
-      canonical: '/restaurant-order-bot',
-    },
+    meta: caseStudyMeta['restaurant-order-bot'],
   },
   {
     kind: 'project',
@@ -138,12 +134,7 @@ export const caseStudies: CaseStudy[] = [
       ],
     },
     cta: { title: 'Give your shoppers answers at any hour', body: 'See the assistant answer questions about your own catalogue in a free consultation.' },
-    meta: {
-      path: '/retail-customer-service',
-      title: 'Retail Customer Service Assistant Case Study | Tri-Valley AI Automation',
-      description: 'An AI customer-service assistant for a local retail store: 80% of questions resolved automatically and a 45% sales increase.',
-      canonical: '/retail-customer-service',
-    },
+    meta: caseStudyMeta['retail-customer-service'],
   },
   {
     kind: 'service-business',
@@ -181,12 +172,7 @@ export const caseStudies: CaseStudy[] = [
       { title: 'Training', body: 'Week 3: your team practises on real appointments with us beside them.' },
       { title: 'Launch', body: 'Week 4: customers book online, and we tune the messages from their replies.' },
     ],
-    meta: {
-      path: '/service-business-automation',
-      title: 'Service Business Automation Suite | Tri-Valley AI Automation',
-      description: 'Scheduling, reminders, invoicing and follow-ups on autopilot: 15 hours saved per week, 40% cost reduction, 25% revenue growth.',
-      canonical: '/service-business-automation',
-    },
+    meta: caseStudyMeta['service-business-automation'],
   },
   {
     kind: 'restaurant-case',
@@ -218,11 +204,6 @@ export const caseStudies: CaseStudy[] = [
       'Almost every ticket reaches the kitchen exactly as ordered',
       'Regulars reorder their usual in a couple of messages',
     ],
-    meta: {
-      path: '/case-studies/restaurant-automation',
-      title: 'Local Restaurant Automation Case Study | Tri-Valley AI Automation',
-      description: 'How a local restaurant went from 45 to 61 orders a day and from 80 to 32 phone calls with AI ordering: 99.2% accuracy, $18,000 saved.',
-      canonical: '/case-studies/restaurant-automation',
-    },
+    meta: caseStudyMeta['restaurant-automation'],
   },
 ];

@@ -1,5 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
-import { localBusinessSchema, regionalSchema } from './local-business-schema';
+import { cityMeta, danvilleGeo } from './city-meta';
 
 /** Page ids the city pages send with every click (spec section 7). */
 export type CityPageId = 'danville_local_page' | 'san_ramon_local_page' | 'walnut_creek_local_page' | 'pleasanton_local_page';
@@ -45,16 +45,6 @@ const contact = { section: 'contact' } as const;
 const services = { section: 'services' } as const;
 const LOADING = 'Loading...';
 
-const danvilleDescription =
-  'AI ordering bots, reservations and retail customer service for Danville restaurants and shops. 20% off 3 months with DANVILLE20.';
-const danvilleGeo = { latitude: 37.8216, longitude: -121.9999 };
-
-const sanRamonDescription =
-  'Workflow automation and AI assistants for San Ramon tech companies, retailers and service businesses around Bishop Ranch.';
-const walnutCreekDescription =
-  'AI customer service, inventory and ordering automation for downtown Walnut Creek boutiques and restaurants.';
-const pleasantonDescription =
-  'Production tracking, quality control and scheduling automation for Pleasanton manufacturers and service businesses.';
 
 export const cities: City[] = [
   {
@@ -141,17 +131,7 @@ export const cities: City[] = [
       ],
     },
     geo: danvilleGeo,
-    meta: {
-      path: '/local-services/danville-ai-automation',
-      title: 'AI Automation in Danville, CA | Tri-Valley AI Automation',
-      description: danvilleDescription,
-      canonical: '/local-services/danville-ai-automation',
-      keywords: ['AI automation Danville', 'Danville restaurant ordering bot', 'Danville retail customer service AI'],
-      jsonLd: [
-        localBusinessSchema({ town: 'Danville', path: '/local-services/danville-ai-automation', description: danvilleDescription, geo: danvilleGeo }),
-        regionalSchema(danvilleGeo, '/local-services'),
-      ],
-    },
+    meta: cityMeta['danville-ai-automation'],
   },
   {
     slug: 'san-ramon-business-automation',
@@ -237,19 +217,7 @@ export const cities: City[] = [
       ],
     },
     geo: { latitude: 37.78, longitude: -121.98 },
-    meta: {
-      path: '/local-services/san-ramon-business-automation',
-      title: 'Business Automation in San Ramon, CA | Tri-Valley AI Automation',
-      description: sanRamonDescription,
-      canonical: '/local-services/san-ramon-business-automation',
-      keywords: ['business automation San Ramon', 'Bishop Ranch workflow automation', 'San Ramon AI assistant'],
-      jsonLd: localBusinessSchema({
-        town: 'San Ramon',
-        path: '/local-services/san-ramon-business-automation',
-        description: sanRamonDescription,
-        geo: { latitude: 37.78, longitude: -121.98 },
-      }),
-    },
+    meta: cityMeta['san-ramon-business-automation'],
   },
   {
     slug: 'walnut-creek-ai-solutions',
@@ -330,19 +298,7 @@ export const cities: City[] = [
       ],
     },
     geo: { latitude: 37.91, longitude: -122.07 },
-    meta: {
-      path: '/local-services/walnut-creek-ai-solutions',
-      title: 'AI Solutions in Walnut Creek, CA | Tri-Valley AI Automation',
-      description: walnutCreekDescription,
-      canonical: '/local-services/walnut-creek-ai-solutions',
-      keywords: ['AI solutions Walnut Creek', 'Walnut Creek retail inventory automation', 'Walnut Creek restaurant ordering AI'],
-      jsonLd: localBusinessSchema({
-        town: 'Walnut Creek',
-        path: '/local-services/walnut-creek-ai-solutions',
-        description: walnutCreekDescription,
-        geo: { latitude: 37.91, longitude: -122.07 },
-      }),
-    },
+    meta: cityMeta['walnut-creek-ai-solutions'],
   },
   {
     slug: 'pleasanton-automation-services',
@@ -428,26 +384,8 @@ export const cities: City[] = [
       ],
     },
     geo: { latitude: 37.66, longitude: -121.87 },
-    meta: {
-      path: '/local-services/pleasanton-automation-services',
-      title: 'Automation Services in Pleasanton, CA | Tri-Valley AI Automation',
-      description: pleasantonDescription,
-      canonical: '/local-services/pleasanton-automation-services',
-      keywords: ['automation services Pleasanton', 'Pleasanton manufacturing automation', 'Pleasanton service business scheduling'],
-      jsonLd: localBusinessSchema({
-        town: 'Pleasanton',
-        path: '/local-services/pleasanton-automation-services',
-        description: pleasantonDescription,
-        geo: { latitude: 37.66, longitude: -121.87 },
-      }),
-    },
+    meta: cityMeta['pleasanton-automation-services'],
   },
 ];
 
-export const localServicesMeta: PageMeta = {
-  path: '/local-services',
-  title: 'Local AI Automation Services | Danville, San Ramon, Walnut Creek, Pleasanton',
-  description:
-    'AI automation built for four East Bay towns: Danville, San Ramon, Walnut Creek and Pleasanton. Pick your town to see what we build there.',
-  canonical: '/local-services',
-};
+export { localServicesMeta } from './city-meta';

@@ -1,5 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
-import { SITE } from '@site/ui';
+import { solutionDesignBasics, solutionDesignMeta, type SolutionDesignSlug } from './solution-design-meta';
 
 type TitledText = { title: string; body: string };
 export type Outcome = { figure: string; label: string; body: string };
@@ -24,48 +24,18 @@ export type SolutionDesign = {
   meta: PageMeta;
 };
 
-function serviceSchema(d: { town: string; path: string; name: string; description: string }) {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'Service',
-    name: d.name,
-    description: d.description,
-    url: d.path,
-    provider: { '@type': 'ProfessionalService', name: SITE.name, telephone: SITE.phone, email: SITE.email },
-    areaServed: { '@type': 'City', name: `${d.town}, CA` },
-    serviceType: 'AI Automation Solution Design',
-    category: 'Business Process Automation',
-  };
-}
-
-type Draft = Omit<SolutionDesign, 'meta'> & { title: string; description: string };
+type Draft = Omit<SolutionDesign, 'meta' | 'town' | 'industry' | 'headline'>;
+/** A design's copy with its town, industry, headline and metadata (solution-design-meta.ts, the route table's part). */
 const withMeta = (d: Draft): SolutionDesign => {
-  const path = `/case-studies/${d.slug}`;
-  const { title, description, ...rest } = d;
-  return {
-    ...rest,
-    meta: {
-      path,
-      title,
-      description,
-      canonical: path,
-      keywords: [`${d.town} ${d.industry.toLowerCase()} automation`, 'AI automation solution design', `${d.town} AI consultant`],
-      jsonLd: serviceSchema({ town: d.town, path, name: d.headline, description }),
-    },
-  };
+  const { town, industry, headline } = solutionDesignBasics[d.slug as SolutionDesignSlug];
+  return { ...d, town, industry, headline, meta: solutionDesignMeta[d.slug as SolutionDesignSlug] };
 };
 
 export const solutionDesigns: SolutionDesign[] = [
   withMeta({
     slug: 'danville-restaurant-automation',
-    town: 'Danville',
     townPath: '/local-services/danville-ai-automation',
-    industry: 'Restaurant',
-    headline: 'Restaurant Automation Solution Design for Danville',
     lead: 'A family restaurant on Hartz Avenue loses orders every Friday night because one host answers the phone, seats walk-ins and runs take-out at once. This is how we would take the phone off that host’s hands.',
-    title: 'Danville Restaurant Automation Solution Design | Tri-Valley AI Automation',
-    description:
-      'How we would automate ordering, reservations and follow-ups for a Danville restaurant: approach, phases and expected outcomes.',
     approach: {
       problemAnalysis:
         'We log a week of calls and tickets: how many orders arrive by phone, how long each takes, and which ones are entered wrong. Peak-hour missed calls tell us how much revenue walks away.',
@@ -109,14 +79,8 @@ export const solutionDesigns: SolutionDesign[] = [
   }),
   withMeta({
     slug: 'san-ramon-tech-automation',
-    town: 'San Ramon',
     townPath: '/local-services/san-ramon-business-automation',
-    industry: 'Tech',
-    headline: 'Tech Company Automation Solution Design for San Ramon',
     lead: 'A 40-person software company near Bishop Ranch ships every two weeks, and every release costs two engineers most of a day. This design turns that day into a pipeline run.',
-    title: 'San Ramon Tech Automation Solution Design | Tri-Valley AI Automation',
-    description:
-      'A solution design for San Ramon tech teams: automated onboarding, support triage and deployment workflows, in three phases.',
     approach: {
       problemAnalysis:
         'We shadow one release and one week of the support queue, timing each manual step: changelog writing, environment checks, tagging, announcing, and routing customer tickets.',
@@ -160,14 +124,8 @@ export const solutionDesigns: SolutionDesign[] = [
   }),
   withMeta({
     slug: 'walnut-creek-retail-automation',
-    town: 'Walnut Creek',
     townPath: '/local-services/walnut-creek-ai-solutions',
-    industry: 'Retail',
-    headline: 'Retail Automation Solution Design for Walnut Creek',
     lead: 'A clothing boutique a block from Broadway Plaza sells online and in store from the same stockroom, and the two never agree. This design keeps the counts honest and the checkout line short.',
-    title: 'Walnut Creek Retail Automation Solution Design | Tri-Valley AI Automation',
-    description:
-      'A solution design for Walnut Creek retailers: AI customer service, inventory sync and faster checkout, phased over weeks.',
     approach: {
       problemAnalysis:
         'We compare a month of POS sales with online orders and stock counts to find where items oversell, and time the checkout line on a Saturday afternoon.',
@@ -211,14 +169,8 @@ export const solutionDesigns: SolutionDesign[] = [
   }),
   withMeta({
     slug: 'pleasanton-manufacturing-automation',
-    town: 'Pleasanton',
     townPath: '/local-services/pleasanton-automation-services',
-    industry: 'Manufacturing',
-    headline: 'Manufacturing Automation Solution Design for Pleasanton',
     lead: 'A Pleasanton manufacturer of precision components tracks output on clipboards and finds defects at final inspection. This design moves both to the moment they happen.',
-    title: 'Pleasanton Manufacturing Automation Solution Design | Tri-Valley AI Automation',
-    description:
-      'A solution design for Pleasanton manufacturers: production tracking, quality alerts and supplier workflows, in three phases.',
     approach: {
       problemAnalysis:
         'We walk each line with the shift supervisor, collect a month of tally sheets and inspection reports, and trace how a defect found at the end maps back to a station.',

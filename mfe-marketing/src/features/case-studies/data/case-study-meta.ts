@@ -1,0 +1,35 @@
+import type { PageMeta } from '@site/contracts/manifest';
+
+// The case-study pages' search metadata, apart from their copy (case-studies.ts): the route table needs every page's
+// metadata up front, while a page's copy loads with that page.
+
+/** Each case-study page's metadata, by the study's key. */
+export const caseStudyMeta = {
+  'restaurant-order-bot': {
+    path: '/restaurant-order-bot',
+    title: 'Restaurant Order Bot Case Study | Tri-Valley AI Automation',
+    description: 'A messaging-app ordering bot for a local restaurant: 35% revenue increase, 60% fewer phone calls, orders in under 30 seconds.',
+    canonical: '/restaurant-order-bot',
+  },
+  'retail-customer-service': {
+    path: '/retail-customer-service',
+    title: 'Retail Customer Service Assistant Case Study | Tri-Valley AI Automation',
+    description: 'An AI customer-service assistant for a local retail store: 80% of questions resolved automatically and a 45% sales increase.',
+    canonical: '/retail-customer-service',
+  },
+  'service-business-automation': {
+    path: '/service-business-automation',
+    title: 'Service Business Automation Suite | Tri-Valley AI Automation',
+    description: 'Scheduling, reminders, invoicing and follow-ups on autopilot: 15 hours saved per week, 40% cost reduction, 25% revenue growth.',
+    canonical: '/service-business-automation',
+  },
+  'restaurant-automation': {
+    path: '/case-studies/restaurant-automation',
+    title: 'Local Restaurant Automation Case Study | Tri-Valley AI Automation',
+    description: 'How a local restaurant went from 45 to 61 orders a day and from 80 to 32 phone calls with AI ordering: 99.2% accuracy, $18,000 saved.',
+    canonical: '/case-studies/restaurant-automation',
+  },
+} satisfies Record<string, PageMeta>;
+
+/** The case-study pages, in the order of the studies. */
+export const caseStudyRoutes = Object.entries(caseStudyMeta).map(([key, meta]) => ({ key, meta: meta as PageMeta }));
