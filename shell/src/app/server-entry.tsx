@@ -48,7 +48,6 @@ export function renderPage(input: ShellRenderInput): Promise<ShellRenderResult> 
     const chunks: Buffer[] = [];
     const errors: unknown[] = [];
     let areaInBrowser = input.area.kind === 'client';
-    let timer: NodeJS.Timeout | undefined;
     const sink = new Writable({
       write(chunk: Buffer | string, _encoding, done) {
         chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -76,6 +75,6 @@ export function renderPage(input: ShellRenderInput): Promise<ShellRenderResult> 
         return REMOTE_FAILED_DIGEST;
       },
     });
-    timer = setTimeout(() => stream.abort(new Error(`server render took longer than ${input.timeoutMs} ms`)), input.timeoutMs);
+    const timer = setTimeout(() => stream.abort(new Error(`server render took longer than ${input.timeoutMs} ms`)), input.timeoutMs);
   });
 }
