@@ -85,13 +85,15 @@ test('a header link from another page lands on / scrolled to its section', async
 });
 
 test('Pricing and Free Consultation scroll to services and contact, even when clicked while the page loads', async ({ page }) => {
-  // Hold the home page's code back so the click lands before its sections exist, as a quick visitor's would.
+  // Hold the home page's code back so the click lands before its sections are hydrated, as a quick visitor's would:
+  // the sections are already there, in the server's HTML, and the header (hydrated by the shell) scrolls to them.
   await page.route('**/mfe/marketing/assets/__federation_expose_App-*.js', async (route) => {
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
   await page.goto('/');
-  await expect(page.locator('#contact')).toHaveCount(0);
+  await expect(page.locator('#contact')).toHaveCount(1);
+  await expect(page.locator('#contact')).not.toBeInViewport();
   await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
   await expect(page.locator('#contact')).toBeInViewport();
   await page.getByRole('button', { name: 'Pricing' }).click();
