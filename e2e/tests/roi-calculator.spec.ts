@@ -53,9 +53,9 @@ test.describe('ROI calculator', () => {
     await other.goto(link);
     await expect(other.getByRole('spinbutton', { name: 'Customer service (hours per week)' })).toHaveValue('20');
     await expect(other.getByLabel('Cost per hour')).toHaveValue('40');
-    // 56 h/week x 4.33 = 242.48 h; x $40 = $9,699.20; x 70% = $6,789.44; x 12 = $81,473.28
-    await expect(figure(other, 'Annual savings')).toHaveText('$81,473.28');
-    expect(annual).toBe('$81,473.28');
+    // 56 h/week x 4.33 = 242.48 h; x $40 = $9,699.20; x 70% = $6,789.44; x 12 = $81,473.28, shown in whole dollars
+    await expect(figure(other, 'Annual savings')).toHaveText('$81,473');
+    expect(annual).toBe('$81,473');
   });
 
   test('home page: the calculator is in #roi-calculator and its link returns there', async ({ page, context }) => {
