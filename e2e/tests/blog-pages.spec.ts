@@ -106,9 +106,13 @@ test('a returning visitor sees the cached list at once; unparsable storage is ig
 test('an API failure is visible and retryable', async ({ page }) => {
   let fail = true;
   await page.route('**/api/posts', (route) => (fail ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal_error","message":"Something went wrong on our side. Please try again later."}}' }) : route.continue()));
-  await page.goto('/blog');
+  // The first page of a visit arrives with its posts in the HTML (server rendering); the browser asks the API when
+  // the visitor comes to the blog from another page, with nothing cached.
+  await page.goto('/local-services');
   await page.evaluate(() => localStorage.clear());
   await page.reload();
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
   await expect(page.getByRole('alert')).toContainText('We could not load the articles');
   fail = false;
   await page.getByRole('button', { name: 'Try again' }).click();

@@ -109,14 +109,24 @@ test('a post hydrates from the embedded post: it is not fetched again', async ({
   errors.expectClean();
 });
 
-test('an unknown URL and an unknown post answer 404 with the not-found page, hydrated cleanly', async ({ page }) => {
-  for (const path of ['/no-such-page-here', '/blog/no-such-post-here']) {
+test('an unknown URL, post and report answer 404 with their not-found page, hydrated cleanly', async ({ page }) => {
+  for (const [path, heading] of [
+    ['/no-such-page-here', 'Oops! Page not found'],
+    ['/blog/no-such-post-here', 'Post Not Found'],
+    ['/free-analysis/report/doesnotexist42', 'Report not found'],
+  ]) {
     const errors = watchPageErrors(page);
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) fetched.push(r.url());
+    });
     const res = await page.goto(path);
     expect(res?.status()).toBe(404);
-    expect(await res!.text()).toContain('Oops! Page not found');
+    expect(await res!.text()).toContain(`${heading}</h1>`);
     await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('heading', { level: 1, name: 'Oops! Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    // The browser does not ask the API again for what the server already answered 404.
+    expect(fetched.filter((u) => !u.endsWith('/api/events'))).toEqual([]);
     // The console reports the page's own 404 status; any other failed request is still caught (`http 404: …`).
     const problems = errors.problems.filter((p) => !p.startsWith('console: Failed to load resource: the server responded with a status of 404'));
     expect(problems, problems.join('\n')).toEqual([]);

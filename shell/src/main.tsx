@@ -5,6 +5,7 @@ import { ShellRoot } from './app/shell-root';
 import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from './features/remotes/lib/remote-environment';
 import { loadRemoteApp } from './features/remotes/lib/load-remote';
 import { preloadCurrentRemote } from './features/remotes/lib/preload-remote';
+import { replayEarlyClicks } from './features/remotes/lib/replay-early-clicks';
 import './index.css';
 
 preloadCurrentRemote();
@@ -21,6 +22,7 @@ const tree = (
 // The server rendered this page (it marks #root): hydrate its HTML. Otherwise (the admin area, or the server could
 // not render) render from scratch.
 if (container.hasAttribute('data-ssr')) {
+  replayEarlyClicks(container);
   hydrateRoot(container, tree, {
     onRecoverableError(error, info) {
       // An area the server handed over on purpose (its remote's server entry missing, failing or slow: the server

@@ -73,10 +73,12 @@ export function createPageComposer(options: {
       let site: SiteData = { path, status: notFound ? 404 : 200 };
       let rendered: MfeManifest | undefined;
 
-      if (!notFound) {
-        const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
+      // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
+      // not-found state (its page rendered with status 404 and no data).
+      const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
+      if (owner) {
         // A remote that does not render on the server (admin) gets the page of today: rendered in the browser.
-        if (!owner?.server?.entry) return null;
+        if (!owner.server?.entry) return null;
         site = { ...site, remote: owner.name };
 
         const module = await options.modules.load(owner);
@@ -90,7 +92,7 @@ export function createPageComposer(options: {
           const route = match && module.routes.find((r) => r.path === match.pattern);
           let data: unknown;
           let source: string | undefined;
-          if (match && route?.data) {
+          if (match && route?.data && !notFound) {
             const param = route.data.param === undefined ? undefined : match.params[route.data.param];
             const loaded = await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
             if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, route.data.source];
@@ -102,7 +104,7 @@ export function createPageComposer(options: {
           const renderStarted = performance.now();
           try {
             const result = await Promise.race([
-              module.render(url, { data, source, signal: controller.signal }),
+              module.render(url, { data, source, status: site.status, signal: controller.signal }),
               new Promise<never>((_, reject) => {
                 timer = setTimeout(() => reject(new RenderTimeout(timeoutMs)), timeoutMs);
               }),

@@ -20,7 +20,7 @@ export interface ServerRouteDef {
 export interface RemoteServerModule {
   routes: ServerRouteDef[];
   /** The remote's page for `url` as a React element, rendered by the shell's server entry under its router. */
-  render?: (url: string, context: { data?: unknown; source?: string; signal?: AbortSignal }) => Promise<RemoteRenderResult>;
+  render?: (url: string, context: { data?: unknown; source?: string; status?: number; signal?: AbortSignal }) => Promise<RemoteRenderResult>;
 }
 
 /** What a remote's `render` answers (`createRemoteRender` in @site/ui builds it). */

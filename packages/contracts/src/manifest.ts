@@ -49,10 +49,11 @@ export const mfeManifestSchema = z.object({
   server: z
     .object({
       routes: distModulePath.optional(),
-      /** The server entry (`server/entry.js`): exports `routes` and `render(url, { data, signal })`; see the README. */
+      /**
+       * The server entry (`server/entry.js`, of the manifest's `version`): exports `routes` and
+       * `render(url, { data, signal })`; see the README's server rendering contract. Every string here is a file.
+       */
       entry: distModulePath.optional(),
-      /** The version of the server code, the remote's version when it was built. */
-      version: z.string().min(1).optional(),
     })
     .refine((s) => s.routes || s.entry, 'names `routes` or `entry`')
     .optional(),

@@ -26,4 +26,5 @@ export { StandaloneHost } from './standalone-host';
 export { Toasts, notify } from './toasts';
 export { RemoteRoot, PageHeader } from './remote-root';
 export { RemoteRoutes, type RemoteRouteDef, type RouteData, type RouteDataSource, type PostListData } from './route-table';
+export { useValueTypedBeforeHydration } from './typed-before-hydration';
 export { SiteDataProvider, readEmbeddedSiteData, siteDataFor, useSiteData, SITE_DATA_ELEMENT_ID, type SiteData } from './site-data';

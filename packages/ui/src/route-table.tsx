@@ -81,13 +81,17 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
 
 /**
  * A route's page, given the server's data as its `data` prop when the server rendered this very path (the first
- * page of a visit): it renders what the server rendered without fetching it again.
+ * page of a visit): it renders what the server rendered without fetching it again. `notFound`: the server answered
+ * this path 404 (its data does not exist), so the page renders its not-found state at once.
  */
 function RoutePage({ page, props, source }: { page: ComponentType<never>; props?: Record<string, unknown>; source?: string }) {
   const { pathname } = useLocation();
-  const data = siteDataFor(useSiteData(), pathname, source ?? '');
+  const site = useSiteData();
+  const data = siteDataFor(site, pathname, source ?? '');
+  // The server answered 404 for this very path (an unknown slug or id): the page shows its own not-found state.
+  const notFound = site?.status === 404 && site.path === pathname;
   const Page = page as ComponentType<Record<string, unknown>>;
-  return createElement(Page, data === undefined ? props : { ...props, data });
+  return createElement(Page, { ...props, ...(data !== undefined ? { data } : {}), ...(notFound ? { notFound } : {}) });
 }
 
 /** While a lazy page loads: fills the screen so the footer does not jump (CLS 0). */

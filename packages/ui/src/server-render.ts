@@ -6,6 +6,8 @@ export interface RemoteRenderContext {
   data?: unknown;
   /** The route's data source, when it has one (`post`, `post-list`, `analysis-report`). */
   source?: string;
+  /** 404 when the route's data does not exist (an unknown slug): the page renders its not-found state. */
+  status?: number;
   signal?: AbortSignal;
 }
 
@@ -26,7 +28,8 @@ export function createRemoteRender(name: string, App: ComponentType) {
   return async function render(url: string, ctx: RemoteRenderContext = {}): Promise<RemoteRenderResult> {
     if (ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const path = new URL(url, 'http://server.invalid').pathname;
-    const site: SiteData = { path, status: 200, remote: name, ...(ctx.source ? { source: ctx.source, data: ctx.data } : {}) };
-    return { element: createElement(SiteDataProvider, { value: site, children: createElement(App) }), status: 200, data: ctx.data };
+    const status = ctx.status ?? 200;
+    const site: SiteData = { path, status, remote: name, ...(ctx.source && ctx.data !== undefined ? { source: ctx.source, data: ctx.data } : {}) };
+    return { element: createElement(SiteDataProvider, { value: site, children: createElement(App) }), status, data: ctx.data };
   };
 }

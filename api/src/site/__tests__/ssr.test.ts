@@ -124,12 +124,23 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
     expect(html).not.toContain('<script>alert(1)</script>');
   });
 
-  it('unknown URLs and unknown slugs answer 404 with the rendered not-found page', async () => {
-    for (const pathname of ['/no-such-page-here', '/blog/no-such-post-here', '/free-analysis/report/doesnotexist42']) {
+  it('an unknown URL answers 404 with the rendered not-found page', async () => {
+    const { status, html } = await fetchPage(server.url, '/no-such-page-here');
+    expect(status).toBe(404);
+    expect(rootOf(html)).toContain('Oops! Page not found');
+    expect(html).toContain('<meta name="robots" content="noindex" />');
+    expect(JSON.parse(siteDataText(html)!)).toEqual({ path: '/no-such-page-here', status: 404 });
+  });
+
+  it("an unknown slug or report id answers 404 with the remote's own not-found page, rendered", async () => {
+    for (const [pathname, remote, heading] of [
+      ['/blog/no-such-post-here', 'blog', 'Post Not Found'],
+      ['/free-analysis/report/doesnotexist42', 'analysis', 'Report not found'],
+    ] as const) {
       const { status, html } = await fetchPage(server.url, pathname);
       expect(status, pathname).toBe(404);
-      expect(rootOf(html), pathname).toContain('Oops! Page not found');
-      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404 });
+      expect(rootOf(html), pathname).toContain(`${heading}</h1>`);
+      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote });
     }
   });
 

@@ -27,19 +27,23 @@ function embeddedReport(data: unknown, id: string | undefined): Result | null {
 function formatDate(iso: unknown): string | null {
   if (typeof iso !== 'string') return null;
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? null : d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return Number.isNaN(d.getTime()) ? null : d.toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles', year: 'numeric', month: 'long', day: 'numeric' });
 }
 
-/** /free-analysis/report/:id: a stored report, shareable and printable; a clear state for an unknown id. */
-export function ReportPage({ data }: { data?: unknown }) {
+/**
+ * /free-analysis/report/:id: a stored report, shareable and printable; a clear state for an unknown id. The server
+ * renders it with the report (`data`), or says it has none for this id (`notFound`, a 404): both are shown at once.
+ */
+export function ReportPage({ data, notFound = false }: { data?: unknown; notFound?: boolean }) {
   const { id } = useParams();
   const [attempt, setAttempt] = useState(0);
   const key = `${id ?? ''}#${attempt}`;
   // A report the server embedded for this id is shown at once; anything else is loaded for the current key.
-  const embeddedKey = useRef(embeddedReport(data, id) ? key : null);
+  const embeddedKey = useRef(embeddedReport(data, id) || notFound ? key : null);
   const [loaded, setLoaded] = useState<{ key: string; state: State } | null>(() => {
     const embedded = embeddedReport(data, id);
-    return embedded ? { key, state: { status: 'ready', result: embedded } } : null;
+    if (embedded) return { key, state: { status: 'ready', result: embedded } };
+    return notFound ? { key, state: { status: 'not_found' } } : null;
   });
   const state: State = loaded?.key === key ? loaded.state : { status: 'loading' };
   useEngagementTracking('/free-analysis/report');

@@ -10,10 +10,11 @@ import { useRecordView } from '../hooks/use-record-view';
 const POST_NOT_FOUND_HEAD: PageHead = { title: 'Post Not Found | Tri-Valley AI Automation', noindex: true };
 
 /** /blog/:slug: the full post, its tags and views; 'Post Not Found' for an unknown slug. */
-export function PostPage() {
+export function PostPage({ notFound = false }: { notFound?: boolean }) {
   const { slug = '' } = useParams();
   const location = useLocation();
-  const state = usePost(slug);
+  // `notFound`: the server answered 404 for this slug and rendered this page's not-found state.
+  const state = usePost(slug, { known404: notFound });
   useRecordView(slug, location.key, state.kind === 'ready');
 
   const post = state.kind === 'ready' ? state.post : null;

@@ -12,8 +12,10 @@ export type PostView =
   | { kind: 'error'; message: string; retry: () => void };
 
 /** One published post by slug: loading, the post, 'not found' (404), or a failure the reader can retry. */
-export function usePost(slug: string): PostView {
-  const query = useQuery({ queryKey: postKey(slug), queryFn: ({ signal }) => getPost(slug, signal) });
+export function usePost(slug: string, { known404 = false } = {}): PostView {
+  // A slug the server has just answered 404 for is not asked again.
+  const query = useQuery({ queryKey: postKey(slug), queryFn: ({ signal }) => getPost(slug, signal), enabled: !known404 });
+  if (known404 && !query.data) return { kind: 'not-found' };
   // A post already shown stays on screen when a later refresh fails.
   if (query.data) return { kind: 'ready', post: query.data };
   if (query.error instanceof ApiError && query.error.status === 404) return { kind: 'not-found' };

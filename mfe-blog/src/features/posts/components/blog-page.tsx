@@ -1,6 +1,7 @@
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts';
-import { Button, Container, PageHeader, cn } from '@site/ui';
+import { Button, Container, PageHeader, cn, useValueTypedBeforeHydration } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
 import { PagedPostGrid } from '../../../components/paged-post-grid';
@@ -36,6 +37,10 @@ export function BlogPage() {
     setParams(search, { replace, preventScrollReset: true });
   };
 
+  // A search typed into the server-rendered box before this code ran is searched for once hydrated.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useValueTypedBeforeHydration(searchBox, q, (typed) => update({ q: typed }, true));
+
   const retry = () => {
     if (list.error) list.retry();
     if (all.error) all.retry();
@@ -58,6 +63,7 @@ export function BlogPage() {
               <path d="m14 14 4 4" strokeLinecap="round" />
             </svg>
             <input
+              ref={searchBox}
               id="blog-search"
               type="search"
               value={q}

@@ -8,8 +8,8 @@ import { useRemotes } from '../hooks/use-remotes';
 import { RemoteArea } from './remote-area';
 
 /**
- * Renders the remote that declares the current path, or the not-found page: also for a path the server answered
- * 404 (an unknown slug inside a remote's routes), so the browser's first render is the server's.
+ * Renders the remote that declares the current path, or the not-found page. An unknown slug inside a remote's
+ * routes is the remote's own not-found state (the server rendered it so, with status 404).
  */
 export function RemoteRouter() {
   const { pathname } = useLocation();
@@ -39,7 +39,8 @@ export function RemoteRouter() {
       </div>
     );
 
-  if (site?.status === 404 && site.path === pathname) return <NotFound />;
+  // A 404 the server rendered with the shell's not-found page (no remote's page: e.g. one without server rendering).
+  if (site?.status === 404 && !site.remote && site.path === pathname) return <NotFound />;
   const name = findRemote(remotes, pathname);
   if (!name) return <NotFound />;
   return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={environment.load} server={environment.server?.area} />;
