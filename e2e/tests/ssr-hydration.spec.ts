@@ -1,5 +1,10 @@
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { REPO_ROOT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
+import { startSiteServer, type RunningServer } from '../support/servers';
 
 // Public pages arrive as HTML rendered on the server (shell + the page's remote) and are hydrated by the same code:
 // no hydration mismatch, no console error, interactive afterwards, and readable with JavaScript off.
@@ -144,3 +149,58 @@ test.describe('with JavaScript disabled', () => {
     });
   }
 });
+
+test.describe('a remote whose server entry fails', () => {
+  // A deployment of its own (the suite's server is never touched): the blog's server entry throws, or answers late.
+  const PORT = E2E_FALLBACK_PORT();
+  let siteRoot: string;
+  let site: RunningServer;
+
+  const deployBlogEntry = (render: string) =>
+    writeFileSync(
+      path.join(siteRoot, 'mfe-blog/dist/server/entry.js'),
+      `export { routes } from './real-entry.js';\nexport async function render() {\n${render}\n}\n`,
+    );
+
+  test.beforeAll(async () => {
+    siteRoot = mkdtempSync(path.join(os.tmpdir(), 'ssr-fallback-'));
+    for (const dir of ['shell', 'mfe-marketing', 'mfe-analysis', 'mfe-admin']) {
+      mkdirSync(path.join(siteRoot, dir));
+      symlinkSync(path.join(REPO_ROOT, dir, 'dist'), path.join(siteRoot, dir, 'dist'), 'dir');
+    }
+    cpSync(path.join(REPO_ROOT, 'mfe-blog/dist'), path.join(siteRoot, 'mfe-blog/dist'), { recursive: true });
+    copyFileSync(path.join(REPO_ROOT, 'mfe-blog/dist/server/entry.js'), path.join(siteRoot, 'mfe-blog/dist/server/real-entry.js'));
+    // React for the server entries, where a SITE_ROOT must have it.
+    symlinkSync(path.join(REPO_ROOT, 'shell/node_modules'), path.join(siteRoot, 'node_modules'), 'dir');
+    deployBlogEntry("throw new Error('a broken build');");
+    site = await startSiteServer(PORT, { SITE_ROOT: siteRoot, SSR_TIMEOUT_MS: '150' });
+  });
+  test.afterAll(async () => {
+    await site?.stop();
+    rmSync(siteRoot, { recursive: true, force: true });
+  });
+
+  for (const kind of ['throws', 'is slower than the budget']) {
+    test(`the page still renders when it ${kind}: the shell from the server, the blog in the browser, no error`, async ({ page, request }) => {
+      if (kind !== 'throws') deployBlogEntry('await new Promise((resolve) => setTimeout(resolve, 3000));\nthrow new Error("too late");');
+      const raw = await request.get(`${site.url}/blog`);
+      expect(raw.status()).toBe(200);
+      const html = await raw.text();
+      expect(html).toContain('data-ssr');
+      expect(html).toContain('Skip to content');
+      expect(html).not.toContain('<h1 class="max-w-3xl text-4xl font-extrabold tracking-tight text-fg sm:text-5xl">AI Automation Blog</h1>');
+
+      const errors = watchPageErrors(page);
+      await page.goto(`${site.url}/blog`);
+      await expect(page.getByRole('heading', { level: 1, name: 'AI Automation Blog' })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('article')).toHaveCount(3);
+      await page.getByRole('button', { name: /^Theme: Light/ }).click();
+      await expect(page.locator('html')).toHaveClass(/dark/);
+      errors.expectClean();
+    });
+  }
+});
+
+function E2E_FALLBACK_PORT(): number {
+  return Number(process.env.E2E_PORT || 3100) + 9;
+}
