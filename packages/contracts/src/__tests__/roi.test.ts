@@ -67,7 +67,8 @@ describe('calculateRoi', () => {
         fc.integer({ min: 0, max: 100 }),
         (inputs, efficiency) => {
           const r = calculateRoi({ ...inputs, automationEfficiency: efficiency });
-          expect(r.automationSavings).toBeLessThanOrEqual(r.totalCostPerMonth + 1e-9);
+          // Relative slack: at billions of dollars one rounding step of a double is larger than any fixed epsilon.
+          expect(r.automationSavings).toBeLessThanOrEqual(r.totalCostPerMonth * (1 + 1e-12) + 1e-9);
           expect(r.annualSavings).toBeCloseTo(r.automationSavings * 12, 6);
         },
       ),
