@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { BASE_URL } from '../support/env';
 import { PUBLIC_ROUTES, settle } from '../support/public-routes';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../support/test';
 import { postSchema } from '@site/contracts/posts';
 import { adminGet, adminLogin, adminSend } from '../support/admin-api';
 import { watchPageErrors } from '../support/page-errors';
@@ -155,8 +155,8 @@ test('a category page lists its posts; an empty one says so', async ({ page }) =
   await expect(page.getByText('Discover 1 article about Industry Insights')).toBeVisible();
   await expect(page.getByRole('article')).toHaveCount(1);
   await page.goto('/blog/category/how-to-guides');
-  await expect(page.getByRole('heading', { level: 1, name: 'How To Guides' })).toBeVisible();
-  await expect(page.getByText('No articles found in How To Guides')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'How-To Guides' })).toBeVisible();
+  await expect(page.getByText('No articles found in How-To Guides')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No posts in this category' })).toBeVisible();
 });
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { watchPageErrors } from '../support/page-errors';
 
 async function expectOnHomeSection(page: Page, id: string) {

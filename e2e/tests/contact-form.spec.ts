@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import type { AdminLeadList } from '@site/contracts/admin';
 import { adminGet, adminLogin } from '../support/admin-api';
 

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, sym
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { E2E_PORT, REPO_ROOT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { BASE_URL } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { watchPageErrors } from '../support/page-errors';
 
 test.describe('not found', () => {
@@ -91,7 +91,7 @@ test('Pricing and Free Consultation scroll to services and contact, even when cl
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
-  await page.goto('/');
+  await page.goto('/', { waitUntil: 'commit' });
   await expect(page.locator('#contact')).toHaveCount(1);
   await expect(page.locator('#contact')).not.toBeInViewport();
   await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { HtmlValidate, type Message } from 'html-validate';
 import { PUBLIC_ROUTES, settle } from '../support/public-routes';
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from '../support/test';
 
 import { watchPageErrors } from '../support/page-errors';
 import { nextEvent, readableTracking } from '../support/tracking';

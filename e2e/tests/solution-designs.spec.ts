@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { watchPageErrors } from '../support/page-errors';
 import { nextEvent, readableTracking } from '../support/tracking';
 

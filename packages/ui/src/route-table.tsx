@@ -1,4 +1,4 @@
-import { createElement, Suspense, type ComponentType } from 'react';
+import { createElement, Suspense, useEffect, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import type { AnalysisResponse } from '@site/contracts/analysis';
 import type { PageMeta, RouteDataSourceName } from '@site/contracts/manifest';
@@ -54,6 +54,17 @@ export interface PostListData {
   lists: Array<{ filter: { q: string; category: string }; list: PostList }>;
 }
 
+/**
+ * Marks the document once a route's page is live in the browser (hydrated or client-rendered):
+ * `<html data-hydrated="true">`. Browser tests wait for it before they type or click; renders nothing.
+ */
+function HydratedMark(): null {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return null;
+}
+
 /** Renders a remote's route table as its `<Routes>`, with the shared not-found page for anything else. */
 export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) {
   return (
@@ -68,6 +79,7 @@ export function RemoteRoutes({ routes }: { routes: readonly RemoteRouteDef[] }) 
                 {/* The head of a static page, or `head(params)` of a route without server data; a page with
                     server data calls usePageHead with its `head(params, data)` itself, once the data is there. */}
                 <RouteHead meta={meta} head={data ? undefined : head} />
+                <HydratedMark />
                 <RoutePage page={page} props={props} source={data?.source} />
               </>
             }
