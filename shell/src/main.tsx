@@ -1,3 +1,5 @@
+// First: it holds what a visitor does on the server's HTML until React has hydrated it (see the module).
+import './features/remotes/lib/early-interaction';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
@@ -5,7 +7,6 @@ import { ShellRoot } from './app/shell-root';
 import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from './features/remotes/lib/remote-environment';
 import { loadRemoteApp } from './features/remotes/lib/load-remote';
 import { preloadCurrentRemote } from './features/remotes/lib/preload-remote';
-import { replayEarlyClicks } from './features/remotes/lib/replay-early-clicks';
 import './index.css';
 
 preloadCurrentRemote();
@@ -22,7 +23,6 @@ const tree = (
 // The server rendered this page (it marks #root): hydrate its HTML. Otherwise (the admin area, or the server could
 // not render) render from scratch.
 if (container.hasAttribute('data-ssr')) {
-  replayEarlyClicks(container);
   hydrateRoot(container, tree, {
     onRecoverableError(error, info) {
       // An area the server handed over on purpose (its remote's server entry missing, failing or slow: the server

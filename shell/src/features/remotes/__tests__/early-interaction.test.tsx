@@ -1,0 +1,90 @@
+import { act, useState } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { keepEarlyInteraction } from '../lib/early-interaction';
+
+function Page({ onSend }: { onSend: (sent: { name: string; plan: string }) => void }) {
+  const [name, setName] = useState('');
+  const [plan, setPlan] = useState('basic');
+  return (
+    <form
+      aria-label="Contact"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSend({ name, plan });
+      }}
+    >
+      <input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+      <label>
+        <input type="radio" name="plan" value="basic" checked={plan === 'basic'} onChange={() => setPlan('basic')} /> Basic
+      </label>
+      <label>
+        <input type="radio" name="plan" value="pro" checked={plan === 'pro'} onChange={() => setPlan('pro')} /> Pro
+      </label>
+      <button type="submit">Send</button>
+      <a href="#elsewhere">Elsewhere</a>
+    </form>
+  );
+}
+
+const setNativeValue = (input: HTMLInputElement, value: string) => {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+};
+
+describe('keepEarlyInteraction', () => {
+  let stop = () => {};
+  afterEach(() => {
+    stop();
+    document.body.innerHTML = '';
+  });
+
+  function serverRendered() {
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<Page onSend={() => undefined} />);
+    document.body.append(container);
+    stop = keepEarlyInteraction(container);
+    return container;
+  }
+
+  it('what a visitor types, picks and clicks before hydration reaches the page once hydrated, in order', async () => {
+    const container = serverRendered();
+    const onSend = vi.fn();
+    setNativeValue(container.querySelector('input[aria-label="Name"]')!, 'Ada');
+    container.querySelector<HTMLInputElement>('input[value="pro"]')!.click();
+    const send = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    container.querySelector('button')!.dispatchEvent(send);
+    expect(send.defaultPrevented).toBe(true);
+
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={onSend} />);
+    });
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledWith({ name: 'Ada', plan: 'pro' }), { timeout: 3000 });
+    expect(onSend).toHaveBeenCalledTimes(1);
+    expect(container.querySelector<HTMLInputElement>('input[aria-label="Name"]')!.value).toBe('Ada');
+  });
+
+  it('Enter before hydration does not reload the page: the form is submitted to the page once hydrated', async () => {
+    const container = serverRendered();
+    const onSend = vi.fn();
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    container.querySelector('form')!.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={onSend} />);
+    });
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledTimes(1), { timeout: 3000 });
+  });
+
+  it('once hydrated, everything goes straight to React', async () => {
+    const container = serverRendered();
+    const onSend = vi.fn();
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={onSend} />);
+    });
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    container.querySelector('a')!.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(false);
+  });
+});
