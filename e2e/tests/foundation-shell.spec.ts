@@ -91,7 +91,9 @@ test('Pricing and Free Consultation scroll to services and contact, even when cl
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
+  // Not waiting for the page to hydrate ('commit'), only for the shell's own code to have run ('load').
   await page.goto('/', { waitUntil: 'commit' });
+  await page.waitForLoadState('load');
   await expect(page.locator('#contact')).toHaveCount(1);
   await expect(page.locator('#contact')).not.toBeInViewport();
   await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
