@@ -21,7 +21,7 @@ const ROUTES: { path: string; h1: RegExp | string; text: RegExp }[] = [
   { path: '/case-studies/danville-restaurant-automation', h1: /Restaurant Automation Solution Design/, text: /restaurant/i },
   { path: '/case-studies/restaurant-automation', h1: /Restaurant Automation Case Study/, text: /restaurant/i },
   { path: '/roi-calculator', h1: /ROI Calculator/, text: /hours/i },
-  { path: '/blog', h1: 'AI Automation Blog', text: /Showing 3 of 3 articles/ },
+  { path: '/blog', h1: 'AI Automation Blog', text: /Showing \d+ of \d+ articles/ },
   { path: POST.path, h1: POST.h1, text: /chatbot/i },
   { path: '/blog/category/ai-automation', h1: 'AI Automation', text: /Back to Blog/ },
   { path: '/free-analysis', h1: /Free Business Growth Scorecard/, text: /business/i },
@@ -96,8 +96,9 @@ test('the blog list hydrates from the embedded posts: no request to /api/posts o
     if (new URL(r.url()).pathname === '/api/posts') lists.push(r.url());
   });
   await openHydrated(page, '/blog');
-  await expect(page.getByRole('article')).toHaveCount(3);
-  await expect(page.getByText('Showing 3 of 3 articles')).toBeVisible();
+  // (Other spec files may have published more posts by now.)
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await expect(page.getByText(/^Showing \d+ of \d+ articles$/)).toBeVisible();
   expect(lists).toEqual([]);
   errors.expectClean();
 });

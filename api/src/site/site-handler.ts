@@ -113,10 +113,14 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   });
 }
 
-/** URLs of a remote's stylesheets: beside its remoteEntry.js (`<base>/assets/remoteEntry.js` -> `<base>/<style>`). */
+/**
+ * URLs of a remote's stylesheets: beside its remoteEntry.js (`<base>/assets/remoteEntry.js` -> `<base>/<style>`).
+ * Same-origin remotes only: a render-blocking stylesheet from another host that is slow or down would hold the whole
+ * page's first paint (the federation runtime still brings that remote's CSS with its code).
+ */
 function remoteStyles(styles: string[], entry: string | undefined): string[] {
   const suffix = 'assets/remoteEntry.js';
-  if (!entry?.endsWith(suffix)) return [];
+  if (!entry?.endsWith(suffix) || !entry.startsWith('/') || entry.startsWith('//')) return [];
   const base = entry.slice(0, -suffix.length);
   return styles.map((style) => `${base}${style}`);
 }

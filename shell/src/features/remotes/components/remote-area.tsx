@@ -1,6 +1,7 @@
 import { Suspense, use, useMemo, useState, type ComponentType } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
+import { useMarkLive } from '../lib/mark-live';
 import { CLIENT_RENDER_DIGEST, type ServerArea } from '../lib/remote-environment';
 import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
 
@@ -65,6 +66,7 @@ function RemoteLoading() {
 }
 
 function RemoteUnavailable({ onRetry }: { onRetry: () => void }) {
+  useMarkLive();
   return (
     <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center" role="alert">
       <h1 className="text-2xl font-bold text-fg">This section is temporarily unavailable</h1>

@@ -5,7 +5,14 @@ import { Button, NotFound, useSiteData } from '@site/ui';
 import { findRemote } from '../lib/find-remote';
 import { RemoteEnvironmentContext } from '../lib/remote-environment';
 import { useRemotes } from '../hooks/use-remotes';
+import { useMarkLive } from '../lib/mark-live';
 import { RemoteArea } from './remote-area';
+
+/** The not-found page, which the shell renders itself (no remote's page marks the document live). */
+function ShellNotFound() {
+  useMarkLive();
+  return <NotFound />;
+}
 
 /**
  * Renders the remote that declares the current path, or the not-found page. An unknown slug inside a remote's
@@ -40,8 +47,8 @@ export function RemoteRouter() {
     );
 
   // A 404 the server rendered with the shell's not-found page (no remote's page: e.g. one without server rendering).
-  if (site?.status === 404 && !site.remote && site.path === pathname) return <NotFound />;
+  if (site?.status === 404 && !site.remote && site.path === pathname) return <ShellNotFound />;
   const name = findRemote(remotes, pathname);
-  if (!name) return <NotFound />;
+  if (!name) return <ShellNotFound />;
   return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={environment.load} server={environment.server?.area} />;
 }

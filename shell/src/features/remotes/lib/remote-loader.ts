@@ -1,6 +1,9 @@
 import type { ComponentType } from 'react';
 import { REMOTE_LOAD_TIMEOUT_MS } from '../../../config/remotes';
 
+/** How long a failed load is still answered from memory (the same render cycle), before a new one is made. */
+const FORGET_FAILURE_MS = 1000;
+
 /** A remote could not be loaded (down, slow, or not a valid remote). Its area shows "unavailable". */
 export class RemoteLoadError extends Error {
   constructor(
@@ -57,8 +60,10 @@ export function createRemoteLoader(runtime: FederationRuntime, timeoutMs = REMOT
         throw err instanceof RemoteLoadError ? err : new RemoteLoadError(name, err instanceof Error ? err.message : String(err));
       });
     const result = Promise.race([load, timeout]).finally(() => clearTimeout(timer));
-    // A failed attempt is forgotten so that Retry really tries again.
-    result.catch(() => loads.delete(key));
+    // A failed attempt is forgotten so that Retry really tries again, a moment later: React renders the area again
+    // after the failure (a server-rendered area it was hydrating), and that render must see this failure, not start
+    // another full wait.
+    result.catch(() => setTimeout(() => loads.get(key) === result && loads.delete(key), FORGET_FAILURE_MS));
     loads.set(key, result);
     return result;
   };
