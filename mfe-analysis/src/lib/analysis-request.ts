@@ -1,5 +1,7 @@
-import { analysisResponseSchema, type AnalysisResponse } from '@site/contracts/analysis';
-import { errorEnvelopeSchema } from '@site/contracts/error';
+import type { AnalysisResponse } from '@site/contracts/analysis';
+
+/** The contracts (and zod with them) load beside the request, not with the page: most visits never send one. */
+const loadContracts = () => Promise.all([import('@site/contracts/analysis'), import('@site/contracts/error')]).then(([analysis, error]) => ({ analysisResponseSchema: analysis.analysisResponseSchema, errorEnvelopeSchema: error.errorEnvelopeSchema }));
 
 /*
  * The analysis calls keep what a failed answer said word for word: the spec's error box shows
@@ -42,6 +44,9 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
 
 /** Sends one analysis call and returns the answer, or throws an AnalysisFailure saying exactly what went wrong. */
 export async function requestAnalysis(url: string, init: { method: 'GET' | 'POST'; json?: unknown; signal?: AbortSignal }): Promise<AnalysisResult> {
+  const contracts = loadContracts();
+  // A load that fails (offline) shows as the request's own failure below, never as an unhandled rejection.
+  contracts.catch(() => undefined);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -56,6 +61,14 @@ export async function requestAnalysis(url: string, init: { method: 'GET' | 'POST
     throw new AnalysisFailure(message, 0, '');
   }
   let body: string;
+  let analysisResponseSchema: Awaited<ReturnType<typeof loadContracts>>['analysisResponseSchema'];
+  let errorEnvelopeSchema: Awaited<ReturnType<typeof loadContracts>>['errorEnvelopeSchema'];
+  try {
+    ({ analysisResponseSchema, errorEnvelopeSchema } = await contracts);
+  } catch (error) {
+    const message = error instanceof Error && error.message ? error.message : 'Network error';
+    throw new AnalysisFailure(message, 0, '');
+  }
   try {
     body = await res.text();
   } catch {

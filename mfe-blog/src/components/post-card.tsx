@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { cardExcerpt, categoryIllustration, PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
+import { cardExcerpt, categoryIllustration, PLACEHOLDER_IMAGE } from '@site/contracts/posts-rules';
+import type { PostSummary } from '@site/contracts/posts';
 import { Badge } from '@site/ui';
 import { formatDate, formatReadTime, formatViews } from '../lib/format';
 import { PostImage } from '@site/ui/post-image';

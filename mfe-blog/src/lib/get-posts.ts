@@ -1,5 +1,7 @@
 import { requestJson } from '@site/ui';
-import { postListSchema, type PostList } from '@site/contracts/posts';
+import type { PostList } from '@site/contracts/posts';
+
+const loadPostListSchema = () => import('@site/contracts/posts').then((m) => m.postListSchema);
 
 /** What the reader filters the list by: search text and a category slug ('' for none). */
 export type PostFilter = { q: string; category: string };
@@ -14,5 +16,6 @@ export function getPosts(filter: PostFilter, cursor: string | null, signal?: Abo
   if (filter.category) query.set('category', filter.category);
   if (cursor) query.set('cursor', cursor);
   const search = query.toString();
-  return requestJson(`/api/posts${search ? `?${search}` : ''}`, postListSchema, { signal });
+  // The contract (and zod) loads with the first request, not with the page: the first page comes with the HTML.
+  return requestJson(`/api/posts${search ? `?${search}` : ''}`, loadPostListSchema, { signal });
 }

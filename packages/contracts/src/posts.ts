@@ -1,56 +1,13 @@
 import { z } from 'zod';
+import { IMAGE_URL_MESSAGE, isImageUrl, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, POST_SOURCES, POST_STATUSES, POSTS_PAGE_DEFAULT_LIMIT, POSTS_PAGE_MAX_LIMIT } from './posts-rules';
 import { safeText } from './text';
 
 /**
- * Blog posts and categories: the shapes the API answers with, the input it accepts (admin form and
- * webhook), the exact validation messages of the spec and the small pure rules (slug, read time, excerpt).
+ * Blog posts and categories: the shapes the API answers with and the input it accepts (admin form and webhook).
+ * The spec's validation messages and the small pure rules (slug, read time, excerpt) are in ./posts-rules, which has
+ * no zod, and are re-exported here.
  */
-
-export const POST_STATUSES = ['draft', 'published', 'archived'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
-export const POST_SOURCES = ['local', 'n8n'] as const;
-export type PostSource = (typeof POST_SOURCES)[number];
-
-/** The categories forms and filters offer (How-To Guides is offered even though it is not seeded). */
-export const BLOG_CATEGORIES = ['AI Automation', 'Case Studies', 'Industry Insights', 'How-To Guides'] as const;
-
-/** The real placeholder image shipped by the blog remote (featuredImage default, ogImage and broken-image fallback). */
-export const PLACEHOLDER_IMAGE = '/mfe/blog/placeholder.svg';
-/** The same picture as a 1200x630 JPEG, for link previews (social sites do not render SVG). */
-export const PLACEHOLDER_SOCIAL_IMAGE = '/mfe/blog/placeholder-og.jpg';
-export const PLACEHOLDER_IMAGE_ALT = 'Image not available';
-
-export const WORDS_PER_MINUTE = 200;
-export const CARD_EXCERPT_LENGTH = 150;
-
-/** Minimum lengths (spec section 5) with their exact messages, in the order they are reported. */
-export const POST_MIN_RULES = [
-  { field: 'title', min: 5, message: 'Title must be at least 5 characters long' },
-  { field: 'excerpt', min: 20, message: 'Excerpt must be at least 20 characters long' },
-  { field: 'content', min: 100, message: 'Content must be at least 100 characters long' },
-  { field: 'author', min: 2, message: 'Author name must be at least 2 characters long' },
-  { field: 'category', min: 2, message: 'Category must be at least 2 characters long' },
-  { field: 'metaDescription', min: 50, message: 'Meta description must be at least 50 characters long' },
-] as const;
-
-/** Sensible upper bounds, so one request cannot store a novel in a title. */
-export const POST_MAX_RULES = [
-  { field: 'title', max: 200, message: 'Title must be at most 200 characters long' },
-  { field: 'excerpt', max: 1000, message: 'Excerpt must be at most 1000 characters long' },
-  { field: 'content', max: 200_000, message: 'Content must be at most 200000 characters long' },
-  { field: 'author', max: 100, message: 'Author name must be at most 100 characters long' },
-  { field: 'category', max: 60, message: 'Category must be at most 60 characters long' },
-  { field: 'metaDescription', max: 320, message: 'Meta description must be at most 320 characters long' },
-] as const;
-
-export const MAX_KEYWORDS = 20;
-export const MAX_KEYWORD_LENGTH = 50;
-export const VALIDATION_FAILED_PREFIX = 'Validation failed: ';
-
-/** 'Validation failed: ' followed by the messages joined by ', ' (the one sentence admin form and API show). */
-export function validationFailedMessage(messages: readonly string[]): string {
-  return VALIDATION_FAILED_PREFIX + messages.join(', ');
-}
+export * from './posts-rules';
 
 const text = z.string({ error: 'must be text' });
 /** One-line fields (title, author, category, keywords): no control or text-direction characters. */
@@ -59,19 +16,6 @@ const line = text.superRefine(safeText());
 const lines = text.superRefine(safeText({ multiline: true }));
 /** HTML: line breaks and tabs allowed, and bidi controls (a right-to-left writer's business; the HTML is sanitized). */
 const html = text.superRefine(safeText({ multiline: true, bidi: true }));
-
-/** RFC 3986 characters, minus the quote: nothing that can end an HTML attribute or open a tag. */
-const URL_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=%]+$/;
-export const IMAGE_URL_MESSAGE = 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)';
-
-/** An image address: empty (none), a site path (`/mfe/blog/a.png`) or an absolute http(s) URL with a host. */
-export function isImageUrl(value: string): boolean {
-  if (value === '') return true;
-  if (!URL_CHARACTERS.test(value)) return false;
-  if (value.startsWith('/')) return !value.startsWith('//');
-  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return false;
-  return new URL(value).hostname !== '';
-}
 
 const imageUrl = z.string({ error: 'must be text' }).trim().max(2000).refine(isImageUrl, { message: IMAGE_URL_MESSAGE });
 
@@ -106,163 +50,6 @@ export const webhookResultSchema = z.object({
 });
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 
-export type NormalizedPostInput = {
-  title: string;
-  excerpt: string;
-  content: string;
-  author: string;
-  category: string;
-  metaDescription: string;
-  keywords: string[];
-  featuredImage: string | undefined;
-  ogImage: string | undefined;
-  status: 'draft' | 'published' | undefined;
-};
-
-/** Trims every field and cleans keywords (trimmed, empties and duplicates dropped). */
-export function normalizePostInput(input: PostInput): NormalizedPostInput {
-  const seen = new Set<string>();
-  const keywords: string[] = [];
-  for (const k of input.keywords ?? []) {
-    const t = k.trim();
-    if (t && !seen.has(t.toLowerCase())) {
-      seen.add(t.toLowerCase());
-      keywords.push(t);
-    }
-  }
-  return {
-    title: input.title.trim(),
-    excerpt: input.excerpt.trim(),
-    content: input.content.trim(),
-    author: input.author.trim(),
-    category: input.category.trim(),
-    metaDescription: input.metaDescription.trim(),
-    keywords,
-    featuredImage: input.featuredImage?.trim() || undefined,
-    ogImage: input.ogImage?.trim() || undefined,
-    status: input.status,
-  };
-}
-
-/** The spec's messages for a normalized input, in spec order; empty when valid. */
-export function postValidationMessages(input: Pick<NormalizedPostInput, (typeof POST_MIN_RULES)[number]['field']>): string[] {
-  const messages: string[] = [];
-  for (const rule of POST_MIN_RULES) if (input[rule.field].length < rule.min) messages.push(rule.message);
-  for (const rule of POST_MAX_RULES) if (input[rule.field].length > rule.max) messages.push(rule.message);
-  return messages;
-}
-
-/** The field names callers send, as the webhook's messages name them. */
-export type PostRuleField = (typeof POST_MIN_RULES)[number]['field'];
-
-/**
- * The same rules as `postValidationMessages`, worded for an API caller (n8n, a script): the field as sent, the
- * rule and what was received, e.g. `{ path: 'title', message: 'must be at least 5 characters (got 3)' }`.
- * `missing` names fields absent from the request.
- */
-export function postRuleIssues(
-  input: Pick<NormalizedPostInput, PostRuleField>,
-  missing: ReadonlySet<string> = new Set(),
-): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
-  for (const rule of POST_MIN_RULES) {
-    const length = input[rule.field].length;
-    if (missing.has(rule.field)) issues.push({ path: rule.field, message: `is required (at least ${rule.min} characters)` });
-    else if (length < rule.min) issues.push({ path: rule.field, message: `must be at least ${rule.min} characters (got ${length})` });
-  }
-  for (const rule of POST_MAX_RULES) {
-    const length = input[rule.field].length;
-    if (length > rule.max) issues.push({ path: rule.field, message: `must be at most ${rule.max} characters (got ${length})` });
-  }
-  return issues;
-}
-
-/** Keywords as typed in the form: comma-separated, trimmed, empties dropped. */
-export function parseKeywords(value: string): string[] {
-  return value
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-}
-
-/** Title lowercased, spaces to dashes, non-alphanumerics removed (dashes collapsed; never empty). */
-export function slugify(title: string): string {
-  const slug = title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/[^a-z0-9-]/g, '')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-  return slug || 'post';
-}
-
-/** Whether a string can be a post slug (what `slugify` makes): lowercase letters, digits and single dashes. */
-export function isPostSlug(value: string): boolean {
-  return value.length <= 250 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value);
-}
-
-/** The first free slug: `base`, then `base-2`, `base-3`… */
-export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/** Visible text of an HTML fragment (tags removed, common entities decoded, whitespace collapsed). */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** Minutes to read: words of the text content / 200, rounded up, at least 1. */
-export function readTime(html: string): number {
-  const words = htmlToText(html).split(' ').filter(Boolean).length;
-  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
-}
-
-/** Excerpt cut to 150 characters for a card, on a word boundary when one is near, with an ellipsis. */
-export function cardExcerpt(excerpt: string, max = CARD_EXCERPT_LENGTH): string {
-  if (excerpt.length <= max) return excerpt;
-  const cut = excerpt.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return (space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd() + '…';
-}
-
-/**
- * The real name of a category from its URL slug: a known category whose slug matches (the names given, e.g. the
- * stored categories, then the four offered ones), and Title Case only for a slug no category has.
- */
-export function categoryNameForSlug(slug: string, known: readonly string[] = []): string {
-  const wanted = slug.toLowerCase();
-  return [...known, ...BLOG_CATEGORIES].find((name) => slugify(name) === wanted) ?? titleCaseSlug(slug);
-}
-
-/** The designed card illustration of an offered category (served by the blog remote); undefined for others. */
-export function categoryIllustration(category: string): string | undefined {
-  const slug = slugify(category);
-  return BLOG_CATEGORIES.some((name) => slugify(name) === slug) ? `/mfe/blog/categories/${slug}.svg` : undefined;
-}
-
-/** `some-category` shown as `Some Category`. */
-export function titleCaseSlug(slug: string): string {
-  return slug
-    .split('-')
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-}
-
 export const postSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -289,10 +76,6 @@ export type Post = z.infer<typeof postSchema>;
 /** A list entry: everything but the full content. */
 export const postSummarySchema = postSchema.omit({ content: true });
 export type PostSummary = z.infer<typeof postSummarySchema>;
-
-/** Page size of `GET /api/posts` when the caller names none, and the most one page may hold. */
-export const POSTS_PAGE_DEFAULT_LIMIT = 12;
-export const POSTS_PAGE_MAX_LIMIT = 50;
 
 /**
  * One page of `GET /api/posts`: published posts, newest first. `total` counts every post matching the filter
@@ -337,13 +120,3 @@ export type Category = z.infer<typeof categorySchema>;
 export const categoryListSchema = z.object({ categories: z.array(categorySchema) });
 
 export const viewsResultSchema = z.object({ views: z.number().int().min(0) });
-
-/**
- * True when a post matches the search text (title, excerpt and category, case-insensitive): the rule the server's
- * SQL search implements (posts-repository.ts). Only for test fakes of `GET /api/posts`; the site never searches on the client.
- */
-export function postMatches(post: Pick<Post, 'title' | 'excerpt' | 'category'>, q: string): boolean {
-  const needle = q.trim().toLowerCase();
-  if (!needle) return true;
-  return [post.title, post.excerpt, post.category].some((s) => s.toLowerCase().includes(needle));
-}

@@ -1,7 +1,7 @@
 // A subpath module (`@site/ui/post-image`), like post-article: the blog's cards and the article header share it
 // without pulling the article's sanitizer into the list page.
 import { useEffect, useRef, useState, type ImgHTMLAttributes } from 'react';
-import { PLACEHOLDER_IMAGE, PLACEHOLDER_IMAGE_ALT } from '@site/contracts/posts';
+import { PLACEHOLDER_IMAGE, PLACEHOLDER_IMAGE_ALT } from '@site/contracts/posts-rules';
 import { cn } from './cn';
 
 /** A post image that falls back to the placeholder (alt 'Image not available') when it fails to load. */

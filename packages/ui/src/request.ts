@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-
 /** A failed API call: `status` 0 means the network or the response body failed. */
 export class ApiError extends Error {
   constructor(
@@ -13,16 +11,25 @@ export class ApiError extends Error {
   }
 }
 
+/** What checks an answer: a contract's zod schema, or a zod-free check with the same `safeParse`. */
+export interface AnswerSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
 /**
  * Calls the API and parses the answer with the contract schema. Error answers become an ApiError with the
- * server's own message from the error envelope.
+ * server's own message from the error envelope. `schema` may be a loader (`() => import(…).then(…)`): the contract,
+ * and zod with it, then load beside the request instead of with the page.
  */
-export async function requestJson<S extends z.ZodType>(
+export async function requestJson<T>(
   url: string,
-  schema: S,
+  schema: AnswerSchema<T> | (() => Promise<AnswerSchema<T>>),
   init: RequestInit & { json?: unknown } = {},
-): Promise<z.infer<S>> {
+): Promise<T> {
   const { json, headers, ...rest } = init;
+  const checker = typeof schema === 'function' ? schema() : Promise.resolve(schema);
+  // A loader that fails (offline) is reported with the request, not as an unhandled rejection before it.
+  checker.catch(() => undefined);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -40,7 +47,13 @@ export async function requestJson<S extends z.ZodType>(
     throw new ApiError(`Unexpected response (${res.status})`, res.ok ? 0 : res.status);
   }
   if (!res.ok) throw await errorFromEnvelope(body, res.status);
-  const parsed = schema.safeParse(body);
+  let check: AnswerSchema<T>;
+  try {
+    check = await checker;
+  } catch (err) {
+    throw new ApiError(err instanceof Error ? err.message : 'Network error', 0);
+  }
+  const parsed = check.safeParse(body);
   if (!parsed.success) throw new ApiError('The server answered in an unexpected shape', 0);
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import { FACTOR_KEYS } from '@site/contracts/analysis';
+import { FACTOR_KEYS } from '@site/contracts/analysis-rules';
 import { FACTOR_TITLES, usd, type ScorecardData } from './normalize-result';
 import { ANALYZING_SIGNALS, BusinessTypeAnalysis, DetailedRecommendations, OpportunitiesList, PriorityBadge, SignalsList } from './ai-parts';
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { INSIGHT_MARKERS, type FactorKey } from '@site/contracts/analysis';
+import { INSIGHT_MARKERS } from '@site/contracts/analysis-rules';
+import type { FactorKey } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
 import { FACTOR_TITLES, type ScorecardData } from './normalize-result';
 import { ChangeChip, ScoreBadge } from './score-badge';

@@ -1,17 +1,5 @@
-import {
-  collectMockSources,
-  FACTOR_KEYS,
-  NO_DATA_COLOR,
-  NO_DATA_LABEL,
-  scoreLabel,
-  type AiAssessment,
-  type AiEnhancement,
-  type AnalysisResponse,
-  type Evidence,
-  type FactorKey,
-  type PreviousReport,
-  type Recommendation,
-} from '@site/contracts/analysis';
+import { collectMockSources, FACTOR_KEYS, NO_DATA_COLOR, NO_DATA_LABEL, scoreLabel } from '@site/contracts/analysis-rules';
+import type { AiAssessment, AiEnhancement, AnalysisResponse, Evidence, FactorKey, PreviousReport, Recommendation } from '@site/contracts/analysis';
 
 /*
  * The scorecard reads an answer that may come from an older stored report or a server that left parts out.

@@ -1,4 +1,5 @@
-import { DEFAULT_TOTAL_POSSIBLE_POINTS, FACTOR_KEYS, type FactorKey } from '@site/contracts/analysis';
+import { DEFAULT_TOTAL_POSSIBLE_POINTS, FACTOR_KEYS } from '@site/contracts/analysis-rules';
+import type { FactorKey } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
 import { FACTOR_TITLES, formatDate, type ScorecardData } from './normalize-result';
 import { ChangeChip, ScoreBadge } from './score-badge';

@@ -1,4 +1,4 @@
-import { SCORE_THRESHOLDS } from '@site/contracts/analysis';
+import { SCORE_THRESHOLDS } from '@site/contracts/analysis-rules';
 
 /*
  * Score colours (spec section 5): 80+ green, 60+ yellow, 40+ orange, below red, 'No Data' grey. The contract's

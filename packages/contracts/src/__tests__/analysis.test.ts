@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferBusinessType, normalizeWebsiteUrl, scoreColor, scoreLabel, smbAnalysisRequestSchema, websiteAnalysisRequestSchema } from '../analysis';
+import { websiteUrlProblem } from '../analysis-rules';
 
 describe('analysis contract rules', () => {
   it('infers the business type in the spec order, case-insensitive, otherwise Service', () => {
@@ -29,5 +30,14 @@ describe('analysis contract rules', () => {
   it('requires a business name and treats empty optional fields as absent', () => {
     expect(smbAnalysisRequestSchema.safeParse({ businessName: '' }).success).toBe(false);
     expect(smbAnalysisRequestSchema.parse({ businessName: ' Joe ', website: '', location: '' })).toEqual({ businessName: 'Joe' });
+  });
+});
+
+describe('websiteUrlProblem: the zod-free rule of the website request url', () => {
+  it('says what the schema says, first message first', () => {
+    for (const raw of ['', '   ', 'example.com', 'https://example.com/a?b=c', 'http://', 'https://exa mple.com', `https://example.com/${'a'.repeat(2050)}`, 'example.com\u0000', 'exa\u202emple.com', 'https://[::1', '\ud800.com']) {
+      const zod = websiteAnalysisRequestSchema.shape.url.safeParse(raw);
+      expect(websiteUrlProblem(raw), JSON.stringify(raw)).toBe(zod.success ? null : zod.error.issues[0]!.message);
+    }
   });
 });

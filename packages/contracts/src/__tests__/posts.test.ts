@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { viewsResultCheck } from '../posts-rules';
 import {
+  viewsResultSchema,
   cardExcerpt,
   normalizePostInput,
   parseKeywords,
@@ -117,5 +119,24 @@ describe('display helpers', () => {
     expect(new Set(images).size).toBe(4);
     expect(categoryIllustration('How-To Guides')).toBe('/mfe/blog/categories/how-to-guides.svg');
     expect(categoryIllustration('Gardening')).toBeUndefined();
+  });
+});
+
+describe('viewsResultCheck: the zod-free check of POST /api/posts/:slug/views answers', () => {
+  it('accepts and refuses exactly what viewsResultSchema does', () => {
+    const answers = fc.oneof(
+      fc.record({ views: fc.oneof(fc.integer({ min: -5, max: 1e9 }), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER + 2), fc.string(), fc.constant(null)) }),
+      fc.anything(),
+      fc.array(fc.integer()),
+    );
+    fc.assert(
+      fc.property(answers, (answer) => {
+        const zod = viewsResultSchema.safeParse(answer);
+        const check = viewsResultCheck.safeParse(answer);
+        expect(check.success).toBe(zod.success);
+        if (zod.success && check.success) expect(check.data).toEqual(zod.data);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { inferBusinessType, smbAnalysisRequestSchema, websiteAnalysisRequestSchema } from '@site/contracts/analysis';
+import { BUSINESS_NAME_MAX, inferBusinessType, websiteUrlProblem } from '@site/contracts/analysis-rules';
 import { Button, track } from '@site/ui';
 import { smbRequestFrom, useAnalysisStore } from '../hooks/use-analysis-store';
 import { useFieldTracking } from '../hooks/use-field-tracking';
@@ -7,14 +7,13 @@ import { LocationField } from './location-field';
 import { FieldError, inputClasses } from './field-parts';
 
 /** The longest business name the API accepts (the shared contract). */
-export const BUSINESS_NAME_MAX = smbAnalysisRequestSchema.shape.businessName.maxLength ?? 120;
+export { BUSINESS_NAME_MAX };
 
-/** Why an optional website address cannot be used, or null. */
+/** Why an optional website address cannot be used, or null (the contract's rule, without loading zod). */
 export function websiteProblem(raw: string): string | null {
   if (!raw.trim()) return null;
   if (/\s/.test(raw.trim())) return 'A website address cannot contain spaces.';
-  const parsed = websiteAnalysisRequestSchema.shape.url.safeParse(raw);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter a valid website address');
+  return websiteUrlProblem(raw);
 }
 
 /** The SMB Scorecard form: business name (type inferred), optional website, location, Analyze. */

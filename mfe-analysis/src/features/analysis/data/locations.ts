@@ -1,4 +1,4 @@
-import { ANALYSIS_LOCATIONS, DEFAULT_ANALYSIS_LOCATION, NO_LOCATION_LABEL } from '@site/contracts/analysis';
+import { ANALYSIS_LOCATIONS, DEFAULT_ANALYSIS_LOCATION, NO_LOCATION_LABEL } from '@site/contracts/analysis-rules';
 
 /** The location dropdown: the five towns, then none (value ''), which leaves location out of the request. */
 export const LOCATION_OPTIONS: ReadonlyArray<{ value: string; label: string }> = [

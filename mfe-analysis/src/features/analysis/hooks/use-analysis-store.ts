@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { normalizeWebsiteUrl, type SmbAnalysisRequest, type WebsiteAnalysisRequest } from '@site/contracts/analysis';
+import { normalizeWebsiteUrl } from '@site/contracts/analysis-rules';
+import type { SmbAnalysisRequest, WebsiteAnalysisRequest } from '@site/contracts/analysis';
 import type { TrackingProps } from '@site/contracts/events';
 import { track } from '@site/ui';
 import { AnalysisFailure, type AnalysisResult } from '../../../lib/analysis-request';

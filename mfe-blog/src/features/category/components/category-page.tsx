@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts';
+import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts-rules';
 import { Container, PageHeader, buttonClasses, usePageHead } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';

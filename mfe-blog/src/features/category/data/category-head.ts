@@ -1,5 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
-import { categoryNameForSlug } from '@site/contracts/posts';
+import { categoryNameForSlug } from '@site/contracts/posts-rules';
 import type { PostListData } from '@site/ui';
 
 /** The category's name: from its posts when the server loaded them, else the offered categories or the slug. */

@@ -1,5 +1,6 @@
 import type { PageMeta } from '@site/contracts/manifest';
-import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE, type Post } from '@site/contracts/posts';
+import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE } from '@site/contracts/posts-rules';
+import type { Post } from '@site/contracts/posts';
 
 const SITE_NAME = 'Tri-Valley AI Automation';
 

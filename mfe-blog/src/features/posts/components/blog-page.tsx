@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts';
+import { BLOG_CATEGORIES, slugify } from '@site/contracts/posts-rules';
 import { Button, Container, PageHeader, cn, useValueTypedBeforeHydration } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';

@@ -1,0 +1,109 @@
+/*
+ * The analysis tool's pure rules, shared by the tool and the API (business-type inference, website-mode URL rule,
+ * locations, score labels, factor keys). No zod here: the tool's pages import these without loading zod; the schemas
+ * are in ./analysis, which re-exports this module.
+ */
+import { textProblem } from './text';
+
+// ---------------------------------------------------------------------------------------------------------
+// Rules shared by the tool and the API
+// ---------------------------------------------------------------------------------------------------------
+
+export const ANALYSIS_LOCATIONS = ['Danville, CA', 'San Ramon, CA', 'Walnut Creek, CA', 'Pleasanton, CA', 'Dublin, CA'] as const;
+export const DEFAULT_ANALYSIS_LOCATION = 'Danville, CA';
+export const NO_LOCATION_LABEL = 'No location selected';
+
+export const BUSINESS_TYPES = ['Restaurant', 'Service', 'Retail', 'Healthcare'] as const;
+export type InferredBusinessType = (typeof BUSINESS_TYPES)[number];
+
+/** Keyword lists in the order they are checked (spec section 5); the first list with a match wins. */
+export const BUSINESS_TYPE_KEYWORDS: ReadonlyArray<readonly [InferredBusinessType, readonly string[]]> = [
+  ['Restaurant', ['restaurant', 'cafe', 'pizza', 'burger', 'sushi', 'chinese', 'italian', 'mexican', 'thai']],
+  ['Service', ['grooming', 'salon', 'spa', 'cleaning', 'plumbing', 'electrical', 'repair', 'maintenance', 'consulting']],
+  ['Retail', ['store', 'shop', 'market', 'boutique', 'gallery', 'pharmacy']],
+  ['Healthcare', ['medical', 'dental', 'clinic', 'doctor', 'physician', 'health']],
+];
+
+/** Business type from keywords in the name, case-insensitive, in the spec's order; otherwise Service. */
+export function inferBusinessType(businessName: string): InferredBusinessType {
+  const name = businessName.toLowerCase();
+  for (const [type, keywords] of BUSINESS_TYPE_KEYWORDS) {
+    if (keywords.some((k) => name.includes(k))) return type;
+  }
+  return 'Service';
+}
+
+/** Website mode: a URL without an http:// or https:// prefix gets https:// added. */
+export function normalizeWebsiteUrl(raw: string): string {
+  const url = raw.trim();
+  return /^https?:\/\//i.test(url) ? url : `https://${url}`;
+}
+
+export const SCORE_THRESHOLDS = { excellent: 80, good: 60, fair: 40 } as const;
+export const NO_DATA_LABEL = 'No Data';
+export const NO_DATA_COLOR = 'text-gray-500';
+
+/** Label for a verified score: 80+ Excellent, 60+ Good, 40+ Fair, below Poor. */
+export function scoreLabel(score: number): string {
+  if (score >= SCORE_THRESHOLDS.excellent) return 'Excellent';
+  if (score >= SCORE_THRESHOLDS.good) return 'Good';
+  if (score >= SCORE_THRESHOLDS.fair) return 'Fair';
+  return 'Poor';
+}
+
+/** Badge colour (a text class): 80+ green, 60+ yellow, 40+ orange, below red. */
+export function scoreColor(score: number): string {
+  if (score >= SCORE_THRESHOLDS.excellent) return 'text-green-600';
+  if (score >= SCORE_THRESHOLDS.good) return 'text-yellow-600';
+  if (score >= SCORE_THRESHOLDS.fair) return 'text-orange-600';
+  return 'text-red-600';
+}
+
+/** Leading markers of insights. */
+export const INSIGHT_MARKERS = { check: '✅', warning: '⚠️', cross: '❌' } as const;
+
+/** The ROI calculator's hour-cost model (spec section 9): the analysis prices its savings with it. */
+export const ROI_WEEKS_PER_MONTH = 4.33;
+export const ROI_DEFAULT_COST_PER_HOUR = 25;
+export function monthlySavingsFor(hoursPerWeek: number, costPerHour: number, efficiencyPercent: number): number {
+  return Math.round(hoursPerWeek * ROI_WEEKS_PER_MONTH * costPerHour * (efficiencyPercent / 100));
+}
+
+export const DEFAULT_TOTAL_POSSIBLE_POINTS = 100;
+
+/** The longest business name and website address an analysis request may carry. */
+export const BUSINESS_NAME_MAX = 120;
+export const WEBSITE_URL_MAX = 2048;
+
+/**
+ * Why a website address cannot be analysed, in words for the form, or null: the rule of the website request's `url`
+ * (the schema in ./analysis checks with this function; the forms use it without loading zod).
+ */
+export function websiteUrlProblem(raw: string): string | null {
+  const value = raw.trim();
+  if (!value) return 'Enter a website address';
+  if (value.length > WEBSITE_URL_MAX) return 'Website address is too long';
+  const text = textProblem(value);
+  if (text) return text;
+  return URL.canParse(normalizeWebsiteUrl(value)) ? null : 'Enter a valid website address';
+}
+
+export const FACTOR_KEYS = ['visibility', 'reputation', 'profileQuality', 'websiteTrust', 'contentQuality', 'competitiveIntelligence'] as const;
+export type FactorKey = (typeof FACTOR_KEYS)[number];
+
+/** Distinct sources of every simulated detail anywhere in the scores (the mock-data warning lists them). */
+export function collectMockSources(scores: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 12 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (record.isMockData === true && typeof record.source === 'string') found.add(record.source);
+    for (const v of Object.values(record)) walk(v, depth + 1);
+  };
+  walk(scores, 0);
+  return [...found].sort();
+}
