@@ -50,10 +50,12 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
     { path: '/', h1: /pays for itself/, text: /Free Consultation/, title: /Tri-Valley AI Automation/, jsonLd: true },
     { path: '/local-services/danville-ai-automation', h1: /Danville/, text: /Danville/, title: /Danville/, jsonLd: true },
     { path: '/case-studies/danville-restaurant-automation', h1: /Restaurant Automation Solution Design/, text: /restaurant/i, title: /Restaurant/, jsonLd: true },
-    // (Its metadata, and that of /local-services, carries no JSON-LD yet: their data files are being reworked.)
-    { path: '/case-studies/restaurant-automation', h1: /Restaurant Automation Case Study/, text: /restaurant/i, title: /Restaurant/, jsonLd: false },
+    { path: '/case-studies/restaurant-automation', h1: /Restaurant Automation Case Study/, text: /restaurant/i, title: /Restaurant/, jsonLd: true },
+    { path: '/restaurant-order-bot', h1: /Restaurant Order Bot/, text: /35%/, title: /Restaurant Order Bot/, jsonLd: true },
+    { path: '/retail-customer-service', h1: /Retail Store Customer Service/, text: /80%/, title: /Retail Customer Service/, jsonLd: true },
+    { path: '/service-business-automation', h1: /Service Business/i, text: /15 hours|hours/i, title: /Service Business Automation/, jsonLd: true },
     { path: '/roi-calculator', h1: /ROI Calculator/, text: /Calculate/, title: /ROI/, jsonLd: true },
-    { path: '/local-services', h1: /Local AI Automation Services/, text: /Pleasanton/, title: /Local/, jsonLd: false },
+    { path: '/local-services', h1: /Local AI Automation Services/, text: /Pleasanton/, title: /Local/, jsonLd: true },
     { path: '/blog', h1: /AI Automation Blog/, text: /How AI Chatbots Are Transforming Customer Service/, title: /AI Automation Blog/, jsonLd: true },
     {
       path: '/blog/how-ai-chatbots-are-transforming-customer-service-for-local-businesses',
@@ -80,7 +82,14 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
       expect(/<title>([^<]+)<\/title>/.exec(html)?.[1]).toMatch(route.title);
       expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
       expect(html).toContain(`<link rel="canonical" href="https://example.test${pathname}"`);
-      if (route.jsonLd) expect(html).toMatch(/<script type="application\/ld\+json">[[{]/);
+      if (route.jsonLd) {
+        const block = /<script type="application\/ld\+json">([[{][\s\S]*?)<\/script>/.exec(html)?.[1];
+        expect(block).toBeDefined();
+        // Every URL in it is absolute, on the public origin.
+        const urls = [...block!.matchAll(/"(?:url|@id|logo|mainEntityOfPage)":"([^"]*)"/g)].map((m) => m[1]);
+        expect(urls.length).toBeGreaterThan(0);
+        for (const url of urls) expect(url).toMatch(/^https:\/\/example\.test\//);
+      }
       // The header and footer come from the shell's server entry, in the same document.
       expect(root).toContain('Skip to content');
       expect(root).toContain('<footer');
@@ -148,7 +157,7 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
     const { status, html } = await fetchPage(server.url, '/admin');
     expect(status).toBe(200);
     expect(html).toContain('<div id="root"></div>');
-    expect(html).not.toContain('__SITE_DATA__');
+    expect(html).not.toContain('id="__SITE_DATA__"');
   });
 
   it("serves neither the shell's nor a remote's server entry to browsers", async () => {

@@ -1,10 +1,11 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { SITE } from '@site/ui';
 
 // The case-study pages' search metadata, apart from their copy (case-studies.ts): the route table needs every page's
 // metadata up front, while a page's copy loads with that page.
 
-/** Each case-study page's metadata, by the study's key. */
-export const caseStudyMeta = {
+/** Each case-study page's title, description and path, by the study's key. */
+const caseStudyBasics = {
   'restaurant-order-bot': {
     path: '/restaurant-order-bot',
     title: 'Restaurant Order Bot Case Study | Tri-Valley AI Automation',
@@ -29,7 +30,29 @@ export const caseStudyMeta = {
     description: 'How a local restaurant went from 45 to 61 orders a day and from 80 to 32 phone calls with AI ordering: 99.2% accuracy, $18,000 saved.',
     canonical: '/case-studies/restaurant-automation',
   },
-} satisfies Record<string, PageMeta>;
+} satisfies Record<string, Pick<PageMeta, 'path' | 'title' | 'description' | 'canonical'>>;
+
+/** A case study's structured data: an article by the business about one client's project. */
+function caseStudySchema(meta: { path: string; title: string; description: string }) {
+  const publisher = { '@type': 'Organization', name: SITE.name, logo: '/favicon.svg' };
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    headline: meta.title.replace(/ \| .*$/, ''),
+    description: meta.description,
+    url: meta.path,
+    mainEntityOfPage: meta.path,
+    articleSection: 'Case Studies',
+    author: publisher,
+    publisher,
+    about: { '@type': 'Service', serviceType: 'AI Automation', provider: { '@type': 'ProfessionalService', name: SITE.name, telephone: SITE.phone } },
+  };
+}
+
+/** Each case-study page's metadata, by the study's key. */
+export const caseStudyMeta = Object.fromEntries(
+  Object.entries(caseStudyBasics).map(([key, basics]): [string, PageMeta] => [key, { ...basics, jsonLd: caseStudySchema(basics) }]),
+) as Record<keyof typeof caseStudyBasics, PageMeta>;
 
 /** The case-study pages, in the order of the studies. */
-export const caseStudyRoutes = Object.entries(caseStudyMeta).map(([key, meta]) => ({ key, meta: meta as PageMeta }));
+export const caseStudyRoutes = Object.entries(caseStudyMeta).map(([key, meta]) => ({ key, meta }));

@@ -1,4 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { SITE } from '@site/ui';
 import { localBusinessSchema, regionalSchema } from './local-business-schema';
 
 // The search metadata of the town pages, apart from their copy (cities.ts): the route table needs every page's
@@ -78,4 +79,16 @@ export const localServicesMeta: PageMeta = {
   description:
     'AI automation built for four East Bay towns: Danville, San Ramon, Walnut Creek and Pleasanton. Pick your town to see what we build there.',
   canonical: '/local-services',
+  // The index of the four town pages, as a collection with the towns in the order of the page.
+  jsonLd: {
+    '@context': 'https://schema.org',
+    '@type': 'CollectionPage',
+    name: 'Local AI Automation Services',
+    url: '/local-services',
+    about: { '@type': 'ProfessionalService', name: SITE.name, telephone: SITE.phone, email: SITE.email },
+    mainEntity: {
+      '@type': 'ItemList',
+      itemListElement: cityRoutes.map(({ meta }, i) => ({ '@type': 'ListItem', position: i + 1, name: meta.title, url: meta.path })),
+    },
+  },
 };

@@ -10,6 +10,7 @@ export const roiMeta: PageMeta = {
     '@context': 'https://schema.org',
     '@type': 'WebApplication',
     name: 'AI Automation ROI Calculator',
+    url: '/roi-calculator',
     applicationCategory: 'BusinessApplication',
     operatingSystem: 'Any',
     offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
