@@ -29,6 +29,7 @@ import { webhookRoutes } from './routes/webhook';
 import { openApiRoutes } from './routes/openapi';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
+import { createRenderQueue } from './site/render-queue';
 import { createPageComposer } from './site/compose-page';
 import { dynamicPagesResolver } from './site/dynamic-pages';
 import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
@@ -135,6 +136,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     modules: serverModules,
     loaders: routeDataLoaders,
     timeoutMs: config.ssrTimeoutMs,
+    queue: createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs }),
     logger,
   });
 

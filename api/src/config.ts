@@ -57,6 +57,12 @@ export interface Config {
    * remote's area rendered in the browser. Optional so configs built by hand (tests) need not name it.
    */
   ssrTimeoutMs?: number;
+  /**
+   * SSR_CONCURRENCY (default 4) server renders run at a time, the next ones waiting their turn; one that waits longer
+   * than SSR_QUEUE_MS (default 2000) goes out to be rendered in the browser (site/render-queue.ts). Optional as above.
+   */
+  ssrConcurrency?: number;
+  ssrQueueMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +153,8 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v === 'true' || v === '1'),
   SSR_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10_000).default(150),
+  SSR_CONCURRENCY: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(4),
+  SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
   NODE_ENV: z.string().optional(),
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
@@ -203,5 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     analysisTestOnlyAllowLoopback: e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK,
     ssrTimeoutMs: e.SSR_TIMEOUT_MS,
+    ssrConcurrency: e.SSR_CONCURRENCY,
+    ssrQueueMs: e.SSR_QUEUE_MS,
   };
 }

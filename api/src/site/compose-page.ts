@@ -3,8 +3,9 @@ import { bestRouteMatch } from '@site/contracts/route-match';
 import type { Logger } from '../lib/logger';
 import type { PageRequest } from './page-meta';
 import { loadRouteData, type RouteDataLoaders } from './route-data';
+import { createRenderQueue, type RenderQueue } from './render-queue';
 import type { ServerModules } from './server-modules';
-import type { ServerArea, ShellServer, SiteData } from './shell-server';
+import type { ServerArea, ShellServer, ShellServerEntry, SiteData } from './shell-server';
 
 /** The default budget of one remote's server render (SSR_TIMEOUT_MS). */
 export const DEFAULT_SSR_TIMEOUT_MS = 150;
@@ -58,95 +59,110 @@ export function createPageComposer(options: {
   modules: ServerModules;
   loaders: RouteDataLoaders;
   timeoutMs?: number;
+  /** Renders take turns (site/render-queue.ts); one that waits too long is rendered in the browser. */
+  queue?: RenderQueue;
   logger?: Logger;
 }): PageComposer {
   const { logger } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SSR_TIMEOUT_MS;
+  const queue = options.queue ?? createRenderQueue();
 
   return {
-    async compose({ url, path, notFound, snapshot, request }) {
+    async compose(input) {
       const shell = await options.shell.load();
       if (!shell) return null;
-
-      const started = performance.now();
-      let area: ServerArea = { kind: 'client' };
-      let site: SiteData = { path, status: notFound ? 404 : 200 };
-      let rendered: MfeManifest | undefined;
-
-      // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
-      // not-found state (its page rendered with status 404 and no data).
-      const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
-      if (owner) {
-        // A remote that does not render on the server (admin) gets the page of today: rendered in the browser.
-        if (!owner.server?.entry) return null;
-        site = { ...site, remote: owner.name };
-
-        const module = await options.modules.load(owner);
-        if (!module?.render) {
-          logger?.warn({ remote: owner.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
-        } else {
-          const match = bestRouteMatch(
-            module.routes.map((r) => r.path),
-            path,
-          );
-          const route = match && module.routes.find((r) => r.path === match.pattern);
-          let data: unknown;
-          let source: string | undefined;
-          if (match && route?.data && !notFound) {
-            const param = route.data.param === undefined ? undefined : match.params[route.data.param];
-            const loaded = await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
-            if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, route.data.source];
-          }
-          if (source) site = { ...site, source, data };
-
-          const controller = new AbortController();
-          let timer: NodeJS.Timeout | undefined;
-          const renderStarted = performance.now();
-          try {
-            const result = await Promise.race([
-              module.render(url, { data, source, status: site.status, signal: controller.signal }),
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new RenderTimeout(timeoutMs)), timeoutMs);
-              }),
-            ]);
-            if (!result || typeof result !== 'object' || !('element' in result)) throw new Error('render() did not answer { element }');
-            area = { kind: 'remote', element: result.element };
-            if (result.data !== undefined && source) site = { ...site, data: result.data };
-            rendered = owner;
-          } catch (error) {
-            controller.abort(error);
-            logger?.warn({ remote: owner.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
-          } finally {
-            clearTimeout(timer);
-          }
-          // What is left of the budget bounds React's render of the page (lazy pages, suspending components).
-          const left = Math.max(1, timeoutMs - (performance.now() - renderStarted));
-          return finish(await renderShell(left));
-        }
+      const release = await queue.enter();
+      if (!release) {
+        logger?.info({ path: input.path, ...queue.stats() }, 'the server is busy: this page is rendered in the browser');
+        return null;
       }
-      return finish(await renderShell(timeoutMs));
-
-      async function renderShell(budget: number) {
-        try {
-          return await shell!.renderPage({ url, remotes: snapshot.map, area, site, timeoutMs: budget });
-        } catch (error) {
-          logger?.warn({ path, err: error }, 'the shell could not be rendered on the server: the page is rendered in the browser');
-          return null;
-        }
-      }
-
-      function finish(result: Awaited<ReturnType<typeof renderShell>>): ComposedBody | null {
-        if (!result) return null;
-        if (result.areaInBrowser && area.kind === 'remote') {
-          rendered = undefined;
-          logger?.warn(
-            { remote: site.remote, path, errors: result.errors.map((e) => (e instanceof Error ? e.message : String(e))) },
-            "the remote's page did not finish rendering on the server (error or budget): its area is rendered in the browser",
-          );
-        }
-        const links = LEADING_LINKS.exec(result.html)?.[0] ?? '';
-        return { html: result.html.slice(links.length), headTags: links, site, rendered, renderMs: performance.now() - started };
+      try {
+        return await composeWith(shell, input);
+      } finally {
+        release();
       }
     },
   };
+
+  async function composeWith(shell: ShellServerEntry, { url, path, notFound, snapshot, request }: Parameters<PageComposer['compose']>[0]): Promise<ComposedBody | null> {
+    const started = performance.now();
+    let area: ServerArea = { kind: 'client' };
+    let site: SiteData = { path, status: notFound ? 404 : 200 };
+    let rendered: MfeManifest | undefined;
+
+    // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
+    // not-found state (its page rendered with status 404 and no data).
+    const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
+    if (owner) {
+      // A remote that does not render on the server (admin) gets the page of today: rendered in the browser.
+      if (!owner.server?.entry) return null;
+      site = { ...site, remote: owner.name };
+
+      const module = await options.modules.load(owner);
+      if (!module?.render) {
+        logger?.warn({ remote: owner.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
+      } else {
+        const match = bestRouteMatch(
+          module.routes.map((r) => r.path),
+          path,
+        );
+        const route = match && module.routes.find((r) => r.path === match.pattern);
+        let data: unknown;
+        let source: string | undefined;
+        if (match && route?.data && !notFound) {
+          const param = route.data.param === undefined ? undefined : match.params[route.data.param];
+          const loaded = await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
+          if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, route.data.source];
+        }
+        if (source) site = { ...site, source, data };
+
+        const controller = new AbortController();
+        let timer: NodeJS.Timeout | undefined;
+        const renderStarted = performance.now();
+        try {
+          const result = await Promise.race([
+            module.render(url, { data, source, status: site.status, signal: controller.signal }),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new RenderTimeout(timeoutMs)), timeoutMs);
+            }),
+          ]);
+          if (!result || typeof result !== 'object' || !('element' in result)) throw new Error('render() did not answer { element }');
+          area = { kind: 'remote', element: result.element };
+          if (result.data !== undefined && source) site = { ...site, data: result.data };
+          rendered = owner;
+        } catch (error) {
+          controller.abort(error);
+          logger?.warn({ remote: owner.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
+        } finally {
+          clearTimeout(timer);
+        }
+        // What is left of the budget bounds React's render of the page (lazy pages, suspending components).
+        const left = Math.max(1, timeoutMs - (performance.now() - renderStarted));
+        return finish(await renderShell(left));
+      }
+    }
+    return finish(await renderShell(timeoutMs));
+
+    async function renderShell(budget: number) {
+      try {
+        return await shell!.renderPage({ url, remotes: snapshot.map, area, site, timeoutMs: budget });
+      } catch (error) {
+        logger?.warn({ path, err: error }, 'the shell could not be rendered on the server: the page is rendered in the browser');
+        return null;
+      }
+    }
+
+    function finish(result: Awaited<ReturnType<typeof renderShell>>): ComposedBody | null {
+      if (!result) return null;
+      if (result.areaInBrowser && area.kind === 'remote') {
+        rendered = undefined;
+        logger?.warn(
+          { remote: site.remote, path, errors: result.errors.map((e) => (e instanceof Error ? e.message : String(e))) },
+          "the remote's page did not finish rendering on the server (error or budget): its area is rendered in the browser",
+        );
+      }
+      const links = LEADING_LINKS.exec(result.html)?.[0] ?? '';
+      return { html: result.html.slice(links.length), headTags: links, site, rendered, renderMs: performance.now() - started };
+    }
+  }
 }
