@@ -88,17 +88,16 @@ async function openSqlite(dataDir: string) {
 }
 
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions) {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const quoted = options.pgSchema === undefined ? undefined : `"${options.pgSchema.replace(/"/g, '""')}"`;
+  // A schema from the caller is every connection's search_path from its start (a startup parameter: no query of ours
+  // races the first one on a new connection). Backslash-escaped, as the server splits `options` on spaces.
+  const pool = new pg.Pool({ connectionString, max: 10, ...(quoted ? { options: `-c search_path=${quoted.replace(/[\\ ]/g, '\\$&')}` } : {}) });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', (error) => options.logger?.error({ err: error }, 'postgres pool error'));
   // Without a schema from the caller, the site lives in the connection's current schema: `public`, or the one a
   // DATABASE_URL names with `?options=-c%20search_path%3D<schema>` (several sites or test runs on one database).
   const schema = options.pgSchema ?? (await currentSchema(pool));
-  if (options.pgSchema) {
-    const quoted = `"${schema.replace(/"/g, '""')}"`;
-    pool.on('connect', (client) => {
-      client.query(`SET search_path TO ${quoted}`).catch(() => {});
-    });
+  if (quoted) {
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
     } catch (error) {
