@@ -22,6 +22,8 @@ export default defineConfig({
       { test: { name: 'contracts', root: 'packages/contracts', environment: 'node', include: ['src/**/__tests__/**/*.test.ts'] } },
       // The repo's own tooling: eslint.config.js's boundaries, proven through the ESLint API.
       { test: { name: 'scripts', root: 'scripts', environment: 'node', include: ['__tests__/**/*.test.ts'], testTimeout: 30_000 } },
+      // The shared build configuration's own plugins (the shell's after-paint loader runs in jsdom).
+      { test: { name: 'vite-config', root: 'packages/vite-config', environment: 'node', include: ['__tests__/**/*.test.ts'] } },
       browserLike('ui', 'packages/ui'),
       browserLike('shell', 'shell'),
       browserLike('mfe-marketing', 'mfe-marketing'),

@@ -91,9 +91,8 @@ test('Pricing and Free Consultation scroll to services and contact, even when cl
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
-  // Not waiting for the page to hydrate ('commit'), only for the shell's own code to have run ('load').
-  await page.goto('/', { waitUntil: 'commit' });
-  await page.waitForLoadState('load');
+  // Not waiting for the page's code at all: once the HTML is parsed, a click is kept until the code can act on it.
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
   await expect(page.locator('#contact')).toHaveCount(1);
   await expect(page.locator('#contact')).not.toBeInViewport();
   await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();

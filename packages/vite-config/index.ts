@@ -8,6 +8,7 @@ import federation from '@originjs/vite-plugin-federation';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, runnerImport, type Plugin, type UserConfig } from 'vite';
+import { afterPaintEntryPlugin } from './after-paint';
 import { precompressPlugin } from './precompress';
 
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
@@ -326,6 +327,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
         shared: sharedWithVersions(root),
       }),
       shellServerPlugin(root),
+      afterPaintEntryPlugin(),
       precompressPlugin(),
     ],
     server: { port, proxy: { '/api': 'http://127.0.0.1:3000', '/mfe': 'http://127.0.0.1:3000', '/remotes.json': 'http://127.0.0.1:3000' } },

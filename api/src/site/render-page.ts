@@ -76,8 +76,10 @@ export function renderShellPage(
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
   const { body } = options;
+  // A server-rendered page preloads its remote's entry from the shell's loader, after the first paint
+  // (packages/vite-config/after-paint.ts); a page rendered in the browser alone wants it at once.
   const preloads =
-    (options.preload ?? []).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('') +
+    (body ? [] : (options.preload ?? [])).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('') +
     (body?.styles ?? []).map((href) => `\n    <link rel="stylesheet" href="${escapeHtml(href)}" />`).join('') +
     (body?.headTags ? `\n    ${body.headTags}` : '');
   const block = `<!--site-head-->\n    ${head}${preloads}\n    <!--/site-head-->`;

@@ -99,7 +99,8 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   ctx.status = head.kind === 'not-found' ? 404 : 200;
   ctx.set('Cache-Control', NO_CACHE);
   ctx.type = 'text/html; charset=utf-8';
-  // The remote that will render this page starts downloading with the HTML, not after the shell boots.
+  // The remote that will render this page: preloaded with the HTML when the page is rendered in the browser alone, after
+  // the first paint (by the shell's loader) when the server rendered it.
   const owner = head.kind === 'not-found' ? undefined : Object.values(snapshot.map).find((r) => r && matchesAny(r.routes, ctx.path));
   const body = await options.composer?.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
   if (body) ctx.set('Server-Timing', `ssr;dur=${body.renderMs.toFixed(1)}`);

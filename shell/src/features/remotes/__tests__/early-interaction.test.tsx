@@ -4,15 +4,16 @@ import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { keepEarlyInteraction } from '../lib/early-interaction';
 
-function Page({ onSend }: { onSend: (sent: { name: string; plan: string }) => void }) {
+function Page({ onSend }: { onSend: (sent: { name: string; plan: string; town: string }) => void }) {
   const [name, setName] = useState('');
   const [plan, setPlan] = useState('basic');
+  const [town, setTown] = useState('Danville');
   return (
     <form
       aria-label="Contact"
       onSubmit={(e) => {
         e.preventDefault();
-        onSend({ name, plan });
+        onSend({ name, plan, town });
       }}
     >
       <input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
@@ -22,6 +23,11 @@ function Page({ onSend }: { onSend: (sent: { name: string; plan: string }) => vo
       <label>
         <input type="radio" name="plan" value="pro" checked={plan === 'pro'} onChange={() => setPlan('pro')} /> Pro
       </label>
+      <select aria-label="Town" value={town} onChange={(e) => setTown(e.target.value)}>
+        <option>Danville</option>
+        <option>San Ramon</option>
+        <option value="">No town</option>
+      </select>
       <button type="submit">Send</button>
       <a href="#elsewhere">Elsewhere</a>
     </form>
@@ -40,11 +46,11 @@ describe('keepEarlyInteraction', () => {
     document.body.innerHTML = '';
   });
 
-  function serverRendered() {
+  function serverRendered({ watch = true } = {}) {
     const container = document.createElement('div');
     container.innerHTML = renderToString(<Page onSend={() => undefined} />);
     document.body.append(container);
-    stop = keepEarlyInteraction(container);
+    if (watch) stop = keepEarlyInteraction(container);
     return container;
   }
 
@@ -60,9 +66,56 @@ describe('keepEarlyInteraction', () => {
     await act(async () => {
       hydrateRoot(container, <Page onSend={onSend} />);
     });
-    await vi.waitFor(() => expect(onSend).toHaveBeenCalledWith({ name: 'Ada', plan: 'pro' }), { timeout: 3000 });
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledWith({ name: 'Ada', plan: 'pro', town: 'Danville' }), { timeout: 3000 });
     expect(onSend).toHaveBeenCalledTimes(1);
     expect(container.querySelector<HTMLInputElement>('input[aria-label="Name"]')!.value).toBe('Ada');
+  });
+
+  it('fields changed before this code even loaded (it comes after the first paint) are handed over too', async () => {
+    const container = serverRendered({ watch: false });
+    const onSend = vi.fn();
+    // The visitor acts while nothing listens: no event reaches us, only the fields keep what was done.
+    container.querySelector<HTMLInputElement>('input[aria-label="Name"]')!.value = 'Grace';
+    container.querySelector<HTMLSelectElement>('select')!.value = '';
+    container.querySelector<HTMLInputElement>('input[value="pro"]')!.checked = true;
+    stop = keepEarlyInteraction(container);
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={onSend} />);
+    });
+    await vi.waitFor(() => expect(container.querySelector<HTMLSelectElement>('select')!.value).toBe(''), { timeout: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await act(async () => {
+      container.querySelector('form')!.requestSubmit();
+    });
+    expect(onSend).toHaveBeenCalledWith({ name: 'Grace', plan: 'pro', town: '' });
+  });
+
+  it("a click held by the page's inline loader before this code ran reaches the page, after what was typed", async () => {
+    const container = serverRendered({ watch: false });
+    const onSend = vi.fn();
+    const button = container.querySelector('button')!;
+    window.__siteEarly = { stop: () => [{ kind: 'click', element: button }] };
+    container.querySelector<HTMLInputElement>('input[aria-label="Name"]')!.value = 'Ada';
+    stop = keepEarlyInteraction(container);
+    expect(window.__siteEarly).toBeUndefined();
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={onSend} />);
+    });
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledWith({ name: 'Ada', plan: 'basic', town: 'Danville' }), { timeout: 3000 });
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('an untouched server-rendered form hands nothing over', async () => {
+    const container = serverRendered({ watch: false });
+    const onChange = vi.fn();
+    container.addEventListener('change', onChange);
+    container.addEventListener('input', onChange);
+    stop = keepEarlyInteraction(container);
+    await act(async () => {
+      hydrateRoot(container, <Page onSend={() => undefined} />);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(onChange).not.toHaveBeenCalled();
   });
 
   it('Enter before hydration does not reload the page: the form is submitted to the page once hydrated', async () => {

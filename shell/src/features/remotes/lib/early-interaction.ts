@@ -78,6 +78,29 @@ function handOver(held: Extract<Held, { kind: 'field' }>): void {
   field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
 }
 
+/** Whether the visitor changed a field from what the server's HTML holds (its default value, checked or selected). */
+function changedFromServer(field: Field): boolean {
+  if (field instanceof HTMLSelectElement) {
+    if (field.multiple) return [...field.options].some((o) => o.selected !== o.defaultSelected);
+    // A single select shows its last option marked `selected`, else its first.
+    let byDefault = 0;
+    [...field.options].forEach((o, i) => {
+      if (o.defaultSelected) byDefault = i;
+    });
+    return field.selectedIndex !== byDefault;
+  }
+  if (isToggle(field)) return field.checked !== field.defaultChecked;
+  return field.value !== field.defaultValue;
+}
+
+/** What the page's inline loader held before this code ran (packages/vite-config/after-paint.ts, `EARLY_QUEUE`). */
+type EarlyQueue = { stop(): { kind: 'click' | 'submit'; element: Element }[] };
+declare global {
+  interface Window {
+    __siteEarly?: EarlyQueue;
+  }
+}
+
 export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000): () => void {
   const queue: Held[] = [];
   const started = new Map<Held, number>();
@@ -164,11 +187,25 @@ export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000)
     hold({ kind: 'submit', element: form });
   };
 
+  // Fields changed before this code arrived (it loads after the first paint) are handed over too: their value is no
+  // longer the one the server wrote.
+  for (const field of container.querySelectorAll<Field>(FIELD)) {
+    if (!isHydrated(field) && changedFromServer(field)) hold({ kind: 'field', element: field, value: field.value, checked: isToggle(field) && field.checked });
+  }
+
   document.addEventListener('click', onClick, true);
   document.addEventListener('input', onInput, true);
   document.addEventListener('change', onInput, true);
   document.addEventListener('submit', onSubmit, true);
   document.addEventListener('keydown', onKeyDown, true);
+  // Clicks and submissions the inline loader held until now follow the fields (typed, then sent), in their order.
+  const early = window.__siteEarly;
+  window.__siteEarly = undefined;
+  for (const { kind, element } of early?.stop() ?? []) {
+    if (!container.contains(element)) continue;
+    if (kind === 'submit' && element instanceof HTMLFormElement) hold({ kind, element });
+    else if (kind === 'click' && element instanceof HTMLElement) hold({ kind, element });
+  }
   return () => {
     document.removeEventListener('keydown', onKeyDown, true);
     document.removeEventListener('submit', onSubmit, true);

@@ -1,0 +1,103 @@
+import type { Plugin } from 'vite';
+
+/**
+ * The shell's code starts after a server-rendered page has painted.
+ *
+ * A module script in the head is fetched while the HTML and stylesheets are still arriving and runs before the
+ * first paint when it arrives in time; on a slow phone its bytes compete with the stylesheets the page needs to
+ * show. A server-rendered page (`#root[data-ssr]`) is readable without it, so this replaces vite's entry tag by a
+ * small inline loader at the end of the body that adds the entry (and a modulepreload of the page's remote) once
+ * the first contentful paint is recorded: the paint timing entry where the browser has one, two animation frames
+ * otherwise. A page without server markup (admin, a failed server render) starts its code at once.
+ *
+ * What a visitor does between the paint and hydration is kept: until the shell's code runs, the loader holds clicks
+ * on buttons and form submissions of the server's HTML (a button does nothing without its code; a native submit
+ * would reload the page with the fields in the URL) in `window.__siteEarly`, and the shell's
+ * `early-interaction.ts` takes them over when it starts, with what the visitor typed meanwhile. Links keep working
+ * natively until then.
+ *
+ * The loader is inline, so its hash is in the CSP (the server hashes the inline scripts of the built index.html).
+ */
+/** Where the loader keeps early clicks and submissions: `{ stop(): { kind: 'click' | 'submit'; element }[] }`. */
+export const EARLY_QUEUE = '__siteEarly';
+
+export function afterPaintEntryPlugin(): Plugin {
+  return {
+    name: 'site:after-paint-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const tag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        if (!tag) throw new Error('site:after-paint-entry: the entry <script type="module"> tag was not found in index.html');
+        const loader = entryLoader(tag[1]!);
+        return html.replace(tag[0], '').replace(/<\/body>/i, () => `  <script>${loader}</script>\n  </body>`);
+      },
+    },
+  };
+}
+
+/** ES5, no dependencies: runs in every browser that runs the site's modules, and fails closed to loading at once. */
+function entryLoader(entry: string): string {
+  return `
+      // Starts the site's code after the first paint of a server-rendered page (packages/vite-config/after-paint.ts).
+      (function () {
+        var started = false;
+        function add(rel, href) {
+          var el = document.createElement(rel === 'script' ? 'script' : 'link');
+          if (rel === 'script') { el.type = 'module'; el.src = href; } else { el.rel = rel; el.href = href; }
+          el.crossOrigin = '';
+          document.head.appendChild(el);
+        }
+        function start() {
+          if (started) return;
+          started = true;
+          try {
+            var site = JSON.parse(document.getElementById('__SITE_DATA__').textContent);
+            var remotes = JSON.parse(document.getElementById('remotes-manifest').textContent);
+            var own = site && site.remote && remotes[site.remote];
+            if (own && own.entry) add('modulepreload', own.entry);
+          } catch (e) {}
+          add('script', ${JSON.stringify(entry)});
+        }
+        var root = document.getElementById('root');
+        if (!root || !root.hasAttribute('data-ssr')) return start();
+        // Until the shell's code takes over (early-interaction.ts), a click on a button or a form's submission is
+        // held for it rather than lost or sent as a page reload.
+        var held = [];
+        function hold(event) {
+          var target = event.target;
+          var element = event.type === 'submit' ? target
+            : event.button === 0 && !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) && target && target.closest
+              ? target.closest('button, [role="button"], [role="tab"], [role="switch"]') : null;
+          if (!element || !root.contains(element)) return;
+          event.preventDefault();
+          event.stopPropagation();
+          held.push({ kind: event.type, element: element });
+        }
+        document.addEventListener('click', hold, true);
+        document.addEventListener('submit', hold, true);
+        window.${EARLY_QUEUE} = {
+          stop: function () {
+            document.removeEventListener('click', hold, true);
+            document.removeEventListener('submit', hold, true);
+            return held.splice(0);
+          }
+        };
+        if (document.visibilityState === 'hidden') return start();
+        var later = function () { setTimeout(start, 0); };
+        // However the paint is (not) reported, the code never waits longer than this.
+        setTimeout(start, 1500);
+        try {
+          if (PerformanceObserver.supportedEntryTypes.indexOf('paint') >= 0) {
+            var seen = new PerformanceObserver(function (list) {
+              if (list.getEntriesByName('first-contentful-paint').length) { seen.disconnect(); later(); }
+            });
+            seen.observe({ type: 'paint', buffered: true });
+            return;
+          }
+        } catch (e) {}
+        requestAnimationFrame(function () { requestAnimationFrame(later); });
+      })();
+    `;
+}
