@@ -50,3 +50,44 @@ for (const theme of ['light', 'dark'] as const) {
     });
   }
 }
+
+/*
+ * The same scan of the server's HTML alone, before any code arrives (every script refused): what a visitor sees
+ * from the first paint until hydration. Stylesheets must already be right there: a rule only the remote's code
+ * brings (it re-inserts its CSS) would show light-theme colours on the dark background until then.
+ */
+for (const theme of ['light', 'dark'] as const) {
+  test(`axe: the server-rendered HTML is clean before its code loads (${theme}, 390px)`, async ({ browser, request }) => {
+    test.setTimeout(240_000);
+    const answer = await request.post('/api/analyze-smb-business', {
+      headers: { origin: BASE_URL },
+      data: { businessName: `Before Hydration Bakery ${theme}`, location: 'Danville, CA' },
+    });
+    expect(answer.status()).toBe(200);
+    const { id, businessInfo } = (await answer.json()) as { id: string; businessInfo: { businessName: string } };
+    const routes = [...PUBLIC_ROUTES, { path: `/free-analysis/report/${id}`, h1: new RegExp(businessInfo.businessName) }];
+
+    const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 900 } });
+    await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    await context.route(/\.js(\?|$)/, (route) => route.abort());
+    const page = await context.newPage();
+    const report: string[] = [];
+    for (const { path, h1 } of routes) {
+      // 'commit': the page is never hydrated here, so the fixture must not wait for it.
+      await page.goto(path, { waitUntil: 'commit' });
+      const shown = await settle(page, h1).then(
+        () => true,
+        () => false,
+      );
+      if (!shown) {
+        report.push(`${path}: did not show its h1 ${h1} without its code`);
+        continue;
+      }
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+      report.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
+    }
+    await context.close();
+    expect(report, report.join('\n')).toEqual([]);
+  });
+}
