@@ -32,9 +32,12 @@ test.describe('contact form', () => {
 
   test('shows the sending toast and sends once on a double click', async ({ page }) => {
     let posts = 0;
+    // The answer is held until the sending state has been seen (a fixed delay raced the checks on a busy machine).
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
     await page.route('**/api/contact', async (route) => {
       posts += 1;
-      await new Promise((r) => setTimeout(r, 800));
+      await held;
       await route.fulfill({ status: 200, json: { success: true, message: 'Received, thank you.' } });
     });
     await page.goto('/#contact');
@@ -43,6 +46,7 @@ test.describe('contact form', () => {
     await expect(page.getByText('Sending message...')).toBeVisible();
     await expect(page.getByText('Please wait while we send your message.')).toBeVisible();
     await expect(form.getByRole('button', { name: 'Sending…' })).toBeDisabled();
+    answer();
     await expect(page.getByText('Received, thank you.')).toBeVisible();
     expect(posts).toBe(1);
   });
