@@ -2,20 +2,19 @@
 // first): `node api/bench/ssr-bench.mjs [--duration 5] [--connections 50] [--warmup 2]`.
 //
 // Starts `node api/dist/server.js` on a fresh SQLite DATA_DIR (the seeded posts; one analysis report is created
-// through the API), then, route by route, drives it with autocannon at --connections concurrent connections for
-// --duration seconds. For each route it prints the server's own render time (the `Server-Timing: ssr;dur=` header:
-// data, remote render and shell render, p50/p95) and the request latency seen by the client (p50/p97.5), with the
-// throughput and any non-200 answer. Bounded: each route stops after --duration seconds; nothing leaves loopback.
+// through the API), then, route by route, asks for it on --connections concurrent keep-alive connections for
+// --duration seconds. For each route it prints the server's own render time (the `Server-Timing: ssr;dur=` trailer,
+// sent after the streamed body: data, remote render and shell render, p50/p95), what the client saw (first byte: the
+// head, sent before the render; last byte: the whole page), with the throughput and any non-200 answer. Bounded:
+// each route stops after --duration seconds; nothing leaves loopback.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -55,33 +54,55 @@ function startServer(env) {
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
-function run(url, durationS) {
+/**
+ * --connections loops, each asking for the page again as soon as it has it (keep-alive, brotli as a browser asks),
+ * for durationS seconds. Per answer: the time to its first byte (the head, sent before the render) and to its last,
+ * and the server's render time from the `Server-Timing` trailer that follows the body.
+ */
+async function run(url, durationS) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const renderMs = [];
+  const firstByteMs = [];
+  const totalMs = [];
   const statuses = new Map();
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration: durationS,
-        headers: { accept: 'text/html' },
-        requests: [
-          {
-            onResponse: (status, _body, _context, headers) => {
-              statuses.set(status, (statuses.get(status) ?? 0) + 1);
-              // autocannon hands the raw header list ([name, value, …]) or an object, depending on the version.
-              const list = Array.isArray(headers) ? headers : Object.entries(headers ?? {}).flat();
-              const at = list.findIndex((h, i) => i % 2 === 0 && String(h).toLowerCase() === 'server-timing');
-              const timing = at >= 0 ? /ssr;dur=([\d.]+)/.exec(String(list[at + 1]))?.[1] : undefined;
-              if (timing) renderMs.push(Number(timing));
-            },
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve({ result, renderMs: renderMs.sort((a, b) => a - b), statuses })),
-    );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
+  let errors = 0;
+  let answered = 0;
+  const until = performance.now() + durationS * 1000;
+  const once = () =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      let first;
+      const req = http.get(url, { agent, headers: { accept: 'text/html', 'accept-encoding': 'br' } }, (res) => {
+        res.on('data', () => {
+          first ??= performance.now() - started;
+        });
+        res.on('error', () => {
+          errors += 1;
+          resolve();
+        });
+        res.on('end', () => {
+          answered += 1;
+          totalMs.push(performance.now() - started);
+          firstByteMs.push(first ?? performance.now() - started);
+          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          const timing = /ssr;dur=([\d.]+)/.exec(String(res.trailers['server-timing'] ?? ''))?.[1];
+          if (timing) renderMs.push(Number(timing));
+          resolve();
+        });
+      });
+      req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+    });
+  const loop = async () => {
+    while (performance.now() < until) await once();
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  agent.destroy();
+  const sort = (list) => list.sort((x, y) => x - y);
+  return { renderMs: sort(renderMs), firstByteMs: sort(firstByteMs), totalMs: sort(totalMs), statuses, errors, answered, perSecond: answered / durationS };
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'ssr-bench-'));
@@ -113,15 +134,16 @@ try {
   ];
 
   console.log(`${CONNECTIONS} connections, ${DURATION} s per route (after ${WARMUP} s of warm-up), loopback, node ${process.version}\n`);
-  console.log('| route | render p50 (ms) | render p95 (ms) | latency p50 (ms) | latency p97.5 (ms) | req/s | answers |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| route | render p50 (ms) | render p95 (ms) | first byte p50 (ms) | whole page p50 (ms) | whole page p95 (ms) | req/s | answers |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const route of routes) {
     await run(`${base}${route}`, WARMUP);
-    const { result, renderMs, statuses } = await run(`${base}${route}`, DURATION);
+    const { renderMs, firstByteMs, totalMs, statuses, errors, answered, perSecond } = await run(`${base}${route}`, DURATION);
     const answers = [...statuses].map(([status, n]) => `${n}x${status}`).join(' ');
     const label = route.startsWith('/free-analysis/report/') ? '/free-analysis/report/:id' : route;
+    const ms = (list, p) => percentile(list, p).toFixed(1);
     console.log(
-      `| ${label} | ${percentile(renderMs, 50).toFixed(1)} | ${percentile(renderMs, 95).toFixed(1)} | ${result.latency.p50} | ${result.latency.p97_5} | ${Math.round(result.requests.average)} | ${answers}${result.errors ? ` ${result.errors} errors` : ''}${renderMs.length < result.requests.total ? ` (${result.requests.total - renderMs.length} not server-rendered)` : ''} |`,
+      `| ${label} | ${ms(renderMs, 50)} | ${ms(renderMs, 95)} | ${ms(firstByteMs, 50)} | ${ms(totalMs, 50)} | ${ms(totalMs, 95)} | ${Math.round(perSecond)} | ${answers}${errors ? ` ${errors} errors` : ''}${renderMs.length < answered ? ` (${answered - renderMs.length} not server-rendered)` : ''} |`,
     );
   }
 } finally {

@@ -173,7 +173,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
-  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers, composer }));
+  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers, composer, logger }));
 
   return {
     app,

@@ -1,4 +1,4 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type BrotliCompress, type Gzip } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -31,4 +31,10 @@ export function compress(data: Buffer, encoding: Encoding): Buffer {
   return brotliCompressSync(data, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
   });
+}
+
+/** A compressing stream at the same qualities, for answers sent as they are made (flush it to send what it holds). */
+export function compressorStream(encoding: Encoding): Gzip | BrotliCompress {
+  if (encoding === 'gzip') return createGzip({ level: 6 });
+  return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
 }

@@ -68,34 +68,64 @@ export interface RenderedBody {
 const ROOT_ELEMENT = /<div id="root"><\/div>/;
 const NOSCRIPT = /\s*<noscript>[\s\S]*?<\/noscript>/i;
 
-/** The shell's index.html with this page's head and the remotes map filled in, and the body when rendered. */
-export function renderShellPage(
+/** What the head needs before the page has rendered: its tags, the remotes map, stylesheets and early preloads. */
+export interface DocumentStartOptions {
+  head: HeadContent;
+  remotes: Partial<RemotesMap>;
+  publicOrigin: string;
+  /** `modulepreload` links (a page rendered in the browser alone wants its remote's code at once). */
+  preload?: string[];
+  /** Stylesheets of the remote expected to render the page, so its markup paints styled before its code loads. */
+  styles?: string[];
+}
+
+/**
+ * The shell's index.html for one page, in two parts, so the head goes out before the page has rendered:
+ * `start` is everything before `</head>` (the browser starts on the stylesheets while the server renders), and
+ * `finish(body)` the rest: tags only the render knows (React's hoisted preloads, a late modulepreload), `</head>`,
+ * and the body with the rendered #root, or the empty #root the browser renders into.
+ */
+export function renderShellDocument(
   template: string,
-  options: { head: HeadContent; remotes: Partial<RemotesMap>; publicOrigin: string; preload?: string[]; body?: RenderedBody },
-): string {
+  options: DocumentStartOptions,
+): { start: string; finish(body?: RenderedBody, late?: { preload?: string[] }): string } {
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
-  const { body } = options;
-  // A server-rendered page preloads its remote's entry from the shell's loader, after the first paint
-  // (packages/vite-config/after-paint.ts); a page rendered in the browser alone wants it at once.
-  const preloads =
-    (body ? [] : (options.preload ?? [])).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('') +
-    (body?.styles ?? []).map((href) => `\n    <link rel="stylesheet" href="${escapeHtml(href)}" />`).join('') +
-    (body?.headTags ? `\n    ${body.headTags}` : '');
-  const block = `<!--site-head-->\n    ${head}${preloads}\n    <!--/site-head-->`;
+  const block = `<!--site-head-->\n    ${head}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)
     : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
   html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
-  if (body && ROOT_ELEMENT.test(html)) {
-    // `data-ssr` tells the shell to hydrate; the page has its content, so the no-JavaScript notice goes.
-    html = html
-      .replace(NOSCRIPT, '')
-      .replace(
-        ROOT_ELEMENT,
-        () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="__SITE_DATA__">${jsonForScript(body.site)}</script>`,
-      );
-  }
-  return html;
+  const headEnd = html.search(/<\/head>/i);
+  const [start, rest] = headEnd < 0 ? ['', html] : [html.slice(0, headEnd), html.slice(headEnd)];
+  return {
+    start,
+    finish(body, late) {
+      const lateHead = `${modulePreloads(late?.preload)}${stylesheets(body?.styles)}${body?.headTags ? `\n    ${body.headTags}` : ''}`;
+      let end = headEnd < 0 ? rest : `${lateHead.trimStart()}${lateHead ? '\n  ' : ''}${rest}`;
+      if (body && ROOT_ELEMENT.test(end)) {
+        // `data-ssr` tells the shell to hydrate; the page has its content, so the no-JavaScript notice goes.
+        end = end
+          .replace(NOSCRIPT, '')
+          .replace(
+            ROOT_ELEMENT,
+            () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="__SITE_DATA__">${jsonForScript(body.site)}</script>`,
+          );
+      }
+      return end;
+    },
+  };
+}
+
+const modulePreloads = (hrefs: string[] | undefined) =>
+  (hrefs ?? []).map((href) => `\n    <link rel="modulepreload" href="${escapeHtml(href)}" crossorigin />`).join('');
+const stylesheets = (hrefs: string[] | undefined) => (hrefs ?? []).map((href) => `\n    <link rel="stylesheet" href="${escapeHtml(href)}" />`).join('');
+
+/** The whole document at once (see renderShellDocument). */
+export function renderShellPage(template: string, options: DocumentStartOptions & { body?: RenderedBody }): string {
+  // A server-rendered page preloads its remote's entry from the shell's loader, after the first paint
+  // (packages/vite-config/after-paint.ts); a page rendered in the browser alone wants it at once.
+  const document = renderShellDocument(template, { ...options, preload: options.body ? [] : options.preload });
+  return document.start + document.finish(options.body);
 }

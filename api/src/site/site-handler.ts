@@ -1,11 +1,16 @@
 import type { Context } from 'koa';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
-import { matchesAny } from '@site/contracts/route-match';
+import { finished } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { constants as zlibConstants } from 'node:zlib';
+import { bestRouteMatch, matchesAny } from '@site/contracts/route-match';
+import { compressorStream, pickEncoding } from '../lib/compression';
+import type { Logger } from '../lib/logger';
 import type { PageComposer } from './compose-page';
 import { resolvePageMeta, type PageMetaResolver, type PageRequest } from './page-meta';
 import type { RemoteRegistry } from './remote-registry';
 import { sendRemoteFile } from './remote-files';
-import { renderShellPage, type HeadContent } from './render-page';
+import { renderShellDocument, type HeadContent } from './render-page';
 import { robotsTxt } from './robots';
 import type { ShellDocument } from './shell-document';
 import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static-files';
@@ -18,6 +23,7 @@ export interface SiteOptions {
   pageMetaResolvers: readonly PageMetaResolver[];
   /** Renders the page's body on the server (shell + the matched remote); without it pages render in the browser. */
   composer?: PageComposer;
+  logger?: Logger;
 }
 
 const NOT_BUILT = 'The site has not been built yet. Run `npm run build`, then start the server again.\n';
@@ -99,19 +105,76 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   ctx.status = head.kind === 'not-found' ? 404 : 200;
   ctx.set('Cache-Control', NO_CACHE);
   ctx.type = 'text/html; charset=utf-8';
-  // The remote that will render this page: preloaded with the HTML when the page is rendered in the browser alone, after
-  // the first paint (by the shell's loader) when the server rendered it.
-  const owner = head.kind === 'not-found' ? undefined : Object.values(snapshot.map).find((r) => r && matchesAny(r.routes, ctx.path));
-  const body = await options.composer?.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
-  if (body) ctx.set('Server-Timing', `ssr;dur=${body.renderMs.toFixed(1)}`);
-  const styles = body?.rendered ? remoteStyles(body.rendered.styles ?? [], snapshot.map[body.rendered.name]?.entry) : [];
-  ctx.body = renderShellPage(page.html, {
+
+  // The remote that renders this page (an unknown slug inside its routes is its own not-found page).
+  const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, ctx.path));
+  const ownerEntry = owner ? snapshot.map[owner.name]?.entry : undefined;
+  // Expected to come from the server: then the remote's stylesheets go in the head at once, and its code is
+  // preloaded by the shell's loader after the first paint. A page rendered in the browser alone preloads it at once.
+  const onServer = Boolean(options.composer) && (!owner || Boolean(owner.server?.entry));
+  const document = renderShellDocument(page.html, {
     head,
     remotes: snapshot.map,
     publicOrigin: options.publicOrigin,
-    preload: owner ? [owner.entry] : [],
-    ...(body ? { body: { html: body.html, headTags: body.headTags, site: body.site, styles } } : {}),
+    preload: !onServer && ownerEntry ? [ownerEntry] : [],
+    styles: onServer && owner ? remoteStyles(owner.styles ?? [], ownerEntry) : [],
   });
+  const { composer } = options;
+  if (!composer || ctx.method === 'HEAD') {
+    ctx.body = document.start + document.finish();
+    return;
+  }
+
+  await streamDocument(ctx, document.start, options.logger, async () => {
+    const body = await composer.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
+    if (!body) return { html: document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] }) };
+    return {
+      html: document.finish({ html: body.html, headTags: body.headTags, site: body.site }),
+      timing: `ssr;dur=${body.renderMs.toFixed(1)}`,
+    };
+  }, () => document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] }));
+}
+
+/**
+ * Sends an HTML document as it is made: `start` (the head) at once, so the browser fetches the stylesheets while
+ * the server renders, then the rest. Compressed as a stream (brotli or gzip, flushed after the head). The server's
+ * render time goes out after the body, as a `Server-Timing` trailer. Nothing can fail the answer once it has
+ * started: a render that throws ends the document with the page rendered in the browser (`fallback`).
+ */
+async function streamDocument(
+  ctx: Context,
+  start: string,
+  logger: Logger | undefined,
+  rest: () => Promise<{ html: string; timing?: string }>,
+  fallback: () => string,
+): Promise<void> {
+  const encoding = pickEncoding(ctx.get('Accept-Encoding'));
+  ctx.vary('Accept-Encoding');
+  if (encoding) ctx.set('Content-Encoding', encoding);
+  ctx.set('Trailer', 'Server-Timing');
+  // Koa hands the answer over: headers are already set on the response, the body is written here.
+  ctx.respond = false;
+  const res = ctx.res;
+  const compressor = encoding ? compressorStream(encoding) : undefined;
+  compressor?.pipe(res);
+  const out: Writable = compressor ?? res;
+  const done = finished(res).catch(() => undefined);
+  res.once('close', () => {
+    if (compressor && !compressor.destroyed) compressor.destroy();
+  });
+
+  out.write(start);
+  compressor?.flush(encoding === 'gzip' ? zlibConstants.Z_SYNC_FLUSH : zlibConstants.BROTLI_OPERATION_FLUSH);
+  let end: { html: string; timing?: string };
+  try {
+    end = await rest();
+  } catch (error) {
+    logger?.error({ err: error, path: ctx.path }, 'the page failed after its head was sent: it is rendered in the browser');
+    end = { html: fallback() };
+  }
+  if (end.timing && !res.destroyed) res.addTrailers({ 'Server-Timing': end.timing });
+  if (!out.destroyed) out.end(end.html);
+  await done;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../shell-document';
-import { absolutizeJsonLd, jsonForScript, renderShellPage } from '../render-page';
+import { absolutizeJsonLd, jsonForScript, renderShellDocument, renderShellPage } from '../render-page';
 import { cacheControlOf } from '../static-files';
 
 describe('inlineScriptHashes', () => {
@@ -72,5 +72,28 @@ describe('remote preloading', () => {
       preload: ['/mfe/blog/assets/remoteEntry.js'],
     });
     expect(html).toContain('<link rel="modulepreload" href="/mfe/blog/assets/remoteEntry.js" crossorigin />');
+  });
+});
+
+describe('renderShellDocument', () => {
+  const template = '<html><head><!--site-head--><title>x</title><!--/site-head--></head><body><div id="root"></div><noscript>no js</noscript></body></html>';
+  const base = { head: { kind: 'default', path: '/blog' } as const, remotes: {}, publicOrigin: 'https://site.test' };
+
+  it('the start is the head without its end; what only the render knows still lands in the head', () => {
+    const document = renderShellDocument(template, { ...base, styles: ['/mfe/blog/style-1.css'] });
+    expect(document.start).toContain('<link rel="stylesheet" href="/mfe/blog/style-1.css" />');
+    expect(document.start).not.toContain('</head>');
+    const end = document.finish({ html: '<h1>Blog</h1>', headTags: '<link rel="preload" as="image" href="/a.png"/>', site: { path: '/blog' } });
+    const html = document.start + end;
+    expect(html.indexOf('<link rel="preload" as="image" href="/a.png"/>')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<div id="root" data-ssr=""><h1>Blog</h1></div>');
+    expect(html).not.toContain('<noscript>');
+  });
+
+  it('a page the server could not render gets its remote preloaded late, in the head, and the empty #root', () => {
+    const document = renderShellDocument(template, base);
+    const html = document.start + document.finish(undefined, { preload: ['/mfe/blog/assets/remoteEntry.js'] });
+    expect(html.indexOf('<link rel="modulepreload" href="/mfe/blog/assets/remoteEntry.js" crossorigin />')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<div id="root"></div><noscript>no js</noscript>');
   });
 });

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +15,31 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const BUILT = ['shell', 'mfe-marketing', 'mfe-blog', 'mfe-analysis'].every((dir) => existsSync(path.join(REPO, dir, 'dist', 'server', 'entry.js')));
 
-const fetchPage = async (base: string, pathname: string) => {
-  const res = await fetch(`${base}${pathname}`, { headers: { accept: 'text/html' } });
-  return { status: res.status, html: await res.text(), timing: res.headers.get('server-timing') };
-};
+/**
+ * GET a page as a browser would, with node:http to see what fetch hides: the pieces as they arrive (decompressed
+ * as they come when `encoding` is asked for) and the trailers, where the server's render time goes.
+ */
+function streamPage(base: string, pathname: string, encoding?: 'br' | 'gzip') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; pieces: string[]; html: string; timing?: string }>((resolve, reject) => {
+    const headers: Record<string, string> = { accept: 'text/html' };
+    if (encoding) headers['accept-encoding'] = encoding;
+    const req = http.get(`${base}${pathname}`, { headers }, (res) => {
+      const pieces: string[] = [];
+      const raw = res.headers['content-encoding'];
+      const decoded = raw === 'br' ? res.pipe(createBrotliDecompress()) : raw === 'gzip' ? res.pipe(createGunzip()) : res;
+      decoded.setEncoding('utf8');
+      decoded.on('data', (piece: string) => pieces.push(piece));
+      decoded.on('error', reject);
+      decoded.on('end', () => {
+        const timing = res.trailers['server-timing'];
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, pieces, html: pieces.join(''), timing });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+const fetchPage = (base: string, pathname: string) => streamPage(base, pathname);
 
 /** The markup the server rendered into #root ('' when the page is rendered in the browser alone). */
 const rootOf = (html: string) => /<div id="root" data-ssr="">([\s\S]*?)<\/div>\s*<script type="application\/json" id="__SITE_DATA__">/.exec(html)?.[1] ?? '';
@@ -241,6 +264,28 @@ describe.skipIf(!BUILT)('a remote whose server entry fails (temp SITE_ROOT)', ()
   it('a missing server entry: the same', async () => {
     await site.writeManifest('blog', { ...MANIFESTS.blog, version: '2.0.0-missing', server: { entry: 'server/missing.js' } });
     await expectShellWithAreaInBrowser(/no server entry loaded|server render failed/);
+  });
+
+  it('streams the page: the head goes out before the render ends, the rest after it, compressed as it goes', async () => {
+    // A render that takes 100 ms (within the 150 ms budget): the head cannot wait for it.
+    await deploy('2.1.0-steady', blogEntry('await new Promise((resolve) => setTimeout(resolve, 100));'));
+    for (const encoding of [undefined, 'br', 'gzip'] as const) {
+      const { status, headers, pieces, html, timing } = await streamPage(server.url, '/blog', encoding);
+      expect(status).toBe(200);
+      expect(headers['content-encoding']).toBe(encoding);
+      expect(headers['transfer-encoding']).toBe('chunked');
+      expect(pieces.length).toBeGreaterThan(1);
+      // The first piece is the head: the page's title and stylesheets, not yet its body.
+      expect(pieces[0]).toContain('<title>The blog</title>');
+      expect(pieces[0]).not.toContain('</head>');
+      expect(pieces[0]).not.toContain('<div id="root"');
+      expect(rootOf(html)).toContain('<h1>Fixture blog page</h1>');
+      expect(html.match(/<\/head>/g)).toHaveLength(1);
+      expect(html.trimEnd().endsWith('</html>')).toBe(true);
+      // The render time comes after the body, as a trailer.
+      expect(headers.trailer).toMatch(/server-timing/i);
+      expect(Number(/^ssr;dur=([\d.]+)$/.exec(timing ?? '')?.[1])).toBeGreaterThanOrEqual(95);
+    }
   });
 
   it('a deployed working entry renders on the server again, with no restart', async () => {
