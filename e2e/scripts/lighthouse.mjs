@@ -13,7 +13,8 @@
 //
 // The floor: Playwright opens the live page in a fresh context, waits for the network to go idle and takes
 // the rendered DOM (page.content()); the scripts, JSON-LD included, and any modulepreload/script preload are
-// cut out; a static server on 127.0.0.1 serves that HTML at the page's own path and passes every other
+// cut out, with the stylesheet the federation runtime links a second time by absolute URL (see stripScripts);
+// a static server on 127.0.0.1 serves that HTML at the page's own path and passes every other
 // request (stylesheets, images, fonts) through to the live server, refusing .js. First-visit JS is measured
 // in the same Playwright visit, as e2e/scripts/first-visit-js.mjs does: every script response, gzip -9.
 // The process exits 0 whatever the figures: it is a benchmark, not a test.
@@ -126,7 +127,7 @@ async function captureFloors(base, routes) {
       });
       const res = await page.goto(base + route, { waitUntil: 'networkidle' });
       await Promise.all(pending);
-      const html = stripScripts(await page.content());
+      const html = stripScripts(await page.content(), base);
       await context.close();
       out.set(route, {
         status: res?.status() ?? 0,
@@ -140,11 +141,25 @@ async function captureFloors(base, routes) {
   return out;
 }
 
-function stripScripts(html) {
+/**
+ * The final HTML without its scripts. A stylesheet the scripts added (the federation runtime links its remote's
+ * CSS by absolute URL, a second time) is not part of the page as the server sent it: links to the live origin
+ * are made relative (served through the floor server like the rest) and a stylesheet linked twice is kept once.
+ */
+function stripScripts(html, base) {
+  const origin = new URL(base).origin;
+  const seen = new Set();
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, '')
     .replace(/<link\b[^>]*\brel=["']?modulepreload["']?[^>]*>/gi, '')
-    .replace(/<link\b[^>]*\bas=["']?script["']?[^>]*>/gi, '');
+    .replace(/<link\b[^>]*\bas=["']?script["']?[^>]*>/gi, '')
+    .replaceAll(`href="${origin}/`, 'href="/')
+    .replace(/<link\b[^>]*\brel=["']?stylesheet["']?[^>]*>/gi, (tag) => {
+      const href = /\bhref=["']?([^"'\s>]+)/i.exec(tag)?.[1] ?? tag;
+      if (seen.has(href)) return '';
+      seen.add(href);
+      return tag;
+    });
 }
 
 /** Serves each captured page at its own path; every other GET goes to the live server, scripts refused. */
