@@ -89,6 +89,18 @@ test('a stored dark theme paints dark from the first frame and the toggle shows 
   errors.expectClean();
 });
 
+test("before the page's code has loaded, the theme toggle already shows the stored preference", async ({ page }) => {
+  // No script file loads (the inline theme script still runs): the server's markup as a visitor sees it first.
+  await page.route(/\.js(\?.*)?$/, (route) => route.abort());
+  const toggle = page.locator('header button[aria-label^="Theme:"]').first();
+  for (const [stored, shown] of [['dark', 'dark'], ['system', 'system'], [null, 'light']] as const) {
+    await page.addInitScript((value) => (value ? localStorage.setItem('theme', value) : localStorage.removeItem('theme')), stored);
+    await page.goto('/roi-calculator');
+    await expect(toggle.locator(`svg[data-theme-icon="${shown}"]`)).toBeVisible();
+    await expect(toggle.locator('svg[data-theme-icon]:visible')).toHaveCount(1);
+  }
+});
+
 test('the blog list hydrates from the embedded posts: no request to /api/posts on load', async ({ page }) => {
   const errors = watchPageErrors(page);
   const lists: string[] = [];

@@ -3,7 +3,16 @@ import { nextTheme, useThemeStore, type ThemePreference } from './use-theme-stor
 const LABEL: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
 function Icon({ preference }: { preference: ThemePreference }) {
-  const common = { width: 20, height: 20, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, 'aria-hidden': true } as const;
+  const common = {
+    width: 20,
+    height: 20,
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    strokeWidth: 2,
+    'aria-hidden': true,
+    'data-theme-icon': preference,
+  } as const;
   if (preference === 'dark')
     return (
       <svg {...common}>
@@ -25,7 +34,11 @@ function Icon({ preference }: { preference: ThemePreference }) {
   );
 }
 
-/** Cycles light -> dark -> system -> light. */
+/**
+ * Cycles light -> dark -> system -> light. All three icons are in the markup and theme.css shows the one of
+ * `<html data-theme-preference>`: the server renders the toggle without knowing the stored theme, and the inline
+ * theme script marks <html> before the first paint, so a visitor with a dark preference never sees the sun icon.
+ */
 export function ThemeToggle({ className }: { className?: string }) {
   const preference = useThemeStore((s) => s.preference);
   const cycle = useThemeStore((s) => s.cycle);
@@ -41,7 +54,9 @@ export function ThemeToggle({ className }: { className?: string }) {
         'inline-flex h-10 w-10 items-center justify-center rounded-lg border border-border text-fg hover:bg-surface-muted cursor-pointer'
       }
     >
-      <Icon preference={preference} />
+      <Icon preference="light" />
+      <Icon preference="dark" />
+      <Icon preference="system" />
     </button>
   );
 }

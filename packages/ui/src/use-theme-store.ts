@@ -25,6 +25,8 @@ function systemPrefersDark(): boolean {
 export function applyTheme(preference: ThemePreference): void {
   const dark = preference === 'dark' || (preference === 'system' && systemPrefersDark());
   document.documentElement.classList.toggle('dark', dark);
+  // What the theme toggle's icon follows (theme.css), as the inline script in index.html sets it before hydration.
+  document.documentElement.setAttribute('data-theme-preference', preference);
 }
 
 type ThemeState = {

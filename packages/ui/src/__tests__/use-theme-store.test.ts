@@ -27,7 +27,9 @@ describe('theme preference', () => {
     useThemeStore.getState().cycle();
     expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
     expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(document.documentElement.getAttribute('data-theme-preference')).toBe('dark');
     applyTheme('light');
     expect(document.documentElement.classList.contains('dark')).toBe(false);
+    expect(document.documentElement.getAttribute('data-theme-preference')).toBe('light');
   });
 });
