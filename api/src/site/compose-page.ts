@@ -17,8 +17,6 @@ export interface ComposedBody {
   site: SiteData;
   /** Tags React asked to put first (image preloads): they belong in the head. */
   headTags: string;
-  /** The remote whose page is in the HTML (its stylesheets are linked), if one is. */
-  rendered?: MfeManifest;
   /** Milliseconds from asking the remote to render until the HTML was complete. */
   renderMs: number;
 }
@@ -88,7 +86,6 @@ export function createPageComposer(options: {
     const started = performance.now();
     let area: ServerArea = { kind: 'client' };
     let site: SiteData = { path, status: notFound ? 404 : 200 };
-    let rendered: MfeManifest | undefined;
 
     // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
     // not-found state (its page rendered with status 404 and no data).
@@ -129,7 +126,6 @@ export function createPageComposer(options: {
           if (!result || typeof result !== 'object' || !('element' in result)) throw new Error('render() did not answer { element }');
           area = { kind: 'remote', element: result.element };
           if (result.data !== undefined && source) site = { ...site, data: result.data };
-          rendered = owner;
         } catch (error) {
           controller.abort(error);
           logger?.warn({ remote: owner.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
@@ -155,14 +151,13 @@ export function createPageComposer(options: {
     function finish(result: Awaited<ReturnType<typeof renderShell>>): ComposedBody | null {
       if (!result) return null;
       if (result.areaInBrowser && area.kind === 'remote') {
-        rendered = undefined;
         logger?.warn(
           { remote: site.remote, path, errors: result.errors.map((e) => (e instanceof Error ? e.message : String(e))) },
           "the remote's page did not finish rendering on the server (error or budget): its area is rendered in the browser",
         );
       }
       const links = LEADING_LINKS.exec(result.html)?.[0] ?? '';
-      return { html: result.html.slice(links.length), headTags: links, site, rendered, renderMs: performance.now() - started };
+      return { html: result.html.slice(links.length), headTags: links, site, renderMs: performance.now() - started };
     }
   }
 }

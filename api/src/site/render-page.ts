@@ -61,8 +61,6 @@ export interface RenderedBody {
   headTags?: string;
   /** Embedded once as `<script type="application/json" id="__SITE_DATA__">` (escaped: nothing breaks out). */
   site: unknown;
-  /** Stylesheets of the rendered remote, so its markup paints styled before its code loads. */
-  styles?: string[];
 }
 
 const ROOT_ELEMENT = /<div id="root"><\/div>/;
@@ -102,7 +100,7 @@ export function renderShellDocument(
   return {
     start,
     finish(body, late) {
-      const lateHead = `${modulePreloads(late?.preload)}${stylesheets(body?.styles)}${body?.headTags ? `\n    ${body.headTags}` : ''}`;
+      const lateHead = `${modulePreloads(late?.preload)}${body?.headTags ? `\n    ${body.headTags}` : ''}`;
       let end = headEnd < 0 ? rest : `${lateHead.trimStart()}${lateHead ? '\n  ' : ''}${rest}`;
       if (body && ROOT_ELEMENT.test(end)) {
         // `data-ssr` tells the shell to hydrate; the page has its content, so the no-JavaScript notice goes.

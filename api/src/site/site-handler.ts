@@ -125,28 +125,30 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
     return;
   }
 
-  await streamDocument(ctx, document.start, options.logger, async () => {
+  // Not rendered on the server after all: the empty #root, with the remote's code preloaded at once.
+  const inBrowser = () => document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] });
+  await streamDocument(ctx, document.start, options.logger, inBrowser, async () => {
     const body = await composer.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
-    if (!body) return { html: document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] }) };
+    if (!body) return null;
     return {
       html: document.finish({ html: body.html, headTags: body.headTags, site: body.site }),
       timing: `ssr;dur=${body.renderMs.toFixed(1)}`,
     };
-  }, () => document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] }));
+  });
 }
 
 /**
  * Sends an HTML document as it is made: `start` (the head) at once, so the browser fetches the stylesheets while
  * the server renders, then the rest. Compressed as a stream (brotli or gzip, flushed after the head). The server's
  * render time goes out after the body, as a `Server-Timing` trailer. Nothing can fail the answer once it has
- * started: a render that throws ends the document with the page rendered in the browser (`fallback`).
+ * started: no render, or one that throws, ends the document with the page rendered in the browser (`fallback`).
  */
 async function streamDocument(
   ctx: Context,
   start: string,
   logger: Logger | undefined,
-  rest: () => Promise<{ html: string; timing?: string }>,
   fallback: () => string,
+  rest: () => Promise<{ html: string; timing?: string } | null>,
 ): Promise<void> {
   const encoding = pickEncoding(ctx.get('Accept-Encoding'));
   ctx.vary('Accept-Encoding');
@@ -167,7 +169,7 @@ async function streamDocument(
   compressor?.flush(encoding === 'gzip' ? zlibConstants.Z_SYNC_FLUSH : zlibConstants.BROTLI_OPERATION_FLUSH);
   let end: { html: string; timing?: string };
   try {
-    end = await rest();
+    end = (await rest()) ?? { html: fallback() };
   } catch (error) {
     logger?.error({ err: error, path: ctx.path }, 'the page failed after its head was sent: it is rendered in the browser');
     end = { html: fallback() };
