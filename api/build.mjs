@@ -12,9 +12,10 @@ const externalizeDependencies = {
   },
 };
 
+// The page analyzer's worker thread is its own entry: dist/analyze-worker.js, found beside dist/server.js.
 await build({
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: { server: 'src/server.ts', 'analyze-worker': 'src/services/analysis/website/analyze-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

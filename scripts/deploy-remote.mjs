@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
 // Keep in step with api/src/site/remote-registry.ts (RELEASE_NAME, REMOTE_ENTRY_FILE) and the manifest contract.
-const RELEASE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
 const REMOTE_ENTRY = 'assets/remoteEntry.js';
 const DIST_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/;
 const LOG_ENTRIES_KEPT = 100;

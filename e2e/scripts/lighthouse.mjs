@@ -47,7 +47,7 @@ function parseArgs(argv) {
     else if (a === '-h' || a === '--help') {
       console.log('usage: node e2e/scripts/lighthouse.mjs [baseUrl] [--runs 3] [--routes / /blog ...] [--json out.json]');
       process.exit(0);
-    } else if (!a.startsWith('--')) opts.base = a.replace(/\/+$/, '');
+    } else if (!a.startsWith('--')) opts.base = a.replace(/(?<!\/)\/+$/, '');
     else throw new Error(`unknown option ${a}`);
   }
   const host = new URL(opts.base).hostname;
@@ -150,11 +150,11 @@ function stripScripts(html, base) {
   const origin = new URL(base).origin;
   const seen = new Set();
   return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, '')
-    .replace(/<link\b[^>]*\brel=["']?modulepreload["']?[^>]*>/gi, '')
-    .replace(/<link\b[^>]*\bas=["']?script["']?[^>]*>/gi, '')
+    .replace(/<script(?:\s[^>]*)?>[\s\S]*?<\/script\s*>/gi, '')
+    .replace(/<link\s[^>]*\brel=["']?modulepreload[^>]*>/gi, '')
+    .replace(/<link\s[^>]*\bas=["']?script[^>]*>/gi, '')
     .replaceAll(`href="${origin}/`, 'href="/')
-    .replace(/<link\b[^>]*\brel=["']?stylesheet["']?[^>]*>/gi, (tag) => {
+    .replace(/<link\s[^>]*\brel=["']?stylesheet[^>]*>/gi, (tag) => {
       const href = /\bhref=["']?([^"'\s>]+)/i.exec(tag)?.[1] ?? tag;
       if (seen.has(href)) return '';
       seen.add(href);

@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '../support/test';
-import { E2E_PORT, REPO_ROOT } from '../support/env';
+import { E2E_ADMIN_PASSWORD, E2E_PORT, REPO_ROOT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
 
 const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
 const HEADING = 'AI Automation Blog';
 const NEW_HEADING = 'AI Automation Blog, new edition';
-const HASHED = /-[A-Za-z0-9_-]{8}\.(js|css)$/;
+const HASHED = /-[\w-]{8}\.(?:js|css)$/;
 
 /** `npm run deploy -- …` / `npm run rollback -- …` on the test's own SITE_ROOT: what an operator runs. */
 function deployScript(siteRoot: string, ...args: string[]): string {
@@ -30,7 +30,7 @@ function deployScript(siteRoot: string, ...args: string[]): string {
 function blogWithNewHeading(dist: string, out: string): void {
   cpSync(dist, out, { recursive: true });
   const files = () =>
-    readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(js|json|html|css)$/.test(f));
+    readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:js|json|html|css)$/.test(f));
   const changed = new Set<string>();
   for (const file of files()) {
     const text = readFileSync(path.join(out, file), 'utf8');
@@ -48,7 +48,7 @@ function blogWithNewHeading(dist: string, out: string): void {
     for (const file of pending) {
       if (renamed.has(file)) continue;
       const hash = createHash('sha256').update(readFileSync(path.join(out, file))).digest('base64url').slice(0, 7);
-      const renamedTo = file.replace(/-[A-Za-z0-9_-]{8}\.(js|css)$/, `-N${hash}.$1`);
+      const renamedTo = file.replace(/-[\w-]{8}\.(?:js|css)$/, `-N${hash}.$1`);
       renameSync(path.join(out, file), path.join(out, renamedTo));
       for (const suffix of ['.br', '.gz']) rmSync(path.join(out, file + suffix), { force: true });
       renamed.add(renamedTo);
@@ -72,7 +72,10 @@ function blogWithNewHeading(dist: string, out: string): void {
   }
 }
 
+/** What the admin reads of the blog in /api/health (anyone else sees its version only). */
 async function blogVersion(page: Page, url: string): Promise<unknown> {
+  const login = await page.request.post(`${url}/api/admin/login`, { headers: { origin: url }, data: { password: E2E_ADMIN_PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
   const health = await (await page.request.get(`${url}/api/health`)).json();
   return health.remotes.blog;
 }
@@ -94,7 +97,7 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
     blogWithNewHeading(path.join(siteRoot, 'mfe-blog/dist'), path.join(siteRoot, 'builds/blog-new-heading'));
     // The blog as built is the first release; the server starts on it.
     deployScript(siteRoot, 'deploy', 'blog', '--from', path.join(siteRoot, 'mfe-blog/dist'), '--version', 'as-built');
-    site = await startSiteServer(SITE_PORT, { SITE_ROOT: siteRoot, PUBLIC_ORIGIN: `http://127.0.0.1:${SITE_PORT}` });
+    site = await startSiteServer(SITE_PORT, { SITE_ROOT: siteRoot, PUBLIC_ORIGIN: `http://127.0.0.1:${SITE_PORT}`, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD });
   });
   test.afterAll(async () => {
     await site?.stop();

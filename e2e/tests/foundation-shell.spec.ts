@@ -135,7 +135,7 @@ test('one React in the page: remote router hooks follow the shell’s navigation
       performance
         .getEntriesByType('resource')
         .map((r) => r.name.split('/').pop() ?? '')
-        .filter((f) => f.startsWith('__federation_shared_react-') && !/^__federation_shared_react-(dom|router)/.test(f)).length,
+        .filter((f) => f.startsWith('__federation_shared_react-') && !/^__federation_shared_react-(?:dom|router)/.test(f)).length,
   );
   expect(reactCopies).toBe(1);
   expect(errors.problems.filter((p) => /Invalid hook call|useRoutes\(\) may be used only|more than one copy of React/i.test(p))).toEqual([]);

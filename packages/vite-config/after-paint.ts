@@ -28,7 +28,7 @@ export function afterPaintEntryPlugin(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        const tag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        const tag = /(?<!\s)\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
         if (!tag) throw new Error('site:after-paint-entry: the entry <script type="module"> tag was not found in index.html');
         const loader = entryLoader(tag[1]!);
         return html.replace(tag[0], '').replace(/<\/body>/i, () => `  <script>${loader}</script>\n  </body>`);

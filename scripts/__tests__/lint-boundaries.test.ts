@@ -23,7 +23,7 @@ function sourceFileIn(dir: string): string {
   const abs = path.join(ROOT, dir);
   const entries = readdirSync(abs).sort();
   for (const name of entries) {
-    if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) return path.join(abs, name);
+    if (/\.(?:ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) return path.join(abs, name);
   }
   for (const name of entries) {
     if (name === '__tests__' || !statSync(path.join(abs, name)).isDirectory()) continue;
@@ -52,7 +52,7 @@ function featuresOf(app: string): string[] {
 
 /** The import specifier that reaches `target` from a file at `from`, as a person would write it. */
 function specifier(from: string, target: string): string {
-  const rel = path.relative(path.dirname(path.join(ROOT, from)), target).replace(/\.(ts|tsx)$/, '');
+  const rel = path.relative(path.dirname(path.join(ROOT, from)), target).replace(/\.(?:ts|tsx)$/, '');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 

@@ -4,7 +4,7 @@ export type Encoding = 'br' | 'gzip';
 
 /** Content types worth compressing (text, scripts, JSON, SVG, XML). */
 export function isCompressible(contentType: string): boolean {
-  return /^(text\/|application\/(javascript|json|manifest\+json|xml|rss\+xml|ld\+json)|image\/svg\+xml)/.test(contentType);
+  return /^(?:text\/|application\/(?:javascript|json|manifest\+json|xml|rss\+xml|ld\+json)|image\/svg\+xml)/.test(contentType);
 }
 
 /** The encodings we offer that the client accepts, best first (brotli, then gzip). */
@@ -12,7 +12,7 @@ export function acceptedEncodings(acceptEncoding: string | undefined): Encoding[
   const accepted = (acceptEncoding ?? '')
     .split(',')
     .map((part) => part.trim().split(';'))
-    .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
+    .filter(([, q]) => !q || !/^q=0(?:\.0*)?$/.test(q.trim()))
     .map(([name]) => name!.toLowerCase());
   return (['br', 'gzip'] as const).filter((e) => accepted.includes(e));
 }

@@ -21,8 +21,8 @@ const DROP_WITH_CONTENT = [
 ];
 
 /** Only absolute http(s) URLs or site paths; anything else (odd schemes, backticks, entities) is dropped. */
-const SAFE_SRC = /^(https?:\/\/[^\s`"'<>]+|\/(?!\/)[^\s`"'<>]*)$/i;
-const SAFE_HREF = /^(https?:\/\/[^\s`"'<>]+|mailto:[^\s`"'<>]+|tel:[0-9+\-() ]+|\/(?!\/)[^\s`"'<>]*|#[\w-]*)$/i;
+const SAFE_SRC = /^(?:https?:\/\/[^\s`"'<>]+|\/(?!\/)[^\s`"'<>]*)$/i;
+const SAFE_HREF = /^(?:https?:\/\/[^\s`"'<>]+|mailto:[^\s`"'<>]+|tel:[0-9+\-() ]+|\/(?!\/)[^\s`"'<>]*|#[\w-]*)$/i;
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,

@@ -22,7 +22,7 @@ export const RELEASES_DIR = 'releases';
 export const POINTER_FILE = 'current';
 export const HISTORY_FILE = 'history.json';
 /** A release folder name: what `current` may hold. No dot first, so `.incoming-*` copies can never be named. */
-export const RELEASE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+export const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
 /** The remote entry every release must hold (the shell loads `/mfe/<name>/assets/remoteEntry.js`). */
 export const REMOTE_ENTRY_FILE = 'assets/remoteEntry.js';
 /** How many earlier releases still answer for content-hashed assets (open tabs of an older version). */

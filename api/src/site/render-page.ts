@@ -64,7 +64,7 @@ export interface RenderedBody {
 }
 
 const ROOT_ELEMENT = /<div id="root"><\/div>/;
-const NOSCRIPT = /\s*<noscript>[\s\S]*?<\/noscript>/i;
+const NOSCRIPT = /(?<!\s)\s*<noscript>[\s\S]*?<\/noscript>/i;
 
 /** What the head needs before the page has rendered: its tags, the remotes map, stylesheets and early preloads. */
 export interface DocumentStartOptions {

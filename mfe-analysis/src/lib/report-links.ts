@@ -20,7 +20,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The report's site path, e.g. /free-analysis/report/abc123, or null when the answer has no id. */
 export function reportPath(result: AnalysisResult | null | undefined): string | null {
   const id = isRecord(result) ? result.id : undefined;
-  return typeof id === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(id) ? `/free-analysis/report/${id}` : null;
+  return typeof id === 'string' && /^[\w-]{8,64}$/.test(id) ? `/free-analysis/report/${id}` : null;
 }
 
 /** The business name an answer names, or null. */

@@ -151,7 +151,7 @@ export function postFieldErrors(messages: readonly string[]): Partial<Record<Pos
       put(rule.field, message);
       continue;
     }
-    const prefixed = /^([a-zA-Z]+)(?:\.\d+)?: (.*)$/.exec(message);
+    const prefixed = /^([a-z]+)(?:\.\d+)?: (.*)$/i.exec(message);
     const field = prefixed?.[1];
     if (field && ['title', 'excerpt', 'content', 'author', 'category', 'metaDescription', 'keywords', 'featuredImage', 'ogImage'].includes(field)) {
       put(field as PostFormField, prefixed[2]!);

@@ -45,7 +45,7 @@ export const websiteAnalysisRequestSchema = z.object({
 });
 export type WebsiteAnalysisRequest = z.input<typeof websiteAnalysisRequestSchema>;
 
-export const analysisIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Unknown analysis id');
+export const analysisIdSchema = z.string().regex(/^[\w-]{8,64}$/, 'Unknown analysis id');
 
 // ---------------------------------------------------------------------------------------------------------
 // Response

@@ -82,7 +82,7 @@ function compile(pattern: string): { regex: RegExp; names: string[] } {
   let source =
     '^' +
     pattern
-      .replace(/\/*\*?$/, '')
+      .replace(/(?<!\/)\/*\*?$/, '')
       .replace(/^\/*/, '/')
       .replace(/[\\.*+^${}|()[\]]/g, '\\$&')
       .replace(/\/:([\w-]+)/g, (_whole, name: string) => {

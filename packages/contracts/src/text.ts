@@ -18,8 +18,8 @@ export const TEXT_MESSAGES = {
 const LONE_SURROGATE = /\p{Cs}/u;
 /* eslint-disable no-control-regex -- matching control characters is the point of these patterns */
 const CONTROL_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-const CONTROL_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-const CONTROL_ONLY_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+const CONTROL_MULTI_LINE = /[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+const CONTROL_ONLY_MULTI_LINE = /[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f]/u;
 /* eslint-enable no-control-regex */
 
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -56,7 +56,7 @@ export function safeText(options: TextOptions = {}) {
  * else cannot exist, so a service answers "not found" without asking the database (PostgreSQL refuses NUL in text).
  */
 export function isRecordKey(value: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(value);
+  return /^[A-Z0-9][\w.:-]{0,127}$/i.test(value);
 }
 
 /** A lone surrogate only (for fields such as passwords and HTML, where other characters are the writer's business). */

@@ -100,7 +100,7 @@ function problems(html: string): string[] {
       if (URL_ATTRS.includes(attr)) {
         // Browsers drop control characters and spaces in URLs: remove everything up to U+0020.
         const value = (el.getAttribute(attr) ?? '').replace(/[^\u0021-\uffff]/g, '').toLowerCase();
-        if (!/^(https?:|mailto:|tel:|\/[^/]|#|$)/.test(value) && /^[a-z][a-z0-9+.-]*:/.test(value)) found.push(`${attr}=${value}`);
+        if (!/^(?:https?:|mailto:|tel:|\/[^/]|#|$)/.test(value) && /^[a-z][a-z0-9+.-]*:/.test(value)) found.push(`${attr}=${value}`);
         if (value.startsWith('//')) found.push(`protocol-relative ${attr}`);
       }
     }

@@ -32,7 +32,7 @@ export function parsePasswordHash(value: string): ParsedHash | undefined {
   const [N, r, p] = parts.slice(1, 4).map((v) => (/^\d{1,9}$/.test(v!) ? Number(v) : NaN)) as [number, number, number];
   if (!Number.isInteger(N) || N < 2 ** 10 || N > 2 ** 20 || (N & (N - 1)) !== 0) return undefined;
   if (!Number.isInteger(r) || r < 1 || r > 32 || !Number.isInteger(p) || p < 1 || p > 16) return undefined;
-  const b64 = /^[A-Za-z0-9+/]+={0,2}$/;
+  const b64 = /^[A-Z0-9+/]+={0,2}$/i;
   if (!b64.test(parts[4]!) || !b64.test(parts[5]!)) return undefined;
   const salt = Buffer.from(parts[4]!, 'base64');
   const hash = Buffer.from(parts[5]!, 'base64');

@@ -6,7 +6,7 @@ import { createYelpProvider, YELP_DEFAULT_BASE_URL, YELP_FALLBACK_LOCATION, type
 import type { FetchLike } from './providers/provider-error';
 import { simulatePlaces, simulateWebsite, simulateYelp } from './simulation';
 import { fetchWebsite, WebsiteRefusedError, type FetchWebsiteOptions } from './website/fetch-website';
-import { analyzeHtml } from './website/analyze-html';
+import { createPageAnalyzer, type PageAnalyzerOptions } from './website/page-analyzer';
 import { buildReport, type AnalysisReport } from './report';
 
 /*
@@ -25,6 +25,8 @@ export interface AnalysisEngineDeps {
   yelpBaseUrl?: string;
   providerTimeoutMs?: number;
   website?: FetchWebsiteOptions;
+  /** The fetched page is read on a worker thread under a time budget (page-analyzer.ts). */
+  pageAnalysis?: PageAnalyzerOptions;
   fetchImpl?: FetchLike;
   clock?: () => Date;
 }
@@ -61,6 +63,7 @@ export function createAnalysisEngine(deps: AnalysisEngineDeps) {
   const clock = deps.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const timeoutMs = deps.providerTimeoutMs ?? PROVIDER_TIMEOUT_MS;
+  const pageAnalyzer = createPageAnalyzer(deps.pageAnalysis);
   const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
   const places: PlacesProvider | null = deps.googlePlacesApiKey
     ? createGooglePlacesProvider({ apiKey: deps.googlePlacesApiKey, baseUrl: deps.googlePlacesBaseUrl, fetchImpl: deps.fetchImpl, clock })
@@ -103,7 +106,7 @@ export function createAnalysisEngine(deps: AnalysisEngineDeps) {
   async function readWebsite(url: string, typedByVisitor: boolean): Promise<WebsiteLookup> {
     try {
       const page = await fetchWebsite(url, deps.website);
-      return { status: 'live', url, facts: analyzeHtml(page), error: null, checkedAt: now() };
+      return { status: 'live', url, facts: await pageAnalyzer.analyze(page), error: null, checkedAt: now() };
     } catch (error) {
       if (error instanceof WebsiteRefusedError && typedByVisitor) throw error;
       const message = error instanceof WebsiteRefusedError ? error.reason : (error as Error).message;

@@ -10,7 +10,7 @@ const TYPE_NOUNS: Record<string, [string, string]> = {
 };
 
 export function businessNoun(type: string, count: number): string {
-  const key = type.trim().toLowerCase().replace(/\s+business$/, '');
+  const key = type.trim().toLowerCase().replace(/(?<!\s)\s+business$/, '');
   const [one, many] = TYPE_NOUNS[key] ?? [`${key || 'local'} business`, `${key || 'local'} businesses`];
   return count === 1 ? one : many;
 }

@@ -86,7 +86,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       if (!req.headers['x-goog-api-key'] || !req.headers['x-goog-fieldmask']) return json(res, 403, { error: 'missing key' });
       if (misbehave(state.places.scenario, res)) return;
       const { textQuery } = JSON.parse(body) as { textQuery: string };
-      if (/ in /.test(textQuery) && /^(restaurants|retail stores|medical clinics|local services)/.test(textQuery)) {
+      if (/ in /.test(textQuery) && /^(?:restaurants|retail stores|medical clinics|local services)/.test(textQuery)) {
         return json(res, 200, { places: COMPETITORS });
       }
       if (state.places.scenario === 'not_found') return json(res, 200, {});

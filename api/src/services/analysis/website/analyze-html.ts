@@ -34,24 +34,25 @@ const NOT_RENDERED = new Set(['script', 'style', 'noscript', 'template', 'svg', 
  */
 const LINK_ENDS = new Set(['a']);
 const HEADING_ENDS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BUTTON_ENDS = new Set(['button']);
 
 /**
  * The text a person reads inside `nodes`: text nodes (entities decoded by the parser) joined, whitespace collapsed;
  * not-rendered elements are skipped, and reading stops at the first element named in `endsAt`.
+ * Walked with a stack of its own, not by recursion: a page of 100,000 nested elements is ordinary HTML to the
+ * parser and must not overflow the call stack.
  */
 function textOf(nodes: readonly Node[], endsAt: ReadonlySet<string> = new Set()): string {
   const parts: string[] = [];
-  const walk = (list: readonly Node[]): boolean => {
-    for (const node of list) {
-      if (DomUtils.isText(node)) parts.push(node.data);
-      else if (DomUtils.isTag(node)) {
-        if (endsAt.has(node.name)) return false;
-        if (!NOT_RENDERED.has(node.name) && !walk(node.children)) return false;
-      }
+  const stack: Node[] = [...nodes].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (DomUtils.isText(node)) parts.push(node.data);
+    else if (DomUtils.isTag(node)) {
+      if (endsAt.has(node.name)) break;
+      if (!NOT_RENDERED.has(node.name)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     }
-    return true;
-  };
-  walk(nodes);
+  }
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
@@ -63,16 +64,16 @@ function textOf(nodes: readonly Node[], endsAt: ReadonlySet<string> = new Set())
 function parsePage(html: string) {
   const document = parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
   const byName = new Map<string, Element[]>();
-  const walk = (list: readonly Node[]) => {
-    for (const node of list) {
-      if (!DomUtils.isTag(node) || node.name === 'template') continue;
-      const group = byName.get(node.name);
-      if (group) group.push(node);
-      else byName.set(node.name, [node]);
-      walk(node.children);
-    }
-  };
-  walk(document.children);
+  // Document order, without recursion (see textOf).
+  const stack: Node[] = [...document.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!DomUtils.isTag(node) || node.name === 'template') continue;
+    const group = byName.get(node.name);
+    if (group) group.push(node);
+    else byName.set(node.name, [node]);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
   return { document, elements: (name: string): Element[] => byName.get(name) ?? [] };
 }
 
@@ -90,6 +91,9 @@ function addressToString(address: unknown): string | null {
   return null;
 }
 
+/** JSON-LD nodes read per page: a business describes itself in a handful; the rest cannot change the facts. */
+const MAX_JSON_LD_NODES = 10_000;
+
 function readJsonLd(scripts: readonly Element[]): { types: string[]; localBusiness: LocalBusinessData | null } {
   const types = new Set<string>();
   let localBusiness: LocalBusinessData | null = null;
@@ -101,12 +105,14 @@ function readJsonLd(scripts: readonly Element[]): { types: string[]; localBusine
     } catch {
       continue;
     }
+    // A read index instead of shift() and a loop instead of push(...spread): a @graph of 200,000 nodes is linear
+    // work and no call exceeds the argument limit.
     const queue = asArray(data);
-    while (queue.length) {
-      const node = queue.shift();
+    for (let next = 0; next < queue.length && next < MAX_JSON_LD_NODES; next++) {
+      const node = queue[next];
       if (!node || typeof node !== 'object') continue;
       const obj = node as Record<string, unknown>;
-      queue.push(...asArray(obj['@graph']));
+      for (const child of asArray(obj['@graph'])) queue.push(child);
       const nodeTypes = asArray(obj['@type']).filter((t): t is string => typeof t === 'string');
       for (const t of nodeTypes) types.add(t);
       const lb = nodeTypes.find((t) => LOCAL_BUSINESS_TYPES.has(t.toLowerCase()));
@@ -123,10 +129,53 @@ function readJsonLd(scripts: readonly Element[]): { types: string[]; localBusine
   return { types: [...types], localBusiness };
 }
 
-const BOOKING_TEXT = /\b(book(?:\s+(?:now|online|an?\s+appointment|a\s+table))|schedule\s+(?:an?\s+)?(?:appointment|service|consultation|visit)|make\s+a\s+reservation|reserve\s+(?:a\s+table|now|online)|order\s+(?:online|now|ahead|pickup|delivery)|start\s+(?:your\s+)?order)\b/i;
-const BOOKING_HREF = /(calendly\.com|acuityscheduling\.com|vagaro\.com|mindbodyonline\.com|opentable\.com|resy\.com|toasttab\.com|doordash\.com|grubhub\.com|ubereats\.com|square\.site|squareup\.com\/appointments|\/(?:book|booking|bookings|appointments?|reservations?|order(?:-online)?|schedule)(?:[/?#]|$))/i;
+/*
+ * Every pattern here runs on text a stranger's web page chose, so each one is linear: no unbounded quantifier
+ * that can rescan what another start position already scanned (eslint-plugin-regexp checks the literals; the
+ * e-mail scan below is hand-written because no single pattern finds addresses in linear time). The whole analysis
+ * also runs under a time budget in a worker thread (page-analyzer.ts).
+ */
+const BOOKING_TEXT = /\b(?:book\s+(?:now|online|an?\s+appointment|a\s+table)|schedule\s+(?:an?\s+)?(?:appointment|service|consultation|visit)|make\s+a\s+reservation|reserve\s+(?:a\s+table|now|online)|order\s+(?:online|now|ahead|pickup|delivery)|start\s+(?:your\s+)?order)\b/i;
+const BOOKING_HREF = /calendly\.com|acuityscheduling\.com|vagaro\.com|mindbodyonline\.com|opentable\.com|resy\.com|toasttab\.com|doordash\.com|grubhub\.com|ubereats\.com|square\.site|squareup\.com\/appointments|\/(?:book|booking|bookings|appointments?|reservations?|order(?:-online)?|schedule)(?:[/?#]|$)/i;
 const PHONE_TEXT = /(?:\+?1[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/g;
-const EMAIL_TEXT = /\b[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}\b/gi;
+
+const EMAIL_LOCAL_CHAR = /[\w%+.-]/;
+const EMAIL_DOMAIN_CHAR = /[\da-z.-]/i;
+/** RFC 5321's limits: 64 characters before the '@', 255 after it. */
+const EMAIL_LOCAL_MAX = 64;
+const EMAIL_DOMAIN_MAX = 255;
+const EMAIL_DOMAIN_SHAPE = /^[\da-z](?:[\da-z.-]*[\da-z])?\.[a-z]{2,}$/i;
+
+/**
+ * E-mail addresses in visible text, found from each '@' outwards: at most 64 characters are read to its left and
+ * 255 to its right, so a page of `a.a.a…` (no '@') costs one pass and `@@@…` a bounded amount per '@'.
+ * (The pattern this replaces, /\b[A-Z0-9._%+-]+@…/g, read to the end of the run from every start: 40 kB, 1 s.)
+ */
+export function emailsIn(text: string): string[] {
+  const found: string[] = [];
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && at - start < EMAIL_LOCAL_MAX && EMAIL_LOCAL_CHAR.test(text[start - 1]!)) start--;
+    let end = at + 1;
+    while (end < text.length && end - at - 1 < EMAIL_DOMAIN_MAX && EMAIL_DOMAIN_CHAR.test(text[end]!)) end++;
+    // An address starts and ends on a letter or digit (the old pattern's \b): trim punctuation around it.
+    while (start < at && !/[\da-z]/i.test(text[start]!)) start++;
+    while (end > at + 1 && !/[\da-z]/i.test(text[end - 1]!)) end--;
+    const domain = text.slice(at + 1, end);
+    if (start < at && EMAIL_DOMAIN_SHAPE.test(domain)) found.push(`${text.slice(start, at)}@${domain}`);
+    if (found.length >= 50) break;
+  }
+  return found;
+}
+
+/** A `tel:`/`mailto:` target as written; a malformed %-escape (which makes decodeURIComponent throw) stays raw. */
+function decodeTarget(value: string): string {
+  try {
+    return decodeURIComponent(value).trim();
+  } catch {
+    return value.trim();
+  }
+}
 
 function headerString(headers: FetchedPage['headers'], name: string): string {
   const v = headers[name];
@@ -153,17 +202,18 @@ export function analyzeHtml(page: FetchedPage): WebsiteFacts {
   const phones = new Set<string>();
   const emails = new Set<string>();
   for (const href of hrefs) {
-    if (/^tel:/i.test(href)) phones.add(decodeURIComponent(href.slice(4)).trim());
-    if (/^mailto:/i.test(href)) emails.add(decodeURIComponent(href.slice(7).split('?')[0] ?? '').trim());
+    if (/^tel:/i.test(href)) phones.add(decodeTarget(href.slice(4)));
+    if (/^mailto:/i.test(href)) emails.add(decodeTarget(href.slice(7).split('?')[0] ?? ''));
   }
   for (const m of text.match(PHONE_TEXT) ?? []) phones.add(m.trim());
-  for (const m of text.match(EMAIL_TEXT) ?? []) emails.add(m.trim());
+  for (const m of emailsIn(text)) emails.add(m);
   const forms = byName('form');
   const inputs = [...byName('input'), ...byName('textarea')];
   const contactForm =
     forms.length > 0 && inputs.some((i) => (i.attribs.type ?? '').toLowerCase() === 'email' || /mail|message|phone/i.test(i.attribs.name ?? ''));
 
-  const technologies = detectTechnologies(html, page.headers);
+  const generators = metas.filter((m) => (m.attribs.name ?? '').trim().toLowerCase() === 'generator').map((m) => m.attribs.content ?? '');
+  const technologies = detectTechnologies(html, page.headers, generators);
   const bookingLinks = new Set<string>();
   anchors.forEach((a) => {
     const href = a.attribs.href ?? '';
@@ -171,7 +221,9 @@ export function analyzeHtml(page: FetchedPage): WebsiteFacts {
     if (BOOKING_HREF.test(href) || BOOKING_TEXT.test(label)) bookingLinks.add(href || label);
   });
   for (const b of byName('button')) {
-    const label = textOf(b.children);
+    // A button ends at the next button, as in a browser (the parser nests them: without this, N nested buttons
+    // would be read N times each).
+    const label = textOf(b.children, BUTTON_ENDS);
     if (BOOKING_TEXT.test(label)) bookingLinks.add(label);
   }
   const bookingTech = technologies.filter((t) => BOOKING_CATEGORIES.has(t.category));
