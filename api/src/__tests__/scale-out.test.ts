@@ -86,6 +86,8 @@ describe.skipIf(skipReason)(`two instances on one PostgreSQL and one Redis${skip
       WEBHOOK_SECRET: SECRET,
       PUBLIC_ORIGIN: 'https://site.test',
       RATE_LIMIT_MULTIPLIER: String(MULTIPLIER),
+      // Tests name their client with X-Forwarded-For, so one address's lockout does not spill into another test.
+      TRUST_PROXY: 'true',
       SITE_ROOT: siteRoot,
       DATA_DIR: siteRoot,
     };
@@ -174,6 +176,21 @@ describe.skipIf(skipReason)(`two instances on one PostgreSQL and one Redis${skip
     }
     for (const instance of both()) {
       const locked = await call(instance.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD } });
+      expect(locked.status).toBe(429);
+    }
+  });
+
+  it('checks at most the lockout of a concurrent burst of wrong logins split over both instances, and refuses the rest', async () => {
+    const lockoutAt = Math.max(LOGIN_MAX_FAILURES, Math.floor(LOGIN_MAX_FAILURES * MULTIPLIER));
+    const headers = { 'x-forwarded-for': '203.0.113.30' };
+    const burst = Array.from({ length: 40 }, (_, i) =>
+      call(both()[i % 2]!.url, '/api/admin/login', { method: 'POST', body: { password: `burst ${i}` }, headers }),
+    );
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    const tally = (status: number) => statuses.filter((s) => s === status).length;
+    expect({ checked: tally(401), refused: tally(429) }).toEqual({ checked: lockoutAt, refused: 40 - lockoutAt });
+    for (const instance of both()) {
+      const locked = await call(instance.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers });
       expect(locked.status).toBe(429);
     }
   });

@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from './redis';
 
 /**
@@ -38,11 +38,35 @@ export function createCounter(options: { keyPrefix: string; points: number; wind
 /** Whole seconds (at least 1) until a counter's window ends, for Retry-After. */
 export const secondsUntil = (ms: number | undefined, fallbackMs: number) => Math.max(1, Math.ceil((ms !== undefined && ms > 0 ? ms : fallbackMs) / 1000));
 
+export interface TakenPoint {
+  /** False when the window's points were used up (the point is counted all the same, past the limit). */
+  taken: boolean;
+  res: RateLimiterRes;
+  /** Returns the point, unless its window is over: in a new window it would be a credit, not a refund. */
+  giveBack(): Promise<void>;
+}
 
 /**
- * What a counter's `get` says is used in the current window. The memory store may still hold a window that ended
- * (it is deleted by a timer, which can run late): that counts as nothing.
+ * Takes one point of `key` in one atomic step (an increment in memory, one script in Redis) before the attempt it
+ * stands for runs. A count read first and written after the attempt lets every attempt already in flight pass the
+ * check; a point taken first cannot be taken twice.
  */
-export function currentWindow(res: RateLimiterRes | null): RateLimiterRes | null {
-  return res && res.msBeforeNext > 0 ? res : null;
+export async function takePoint(counter: RateLimiterAbstract, key: string): Promise<TakenPoint> {
+  let taken = true;
+  let res: RateLimiterRes;
+  try {
+    res = await counter.consume(key, 1);
+  } catch (refused) {
+    if (!(refused instanceof RateLimiterRes)) throw refused;
+    taken = false;
+    res = refused;
+  }
+  const windowEndsAt = Date.now() + res.msBeforeNext;
+  return {
+    taken,
+    res,
+    async giveBack() {
+      if (Date.now() < windowEndsAt) await counter.reward(key, 1);
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import { clientKey } from '../lib/client-key';
 import { RateLimitedError } from '../lib/domain-errors';
-import { createCounter, currentWindow, scaledMax, secondsUntil, type RateLimitStore } from '../lib/rate-limit-counter';
+import { createCounter, scaledMax, secondsUntil, takePoint, type RateLimitStore } from '../lib/rate-limit-counter';
 
 export type { RateLimitStore };
 
@@ -11,7 +11,10 @@ export interface RateLimitOptions {
   max: number;
   /** Namespaces the counters, so two limiters on one client never share a budget. */
   keyPrefix: string;
-  /** The client key; the client IP by default (honours X-Forwarded-For only with TRUST_PROXY). */
+  /**
+   * The client key; by default the client IP (honours X-Forwarded-For only with TRUST_PROXY), an IPv6 client per /64
+   * (lib/client-key).
+   */
   key?: (ctx: Context) => string;
   /** Memory (default) or Redis. */
   store?: RateLimitStore;
@@ -19,9 +22,9 @@ export interface RateLimitOptions {
   /** Scales `max` (config.rateLimitMultiplier: RATE_LIMIT_MULTIPLIER, default 1); the result is at least 1. */
   multiplier?: number;
   /**
-   * Which requests use up the budget: `all` (default); `accepted`, only those answered below 400 (a slot is taken
-   * while the request runs and given back if it fails, so concurrent requests cannot overshoot); `failed`, only those
-   * answered 400 or more (a separate, looser budget for invalid attempts).
+   * Which requests use up the budget: `all` (default); `accepted`, only those answered below 400; `failed`, only those
+   * answered 400 or more (a separate, looser budget for invalid attempts). Either way a slot is taken while the
+   * request runs and given back if the answer is of the other kind, so concurrent requests cannot overshoot.
    */
   count?: 'all' | 'accepted' | 'failed';
 }
@@ -31,7 +34,7 @@ export interface RateLimitOptions {
  * envelope, and sets `RateLimit-Limit/Remaining/Reset` on every answer it passes.
  */
 export function rateLimit(options: RateLimitOptions) {
-  const keyOf = options.key ?? ((ctx: Context) => ctx.ip);
+  const keyOf = options.key ?? ((ctx: Context) => clientKey(ctx.ip));
   const max = scaledMax(options.max, options.multiplier);
   const counter = createCounter({ keyPrefix: options.keyPrefix, points: max, windowMs: options.windowMs, store: options.store });
   const counting = options.count ?? 'all';
@@ -45,45 +48,26 @@ export function rateLimit(options: RateLimitOptions) {
 
   return async function limitRate(ctx: Context, next: Next) {
     const key = keyOf(ctx);
-
-    if (counting === 'failed') {
-      const seen = currentWindow(await counter.get(key));
-      const used = seen?.consumedPoints ?? 0;
-      const retryAfter = secondsUntil(seen?.msBeforeNext, options.windowMs);
-      headers(ctx, used, retryAfter);
-      if (used >= max) throw new RateLimitedError(message, retryAfter);
-      let failed = true;
-      try {
-        await next();
-        failed = ctx.status >= 400;
-      } finally {
-        if (failed) await counter.penalty(key, 1);
-      }
-      return;
-    }
-
-    let taken: RateLimiterRes;
-    try {
-      taken = await counter.consume(key, 1);
-    } catch (rejected) {
-      if (!(rejected instanceof RateLimiterRes)) throw rejected;
+    const point = await takePoint(counter, key);
+    if (!point.taken) {
       // A refused attempt does not count against a budget of accepted requests.
-      if (counting === 'accepted') await counter.reward(key, 1);
-      const retryAfter = secondsUntil(rejected.msBeforeNext, options.windowMs);
+      if (counting === 'accepted') await point.giveBack();
+      const retryAfter = secondsUntil(point.res.msBeforeNext, options.windowMs);
       headers(ctx, max, retryAfter);
       throw new RateLimitedError(message, retryAfter);
     }
-    headers(ctx, taken.consumedPoints, secondsUntil(taken.msBeforeNext, options.windowMs));
+    headers(ctx, point.res.consumedPoints, secondsUntil(point.res.msBeforeNext, options.windowMs));
     if (counting === 'all') return next();
 
-    const windowEndsAt = Date.now() + taken.msBeforeNext;
+    // The slot is held while the request runs, so a burst cannot get more than `max` requests through at once, and
+    // given back once the outcome shows it was not the kind this budget counts.
     let accepted = false;
     try {
       await next();
       accepted = ctx.status < 400;
     } finally {
-      // A failed attempt gives its slot back, unless its window is over (the slot belongs to a new window then).
-      if (!accepted && Date.now() < windowEndsAt) await counter.reward(key, 1);
+      const counted = counting === 'accepted' ? accepted : !accepted;
+      if (!counted) await point.giveBack();
     }
   };
 }

@@ -4,6 +4,7 @@ import Koa from 'koa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { errors } from '../errors';
+import { waitFor } from '../../test-support/site-client';
 import { rateLimit } from '../rate-limit';
 
 let server: http.Server | undefined;
@@ -62,5 +63,53 @@ describe('rateLimit', () => {
     expect((await fetch(url, { headers: { 'x-client': 'one' } })).status).toBe(200);
     expect((await fetch(url, { headers: { 'x-client': 'two' } })).status).toBe(200);
     expect((await fetch(url, { headers: { 'x-client': 'one' } })).status).toBe(429);
+  });
+
+  it('counts an IPv6 client per /64 by default, and IPv4 per address', async () => {
+    const app = new Koa({ proxy: true });
+    app.use(errors({ logger: createLogger({ level: 'silent' }) }));
+    app.use(rateLimit({ windowMs: 60_000, max: 1, keyPrefix: 'per-client' }));
+    app.use((ctx) => {
+      ctx.body = 'ok';
+    });
+    const url = await serve(app);
+    const from = async (ip: string) => (await fetch(url, { headers: { 'x-forwarded-for': ip } })).status;
+    expect(await from('2001:db8:1:2::1')).toBe(200);
+    expect(await from('2001:db8:1:2:aaaa::7')).toBe(429);
+    expect(await from('2001:db8:1:3::1')).toBe(200);
+    expect(await from('192.0.2.1')).toBe(200);
+    expect(await from('::ffff:192.0.2.1')).toBe(429);
+    expect(await from('::ffff:192.0.2.2')).toBe(200);
+  });
+
+  it("counts a concurrent burst of failing requests against the 'failed' budget before they run", async () => {
+    const app = new Koa();
+    app.use(errors({ logger: createLogger({ level: 'silent' }) }));
+    app.use(rateLimit({ windowMs: 60_000, max: 3, keyPrefix: 'invalid', count: 'failed' }));
+    let ran = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    app.use(async (ctx) => {
+      ran++;
+      await released;
+      ctx.status = 400;
+      ctx.body = { error: { code: 'validation_failed', message: 'bad' } };
+    });
+    const url = await serve(app);
+
+    let answered = 0;
+    const burst = Array.from({ length: 12 }, () =>
+      fetch(url).then((res) => {
+        answered++;
+        return res.status;
+      }),
+    );
+    // Every request has either reached the handler or been refused; only then do the running ones fail.
+    await waitFor(() => ran + answered === 12, 5000, 'the burst to be let in or refused');
+    release();
+    const statuses = await Promise.all(burst);
+    expect(ran).toBe(3);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
   });
 });

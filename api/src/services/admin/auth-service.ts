@@ -9,8 +9,9 @@ import {
   type AdminSession,
 } from '@site/contracts/admin';
 import type { AdminSessionsRepository, StoredAdminSession } from '../../db/repositories/admin-sessions-repository';
+import { clientKey } from '../../lib/client-key';
 import type { Clock } from '../../lib/clock';
-import { createCounter, currentWindow, secondsUntil, type RateLimitStore } from '../../lib/rate-limit-counter';
+import { createCounter, secondsUntil, takePoint, type RateLimitStore } from '../../lib/rate-limit-counter';
 import { RateLimitedError, UnauthorizedError, UnavailableError } from '../../lib/domain-errors';
 import { tokenHash, type PasswordVerifier } from './password';
 
@@ -42,7 +43,10 @@ export interface AdminAuthDeps {
   sessions: AdminSessionsRepository;
   verifier: PasswordVerifier;
   clock: Clock;
-  /** Called once when an address reaches LOGIN_MAX_FAILURES failures within the window (the alert). */
+  /**
+   * Called once when a client reaches LOGIN_MAX_FAILURES failures within the window (the alert); `address` is what it
+   * is counted by: the IPv4 address, or the IPv6 /64 (`2001:db8:1:2::/64`).
+   */
   onFailureBurst?: (event: { address: string; failures: number }) => void;
   /** Scales the lockout (RATE_LIMIT_MULTIPLIER); the burst alert stays at LOGIN_MAX_FAILURES. */
   lockoutMultiplier?: number;
@@ -61,18 +65,13 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
   const multiplier = deps.lockoutMultiplier && deps.lockoutMultiplier > 0 ? deps.lockoutMultiplier : 1;
   const lockoutAt = Math.max(LOGIN_MAX_FAILURES, Math.floor(LOGIN_MAX_FAILURES * multiplier));
   /**
-   * Failed logins per client address in a 15-minute window that starts at the first failure (rate-limiter-flexible:
-   * in memory, or in Redis so that every instance sees the same count). A success clears the address.
+   * Failed logins per client (an address; an IPv6 /64) in a 15-minute window that starts at the first attempt
+   * (rate-limiter-flexible: in memory, or in Redis so that every instance sees the same count). Each attempt takes its
+   * slot before the password is checked and keeps it if the password was wrong; a success clears the client.
    */
   const failures = createCounter({ keyPrefix: 'admin-login-failures', points: lockoutAt, windowMs: LOGIN_FAILURE_WINDOW_MS, store: deps.rateLimits });
 
   const now = () => deps.clock().getTime();
-
-  async function recordFailure(address: string) {
-    const counted = await failures.penalty(address, 1);
-    // Exactly one instance sees the count reach the threshold: one alert per burst, whichever instance got it.
-    if (counted.consumedPoints === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address, failures: counted.consumedPoints });
-  }
 
   function isLive(s: StoredAdminSession, at: number): boolean {
     return Date.parse(s.createdAt) + maxAgeMs > at && Date.parse(s.lastSeenAt) + idleMs > at;
@@ -97,18 +96,27 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
     passwordConfigured: deps.verifier.configured,
     describe,
 
-    async login(password, address) {
+    async login(password, clientAddress) {
       if (!deps.verifier.configured) throw new UnavailableError(ADMIN_MESSAGES.notConfigured, { code: 'admin_not_configured' });
-      const recent = currentWindow(await failures.get(address));
-      if (recent && recent.consumedPoints >= lockoutAt) {
-        throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, secondsUntil(recent.msBeforeNext, LOGIN_FAILURE_WINDOW_MS));
+      const client = clientKey(clientAddress);
+      // Counted before the check (a scrypt run of a few hundred ms): every guess already in flight holds a slot, so a burst gets
+      // at most `lockoutAt` passwords checked, on one instance or on all of them.
+      const slot = await takePoint(failures, client);
+      if (!slot.taken) throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, secondsUntil(slot.res.msBeforeNext, LOGIN_FAILURE_WINDOW_MS));
+      let ok: boolean;
+      try {
+        ok = await deps.verifier.verify(password);
+      } catch (error) {
+        // No password was checked: not a guess to count.
+        await slot.giveBack().catch(() => undefined);
+        throw error;
       }
-      const ok = await deps.verifier.verify(password);
       if (!ok) {
-        await recordFailure(address);
+        // One attempt holds slot number LOGIN_MAX_FAILURES in the window: one alert per burst, whichever instance took it.
+        if (slot.res.consumedPoints === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address: client, failures: LOGIN_MAX_FAILURES });
         throw new UnauthorizedError(ADMIN_MESSAGES.incorrectPassword, { code: 'invalid_password' });
       }
-      if (recent) await failures.delete(address);
+      await failures.delete(client);
       const token = randomBytes(32).toString('base64url');
       const iso = new Date(now()).toISOString();
       const stored: StoredAdminSession = { idHash: tokenHash(token), createdAt: iso, lastSeenAt: iso, activeSection: 'dashboard' };
