@@ -20,7 +20,7 @@ import { adminLeadsRoutes } from './routes/admin-leads';
 import { adminMonitoringRoutes } from './routes/admin-monitoring';
 import { adminPostsRoutes } from './routes/admin-posts';
 import { analysisRoutes } from './routes/analysis';
-import { contactRoutes } from './routes/contact';
+import { contactFailureAnswer, contactRoutes } from './routes/contact';
 import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { blogFeedsRoutes } from './routes/blog-feeds';
@@ -162,6 +162,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(requestLog({ logger }));
   // Outside the error handler, so it sees final statuses: the admin's traffic table and webhook-reject alerts.
   app.use(observeRequests({ onAnswered: (request) => services.admin.requestAnswered(request) }));
+  // Outside the error handler, so it sees every failed contact answer (even the 413 before routing): spec fields added.
+  app.use(contactFailureAnswer());
   app.use(errors({ logger, onServerError: (info) => services.admin.serverError(info) }));
   app.use(compress());
   app.use(

@@ -154,7 +154,10 @@ test('a category page lists its posts; an empty one says so', async ({ page }) =
   await expect(page.getByRole('heading', { level: 1, name: 'Industry Insights' })).toBeVisible();
   await expect(page.getByText('Discover 1 article about Industry Insights')).toBeVisible();
   await expect(page.getByRole('article')).toHaveCount(1);
-  await page.goto('/blog/category/how-to-guides');
+  // Nothing published there: the spec's empty page, answered 404 and noindex (nothing for a search engine).
+  const empty = await page.goto('/blog/category/how-to-guides');
+  expect(empty?.status()).toBe(404);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
   await expect(page.getByRole('heading', { level: 1, name: 'How-To Guides' })).toBeVisible();
   await expect(page.getByText('No articles found in How-To Guides')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No posts in this category' })).toBeVisible();

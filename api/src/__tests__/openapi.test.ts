@@ -53,14 +53,34 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
     expect(examples).toBeGreaterThanOrEqual(30);
   });
 
-  it('every request body has an example, and every 4xx answer is the error envelope', () => {
+  it('every request body has an example, and every 4xx answer is the error envelope (the contact form\'s also success and message)', () => {
     for (const op of OPERATIONS) {
       const entry = doc.paths[op.path][op.method];
       if (op.body) expect(entry.requestBody.content['application/json'].example, `${op.method} ${op.path}`).toBeDefined();
+      // The spec's contact answer is { success, message } (section 7); its failures carry both beside the envelope.
+      const fields = op.path === '/api/contact' ? ['error', 'message', 'success'] : ['error'];
       for (const [status, response] of Object.entries(entry.responses) as Array<[string, { content?: Record<string, { schema: { properties?: object } }> }]>) {
-        if (Number(status) >= 400 && Number(status) < 500) expect(Object.keys(response.content?.['application/json']?.schema.properties ?? {}), `${op.path} ${status}`).toEqual(['error']);
+        if (Number(status) >= 400 && Number(status) < 500) expect(Object.keys(response.content?.['application/json']?.schema.properties ?? {}).sort(), `${op.path} ${status}`).toEqual(fields);
       }
     }
+  });
+
+  it("describes the contact endpoint's real failure answers (400, 413, 415, 500)", async () => {
+    const contact = OPERATIONS.find((op) => op.method === 'post' && op.path === '/api/contact')!;
+    expect(Object.keys(contact.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '429', '500']));
+    const send = (body: string, type = 'application/json') => fetch(`${server.url}/api/contact`, { method: 'POST', headers: { 'content-type': type }, body });
+    const answers: Array<[number, Response]> = [
+      [400, await send(JSON.stringify({ name: 'A', email: 'nope', message: 'hi' }))],
+      [413, await send(JSON.stringify({ message: 'x'.repeat(server.config.bodyLimit) }))],
+      [415, await send('name=A', 'application/x-www-form-urlencoded')],
+    ];
+    for (const [status, res] of answers) {
+      expect(res.status).toBe(status);
+      const parsed = contact.responses[status]!.body!.schema.safeParse(await res.json());
+      expect(parsed.success, `${status}: ${parsed.success ? '' : parsed.error.message}`).toBe(true);
+    }
+    const documented = doc.paths['/api/contact'].post.responses['500'].content['application/json'];
+    expect(documented.example).toEqual({ success: false, message: 'Failed to send message. Please try again.', error: { code: 'internal_error', message: 'Failed to send message. Please try again.' } });
   });
 
   it('documents the webhook signature, replay and idempotency rules', () => {

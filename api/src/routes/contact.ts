@@ -1,4 +1,6 @@
-import { contactRequestSchema, type ContactResponse } from '@site/contracts/contact';
+import type { Context, Next } from 'koa';
+import { CONTACT_FAILED_MESSAGE, contactRequestSchema, type ContactErrorResponse, type ContactResponse } from '@site/contracts/contact';
+import { errorEnvelopeSchema } from '@site/contracts/error';
 import { jsonBody } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import type { RouteModule } from './route-module';
@@ -7,9 +9,30 @@ export const CONTACT_RATE_LIMIT = { windowMs: 10 * 60_000, max: 5 } as const;
 /** Invalid attempts have a budget of their own, so typos never use up the 5 messages and a bot is still stopped. */
 export const CONTACT_INVALID_RATE_LIMIT = { windowMs: 10 * 60_000, max: 30 } as const;
 
+/** The contact endpoint as the router matches it (case-insensitive, a trailing slash allowed). */
+const CONTACT_PATH = /^\/api\/contact\/?$/i;
+
+/**
+ * Every failed answer of the contact endpoint keeps the spec's contract (section 7: `{ success, message }`, and the
+ * form shows `message`): `success: false` and `message` are added beside the error envelope, with the envelope's own
+ * sentence, or the spec's 'Failed to send message. Please try again.' where the server can say nothing more (5xx).
+ * Mounted outside the error handler, so it sees the answer whatever refused the request: the body size check before
+ * routing (413), the parser (400, 415), the limits (429), validation (400) or a fault (5xx).
+ */
+export function contactFailureAnswer() {
+  return async function addContactFailureFields(ctx: Context, next: Next) {
+    await next();
+    if (ctx.status < 400 || !CONTACT_PATH.test(ctx.path)) return;
+    const envelope = errorEnvelopeSchema.safeParse(ctx.body);
+    if (!envelope.success) return;
+    const error = envelope.data.error.code === 'internal_error' ? { ...envelope.data.error, message: CONTACT_FAILED_MESSAGE } : envelope.data.error;
+    ctx.body = { success: false, message: error.message, error } satisfies ContactErrorResponse;
+  };
+}
+
 /**
  * `POST /api/contact`: the contact form. Stored first, then answered `{ success: true, message }`; the owner's mail
- * follows. Failures are the one error envelope (the form shows `error.message`).
+ * follows. Failures are the one error envelope plus `{ success: false, message }` (contactFailureAnswer).
  */
 export const contactRoutes: RouteModule = (router, { config, services, rateLimits, logger }) => {
   router.post(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisResponseSchema } from '@site/contracts/analysis';
-import { contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
+import { CONTACT_FAILED_MESSAGE, contactErrorResponseSchema, contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { trackingEventSchema } from '@site/contracts/events';
 import { healthSchema } from '@site/contracts/manifest';
@@ -72,6 +72,19 @@ const COMMON_ERRORS = {
     'Retry-After': 'Seconds until the limit resets.',
   }),
 } satisfies Record<number, DocumentedResponse>;
+
+/**
+ * A failed contact answer: the error envelope plus the spec's `success: false` and `message` (the same sentence), for
+ * every status, as the contact form reads it.
+ */
+const contactErrorResponse = ({ description, body, headers }: DocumentedResponse): DocumentedResponse => {
+  const envelope = body!.example as ReturnType<typeof error>;
+  return {
+    description: `${description} The answer also carries \`success: false\` and \`message\` (the same sentence as \`error.message\`), as the contact form reads it.`,
+    body: { schema: contactErrorResponseSchema, example: { success: false, message: envelope.error.message, ...envelope } },
+    headers,
+  };
+};
 
 export const EXAMPLE_POST: Post = {
   id: '3f1c9a4e-2b7d-4c1e-9a55-0d6f2e8b7c10',
@@ -179,11 +192,22 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
         description: 'Stored; the owner is told by mail.',
         body: { schema: contactResponseSchema, example: { success: true, message: "Thanks, Ada! Your message has arrived. We'll get back to you within one business day." } },
       },
-      400: errorResponse(
-        'A field breaks a rule; `details` lists each field and message.',
-        error('validation_failed', 'email: Enter a valid email address', [{ path: 'email', message: 'Enter a valid email address' }]),
+      400: contactErrorResponse(
+        errorResponse(
+          'A field breaks a rule (`details` lists each field and message), or the body is not valid JSON.',
+          error('validation_failed', 'email: Enter a valid email address', [{ path: 'email', message: 'Enter a valid email address' }]),
+        ),
       ),
-      ...COMMON_ERRORS,
+      413: contactErrorResponse(COMMON_ERRORS[413]),
+      415: contactErrorResponse(COMMON_ERRORS[415]),
+      429: contactErrorResponse(
+        errorResponse(
+          'Too many messages (or too many failed attempts) from this client; retry after the number of seconds in Retry-After.',
+          error('rate_limited', 'Too many messages from your connection. Please wait a few minutes, or call or email us directly.'),
+          COMMON_ERRORS[429].headers,
+        ),
+      ),
+      500: contactErrorResponse(errorResponse('The message could not be stored; nothing was sent.', error('internal_error', CONTACT_FAILED_MESSAGE))),
     },
   },
   {
@@ -239,7 +263,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
     summary: 'Categories with their number of published posts',
     responses: {
       200: {
-        description: 'Every category.',
+        description: 'Every category with at least one published post; drafts and archived posts are not counted.',
         body: { schema: categoryListSchema, example: { categories: [{ id: 'c1', name: 'How-To Guides', slug: 'how-to-guides', description: 'Articles about How-To Guides.', postCount: 1 }] } },
       },
     },
@@ -282,10 +306,10 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
         headers: { 'Idempotent-Replayed': '`true` when this is the stored answer of an earlier delivery.' },
       },
       400: errorResponse(
-        'A field breaks a rule: the message and `details` name each field and the rule.',
-        error('validation_failed', 'Validation failed: title: must be at least 5 characters (got 3); ogImage: must be an http(s) URL or a site path (no spaces, quotes or angle brackets)', [
+        "A field breaks a rule: the message is the spec's ('Validation failed: ' and each rule's sentence, in the spec's order, joined by ', '); `details` names each field, its rule and what was received.",
+        error('validation_failed', 'Validation failed: Title must be at least 5 characters long, Meta description must be at least 50 characters long', [
           { path: 'title', message: 'must be at least 5 characters (got 3)' },
-          { path: 'ogImage', message: 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)' },
+          { path: 'metaDescription', message: 'must be at least 50 characters (got 9)' },
         ]),
       ),
       401: errorResponse('Missing, malformed, expired or wrong signature.', error('invalid_signature', 'The webhook signature does not match the body.')),
@@ -390,7 +414,7 @@ export function openApiDocument(options: { publicOrigin: string; version: string
     paths[op.path] = {
       ...paths[op.path],
       [op.method]: {
-        operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(\w?)/g, (_, c: string) => c.toUpperCase())}`,
+        operationId: `${op.method}${op.path.replace(/[^A-Z0-9]+(\w?)/gi, (_, c: string) => c.toUpperCase())}`,
         tags: [op.tag],
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),

@@ -40,6 +40,7 @@ export interface PostService {
   getPublished(slug: string): Promise<Post>;
   /** Adds one view to a published post and answers the new count. */
   addView(slug: string): Promise<number>;
+  /** Categories with at least one published post, counting published posts only (what a reader can open). */
   listCategories(): Promise<Category[]>;
   /** Every post, drafts included (admin), optionally filtered by search text and status. */
   listAll(filter?: { q?: string; status?: PostStatus }): Promise<PostSummary[]>;

@@ -1,8 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookResult } from '@site/contracts/posts';
 import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
-import { describeIssues } from '@site/contracts/error';
-import { validationFailedMessage } from '@site/contracts/posts';
 import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { PostValidationError, type PostService } from './post-service';
@@ -152,7 +150,9 @@ export function createWebhookService(deps: {
         // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
         await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
         if (error instanceof PostValidationError) {
-          throw new InvalidInputError(validationFailedMessage([describeIssues(error.issues)]), { details: error.issues });
+          // The spec's sentence ('Validation failed: ' and its messages joined by ', '), word for word what the admin
+          // form gets; what an n8n user fixes (each field, its rule, what was received) stays in `details`.
+          throw new InvalidInputError(error.message, { details: error.issues });
         }
         throw error;
       }

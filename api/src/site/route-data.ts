@@ -54,12 +54,15 @@ export function createRouteDataLoaders(services: {
       return parsed.success ? services.analysis.getAnalysis(parsed.data) : undefined;
     },
     // What the blog's list queries fetch first (`{ lists }`, PostListData in @site/ui): a category's posts, or every
-    // post plus the list the URL's own filter shows. Never a 404: an empty category is a page that says so.
+    // post plus the list the URL's own filter shows. A category with no published post (unknown, or drafts only) is
+    // a 404, as an unknown post is: nothing there for a reader or a search engine. The blog itself never is.
     'post-list': async (category, search) => {
-      const filters: ListFilter[] =
-        category !== undefined
-          ? [{ q: '', category: category.toLowerCase() }]
-          : [{ q: '', category: '' }, { q: (search.get('q') ?? '').trim(), category: search.get('category') ?? '' }];
+      if (category !== undefined) {
+        const filter = { q: '', category: category.toLowerCase() };
+        const list = await firstPage(filter);
+        return list && list.total > 0 ? { lists: [{ filter, list }] } : undefined;
+      }
+      const filters: ListFilter[] = [{ q: '', category: '' }, { q: (search.get('q') ?? '').trim(), category: search.get('category') ?? '' }];
       const unique = filters.filter((f, i) => filters.findIndex((g) => g.q === f.q && g.category === f.category) === i);
       const lists = await Promise.all(unique.map(async (filter) => ({ filter, list: await firstPage(filter) })));
       return { lists: lists.filter((l): l is { filter: ListFilter; list: PostList } => l.list !== undefined) };

@@ -22,12 +22,14 @@ export type PostListView = {
 
 /**
  * Published posts matching `filter`, a page at a time, from the server's search. `keepPrevious` keeps the
- * last answer on screen while a new filter loads (typing in the search box), instead of a skeleton.
+ * last answer on screen while a new filter loads (typing in the search box), instead of a skeleton. `enabled:
+ * false` asks nothing (the server already answered that there is nothing to list).
  */
-export function usePostList(filter: PostFilter, { keepPrevious = false } = {}): PostListView {
+export function usePostList(filter: PostFilter, { keepPrevious = false, enabled = true } = {}): PostListView {
   const query = useInfiniteQuery({
     queryKey: postListKey(filter),
     queryFn: ({ pageParam, signal }) => getPosts(filter, pageParam, signal),
+    enabled,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     placeholderData: keepPrevious ? keepPreviousData : undefined,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField } from './contact-limits';
+import { errorEnvelopeSchema } from './error';
 import { safeText } from './text';
 
 export { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField };
@@ -51,6 +52,19 @@ export const contactResponseSchema = z.object({
   message: z.string().optional(),
 });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
+
+/** The spec's words for a contact failure that has no more precise message (section 8). */
+export const CONTACT_FAILED_MESSAGE = 'Failed to send message. Please try again.';
+
+/**
+ * Every failed POST /api/contact (400, 413, 415, 429, 5xx): the spec's `{ success: false, message }` (section 7; the
+ * form shows `message`) beside the one error envelope, whose `error.message` is the same sentence.
+ */
+export const contactErrorResponseSchema = errorEnvelopeSchema.extend({
+  success: z.literal(false),
+  message: z.string().min(1),
+});
+export type ContactErrorResponse = z.infer<typeof contactErrorResponseSchema>;
 
 /** Per-field messages of a failed parse, first message per field, for showing next to the inputs. */
 export function contactFieldErrors(error: z.ZodError): Partial<Record<ContactField, string>> {

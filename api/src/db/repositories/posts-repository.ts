@@ -31,7 +31,7 @@ export interface StoredCategory {
   name: string;
   slug: string;
   description: string;
-  /** Derived: the number of posts in the category, never stored. */
+  /** Derived: the number of published posts in the category, never stored. */
   postCount: number;
 }
 
@@ -80,6 +80,7 @@ export interface PostsRepository {
   delete(id: string): Promise<boolean>;
   /** Adds 1 to the views of a published post; the new count, or undefined when there is none. */
   incrementViews(slug: string): Promise<number | undefined>;
+  /** The categories that have published posts, with their number of published posts. */
   listCategories(): Promise<StoredCategory[]>;
   /** Creates the category unless one with this slug exists. */
   ensureCategory(category: { id: string; name: string; slug: string; description: string; createdAt: string }): Promise<void>;
@@ -198,9 +199,11 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     },
 
     async listCategories() {
+      // Readers' counts: drafts and archived posts are nobody's business but the admin's, and a category whose posts
+      // are all unpublished is not listed (its page is a 404).
       const rows = await db
         .selectFrom('blog_categories as c')
-        .leftJoin('blog_posts as p', 'p.category_slug', 'c.slug')
+        .innerJoin('blog_posts as p', (join) => join.onRef('p.category_slug', '=', 'c.slug').on('p.status', '=', 'published'))
         .select(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])
         .select((eb) => eb.fn.count<number | string | bigint>('p.id').as('post_count'))
         .groupBy(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])

@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { errorEnvelopeSchema } from '@site/contracts/error';
+import { contactErrorResponseSchema } from '@site/contracts/contact';
 
 const VALID = {
   name: 'Jordan Lee',
@@ -21,6 +22,21 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
   });
 
 const rows = (server: TestServer) => server.instance.db.selectFrom('contact_messages').selectAll().orderBy('created_at').execute();
+
+/**
+ * A failed contact answer as the spec's client reads it (section 7: `{ success, message }`) and as API callers read
+ * it (the error envelope): both, with one sentence.
+ */
+async function expectContactFailure(res: Response, status: number) {
+  expect(res.status).toBe(status);
+  const body = await res.json();
+  const parsed = contactErrorResponseSchema.parse(body);
+  expect(parsed.success).toBe(false);
+  expect(parsed.message.trim()).not.toBe('');
+  expect(parsed.message).toBe(parsed.error.message);
+  expect(errorEnvelopeSchema.parse(body).error.message).toBe(parsed.message);
+  return parsed;
+}
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5000) {
   const end = Date.now() + timeoutMs;
@@ -88,6 +104,36 @@ describe('POST /api/contact', () => {
     expect(await rows(server)).toHaveLength(0);
   });
 
+  it("answers every failure with the spec's success: false and message beside the error envelope (400, 413, 415)", async () => {
+    const invalid = await expectContactFailure(await post(server.url, { name: '', email: 'not-an-email', message: '   ' }), 400);
+    expect(invalid.error.code).toBe('validation_failed');
+    expect(invalid.message).toContain('email: Enter a valid email address');
+    expect((await expectContactFailure(await post(server.url, '{"name":'), 400)).error.code).toBe('invalid_json');
+
+    // Over BODY_LIMIT: refused by its Content-Length before routing, and, sent chunked, by the parser.
+    const big = JSON.stringify({ ...VALID, message: 'x'.repeat(server.config.bodyLimit) });
+    expect((await expectContactFailure(await post(server.url, big), 413)).error.code).toBe('payload_too_large');
+    const chunked = await fetch(`${server.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect((await expectContactFailure(chunked, 413)).error.code).toBe('payload_too_large');
+
+    const form = await post(server.url, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect((await expectContactFailure(form, 415)).error.code).toBe('unsupported_media_type');
+    expect(await rows(server)).toHaveLength(0);
+  });
+
+  it('keeps success answers and other endpoints as they are', async () => {
+    const ok = (await (await post(server.url, VALID)).json()) as Record<string, unknown>;
+    expect(Object.keys(ok).sort()).toEqual(['message', 'success']);
+    const other = await fetch(`${server.url}/api/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(other.status).toBe(400);
+    expect(Object.keys((await other.json()) as object)).toEqual(['error']);
+  });
+
   it('drops a bot that filled the honeypot, answering like a success', async () => {
     const res = await post(server.url, { ...VALID, website: 'http://spam.example' });
     expect(res.status).toBe(200);
@@ -99,8 +145,13 @@ describe('POST /api/contact', () => {
     await sql`alter table contact_messages rename to contact_messages_away`.execute(server.instance.db);
     try {
       const res = await post(server.url, VALID);
-      expect(res.status).toBe(500);
-      expect(JSON.stringify(await res.json())).not.toContain('"success":true');
+      // A fault the visitor can do nothing about: the spec's own sentence, no detail of ours.
+      const failed = await expectContactFailure(res, 500);
+      expect(failed).toEqual({
+        success: false,
+        message: 'Failed to send message. Please try again.',
+        error: { code: 'internal_error', message: 'Failed to send message. Please try again.' },
+      });
     } finally {
       await sql`alter table contact_messages_away rename to contact_messages`.execute(server.instance.db);
     }
@@ -113,11 +164,10 @@ describe('POST /api/contact rate limit', () => {
     try {
       for (let i = 0; i < 5; i++) expect((await post(server.url, VALID)).status).toBe(200);
       const limited = await post(server.url, VALID);
-      expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(500);
-      const { error } = errorEnvelopeSchema.parse(await limited.json());
+      const { error, message } = await expectContactFailure(limited, 429);
       expect(error.code).toBe('rate_limited');
-      expect(error.message).toMatch(/Too many messages/);
+      expect(message).toMatch(/Too many messages/);
       expect(await rows(server)).toHaveLength(5);
     } finally {
       await server.close();

@@ -138,4 +138,38 @@ describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backen
     expect(locs).not.toContain('https://example.test/admin');
     expect(locs.filter((l) => /\/blog\/[a-z0-9-]+$/.test(l!) && !l!.includes('/category/'))).toHaveLength(3);
   });
+
+  // Last: it publishes a post, which the tests above would count.
+  it('lists only categories with a published post, counting published posts only (drafts are invisible)', async () => {
+    const post = (title: string, category: string) => ({
+      title,
+      excerpt: 'An excerpt long enough for the validation rules.',
+      content: `<p>${'Body text of a post written for the category count test. '.repeat(3)}</p>`,
+      author: 'Test Author',
+      category,
+      metaDescription: 'A meta description that is long enough for the rules of the blog.',
+      keywords: [],
+    });
+    const { posts } = server.instance.services;
+    const created = [];
+    for (let i = 1; i <= 6; i++) created.push(await posts.create(post(`Draft test post ${i}`, 'Tests')));
+    created.push(await posts.create(post('A case study still in draft', 'Case Studies')));
+    created.push(await posts.create({ ...post('A published case study', 'Case Studies'), status: 'published' }, { allowStatus: true }));
+    try {
+      const res = await getJson('/api/categories');
+      expect(res.status).toBe(200);
+      const { categories } = categoryListSchema.parse(res.body);
+      expect(categories.map((c) => [c.name, c.postCount])).toEqual([
+        ['AI Automation', 1],
+        ['Case Studies', 2],
+        ['Industry Insights', 1],
+      ]);
+      // What /api/posts lists for each category is exactly what its count says.
+      for (const c of categories) {
+        expect(postListSchema.parse((await getJson(`/api/posts?category=${c.slug}`)).body).total, c.slug).toBe(c.postCount);
+      }
+    } finally {
+      for (const p of created) await posts.delete(p.id);
+    }
+  });
 });

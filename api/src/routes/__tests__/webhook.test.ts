@@ -109,20 +109,37 @@ describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (back
     expect((await server.instance.services.posts.listAll()).filter((p) => p.title === 'Replayed without a key')).toHaveLength(1);
   });
 
-  it('answers 400 naming each field and its rule in a caller\'s words (what an n8n user fixes)', async () => {
-    const { author: _author, ...withoutAuthor } = post;
-    const res = await send({ ...withoutAuthor, title: 'Hey', metaDescription: 'too short' });
+  const refusal = async (body: unknown) => {
+    const res = await send(body);
     expect(res.status).toBe(400);
     const { error } = (await res.json()) as { error: { code: string; message: string; details: unknown } };
     expect(error.code).toBe('validation_failed');
+    return error;
+  };
+
+  it("answers a rule broken with the spec's exact sentence; the field, rule and length received in details", async () => {
+    const error = await refusal({ ...post, title: 'Hey' });
+    expect(error.message).toBe('Validation failed: Title must be at least 5 characters long');
+    expect(error.details).toEqual([{ path: 'title', message: 'must be at least 5 characters (got 3)' }]);
+  });
+
+  it("joins several failures in the spec's order with ', ', missing fields included (what an n8n user fixes is in details)", async () => {
+    const { author: _author, title: _title, excerpt: _excerpt, metaDescription: _meta, ...rest } = post;
+    // Sent in another order than the spec's: the answer follows the spec (title, excerpt, content, author, category, meta).
+    const body = { metaDescription: 'too short', ...rest, excerpt: 'Short excerpt', title: 'Hey' };
+    const error = await refusal(body);
     expect(error.message).toBe(
-      'Validation failed: title: must be at least 5 characters (got 3); author: is required (at least 2 characters); metaDescription: must be at least 50 characters (got 9)',
+      'Validation failed: Title must be at least 5 characters long, Excerpt must be at least 20 characters long, ' +
+        'Author name must be at least 2 characters long, Meta description must be at least 50 characters long',
     );
     expect(error.details).toEqual([
       { path: 'title', message: 'must be at least 5 characters (got 3)' },
+      { path: 'excerpt', message: 'must be at least 20 characters (got 13)' },
       { path: 'author', message: 'is required (at least 2 characters)' },
       { path: 'metaDescription', message: 'must be at least 50 characters (got 9)' },
     ]);
+    // Word for word what the admin form gets for the same post.
+    await expect(server.instance.services.posts.create(body)).rejects.toMatchObject({ message: error.message });
   });
 
   it('defaults to a draft when no status is sent', async () => {

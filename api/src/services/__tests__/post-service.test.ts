@@ -98,9 +98,14 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     expect(u.content).not.toMatch(/iframe|svg|onload/i);
   });
 
-  it('moves one count when a post changes category; derived counts never drift', async () => {
+  it('moves one count when a post changes category; derived counts never drift; drafts are not counted', async () => {
     const before = await counts();
     const p = await service.create({ ...valid, title: 'Category mover', category: 'Case Studies' });
+    // A draft is nobody's to read yet: no count, and a category of drafts only is not listed.
+    const draftOnly = await service.create({ ...valid, title: 'Draft in a new category', category: 'Drafts Only' });
+    expect(await counts()).toEqual(before);
+    await service.delete(draftOnly.id);
+    await service.publish(p.id);
     expect((await counts())['Case Studies']).toBe(before['Case Studies']! + 1);
     await service.update(p.id, { ...valid, title: 'Category mover', category: 'Industry Insights' });
     const after = await counts();

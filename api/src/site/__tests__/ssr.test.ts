@@ -47,7 +47,7 @@ const siteDataText = (html: string) => /<script type="application\/json" id="__S
 /** Text of the rendered markup, tags removed and entities of the test strings decoded. */
 const textOf = (markup: string) =>
   markup
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/<[^<>]+>/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/&quot;/g, '"')
@@ -173,6 +173,37 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
       expect(status, pathname).toBe(404);
       expect(rootOf(html), pathname).toContain(`${heading}</h1>`);
       expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote });
+    }
+  });
+
+  it('a category without a published post (drafts only, or unknown) answers 404, noindex, with its not-found page rendered', async () => {
+    for (let i = 1; i <= 2; i++) {
+      await server.instance.services.posts.create({
+        title: `A draft of the tests category ${i}`,
+        excerpt: 'A draft nobody may read yet, in a category of drafts only.',
+        content: `<p>${'An ordinary paragraph of the article body, long enough for the rules. '.repeat(3)}</p>`,
+        author: 'Test',
+        category: 'Tests',
+        metaDescription: 'A draft in a category that has no published post, for the category not-found test.',
+        keywords: [],
+      });
+    }
+    for (const [pathname, name] of [
+      ['/blog/category/tests', 'Tests'],
+      ['/blog/category/no-such-thing', 'No Such Thing'],
+    ] as const) {
+      const { status, html } = await fetchPage(server.url, pathname);
+      expect(status, pathname).toBe(404);
+      expect(html, pathname).toMatch(/<meta name="robots" content="noindex[^"]*" \/>/);
+      const root = rootOf(html);
+      // The spec's category page, empty: the name in Title Case, 'No articles found in …', 'No posts in this category'.
+      expect(textOf(/<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(root)?.[1] ?? ''), pathname).toBe(name);
+      expect(textOf(root), pathname).toContain(`No articles found in ${name}`);
+      expect(textOf(/<h2\b[^>]*>([\s\S]*?)<\/h2>/.exec(root)?.[1] ?? ''), pathname).toBe('No posts in this category');
+      expect(root, pathname).toMatch(/<a [^>]*href="\/blog"[^>]*>[\s\S]*?Back to Blog<\/a>/);
+      // Nothing of the drafts reaches the page, and the browser is told the same 404 (no data to hydrate a list with).
+      expect(html, pathname).not.toContain('A draft of the tests category');
+      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote: 'blog' });
     }
   });
 

@@ -124,8 +124,9 @@ export function WebhookDocs() {
             the first result instead of creating a duplicate.
           </p>
           <p className="mt-2 text-muted-fg">
-            Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, url }'}</code>; 400 'Validation failed: …'
-            naming each field and its rule, e.g. <code className={code}>title: must be at least 5 characters (got 3)</code>; 401 bad signature; 409 an
+            Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, url }'}</code>; 400 with the message 'Validation failed: '
+            and the broken rules, e.g. <code className={code}>Validation failed: Title must be at least 5 characters long</code>, and each field, rule and
+            value in <code className={code}>error.details</code>; 401 bad signature; 409 an
             Idempotency-Key reused with another body; 429 more than 30 deliveries a minute; 503 when <code className={code}>WEBHOOK_SECRET</code> is not set on
             the server.
           </p>

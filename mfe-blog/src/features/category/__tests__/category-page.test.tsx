@@ -32,7 +32,8 @@ describe('CategoryPage', () => {
     expect(screen.getAllByRole('article')).toHaveLength(14);
   });
 
-  it('says so when a category has no posts', async () => {
+  it('says so when a category has no published posts, as a noindex page', async () => {
+    // The API lists published posts only: a category of drafts answers an empty first page.
     servePosts([summary(1, 'AI Automation', 'ai-automation')]);
     await renderCategory('how-to-guides');
     // The slug maps back to the offered category's real name, not a Title Case guess.
@@ -40,6 +41,19 @@ describe('CategoryPage', () => {
     expect(await screen.findByText('No articles found in How-To Guides')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'No posts in this category' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Browse all articles' }).getAttribute('href')).toBe('/blog');
+    expect(screen.queryByText(/Discover \d+/)).toBeNull();
+    expect(document.title).toBe('No posts in this category | Tri-Valley AI Automation');
+    expect(document.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+  });
+
+  it('renders the empty state at once, asking nothing, when the server answered the category 404', async () => {
+    const requests = servePosts([summary(1, 'Tests', 'tests')]);
+    await renderPage(<CategoryPage notFound />, { url: '/blog/category/no-such-thing', path: '/blog/category/:category' });
+    expect(screen.getByRole('heading', { level: 1, name: 'No Such Thing' })).toBeTruthy();
+    expect(screen.getByText('No articles found in No Such Thing')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'No posts in this category' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Blog' }).getAttribute('href')).toBe('/blog');
+    expect(requests).toEqual([]);
   });
 
   it('takes the name a stored category really has, and Title Case only for a slug no category has', async () => {
@@ -52,5 +66,6 @@ describe('CategoryPage', () => {
     servePosts([]);
     await renderCategory('garden-tools');
     expect(screen.getByRole('heading', { level: 1, name: 'Garden Tools' })).toBeTruthy();
+    expect(await screen.findByText('No articles found in Garden Tools')).toBeTruthy();
   });
 });
