@@ -436,3 +436,60 @@ describe('standalone preview pages of the remotes', () => {
     expect((await fetch(`${server.url}/mfe/blog/assets/remoteEntry.js`)).status).toBe(200);
   });
 });
+
+describe('issue 19: cross-site requests and the session cookie', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true', RATE_LIMIT_MULTIPLIER: '1000' } });
+  });
+  afterAll(() => server.close());
+
+  /** Logs in and returns the answer's Set-Cookie and the `name=value` pair to send back. */
+  async function login(headers: Record<string, string> = {}): Promise<{ setCookie: string; cookie: string }> {
+    const res = await fetch(`${server.url}/api/admin/login`, json({ password: PASSWORD }, { origin: ORIGIN, ...headers }));
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    return { setCookie, cookie: setCookie.split(';')[0]! };
+  }
+  const sessionOf = async (cookie: string, headers: Record<string, string> = {}) =>
+    ((await (await fetch(`${server.url}/api/admin/session`, { headers: { cookie, ...headers } })).json()) as { authenticated: boolean })
+      .authenticated;
+
+  it('refuses a state-changing admin request whose Origin only matches the Host it names (403), not the real origin', async () => {
+    const { cookie } = await login();
+    // A page on evil.com, its name pointed at our address: the browser sends Host: evil.com and Origin: http://evil.com.
+    const forged = await rawRequest(server.url, '/api/admin/logout', { method: 'POST', headers: { host: 'evil.com', origin: 'http://evil.com', cookie } });
+    expect(forged.status).toBe(403);
+    expect(errorEnvelopeSchema.parse(JSON.parse(forged.body)).error.code).toBe('forbidden');
+    expect(await sessionOf(cookie)).toBe(true);
+    const real = await rawRequest(server.url, '/api/admin/logout', { method: 'POST', headers: { origin: ORIGIN, cookie } });
+    expect(real.status).toBe(204);
+    expect(await sessionOf(cookie)).toBe(false);
+  });
+
+  it('over https names the cookie __Host-admin_session (Secure, Path=/, no Domain), and that cookie authenticates', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const { setCookie, cookie } = await login(https);
+    expect(setCookie).toMatch(/^__Host-admin_session=[\w-]{43}; /);
+    const attributes = setCookie.toLowerCase().split(/;\s*/);
+    expect(attributes).toEqual(expect.arrayContaining(['path=/', 'secure', 'httponly', 'samesite=strict']));
+    expect(attributes.some((a) => a.startsWith('domain='))).toBe(false);
+
+    expect(await sessionOf(cookie, https)).toBe(true);
+    expect((await fetch(`${server.url}/api/admin/posts`, { headers: { cookie, ...https } })).status).toBe(200);
+    // Over https only the locked name counts: the same token under the plain name (plantable over http) does not.
+    const token = cookie.split('=')[1]!;
+    expect(await sessionOf(`admin_session=${token}`, https)).toBe(false);
+
+    const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { cookie, origin: ORIGIN, ...https } });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^__Host-admin_session=;.*path=\/;.*expires=Thu, 01 Jan 1970.*secure/i);
+  });
+
+  it('over plain http keeps admin_session without Secure', async () => {
+    const { setCookie, cookie } = await login();
+    expect(setCookie).toMatch(/^admin_session=[\w-]{43}; /);
+    expect(setCookie).not.toMatch(/secure/i);
+    expect(await sessionOf(cookie)).toBe(true);
+  });
+});

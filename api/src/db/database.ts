@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -41,7 +41,7 @@ export async function openDatabase(
 ): Promise<DatabaseHandle> {
   const { dialect, db, migrationTableSchema } = config.databaseUrl
     ? await openPostgres(config.databaseUrl, options)
-    : await openSqlite(config.dataDir);
+    : await openSqlite(config.dataDir, options.logger);
 
   let closing: Promise<void> | undefined;
   const handle: DatabaseHandle = {
@@ -81,8 +81,51 @@ export async function openDatabase(
   return handle;
 }
 
-async function openSqlite(dataDir: string) {
-  await mkdir(dataDir, { recursive: true });
+/** The files SQLite keeps beside the database: write-ahead log, its shared-memory index, a rollback journal. */
+const SQLITE_FILES = ['', '-wal', '-shm', '-journal'].map((suffix) => `${SQLITE_FILE_NAME}${suffix}`);
+
+/**
+ * The SQLite file holds contact messages, so only our user may read it: the directory 0700 and the files 0600,
+ * whatever the umask. Files: SQLite creates -wal/-shm/-journal with the database file's own mode, so creating that
+ * file 0600 before SQLite opens it covers them; files left 0644 by an older version are tightened at every start.
+ * Directory: tightened when we create it, or when it is ours and holds nothing but our files (the `./data` an older
+ * version created). A directory the operator made for more than this (a volume, a home, shared with a backup
+ * agent) keeps its mode: it is theirs to set, and our 0600 files are private inside it anyway.
+ */
+async function securePrivateDataDir(dataDir: string, logger?: Logger): Promise<void> {
+  const existed = await stat(dataDir).then(
+    (s) => s,
+    () => undefined,
+  );
+  if (!existed) await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const entries = await readdir(dataDir);
+  const onlyOurs = entries.every((name) => SQLITE_FILES.includes(name));
+  const ownedByUs = !existed || typeof process.getuid !== 'function' || existed.uid === process.getuid();
+  const targets: Array<[string, number]> = [];
+  if (!existed || (onlyOurs && ownedByUs)) targets.push([dataDir, 0o700]);
+  for (const name of SQLITE_FILES.filter((n) => entries.includes(n))) targets.push([path.join(dataDir, name), 0o600]);
+  for (const [target, mode] of targets) {
+    try {
+      if (((await stat(target)).mode & 0o777) !== mode) await chmod(target, mode);
+    } catch (error) {
+      // Not ours to change (another owner, a read-only mount): the site still runs, and the operator is told.
+      logger?.warn({ err: error, path: target }, 'could not restrict the permissions of a data file');
+    }
+  }
+  if (!entries.includes(SQLITE_FILE_NAME)) {
+    // Created empty here (0600; a umask only removes bits), SQLite then makes it a database. 'wx' never truncates
+    // a database another process created meanwhile.
+    await open(path.join(dataDir, SQLITE_FILE_NAME), 'wx', 0o600).then(
+      (file) => file.close(),
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      },
+    );
+  }
+}
+
+async function openSqlite(dataDir: string, logger?: Logger) {
+  await securePrivateDataDir(dataDir, logger);
   const db = new Kysely<Database>({ dialect: new LibsqlDialect({ path: path.join(dataDir, SQLITE_FILE_NAME) }) });
   return { dialect: 'sqlite' as const, db, migrationTableSchema: undefined };
 }

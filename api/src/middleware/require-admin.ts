@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE } from '@site/contracts/admin';
+import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
 import type { ActiveSession, AdminAuthService } from '../services/admin/auth-service';
 
 /** What `requireAdmin` leaves for the handlers. */
@@ -7,8 +7,15 @@ export interface AdminState {
   adminSession: ActiveSession;
 }
 
+/**
+ * The session cookie's name for this request: `__Host-` prefixed when it came over https (`ctx.secure`, which trusts
+ * X-Forwarded-Proto only with TRUST_PROXY). Only that name is read over https: accepting the plain one there too
+ * would let a cookie planted over http or by a subdomain stand in for the locked one.
+ */
+export const sessionCookieName = (ctx: Context): string => (ctx.secure ? ADMIN_SESSION_COOKIE_SECURE : ADMIN_SESSION_COOKIE);
+
 /** Reads the session cookie of a request (undefined when absent). */
-export const sessionToken = (ctx: Context): string | undefined => ctx.cookies.get(ADMIN_SESSION_COOKIE) || undefined;
+export const sessionToken = (ctx: Context): string | undefined => ctx.cookies.get(sessionCookieName(ctx)) || undefined;
 
 /**
  * Lets a request through only with a live admin session (cookie -> server-side session, not expired by age or

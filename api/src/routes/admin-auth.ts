@@ -1,19 +1,18 @@
 import type { Context } from 'koa';
 import {
-  ADMIN_SESSION_COOKIE,
   ADMIN_SESSION_MAX_AGE_MS,
   adminLoginRequestSchema,
   adminSessionUpdateSchema,
   type AdminSession,
 } from '@site/contracts/admin';
 import { jsonBody } from '../middleware/json-body';
-import { sessionToken, type AdminState } from '../middleware/require-admin';
+import { sessionCookieName, sessionToken, type AdminState } from '../middleware/require-admin';
 import { adminGuard } from './admin-guard';
 import type { RouteModule } from './route-module';
 
-/** The session cookie: HttpOnly, SameSite=Strict, Path=/, Secure when the request came over https. */
+/** The session cookie: HttpOnly, SameSite=Strict, Path=/, no Domain; over https Secure and named `__Host-…`. */
 function setSessionCookie(ctx: Context, token: string | null) {
-  ctx.cookies.set(ADMIN_SESSION_COOKIE, token ?? '', {
+  ctx.cookies.set(sessionCookieName(ctx), token ?? '', {
     httpOnly: true,
     sameSite: 'strict',
     path: '/',

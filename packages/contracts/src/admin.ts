@@ -17,8 +17,13 @@ import { POST_MAX_RULES, POST_MIN_RULES, POST_STATUSES, postInputSchema, postSch
 /** Spec section 9: session lifetime and inactivity timeout, 24 hours. */
 export const ADMIN_SESSION_MAX_AGE_MS = 86_400_000;
 export const ADMIN_SESSION_IDLE_MS = 86_400_000;
-/** Name of the session cookie (HttpOnly, SameSite=Strict, Path=/, Secure over https). */
+/** Name of the session cookie over plain http (HttpOnly, SameSite=Strict, Path=/). */
 export const ADMIN_SESSION_COOKIE = 'admin_session';
+/**
+ * Its name over https (then also Secure). Browsers accept a `__Host-` cookie only when it is Secure, Path=/ and has no
+ * Domain, so a sibling subdomain or a plain-http answer cannot plant or shadow the admin session.
+ */
+export const ADMIN_SESSION_COOKIE_SECURE = `__Host-${ADMIN_SESSION_COOKIE}`;
 /** 5 failed logins per client address within 15 minutes -> 429 with Retry-After. */
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;

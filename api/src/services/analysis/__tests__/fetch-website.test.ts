@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRefusal, fetchWebsite, WebsiteRefusedError, WebsiteUnreachableError, type Resolver } from '../website/fetch-website';
 import { html, startLocalServer, type LocalServer } from './fakes';
@@ -10,6 +11,24 @@ import { html, startLocalServer, type LocalServer } from './fakes';
 const neverResolve: Resolver = async (host) => {
   throw new Error(`test must not resolve ${host}`);
 };
+
+/** Runs `fn` and counts the client sockets Node opened meanwhile (net.connect publishes each one, before connecting). */
+async function socketsOpenedDuring(fn: () => Promise<unknown>): Promise<{ sockets: number; outcome: PromiseSettledResult<unknown> }> {
+  let sockets = 0;
+  const count = () => {
+    sockets += 1;
+  };
+  diagnostics.subscribe('net.client.socket', count);
+  try {
+    const [outcome] = await Promise.allSettled([fn()]);
+    return { sockets, outcome: outcome! };
+  } finally {
+    diagnostics.unsubscribe('net.client.socket', count);
+  }
+}
+
+/** ipaddr.js files these under 'unicast'; they lead to loopback (::7f00:1), a site network, a local NAT64. */
+const UNICAST_LOOKALIKES = ['http://[::127.0.0.1]/', 'http://[fec0::1]/', 'http://[64:ff9b:1::7f00:1]/'];
 
 const SSRF_CORPUS = [
   'http://127.0.0.1/',
@@ -94,6 +113,103 @@ describe('SSRF refusals (allowance off)', () => {
   });
 });
 
+describe('the allow-list: global unicast only', () => {
+  it('refuses ::7f00:1, fec0::1 and 64:ff9b:1::7f00:1 typed as the address, before opening a socket', async () => {
+    for (const url of UNICAST_LOOKALIKES) {
+      const { sockets, outcome } = await socketsOpenedDuring(() => fetchWebsite(url, { resolver: neverResolve, timeoutMs: 2000 }));
+      expect(outcome.status, url).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason, url).toBeInstanceOf(WebsiteRefusedError);
+      expect(sockets, url).toBe(0);
+    }
+  });
+
+  it('refuses them when a host name resolves to them, with the test allowance on too', async () => {
+    for (const address of ['::7f00:1', 'fec0::1', '64:ff9b:1::7f00:1']) {
+      const resolver: Resolver = async () => [{ address, family: 6 }];
+      for (const testOnlyAllowLoopback of [false, true]) {
+        await expect(fetchWebsite('http://lookalike.example/', { resolver, testOnlyAllowLoopback }), address).rejects.toBeInstanceOf(WebsiteRefusedError);
+      }
+    }
+  });
+
+  const ALLOWED = [
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1', // just above 172.16.0.0/12
+    '100.128.0.1', // just above 100.64.0.0/10
+    '192.0.3.1', // just above 192.0.2.0/24
+    '223.255.255.254', // just below multicast
+    '::ffff:8.8.8.8', // IPv4-mapped: judged as 8.8.8.8
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '2001:200::1', // just above 2001::/23
+    '2003::1', // just above 2002::/16
+    '3ffe:ffff::1', // inside 2000::/3, below 3fff::/20
+  ];
+  const REFUSED = [
+    // IPv4 (IANA IPv4 Special-Purpose Address Registry, multicast, 240/4, limited broadcast)
+    '0.0.0.0', '0.255.255.255',
+    '10.0.0.0', '10.255.255.255',
+    '100.64.0.0', '100.127.255.255',
+    '127.0.0.1', '127.255.255.254',
+    '169.254.0.1', '169.254.169.254',
+    '172.16.0.1', '172.31.255.255',
+    '192.0.0.1', '192.0.0.9', '192.0.0.255',
+    '192.0.2.1', '192.88.99.1',
+    '192.168.0.1', '192.168.255.255',
+    '198.18.0.1', '198.19.255.255',
+    '198.51.100.1', '203.0.113.1',
+    '224.0.0.1', '239.255.255.255',
+    '240.0.0.1', '254.255.255.255', '255.255.255.255',
+    // IPv4-mapped: judged as the IPv4 address
+    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:100.64.0.1',
+    // IPv6 outside 2000::/3
+    '::', '::1', '::7f00:1', '::a00:1', '::ffff:0:a00:1', '0:0:0:0:0:0:0:2', '1::1', '100::1',
+    '64:ff9b::a00:1', '64:ff9b::808:808', '64:ff9b:1::7f00:1', '64:ff9b:1:ffff::1',
+    'fc00::1', 'fdff:ffff::1', 'fe80::1', 'febf::1', 'fec0::1', 'feff::1', 'ff02::1', 'ff0e::1',
+    '4000::1', 'e000::1', '1fff:ffff::1',
+    // IPv6 special blocks inside 2000::/3
+    '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:1::1', '2001:2::1', '2001:3::1', '2001:4:112::1',
+    '2001:10::1', '2001:20::1', '2001:1ff:ffff::1',
+    '2001:db8::1', '2001:db8:ffff::1',
+    '2002::1', '2002:7f00:1::1', '2002:ffff::1',
+    '3fff::1', '3fff:fff::1',
+  ];
+
+  it.each(ALLOWED)('allows the public address %s', (address) => {
+    expect(addressRefusal(address)).toBeNull();
+  });
+
+  it.each(REFUSED)('refuses the special address %s, also with the test allowance unless it is loopback', (address) => {
+    expect(addressRefusal(address)).toEqual(expect.any(String));
+    const loopback = ['127.0.0.1', '127.255.255.254', '::ffff:127.0.0.1', '::1'].includes(address);
+    if (loopback) expect(addressRefusal(address, true)).toBeNull();
+    else expect(addressRefusal(address, true)).toEqual(expect.any(String));
+  });
+});
+
+describe('refusal messages do not disclose internal addresses', () => {
+  it('says a resolved name is private, not which address it resolves to', async () => {
+    for (const address of ['10.1.2.3', 'fd00:1234::5', '::ffff:192.168.7.9']) {
+      const resolver: Resolver = async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+      const outcome = await fetchWebsite('https://intranet.example/', { resolver }).catch((e: unknown) => e);
+      expect(outcome).toBeInstanceOf(WebsiteRefusedError);
+      const message = (outcome as Error).message;
+      expect(message).toBe(
+        'This website cannot be analyzed: The website address intranet.example resolves to a private or reserved network address, which is not allowed.',
+      );
+      expect(message).not.toContain(address);
+    }
+  });
+
+  it('names the range of an address the visitor typed', async () => {
+    await expect(fetchWebsite('http://10.0.0.7/', { resolver: neverResolve })).rejects.toThrow(
+      'The website address 10.0.0.7 is a private network address, which is not allowed.',
+    );
+  });
+});
+
 describe('fetching local pages (test-only loopback allowance)', () => {
   let site: LocalServer;
   const opts = { testOnlyAllowLoopback: true };
@@ -109,6 +225,9 @@ describe('fetching local pages (test-only loopback allowance)', () => {
       if (path === '/to-private') return res.writeHead(302, { Location: 'http://10.0.0.1/admin' }).end();
       if (path === '/to-metadata') return res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/' }).end();
       if (path === '/to-mapped') return res.writeHead(302, { Location: 'http://[::ffff:192.168.0.1]/' }).end();
+      if (path.startsWith('/to-lookalike/')) {
+        return res.writeHead(302, { Location: UNICAST_LOOKALIKES[Number(path.slice('/to-lookalike/'.length))] }).end();
+      }
       if (path === '/json') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return res.end('{}');
@@ -153,6 +272,16 @@ describe('fetching local pages (test-only loopback allowance)', () => {
     await expect(fetchWebsite(`${site.url}/to-private`, opts)).rejects.toThrow(/private network/);
     await expect(fetchWebsite(`${site.url}/to-metadata`, opts)).rejects.toThrow(/link-local/);
     await expect(fetchWebsite(`${site.url}/to-mapped`, opts)).rejects.toBeInstanceOf(WebsiteRefusedError);
+  });
+
+  it('refuses a redirect to an address ipaddr.js calls unicast (::7f00:1, fec0::1, 64:ff9b:1::/48) without connecting to it', async () => {
+    for (const [i, target] of UNICAST_LOOKALIKES.entries()) {
+      const { sockets, outcome } = await socketsOpenedDuring(() => fetchWebsite(`${site.url}/to-lookalike/${i}`, { ...opts, timeoutMs: 2000 }));
+      expect(outcome.status, target).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason, target).toBeInstanceOf(WebsiteRefusedError);
+      // The one socket is the hop to our loopback server; the redirect target never got one.
+      expect(sockets, target).toBe(1);
+    }
   });
 
   it('refuses loopback (and its port) without the allowance', async () => {

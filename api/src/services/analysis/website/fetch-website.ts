@@ -9,8 +9,9 @@ import { RefusedError } from '../../../lib/domain-errors';
 /*
  * Server-side fetch of a visitor-supplied URL, safe against SSRF:
  * - http/https only, ports 80/443, no credentials in the URL;
- * - the host is resolved once and EVERY address must be public unicast; the socket then connects to the checked
- *   address through a pinned `lookup` (no second DNS lookup, so DNS rebinding cannot swap the target);
+ * - the host is resolved once and EVERY address must be global unicast (an allow-list, below); the socket then
+ *   connects to the checked address through a pinned `lookup` (no second DNS lookup, so DNS rebinding cannot swap
+ *   the target);
  * - redirects are followed by hand, at most 3, each hop checked again;
  * - one deadline for the whole fetch (10 s), a 2 MB body cap, HTML content types only.
  */
@@ -65,38 +66,95 @@ export const WEBSITE_FETCH_DEFAULTS = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 
 const USER_AGENT = 'EastBayAutomationAnalyzer/1.0 (+website analysis requested by a visitor)';
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
 
-const RANGE_NAMES: Record<string, string> = {
-  unspecified: 'an unspecified address (0.0.0.0/8 or ::)',
-  broadcast: 'a broadcast address',
-  multicast: 'a multicast address',
-  linkLocal: 'a link-local address (169.254.0.0/16, fe80::/10, cloud metadata)',
-  loopback: 'a loopback address',
-  carrierGradeNat: 'a carrier-grade NAT address (100.64.0.0/10)',
-  private: 'a private network address',
-  reserved: 'a reserved address',
-  uniqueLocal: 'a unique local IPv6 address (fc00::/7)',
-  ipv4Mapped: 'an IPv4-mapped IPv6 address',
-  rfc6145: 'an IPv4-translated IPv6 address',
-  rfc6052: 'a NAT64 IPv6 address',
-  '6to4': 'a 6to4 IPv6 address',
-  teredo: 'a Teredo IPv6 address',
-};
+/*
+ * Which addresses may be fetched: an ALLOW-list of global unicast, not a deny-list of what a library labels special,
+ * so an address no list foresaw (::7f00:1, fec0::1, 64:ff9b:1::/48 were all 'unicast' to ipaddr.js) is refused.
+ * Sources: the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and the RFCs they list), the IPv4
+ * Multicast and IPv6 Address Space registries (224.0.0.0/4, 240.0.0.0/4, fec0::/10, ff00::/8). A block is refused
+ * even where IANA calls it globally reachable (192.0.0.9, 2001:1::1 anycast, 64:ff9b::/96): a visitor's website is
+ * never there, and a translation prefix can lead back into a private network. The globally reachable special blocks
+ * left out (AS112 192.31.196.0/24, 192.175.48.0/24, 2620:4f:8000::/48; AMT 192.52.193.0/24) are ordinary public hosts.
+ */
+const LOOPBACK = 'a loopback address';
+const PRIVATE = 'a private network address';
+const DOCUMENTATION = 'a reserved documentation address';
+
+/** IPv4: everything is public unicast except these (first match names the refusal). */
+const IPV4_REFUSED: ReadonlyArray<[cidr: string, why: string]> = [
+  ['0.0.0.0/8', 'an unspecified address ("this network", 0.0.0.0/8)'], // RFC 791, RFC 1122
+  ['10.0.0.0/8', PRIVATE], // RFC 1918
+  ['100.64.0.0/10', 'a carrier-grade NAT address (100.64.0.0/10)'], // RFC 6598
+  ['127.0.0.0/8', LOOPBACK], // RFC 1122
+  ['169.254.0.0/16', 'a link-local address (169.254.0.0/16, cloud metadata)'], // RFC 3927
+  ['172.16.0.0/12', PRIVATE], // RFC 1918
+  ['192.0.0.0/24', 'a reserved IETF protocol address (192.0.0.0/24)'], // RFC 6890 (DS-Lite, NAT64 discovery, anycast)
+  ['192.0.2.0/24', DOCUMENTATION], // RFC 5737 TEST-NET-1
+  ['192.88.99.0/24', 'a reserved 6to4 relay address (192.88.99.0/24)'], // RFC 7526, deprecated
+  ['192.168.0.0/16', PRIVATE], // RFC 1918
+  ['198.18.0.0/15', 'a reserved benchmarking address (198.18.0.0/15)'], // RFC 2544
+  ['198.51.100.0/24', DOCUMENTATION], // RFC 5737 TEST-NET-2
+  ['203.0.113.0/24', DOCUMENTATION], // RFC 5737 TEST-NET-3
+  ['224.0.0.0/4', 'a multicast address'], // RFC 5771
+  ['255.255.255.255/32', 'a broadcast address'], // RFC 919, before 240/4 so it is named as what it is
+  ['240.0.0.0/4', 'a reserved address (240.0.0.0/4)'], // RFC 1112
+];
+
+/** IPv6: only the global unicast block 2000::/3 (RFC 4291), minus the special-purpose blocks inside it. */
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const IPV6_REFUSED_INSIDE_GLOBAL: ReadonlyArray<[cidr: string, why: string]> = [
+  // IETF protocol assignments: Teredo 2001::/32 (RFC 4380), anycast, benchmarking 2001:2::/48, AMT, AS112, ORCHID.
+  ['2001::/23', 'a reserved IETF protocol address (2001::/23, Teredo included)'], // RFC 2928
+  ['2001:db8::/32', DOCUMENTATION], // RFC 3849
+  ['2002::/16', 'a 6to4 IPv6 address (2002::/16)'], // RFC 3056
+  ['3fff::/20', DOCUMENTATION], // RFC 9637
+];
+/** Outside 2000::/3 everything is refused; these only name the refusal. */
+const IPV6_NAMED_OUTSIDE_GLOBAL: ReadonlyArray<[cidr: string, why: string]> = [
+  ['::/128', 'an unspecified address (::)'], // RFC 4291 (::1 is caught as loopback first)
+  ['64:ff9b::/96', 'a NAT64 IPv6 address (64:ff9b::/96)'], // RFC 6052
+  ['64:ff9b:1::/48', 'a local-use NAT64 IPv6 address (64:ff9b:1::/48)'], // RFC 8215
+  ['::/8', 'a reserved IPv6 address (::/8, IPv4-compatible and translated forms included)'], // RFC 4291
+  ['100::/64', 'a reserved discard-only IPv6 address (100::/64)'], // RFC 6666
+  ['fc00::/7', 'a unique local IPv6 address (fc00::/7)'], // RFC 4193
+  ['fe80::/10', 'a link-local address (fe80::/10)'], // RFC 4291
+  ['fec0::/10', 'a site-local IPv6 address (fec0::/10, private)'], // RFC 3879, deprecated
+  ['ff00::/8', 'a multicast address'], // RFC 4291
+];
+
+const parsedV4 = IPV4_REFUSED.map(([cidr, why]) => [ipaddr.IPv4.parseCIDR(cidr), why] as const);
+const parsedV6Inside = IPV6_REFUSED_INSIDE_GLOBAL.map(([cidr, why]) => [ipaddr.IPv6.parseCIDR(cidr), why] as const);
+const parsedV6Outside = IPV6_NAMED_OUTSIDE_GLOBAL.map(([cidr, why]) => [ipaddr.IPv6.parseCIDR(cidr), why] as const);
+const LOOPBACK_V4 = ipaddr.IPv4.parseCIDR('127.0.0.0/8');
+const LOOPBACK_V6 = ipaddr.IPv6.parseCIDR('::1/128');
+
+/** The address itself, or the IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d) stands for. */
+function effectiveAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const ip = ipaddr.parse(address);
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+}
+
+function isLoopback(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return ip.kind() === 'ipv4' ? (ip as ipaddr.IPv4).match(LOOPBACK_V4) : (ip as ipaddr.IPv6).match(LOOPBACK_V6);
+}
 
 /**
- * Why an address may not be fetched, or null when it is public unicast.
- * Only ipaddr.js's 'unicast' range passes; every special range (including ones embedding IPv4) is refused.
+ * Why an address may not be fetched, or null when it is global unicast (see the lists above).
+ * `allowLoopback` (tests only) lets 127.0.0.0/8 and ::1 through, nothing else.
  */
 export function addressRefusal(address: string, allowLoopback = false): string | null {
   if (!ipaddr.isValid(address)) return 'an invalid address';
-  const ip = ipaddr.parse(address);
-  const range = ip.range();
-  if (range === 'unicast') {
-    // Belt and braces: ipaddr files 0.0.0.0/8 as 'unspecified', but never let it through as unicast.
-    if (ip.kind() === 'ipv4' && (ip as ipaddr.IPv4).octets[0] === 0) return RANGE_NAMES.unspecified!;
-    return null;
+  const ip = effectiveAddress(address);
+  if (isLoopback(ip)) return allowLoopback ? null : LOOPBACK;
+  if (ip.kind() === 'ipv4') {
+    const v4 = ip as ipaddr.IPv4;
+    return parsedV4.find(([range]) => v4.match(range))?.[1] ?? null;
   }
-  if (range === 'loopback' && allowLoopback) return null;
-  return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.match(IPV6_GLOBAL_UNICAST)) return parsedV6Inside.find(([range]) => v6.match(range))?.[1] ?? null;
+  return (
+    parsedV6Outside.find(([range]) => v6.match(range))?.[1] ??
+    'a reserved IPv6 address outside the global unicast range (2000::/3)'
+  );
 }
 
 const defaultResolver: Resolver = async (hostname) => {
@@ -124,18 +182,21 @@ export async function checkTarget(
     refuse(`Only http and https websites can be analyzed (got ${url.protocol.replace(':', '')}).`);
   }
   if (url.username || url.password) refuse('Website addresses with a user name or password are not allowed.');
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  let hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Trailing dots (an absolute name) by hand: /\.+$/ backtracks quadratically on a long run of dots.
+  while (hostname.endsWith('.')) hostname = hostname.slice(0, -1);
   if (!hostname) refuse('The website address has no host.');
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const allowLoopback = options.testOnlyAllowLoopback === true;
 
   if (port !== 80 && port !== 443 && !allowLoopback) refuse(`Only ports 80 and 443 are allowed (got ${port}).`);
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    if (!allowLoopback) refuse(`The website address points to ${RANGE_NAMES.loopback} (${hostname}), which is not allowed.`);
+    if (!allowLoopback) refuse(`The website address points to ${LOOPBACK} (${hostname}), which is not allowed.`);
   }
 
   let addresses: ResolvedAddress[];
-  if (ipaddr.isValid(hostname)) {
+  const literal = ipaddr.isValid(hostname);
+  if (literal) {
     addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
   } else {
     if (!/^[a-z0-9.-]+$/.test(hostname) || !hostname.includes('.') && hostname !== 'localhost') {
@@ -153,9 +214,13 @@ export async function checkTarget(
 
   for (const a of addresses) {
     const why = addressRefusal(a.address, allowLoopback);
-    if (why) refuse(`The website address ${hostname} resolves to ${why} (${a.address}), which is not allowed.`);
+    if (!why) continue;
+    // A literal is what the visitor typed, so naming its range tells them nothing new. What a name resolves to is
+    // ours: echoing it (or even its kind) would let anyone map internal DNS through this form.
+    if (literal) refuse(`The website address ${hostname} is ${why}, which is not allowed.`);
+    refuse(`The website address ${hostname} resolves to a private or reserved network address, which is not allowed.`);
   }
-  const allLoopback = addresses.every((a) => ipaddr.parse(a.address).range() === 'loopback');
+  const allLoopback = addresses.every((a) => isLoopback(effectiveAddress(a.address)));
   if (port !== 80 && port !== 443 && !(allowLoopback && allLoopback)) {
     refuse(`Only ports 80 and 443 are allowed (got ${port}).`);
   }
