@@ -7,7 +7,7 @@ export const TRAFFIC_WINDOW_MS = 60 * 60_000;
 const MAX_ADDRESSES = 2000;
 
 /** Paths only scanners ask for: this site has no PHP, WordPress, dotfiles or admin consoles of other products. */
-const PROBE_PATH = /(\.php\d?$|\/wp-(admin|login|content|includes)|\/\.(env|git|aws|ssh|htaccess|DS_Store)|\/phpmyadmin|\/cgi-bin\/|\/actuator|\/\.well-known\/security\.txt\.php|\/boaform|\/HNAP1)/i;
+const PROBE_PATH = /\.php\d?$|\/wp-(?:admin|login|content|includes)|\/\.(?:env|git|aws|ssh|htaccess|DS_Store)|\/phpmyadmin|\/cgi-bin\/|\/actuator|\/\.well-known\/security\.txt\.php|\/boaform|\/HNAP1/i;
 
 /** Ranges of this host, the LAN and container networks: legitimate traffic, never threats (spec section 9). */
 const LEGITIMATE_RANGES: Record<string, string> = {
@@ -42,7 +42,9 @@ export interface TrafficMonitor {
 export function classifyAddress(address: string): { legitimate: boolean; reason: string } {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    parsed = ipaddr.process(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    const bare = address.replace(/^\[|\]$/g, '');
+    // Without the zone id (`fe80::1%eth0`).
+    parsed = ipaddr.process(bare.includes('%') ? bare.slice(0, bare.indexOf('%')) : bare);
   } catch {
     return { legitimate: false, reason: 'unparsable address' };
   }
