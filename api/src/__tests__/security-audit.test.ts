@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { signWebhookBody } from '../services/webhook-service';
 import { testBackends, uniqueSchema } from '../test-support/databases';
 import { rawRequest, startTestServer, type TestServer } from '../test-support/test-server';
 import { createLogger } from '../lib/logger';
+import { createSiteFixture, SHELL_INDEX, type SiteFixture } from '../test-support/site-fixture';
 
 /*
  * One test per finding of the security audit (issue 15). Each failed on the code before its fix.
@@ -491,5 +492,74 @@ describe('issue 19: cross-site requests and the session cookie', () => {
     expect(setCookie).toMatch(/^admin_session=[\w-]{43}; /);
     expect(setCookie).not.toMatch(/secure/i);
     expect(await sessionOf(cookie)).toBe(true);
+  });
+});
+
+describe('issue 19: what a shared cache may store, and precompressed copies', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    // What the build writes: each text file with its brotli and gzip copy beside it.
+    await site.writeFile('shell/dist/index.html.br', brotliCompressSync(SHELL_INDEX));
+    await site.writeFile('shell/dist/index.html.gz', gzipSync(SHELL_INDEX));
+    await site.writeFile('shell/dist/assets/index-Ab12Cd34.js.br', brotliCompressSync('console.log("shell");'));
+    await site.writeFile('shell/dist/assets/index-Ab12Cd34.js.gz', gzipSync('console.log("shell");'));
+    await site.writeFile('mfe-blog/dist/assets/remoteEntry.js.gz', gzipSync('export const name = "blog";'));
+    server = await startTestServer({ siteRoot: site.root });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.cleanup();
+  });
+
+  const get = (pathname: string, headers: Record<string, string> = {}) => fetch(`${server.url}${pathname}`, { headers });
+  const varyOf = (res: Response) => (res.headers.get('vary') ?? '').toLowerCase().split(/,\s*/);
+
+  it('/blog varies on Accept: the page for HTML, a 404 marked no-store for anything else', async () => {
+    const page = await get('/blog', { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(varyOf(page)).toContain('accept');
+    const image = await get('/blog', { accept: 'image/png' });
+    expect(image.status).toBe(404);
+    expect(varyOf(image)).toContain('accept');
+    expect(image.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('error answers are never stored: an unknown page, a missing asset, an API 404, a wrong method', async () => {
+    for (const [pathname, init] of [
+      ['/no-such-page', { headers: { accept: 'text/html' } }],
+      ['/assets/missing-Zz99Yy88.js', {}],
+      ['/mfe/blog/assets/missing.js', {}],
+      ['/api/no-such-endpoint', {}],
+      ['/blog', { method: 'POST' }],
+    ] as const) {
+      const res = await fetch(`${server.url}${pathname}`, init);
+      expect(res.status, pathname).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('cache-control'), pathname).toBe('no-store');
+    }
+  });
+
+  it('a precompressed copy is never served by its own name', async () => {
+    for (const pathname of ['/index.html.gz', '/index.html.br', '/assets/index-Ab12Cd34.js.br', '/assets/index-Ab12Cd34.js.gz', '/mfe/blog/assets/remoteEntry.js.gz']) {
+      const res = await get(pathname, { accept: '*/*', 'accept-encoding': 'identity' });
+      const body = await res.text();
+      // The raw template still has its placeholder; whatever answers, it is not that file.
+      expect(body, pathname).not.toContain('<!--remotes-json-->');
+      expect(res.headers.get('content-encoding'), pathname).toBeNull();
+      expect(res.status, pathname).toBe(404);
+    }
+    // The same name asked for as a page gets the site's not-found page, never the template.
+    const asPage = await get('/index.html.gz', { accept: 'text/html' });
+    expect(asPage.status).toBe(404);
+    expect(await asPage.text()).not.toContain('<!--remotes-json-->');
+  });
+
+  it('the copy still goes out for the real name, by Accept-Encoding, with Vary', async () => {
+    const res = await rawRequest(server.url, '/assets/index-Ab12Cd34.js', { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
   });
 });

@@ -38,6 +38,7 @@ export function site(options: SiteOptions) {
   return async function serveSite(ctx: Context) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
+      ctx.set('Cache-Control', 'no-store');
       ctx.set('Allow', 'GET, HEAD');
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = 'Method not allowed\n';
@@ -72,7 +73,9 @@ export function site(options: SiteOptions) {
     // index.html is a template; it only ever goes out rendered. The shell's server entry (server/) stays on the server.
     if (await sendStaticFile(ctx, options.shell.distDir, ctx.path, { exclude: (rel) => rel === 'index.html' || rel === 'server' || rel.startsWith('server/') })) return;
 
-    // A missing file (a script, an image) gets a short 404, not the page.
+    // A missing file (a script, an image) gets a short 404, not the page. Whether a path is the page or that 404
+    // depends on Accept: a shared cache must keep the two apart.
+    if (!ctx.path.startsWith('/assets/')) ctx.vary('Accept');
     if (ctx.path.startsWith('/assets/') || !ctx.accepts('html')) {
       plainNotFound(ctx);
       return;
@@ -103,7 +106,8 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   else head = { kind: 'not-found' };
 
   ctx.status = head.kind === 'not-found' ? 404 : 200;
-  ctx.set('Cache-Control', NO_CACHE);
+  // An answer for a page that does not exist is not stored for the next visitor (the post may be published soon).
+  ctx.set('Cache-Control', head.kind === 'not-found' ? 'no-store' : NO_CACHE);
   ctx.type = 'text/html; charset=utf-8';
 
   // The remote that renders this page (an unknown slug inside its routes is its own not-found page).
@@ -193,6 +197,7 @@ function remoteStyles(styles: string[], entry: string | undefined): string[] {
 
 function plainNotFound(ctx: Context): void {
   ctx.status = 404;
+  ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/plain; charset=utf-8';
   ctx.body = 'Not found\n';
 }

@@ -9,7 +9,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const SHORT_CACHE = 'public, max-age=3600';
 
 /** Vite names hashed files `name-XXXXXXXX.ext` (8 url-safe base64 characters). */
-const HASHED_NAME = /-([A-Za-z0-9_-]{8})\.[A-Za-z0-9]+$/;
+const HASHED_NAME = /-([\w-]{8})\.[\da-z]+$/i;
 
 /**
  * Caching rule of one served file (path relative to its dist): entry points that name other files
@@ -52,6 +52,12 @@ export function safeJoin(root: string, urlPath: string): { absolute: string; rel
 /** Suffix of the copy the build writes next to a file for each encoding (packages/vite-config/precompress.ts). */
 const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
+/** `app.js.br` beside `app.js`: the build's encoded copy of another file, never a file of its own. */
+async function isPrecompressedCopy(file: string): Promise<boolean> {
+  const suffix = Object.values(PRECOMPRESSED_SUFFIX).find((ending) => file.endsWith(ending));
+  return suffix !== undefined && (await fileStats(file.slice(0, -suffix.length))) !== undefined;
+}
+
 async function fileStats(file: string): Promise<Stats | undefined> {
   try {
     const info = await stat(file);
@@ -75,6 +81,9 @@ export async function sendStaticFile(
 ): Promise<boolean> {
   const target = safeJoin(root, urlPath);
   if (!target || options.exclude?.(target.relative)) return false;
+  // A precompressed copy goes out only for its file's own name, by Accept-Encoding: asked for by name
+  // (`index.html.gz`) it would be a raw template or a body whose encoding no header announces.
+  if (await isPrecompressedCopy(target.absolute)) return false;
   const original = await fileStats(target.absolute);
   if (!original) return false;
 
