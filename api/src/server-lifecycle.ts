@@ -3,6 +3,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type AppDeps, type AppInstance } from './app';
 import type { Config } from './config';
 
+/** How long a client answered 400/408/431 has to read the answer before its connection is closed. */
+const CLIENT_ERROR_LINGER_MS = 500;
+
 export interface RunningServer {
   server: http.Server;
   instance: AppInstance;
@@ -48,6 +51,10 @@ export async function startServer(
     const status =
       code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // `end` only closes our side: a client that never closes its own (and keeps writing) would hold the connection
+    // for good. It gets a moment to read the answer, then the socket goes, as Node's default handler destroys it
+    // (at once there, which can reset the connection before the answer is read).
+    setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
   });
 
   try {

@@ -29,6 +29,19 @@ async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promi
   }
 }
 
+/**
+ * What `/api/health` tells anyone: the overall status, the database and the version each remote serves. Load
+ * errors and refused releases name files on the server and the release history, so only an admin session reads them.
+ */
+export function publicHealth(health: Health): Health {
+  return {
+    status: health.status,
+    version: health.version,
+    db: health.db,
+    remotes: Object.fromEntries(Object.entries(health.remotes).map(([name, remote]) => [name, { version: remote.version }])),
+  };
+}
+
 export function createHealthService(deps: {
   /** One trivial query against the database: true when it answers in time. */
   ping: () => Promise<boolean>;

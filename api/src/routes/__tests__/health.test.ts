@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthSchema } from '@site/contracts/manifest';
+import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
@@ -9,7 +10,7 @@ describe('GET /api/health', () => {
 
   beforeAll(async () => {
     site = await createSiteFixture();
-    server = await startTestServer({ siteRoot: site.root });
+    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
   });
   afterAll(async () => {
     await server.close();
@@ -18,6 +19,18 @@ describe('GET /api/health', () => {
 
   it('reports the database and the version of each deployed remote', async () => {
     const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(healthSchema.parse(await response.json())).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      db: 'ok',
+      remotes: { marketing: { version: '1.2.3' }, blog: { version: '0.9.0' }, admin: { version: '3.0.0' } },
+    });
+  });
+
+  it('tells an admin session whether each remote’s files and server module load', async () => {
+    const response = await fetch(`${server.url}/api/health`, { headers: { cookie: await adminCookie(server) } });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = healthSchema.parse(await response.json());

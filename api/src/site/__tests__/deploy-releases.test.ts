@@ -7,6 +7,7 @@ import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../../lib/logger';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
+import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
 const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs');
@@ -72,15 +73,16 @@ describe('deploying a remote as a release, and rolling it back, while the server
     return { version: remotes.blog?.version, title: titleOf(page), postTitle: titleOf(postPage), entry: await entry.text() };
   }
 
+  /** What the admin reads of the blog in /api/health (anyone else sees its version only). */
   async function blogHealth(): Promise<RemoteHealth | undefined> {
-    const response = await fetch(`${server.url}/api/health`);
+    const response = await fetch(`${server.url}/api/health`, { headers: { cookie: await adminCookie(server) } });
     return healthSchema.parse(await response.json()).remotes.blog;
   }
 
   beforeAll(async () => {
     site = await createSiteFixture();
     builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
-    server = await startTestServer({ siteRoot: site.root, deps: { logger } });
+    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV, deps: { logger } });
     post = await server.instance.services.posts.create(
       {
         title: 'Chatbots for dentists',
@@ -221,12 +223,13 @@ describe('deploying a remote as a release, and rolling it back, while the server
     expect(await blogHealth()).toMatchObject({ version: '5.0.0', lastKnownGood: '5.0.0', failedRelease: { version: '4.1.0' } });
 
     // A fresh server has no memory of 5.0.0: it walks down the history (4.1.0, 4.0.0 broken) to 2.0.0.
-    const restarted = await startTestServer({ siteRoot: site.root });
+    const restarted = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
     try {
       const remotes = (await (await fetch(`${restarted.url}/remotes.json`)).json()) as { blog: { version: string } };
       expect(remotes.blog.version).toBe('2.0.0');
       expect(titleOf(await (await fetch(`${restarted.url}/blog`)).text())).toBe('Blog, second edition');
-      const health = healthSchema.parse(await (await fetch(`${restarted.url}/api/health`)).json());
+      const asAdmin = { headers: { cookie: await adminCookie(restarted) } };
+      const health = healthSchema.parse(await (await fetch(`${restarted.url}/api/health`, asAdmin)).json());
       expect(health.remotes.blog).toMatchObject({ version: '2.0.0', serverEntry: 'ok', lastKnownGood: '2.0.0', failedRelease: { version: '4.1.0' } });
     } finally {
       await restarted.close();
