@@ -1,4 +1,4 @@
-import { alertHistoryQuerySchema, alertSettingUpdateSchema, alertTypeSchema } from '@site/contracts/admin';
+import { alertHistoryQuerySchema, alertSettingUpdateSchema, alertTypeSchema, type AnalysisDataSource } from '@site/contracts/admin';
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
 import type { RouteModule } from './route-module';
@@ -13,12 +13,18 @@ export const adminMonitoringRoutes: RouteModule = (router, context) => {
   const admin = services.admin;
   const body = jsonBody({ limit: config.bodyLimit });
 
+  // Which analysis keys are set (never their values): without them the free scorecard shows sample data.
+  const analysisData: AnalysisDataSource[] = [
+    { key: 'GOOGLE_PLACES_API_KEY', provides: 'Google Business Profile, rating, reviews and local competitors', configured: Boolean(config.googlePlacesApiKey) },
+    { key: 'YELP_API_KEY', provides: 'Yelp listing, rating and reviews', configured: Boolean(config.yelpApiKey) },
+  ];
+
   router.get('/api/admin/health', ...guard, async (ctx) => {
-    ctx.body = await admin.health.latest();
+    ctx.body = { ...(await admin.health.latest()), analysisData };
   });
 
   router.post('/api/admin/health/refresh', ...guard, async (ctx) => {
-    ctx.body = await admin.health.run();
+    ctx.body = { ...(await admin.health.run()), analysisData };
   });
 
   router.get('/api/admin/alerts/settings', ...guard, async (ctx) => {

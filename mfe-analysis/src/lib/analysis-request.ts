@@ -19,6 +19,8 @@ export class AnalysisFailure extends Error {
     readonly serverMessage?: string,
     /** Seconds until another analysis is accepted (429). */
     readonly retryAfterSeconds?: number,
+    /** The envelope's `details` (field messages of a validation failure). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = 'AnalysisFailure';
@@ -77,13 +79,14 @@ export async function requestAnalysis(url: string, init: { method: 'GET' | 'POST
   if (!res.ok) {
     let code: string | undefined;
     let serverMessage: string | undefined;
+    let details: unknown;
     try {
       const envelope = errorEnvelopeSchema.safeParse(JSON.parse(body));
-      if (envelope.success) ({ code, message: serverMessage } = envelope.data.error);
+      if (envelope.success) ({ code, message: serverMessage, details } = envelope.data.error);
     } catch {
       // Not JSON (a proxy's error page): the raw text is still shown.
     }
-    throw new AnalysisFailure(`Analysis failed: ${res.status} ${body}`.trim(), res.status, body, code, serverMessage, parseRetryAfter(res.headers.get('Retry-After')));
+    throw new AnalysisFailure(`Analysis failed: ${res.status} ${body}`.trim(), res.status, body, code, serverMessage, parseRetryAfter(res.headers.get('Retry-After')), details);
   }
   let json: unknown;
   try {

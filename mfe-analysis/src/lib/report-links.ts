@@ -1,3 +1,4 @@
+import { collectMockSources, ROI_SAMPLE_HANDOFF } from '@site/contracts/analysis-rules';
 import type { AnalysisResult } from './analysis-request';
 
 /*
@@ -23,6 +24,14 @@ export function reportPath(result: AnalysisResult | null | undefined): string | 
   return typeof id === 'string' && /^[\w-]{8,64}$/.test(id) ? `/free-analysis/report/${id}` : null;
 }
 
+/** Any score of the report counts simulated figures (a sample scorecard), read defensively from stored reports. */
+export function reportIsSample(result: unknown): boolean {
+  const scores = isRecord(result) && isRecord(result.scores) ? result.scores : null;
+  if (!scores) return false;
+  if (Object.values(scores).some((s) => isRecord(s) && s.sample === true)) return true;
+  return collectMockSources(scores).length > 0;
+}
+
 /** The business name an answer names, or null. */
 export function reportBusinessName(result: AnalysisResult | null | undefined): string | null {
   const info = isRecord(result) && isRecord(result.businessInfo) ? result.businessInfo : null;
@@ -30,9 +39,16 @@ export function reportBusinessName(result: AnalysisResult | null | undefined): s
   return typeof name === 'string' && name.trim() ? name.trim() : null;
 }
 
+/** The assessment rests on simulated figures (reports stored before the flag: any simulated detail in the scores). */
+function assessmentIsSample(result: Record<string, unknown>, assessment: Record<string, unknown>): boolean {
+  if (typeof assessment.basedOnSampleData === 'boolean') return assessment.basedOnSampleData;
+  return collectMockSources(result.scores).length > 0;
+}
+
 /**
  * /roi-calculator with the report's `aiAssessment.roiCalculatorInputs` in the query the calculator reads
- * (one parameter per input, e.g. ?customerService=6&costPerHour=25); null without a usable assessment.
+ * (one parameter per input, e.g. ?customerService=6&costPerHour=25), plus `from=sample-analysis` when those hours
+ * rest on sample data; null without a usable assessment.
  */
 export function roiCalculatorHref(result: AnalysisResult | null | undefined): string | null {
   const assessment = isRecord(result) && isRecord(result.aiAssessment) ? result.aiAssessment : null;
@@ -43,5 +59,7 @@ export function roiCalculatorHref(result: AnalysisResult | null | undefined): st
     const value = inputs[key];
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) params.set(key, String(Math.round(value * 10) / 10));
   }
-  return params.size ? `/roi-calculator?${params.toString()}` : null;
+  if (!params.size) return null;
+  if (assessmentIsSample(result as Record<string, unknown>, assessment!)) params.set(ROI_SAMPLE_HANDOFF.param, ROI_SAMPLE_HANDOFF.value);
+  return `/roi-calculator?${params.toString()}`;
 }

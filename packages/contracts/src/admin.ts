@@ -281,12 +281,27 @@ export const healthCheckSchema = z.object({
 });
 export type HealthCheck = z.infer<typeof healthCheckSchema>;
 
+/**
+ * Which provider keys the free analysis tool has: without one, its part of every scorecard is sample data. Says
+ * whether each is set, never its value.
+ */
+export const analysisDataSourceSchema = z.object({
+  /** The environment variable that turns this source's sample data into real data. */
+  key: z.enum(['GOOGLE_PLACES_API_KEY', 'YELP_API_KEY']),
+  /** What it provides, in the owner's words. */
+  provides: z.string(),
+  configured: z.boolean(),
+});
+export type AnalysisDataSource = z.infer<typeof analysisDataSourceSchema>;
+
 /** `GET /api/admin/health` (latest stored results) and `POST /api/admin/health/refresh` (runs them now). */
 export const adminHealthSchema = z.object({
   /** Worst status of all checks; `unknown` before the first run. */
   status: z.enum(HEALTH_STATUSES),
   checkedAt: z.string().nullable(),
   checks: z.array(healthCheckSchema),
+  /** The analysis tool's provider keys, configured or not (the server's configuration now, not a stored result). */
+  analysisData: z.array(analysisDataSourceSchema).optional(),
 });
 export type AdminHealth = z.infer<typeof adminHealthSchema>;
 

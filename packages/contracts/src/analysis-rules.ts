@@ -40,8 +40,17 @@ export function normalizeWebsiteUrl(raw: string): string {
 }
 
 export const SCORE_THRESHOLDS = { excellent: 80, good: 60, fair: 40 } as const;
+/** The spec's default for a score the answer does not carry at all. */
 export const NO_DATA_LABEL = 'No Data';
 export const NO_DATA_COLOR = 'text-gray-500';
+/** A factor with nothing that could be counted: no number is shown and it is left out of the overall score. */
+export const NOT_MEASURED_LABEL = 'Not measured';
+/** The overall score when fewer than MIN_MEASURED_FACTORS factors could be measured: no overall grade. */
+export const NOT_ENOUGH_DATA_LABEL = 'Not enough data';
+export const MIN_MEASURED_FACTORS = 3;
+/** A score that counts simulated figures: shown as a sample, never as the business's standing. */
+export const SAMPLE_SCORE_LABEL = 'Sample score';
+export const SAMPLE_SCORE_COLOR = 'text-amber-700';
 
 /** Label for a verified score: 80+ Excellent, 60+ Good, 40+ Fair, below Poor. */
 export function scoreLabel(score: number): string {
@@ -71,6 +80,12 @@ export function monthlySavingsFor(hoursPerWeek: number, costPerHour: number, eff
 
 export const DEFAULT_TOTAL_POSSIBLE_POINTS = 100;
 
+/**
+ * The query flag of the scorecard's hand-off to /roi-calculator when its hours rest on sample data
+ * (`?customerService=…&from=sample-analysis`): the calculator page says the figures are an example.
+ */
+export const ROI_SAMPLE_HANDOFF = { param: 'from', value: 'sample-analysis' } as const;
+
 /** The longest business name and website address an analysis request may carry. */
 export const BUSINESS_NAME_MAX = 120;
 export const WEBSITE_URL_MAX = 2048;
@@ -91,6 +106,28 @@ export function websiteUrlProblem(raw: string): string | null {
 export const FACTOR_KEYS = ['visibility', 'reputation', 'profileQuality', 'websiteTrust', 'contentQuality', 'competitiveIntelligence'] as const;
 export type FactorKey = (typeof FACTOR_KEYS)[number];
 
+/**
+ * The source of each kind of simulated data, in the owner's words: what is a sample and which setting makes it real.
+ * One per provider, so the mock-data warning names each once.
+ */
+export const SAMPLE_SOURCES = {
+  googlePlaces: 'Google Business Profile and local competitors (sample data: no Google Places key configured)',
+  yelp: 'Yelp (sample data: no Yelp key configured)',
+  website: 'Website checks (sample data: the website address would come from Google, and no Google Places key is configured)',
+} as const;
+
+/** Reports stored before the owner's words named their sources in the developer's (env variable names). */
+const LEGACY_SAMPLE_SOURCES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Simulated: no website to fetch/, SAMPLE_SOURCES.website],
+  [/^Simulated: GOOGLE_PLACES_API_KEY/, SAMPLE_SOURCES.googlePlaces],
+  [/^Simulated: YELP_API_KEY/, SAMPLE_SOURCES.yelp],
+];
+
+/** A simulated detail's source as the owner reads it (older reports' developer wording mapped to today's). */
+export function sampleSourceLabel(source: string): string {
+  return LEGACY_SAMPLE_SOURCES.find(([pattern]) => pattern.test(source))?.[1] ?? source;
+}
+
 /** Distinct sources of every simulated detail anywhere in the scores (the mock-data warning lists them). */
 export function collectMockSources(scores: unknown): string[] {
   const found = new Set<string>();
@@ -101,7 +138,7 @@ export function collectMockSources(scores: unknown): string[] {
       return;
     }
     const record = value as Record<string, unknown>;
-    if (record.isMockData === true && typeof record.source === 'string') found.add(record.source);
+    if (record.isMockData === true && typeof record.source === 'string') found.add(sampleSourceLabel(record.source));
     for (const v of Object.values(record)) walk(v, depth + 1);
   };
   walk(scores, 0);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSINESS_NAME_MAX, FACTOR_KEYS, normalizeWebsiteUrl, WEBSITE_URL_MAX, websiteUrlProblem } from './analysis-rules';
+import { BUSINESS_NAME_MAX, FACTOR_KEYS, normalizeWebsiteUrl, websiteUrlProblem } from './analysis-rules';
 import { safeText } from './text';
 
 /*
@@ -23,11 +23,23 @@ const optionalText = (max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
+/** An optional website address under the website mode's rule; https:// is added when the scheme is missing. */
+const optionalWebsite = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = value ? websiteUrlProblem(value) : null;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .optional()
+  .transform((v) => (v ? normalizeWebsiteUrl(v) : undefined));
+
 export const smbAnalysisRequestSchema = z.object({
   businessName: z.string().trim().min(1, 'Enter a business name').max(BUSINESS_NAME_MAX, 'Business name is too long').superRefine(safeText()),
   businessType: optionalText(60),
   location: optionalText(100),
-  website: optionalText(WEBSITE_URL_MAX),
+  /** Same rule and normalisation as the website mode's `url` ('hartzbistro.example' -> 'https://hartzbistro.example'). */
+  website: optionalWebsite,
 });
 export type SmbAnalysisRequest = z.input<typeof smbAnalysisRequestSchema>;
 
@@ -185,8 +197,15 @@ export const factorScoreSchema = z.object({
   score: score0to100,
   label: z.string(),
   color: z.string(),
-  /** false when nothing behind this factor could be verified (label 'No Data'). */
+  /**
+   * false when nothing behind this score could be counted: label 'Not measured' (a factor, left out of the overall
+   * score) or 'Not enough data' (the overall score, when fewer than 3 of the 6 factors were measured); score 0.
+   */
   verified: z.boolean(),
+  /** true when the score counts simulated figures (label 'Sample score'): an example, not the business's standing. */
+  sample: z.boolean().optional(),
+  /** Overall score only: how many of the 6 factors it is based on. */
+  factorsMeasured: z.number().int().min(0).max(FACTOR_KEYS.length).optional(),
   insights: z.array(z.string()),
   evidence: evidenceSchema,
   aiEnhancement: aiEnhancementSchema.optional(),
@@ -240,6 +259,8 @@ export const aiAssessmentSchema = z.object({
   ),
   /** Every saving with the hours it assumes, priced like the ROI calculator. */
   savingsBreakdown: z.array(savingsBasisSchema),
+  /** true when the hours, savings or readiness rest on simulated figures (the hand-off to /roi-calculator says so too). */
+  basedOnSampleData: z.boolean().optional(),
   /** Weekly hours per ROI calculator input, to hand to /roi-calculator. */
   roiCalculatorInputs: z.object({
     customerService: z.number(),
@@ -259,8 +280,8 @@ export const dataSourceStatusSchema = z.enum(['live', 'simulated', 'error', 'not
 export const previousReportSchema = z.object({
   id: z.string(),
   analyzedAt: z.string(),
-  /** Score per factor and `overall` in that report. */
-  scores: z.record(z.enum([...FACTOR_KEYS, 'overall']), z.number().min(0).max(100)),
+  /** Score per factor and `overall` in that report; null where it was not measured or was a sample (nothing to compare). */
+  scores: z.record(z.enum([...FACTOR_KEYS, 'overall']), z.number().min(0).max(100).nullable()),
 });
 export type PreviousReport = z.infer<typeof previousReportSchema>;
 

@@ -26,7 +26,9 @@ describe.each(testBackends().map((b) => b.name))('analysis previous report (%s)'
     return analysisResponseSchema.parse(await res.json());
   };
   const get = async (id: string) => analysisResponseSchema.parse(await (await fetch(`${server.url}/api/analyses/${id}`)).json());
-  const scoresOf = (r: AnalysisResponse) => Object.fromEntries([...FACTOR_KEYS, 'overall' as const].map((k) => [k, r.scores[k].score]));
+  // A sample or unmeasured score is not a score to compare with: the previous report carries null for it.
+  const scoresOf = (r: AnalysisResponse) =>
+    Object.fromEntries([...FACTOR_KEYS, 'overall' as const].map((k) => [k, r.scores[k].verified && !r.scores[k].sample ? r.scores[k].score : null]));
 
   beforeAll(async () => {
     server = await startTestServer({
@@ -59,6 +61,8 @@ describe.each(testBackends().map((b) => b.name))('analysis previous report (%s)'
     expect(second.cached).toBe(false);
     expect(second.id).not.toBe(first.id);
     expect(second.previous).toEqual({ id: first.id, analyzedAt: first.analyzedAt, scores: scoresOf(first) });
+    // Without keys every score is a sample: a "+5 since last time" between two samples would be made up.
+    expect(Object.values(second.previous!.scores).every((v) => v === null)).toBe(true);
     expect((await get(second.id)).previous).toEqual(second.previous);
     // The earlier report has nothing before it; a cached repeat of the second keeps pointing at the first.
     expect((await get(first.id)).previous ?? null).toBeNull();

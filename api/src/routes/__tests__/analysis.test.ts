@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analysisResponseSchema, collectMockSources } from '@site/contracts/analysis';
+import { analysisResponseSchema, collectMockSources, SAMPLE_SOURCES, smbAnalysisRequestSchema } from '@site/contracts/analysis';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { html, startFakeProviders, startLocalServer, type FakeProviders, type LocalServer } from '../../services/analysis/__tests__/fakes';
 import type { Resolver } from '../../services/analysis/website/fetch-website';
+import { OPERATIONS } from '../../services/openapi';
 
 const post = (url: string, path: string, body: unknown) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -46,11 +47,12 @@ describe.each(testBackends().map((b) => b.name))('analysis API (%s)', (backend) 
     const first = analysisResponseSchema.parse(await res.json());
     expect(first.cached).toBe(false);
     expect(first.businessInfo).toMatchObject({ businessName: 'Sunrise Cafe', businessType: 'Restaurant', location: 'San Ramon, CA' });
-    expect(collectMockSources(first.scores)).toContain('Simulated: GOOGLE_PLACES_API_KEY not configured');
+    expect(collectMockSources(first.scores)).toContain(SAMPLE_SOURCES.googlePlaces);
 
     const again = analysisResponseSchema.parse(await (await post(server.url, '/api/analyze-smb-business', { businessName: 'sunrise cafe ', location: 'San Ramon, CA' })).json());
     expect(again).toMatchObject({ id: first.id, cached: true, analyzedAt: first.analyzedAt });
-    expect(again.cacheNote).toMatch(/Stored analysis from .*24 hours/);
+    // The time in words, in the businesses' time zone, not an ISO timestamp.
+    expect(again.cacheNote).toMatch(/^Stored analysis from [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [AP]M P[SD]T: the same business and location are re-analyzed after 24 hours\.$/);
 
     const other = analysisResponseSchema.parse(await (await post(server.url, '/api/analyze-smb-business', { businessName: 'Sunrise Cafe', location: 'Dublin, CA' })).json());
     expect(other.id).not.toBe(first.id);
@@ -103,6 +105,21 @@ describe.each(testBackends().map((b) => b.name))('analysis API (%s)', (backend) 
     const bare = analysisResponseSchema.parse(await (await post(server.url, '/api/analyze-website', { url: 'noscheme.test', mode: 'website' })).json());
     expect(bare.businessInfo.website).toBe('https://noscheme.test');
     expect(bare.dataSources.website).toBe('error');
+  });
+
+  it('the SMB website takes the same address rule as website mode: no scheme is fine, https:// is added', async () => {
+    const res = await post(server.url, '/api/analyze-smb-business', { businessName: 'Hartz Avenue Bistro', location: 'Danville, CA', website: 'hartzbistro.test' });
+    expect(res.status).toBe(200);
+    const parsed = analysisResponseSchema.parse(await res.json());
+    expect(parsed.businessInfo.website).toBe('https://hartzbistro.test');
+    expect(parsed.dataSources.website).toBe('error');
+    // The documented example (OpenAPI) is what the route accepts, with the same normalisation.
+    const documented = OPERATIONS.find((o) => o.path === '/api/analyze-smb-business')!.body!.example as Record<string, unknown>;
+    expect(smbAnalysisRequestSchema.parse(documented).website).toBe(`https://${String(documented.website)}`);
+    // A bad address is a field error in words, not a refusal of the fetcher.
+    const bad = await post(server.url, '/api/analyze-smb-business', { businessName: 'Hartz Avenue Bistro', website: 'http://exa mple' });
+    expect(bad.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(await bad.json()).error).toMatchObject({ code: 'validation_failed', details: [{ path: 'website', message: 'Enter a valid website address' }] });
   });
 });
 

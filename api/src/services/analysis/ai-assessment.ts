@@ -217,6 +217,8 @@ export function buildAiAssessment({ facts, signals, factors }: AssessmentInput):
       monthlySavings: savingOf(t),
     })),
     savingsBreakdown: breakdown,
+    // Hours follow review counts and the website's booking and contact features; readiness follows the overall score.
+    basedOnSampleData: [facts.places.status, facts.yelp.status, facts.website.status].includes('simulated'),
     roiCalculatorInputs: {
       customerService: hoursOf('customerService'),
       appointmentScheduling: hoursOf('appointmentScheduling'),

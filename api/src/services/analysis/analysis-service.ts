@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { FACTOR_KEYS, inferBusinessType, type AnalysisResponse, type PreviousReport } from '@site/contracts/analysis';
+import { FACTOR_KEYS, inferBusinessType, type AnalysisResponse, type FactorKey, type PreviousReport } from '@site/contracts/analysis';
 import type { AnalysisFacts, AnalysisQuery, PlacesLookup, WebsiteLookup, YelpLookup } from './types';
 import { createGooglePlacesProvider, searchTermFor, GOOGLE_PLACES_DEFAULT_BASE_URL, type PlacesProvider } from './providers/google-places';
 import { createYelpProvider, YELP_DEFAULT_BASE_URL, YELP_FALLBACK_LOCATION, type YelpProvider } from './providers/yelp';
 import type { FetchLike } from './providers/provider-error';
 import { simulatePlaces, simulateWebsite, simulateYelp } from './simulation';
 import { fetchWebsite, WebsiteRefusedError, type FetchWebsiteOptions } from './website/fetch-website';
-import { createPageAnalyzer, type PageAnalyzerOptions } from './website/page-analyzer';
+import { createPageAnalyzer, PageTooComplexError, type PageAnalyzerOptions } from './website/page-analyzer';
 import { buildReport, type AnalysisReport } from './report';
 
 /*
@@ -110,7 +110,8 @@ export function createAnalysisEngine(deps: AnalysisEngineDeps) {
     } catch (error) {
       if (error instanceof WebsiteRefusedError && typedByVisitor) throw error;
       const message = error instanceof WebsiteRefusedError ? error.reason : (error as Error).message;
-      return { status: 'error', url, facts: null, error: message, checkedAt: now() };
+      const errorKind = error instanceof WebsiteRefusedError ? 'refused' : error instanceof PageTooComplexError ? 'too_complex' : 'unreachable';
+      return { status: 'error', url, facts: null, error: message, errorKind, checkedAt: now() };
     }
   }
 
@@ -204,12 +205,31 @@ export function businessKeyOf(stored: Pick<StoredAnalysis, 'mode' | 'cacheKey' |
   return stored.cacheKey.startsWith(withLocation) ? withLocation : `smb|${norm(businessName)}||`;
 }
 
-/** The scores of a report, as the `previous` of a later one. */
+/** A stored score counts simulated figures (reports stored before `sample` existed: a counted simulated signal). */
+function isSampleScore(score: AnalysisReport['scores'][FactorKey | 'overall']): boolean {
+  return score.sample ?? (score.evidence.signals ?? []).some((s) => s.status === 'simulated');
+}
+
+/**
+ * The scores of a report, as the `previous` of a later one. An unmeasured or sample score is null: a change from it
+ * would be a change of data source, not of the business.
+ */
 function previousOf(stored: StoredAnalysis): PreviousReport {
+  const all = stored.report.scores;
+  const anySample = FACTOR_KEYS.some((k) => isSampleScore(all[k]));
   const scores = Object.fromEntries(
-    [...FACTOR_KEYS, 'overall' as const].map((key) => [key, stored.report.scores[key].score]),
+    [...FACTOR_KEYS, 'overall' as const].map((key) => {
+      const s = all[key];
+      const sample = key === 'overall' ? anySample : isSampleScore(s);
+      return [key, s.verified && !sample ? s.score : null];
+    }),
   ) as PreviousReport['scores'];
   return { id: stored.id, analyzedAt: stored.report.analyzedAt, scores };
+}
+
+/** A stored analysis's time as the owner reads it, in the businesses' own time zone (the East Bay), like the scorecard's dates. */
+function whenStored(date: Date): string {
+  return date.toLocaleString('en-US', { timeZone: 'America/Los_Angeles', month: 'long', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 }
 
 export interface AnalysisServiceDeps {
@@ -238,7 +258,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     id: stored.id,
     cached,
     ...(cached
-      ? { cacheNote: `Stored analysis from ${stored.createdAt.toISOString()}: the same business and location are re-analyzed after 24 hours.` }
+      ? { cacheNote: `Stored analysis from ${whenStored(stored.createdAt)}: the same business and location are re-analyzed after 24 hours.` }
       : {}),
     ...stored.report,
     previous: await findPrevious(stored),

@@ -1,5 +1,7 @@
 import {
   FACTOR_KEYS,
+  INSIGHT_MARKERS,
+  MIN_MEASURED_FACTORS,
   type AnalysisResponse,
   type CompetitiveStanding,
   type Evidence,
@@ -20,6 +22,8 @@ import {
   SCORING_MODEL_VERSION,
   securityScore,
   SIGNALS,
+  websiteProblem,
+  type FactorResult,
   type Signal,
   type SignalKey,
 } from './scoring';
@@ -157,9 +161,6 @@ export function signalEvidence(facts: AnalysisFacts, signals: readonly Signal[],
   const competitorsUrl = query.location
     ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${query.businessType} near ${query.location}`)}`
     : null;
-  // An unverified signal that says nothing shares the reason of the signal before it in the same factor.
-  const lastReason: Partial<Record<FactorKey, string>> = {};
-
   return signals.map((s) => {
     const google_ = GOOGLE_KEYS.has(s.key);
     const yelp_ = YELP_KEYS.has(s.key);
@@ -185,9 +186,8 @@ export function signalEvidence(facts: AnalysisFacts, signals: readonly Signal[],
             ? null
             : liveSite;
 
-    const insight = s.insight.trim();
-    if (s.status === 'unverified' && insight) lastReason[s.factor] = insight;
-    const valueText = s.status === 'unverified' ? `Not verified: ${insight || lastReason[s.factor] || 'no data'}` : valueInWords(s);
+    // Each signal names its own cause: a neighbour's reason could be another cause entirely.
+    const valueText = s.status === 'unverified' ? `Not verified: ${s.reason ?? (s.insight.trim() || 'no data')}` : valueInWords(s);
 
     return {
       key: s.key,
@@ -236,6 +236,30 @@ export function competitiveStanding(facts: AnalysisFacts, signals: readonly Sign
   };
 }
 
+const FACTOR_NAMES: Record<FactorKey, string> = {
+  visibility: 'Visibility',
+  reputation: 'Reputation',
+  profileQuality: 'Profile Quality',
+  websiteTrust: 'Website Trust',
+  contentQuality: 'Content Quality',
+  competitiveIntelligence: 'Competitive Intelligence',
+};
+
+/** The overall score's lines: what it is based on, whether it is a sample, and which factors are left out. */
+function overallInsights(factors: Record<FactorKey | 'overall', FactorResult>): string[] {
+  const o = factors.overall;
+  const measured = o.factorsMeasured ?? 0;
+  const left = FACTOR_KEYS.filter((k) => !factors[k].verified).map((k) => `${INSIGHT_MARKERS.warning} ${FACTOR_NAMES[k]} was not measured and is left out of the overall score`);
+  if (!o.verified) {
+    return [`${INSIGHT_MARKERS.warning} No overall score: only ${measured} of ${FACTOR_KEYS.length} factors could be measured, and an overall grade needs at least ${MIN_MEASURED_FACTORS}`, ...left];
+  }
+  return [
+    `Overall ${o.score}/100, based on ${measured} of ${FACTOR_KEYS.length} factors; ${o.dataPoints} of 100 points from verified data`,
+    ...(o.sample ? [`${INSIGHT_MARKERS.warning} Sample score: built from sample data, not the business's real standing`] : []),
+    ...left,
+  ];
+}
+
 export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisReport {
   const signals = buildSignals(facts);
   const factors = scoreAll(signals);
@@ -250,13 +274,13 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
         const score = performanceScore(w.responseTimeMs, w.bytes);
         return { score, grade: gradeFor(score), source: webMock ? website.source! : `Measured by our server: first response in ${w.responseTimeMs} ms, ${Math.round(w.bytes / 1024)} KB (not a browser lab test)`, ...mock(webMock, website.source) };
       })()
-    : { score: 0, grade: 'N/A', source: website.error ? `Not measured: ${website.error}` : 'Not measured: no website analyzed' };
+    : { score: 0, grade: 'N/A', source: website.error ? `Not measured: ${websiteProblem(website)}` : 'Not measured: no website analyzed' };
   const security = w
     ? (() => {
         const score = securityScore(w);
         return { score, grade: gradeFor(score), source: webMock ? website.source! : 'Checked by our server: HTTPS and response security headers', ...mock(webMock, website.source) };
       })()
-    : { score: 0, grade: 'N/A', source: website.error ? `Not measured: ${website.error}` : 'Not measured: no website analyzed' };
+    : { score: 0, grade: 'N/A', source: website.error ? `Not measured: ${websiteProblem(website)}` : 'Not measured: no website analyzed' };
   const technologies = (w?.technologies ?? []).map((t) => ({ name: t.name, category: t.category, ...mock(webMock, website.source) }));
 
   const detailsOf = (list: readonly Signal[], sourceOf: ReadonlyMap<string, string>) =>
@@ -278,8 +302,8 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
     const signalList = signalEvidence(facts, list, google, yelpEv);
     const sourceOf = new Map(signalList.map((e) => [e.key, e.source]));
     return {
-      presentData: list.filter((s) => s.status !== 'unverified' && s.fraction >= 0.5).map((s) => s.label + (s.status === 'simulated' ? ' (simulated)' : '')),
-      missingData: list.filter((s) => s.status === 'unverified' || s.fraction < 0.5).map((s) => s.label + (s.status === 'unverified' ? ' (could not be verified)' : s.status === 'simulated' ? ' (simulated)' : '')),
+      presentData: list.filter((s) => s.status !== 'unverified' && s.fraction >= 0.5).map((s) => s.label + (s.status === 'simulated' ? ' (sample data)' : '')),
+      missingData: list.filter((s) => s.status === 'unverified' || s.fraction < 0.5).map((s) => s.label + (s.status === 'unverified' ? ' (not measured)' : s.status === 'simulated' ? ' (sample data)' : '')),
       details: { ...detailsOf(list, sourceOf), ...extra },
       pageInfo,
       performance,
@@ -318,19 +342,15 @@ export function buildReport(facts: AnalysisFacts, analyzedAt: string): AnalysisR
   for (const f of [...FACTOR_KEYS, 'overall'] as const) {
     const list = f === 'overall' ? signals : signals.filter((s) => s.factor === f);
     const r = factors[f];
-    const insights =
-      f === 'overall'
-        ? [
-            `${r.verified ? `Overall ${r.score}/100 from` : 'No data from'} ${r.dataPoints} verified points of 100${signals.some((s) => s.status === 'simulated') ? ' (the rest simulated or unavailable)' : ''}`,
-            ...FACTOR_KEYS.filter((k) => !factors[k].verified).map((k) => `⚠️ ${k} could not be verified and is left out of the overall score`),
-          ]
-        : list.map(insightFor).filter((i): i is string => i !== null);
+    const insights = f === 'overall' ? overallInsights(factors) : list.map(insightFor).filter((i): i is string => i !== null);
     const extra = f === 'visibility' ? visibilityExtra : f === 'competitiveIntelligence' ? { standing: competitiveStanding(facts, signals) } : {};
     (scores as Record<string, unknown>)[f] = {
       score: r.score,
       label: r.label,
       color: r.color,
       verified: r.verified,
+      sample: r.sample,
+      ...(f === 'overall' ? { factorsMeasured: r.factorsMeasured ?? 0 } : {}),
       insights,
       evidence: evidenceFor(f === 'overall' ? [] : list, r.dataPoints, f === 'overall' ? 100 : FACTOR_POINTS[f as FactorKey], extra),
       aiEnhancement: enhancements[f],

@@ -1,13 +1,17 @@
 import {
   FACTOR_KEYS,
   INSIGHT_MARKERS,
+  MIN_MEASURED_FACTORS,
   NO_DATA_COLOR,
-  NO_DATA_LABEL,
+  NOT_ENOUGH_DATA_LABEL,
+  NOT_MEASURED_LABEL,
+  SAMPLE_SCORE_COLOR,
+  SAMPLE_SCORE_LABEL,
   scoreColor,
   scoreLabel,
   type FactorKey,
 } from '@site/contracts/analysis';
-import type { AnalysisFacts, Competitor, SourceStatus, WebsiteFacts } from './types';
+import type { AnalysisFacts, Competitor, PlacesLookup, SourceStatus, WebsiteFacts, WebsiteLookup, YelpLookup } from './types';
 import { nameSimilarity, NAME_MATCH_THRESHOLD } from './providers/provider-error';
 import { ownValue } from '../../lib/own-key';
 
@@ -15,8 +19,10 @@ import { ownValue } from '../../lib/own-key';
  * The scoring model: one table of signals, each worth a fixed number of points (100 in all).
  * A signal is verified (real data), simulated (no key: flagged) or unverified (provider failed, nothing known).
  * - factor score = round(100 × earned / possible) over its verified + simulated signals; unverified signals are
- *   left out, so a failing provider neither helps nor hurts. A factor with nothing to count is 'No Data'.
- * - overall score = the same ratio over every counted signal of all six factors (so each factor weighs its points).
+ *   left out, so a failing provider neither helps nor hurts. A factor with nothing to count is 'Not measured'.
+ * - a score that counts any simulated signal is a sample ('Sample score'): an example, never the business's standing.
+ * - overall score = the same ratio over every counted signal of all six factors (so each factor weighs its points);
+ *   unmeasured factors are left out, and with fewer than 3 of 6 measured there is no overall score at all.
  * - dataPoints = points of signals backed by real data; totalPossiblePoints = the points the factor could hold.
  * Adding a verified signal that earns its full points can never lower a factor: (e + p) / (m + p) >= e / m.
  */
@@ -36,6 +42,8 @@ export interface Signal {
   /** Human-readable value, for the evidence details. */
   value?: string | number | boolean | null;
   source?: string;
+  /** Unverified only: why, naming the first cause (site not reachable, provider error, no location, no key…). */
+  reason?: string;
 }
 
 export interface SignalSpec {
@@ -88,9 +96,14 @@ export interface FactorResult {
   score: number;
   label: string;
   color: string;
+  /** Something could be counted (false: 'Not measured', or for the overall score 'Not enough data'). */
   verified: boolean;
+  /** The score counts simulated signals. */
+  sample: boolean;
   dataPoints: number;
   totalPossiblePoints: number;
+  /** Overall only: the factors it is based on. */
+  factorsMeasured?: number;
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);
@@ -100,24 +113,40 @@ export function scoreSignals(signals: readonly Signal[], totalPossiblePoints: nu
   let earnedMilli = 0;
   let possibleMilli = 0;
   let dataPoints = 0;
+  let sample = false;
   for (const s of signals) {
     if (s.status === 'unverified') continue;
     // Integer arithmetic (thousandths of a point) keeps rounding monotone.
     earnedMilli += Math.round(clamp01(s.fraction) * 1000) * s.maxPoints;
     possibleMilli += 1000 * s.maxPoints;
     if (s.status === 'verified') dataPoints += s.maxPoints;
+    else sample = true;
   }
   if (possibleMilli === 0) {
-    return { score: 0, label: NO_DATA_LABEL, color: NO_DATA_COLOR, verified: false, dataPoints: 0, totalPossiblePoints };
+    return { score: 0, label: NOT_MEASURED_LABEL, color: NO_DATA_COLOR, verified: false, sample: false, dataPoints: 0, totalPossiblePoints };
   }
   const score = Math.round((100 * earnedMilli) / possibleMilli);
-  return { score, label: scoreLabel(score), color: scoreColor(score), verified: true, dataPoints, totalPossiblePoints };
+  return {
+    score,
+    label: sample ? SAMPLE_SCORE_LABEL : scoreLabel(score),
+    color: sample ? SAMPLE_SCORE_COLOR : scoreColor(score),
+    verified: true,
+    sample,
+    dataPoints,
+    totalPossiblePoints,
+  };
 }
 
 export function scoreAll(signals: readonly Signal[]): Record<FactorKey | 'overall', FactorResult> {
   const result = {} as Record<FactorKey | 'overall', FactorResult>;
   for (const f of FACTOR_KEYS) result[f] = scoreSignals(signals.filter((s) => s.factor === f), FACTOR_POINTS[f]);
-  result.overall = scoreSignals(signals, 100);
+  const factorsMeasured = FACTOR_KEYS.filter((f) => result[f].verified).length;
+  const overall = scoreSignals(signals, 100);
+  result.overall =
+    factorsMeasured >= MIN_MEASURED_FACTORS
+      ? { ...overall, factorsMeasured }
+      : // Two factors say too little about a business to grade it: no number rather than a misleading one.
+        { ...overall, score: 0, label: NOT_ENOUGH_DATA_LABEL, color: NO_DATA_COLOR, verified: false, factorsMeasured };
   return result;
 }
 
@@ -126,7 +155,7 @@ export function insightFor(signal: Signal): string | null {
   if (!signal.insight) return null;
   if (signal.status === 'unverified') return `${INSIGHT_MARKERS.warning} ${signal.insight}`;
   const marker = signal.fraction >= 0.8 ? INSIGHT_MARKERS.check : signal.fraction >= 0.4 ? INSIGHT_MARKERS.warning : INSIGHT_MARKERS.cross;
-  return `${marker} ${signal.insight}${signal.status === 'simulated' ? ' (simulated)' : ''}`;
+  return `${marker} ${signal.insight}${signal.status === 'simulated' ? ' (sample data)' : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -224,14 +253,119 @@ function sig(key: SignalKey, status: SignalStatus, fraction: number, insight: st
   return { key, factor: spec.factor, label: spec.label, maxPoints: spec.points, status, fraction: status === 'unverified' ? 0 : clamp01(fraction), insight, value, ...(status === 'simulated' && source ? { source } : {}) };
 }
 
-/** What we know about the website's existence when no page was read. */
-function websiteAbsence(facts: AnalysisFacts): { status: SignalStatus; reason: string; source?: string } {
-  const { places, website } = facts;
-  if (website.status === 'error') return { status: 'unverified', reason: `Website could not be analyzed: ${website.error}` };
-  if (places.profile && !places.profile.website) {
-    return { status: statusOf(places.status), reason: 'No website is listed on the Google profile', source: places.source };
+/** A signal that could not be counted: its own reason (the first cause), and an insight line when `insight` is given. */
+function notCounted(key: SignalKey, reason: string, insight = ''): Signal {
+  return { ...sig(key, 'unverified', 0, insight), reason };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Why something could not be counted, in the owner's words: the first cause in the chain
+// ---------------------------------------------------------------------------------------------------------
+
+const withoutStop = (text: string) => text.trim().replace(/\.$/, '');
+const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
+
+/** Socket error codes as an owner would say them. */
+const CONNECTION_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'its server refused the connection',
+  ECONNRESET: 'its server dropped the connection',
+  ETIMEDOUT: 'it did not answer in time',
+  EHOSTUNREACH: 'its server cannot be reached from here',
+  ENETUNREACH: 'its server cannot be reached from here',
+  EPROTO: 'its secure connection could not be set up',
+  CERT_HAS_EXPIRED: 'its security certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its security certificate is not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its security certificate is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its security certificate is not trusted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its security certificate is for another name',
+};
+
+/** What went wrong reaching the website, without the fetcher's jargon. */
+function unreachableWords(error: string): string {
+  const detail = withoutStop(error);
+  const timeout = /did not answer within (\d+) seconds/.exec(detail);
+  if (timeout) return `it did not answer within ${timeout[1]} seconds`;
+  if (/could not be resolved/.test(detail)) return 'its address was not found';
+  const status = /answered HTTP (\d{3})/.exec(detail);
+  if (status) return `it answered with an error (HTTP ${status[1]})`;
+  const refused = /could not be reached \(([^)]*)\)/.exec(detail);
+  if (refused) return ownValue(CONNECTION_WORDS, refused[1]!) ?? `the connection failed (${refused[1]})`;
+  return lowerFirst(detail);
+}
+
+/** Why the website could not be read: not reachable, too large or complex, or an address we may not visit. */
+export function websiteProblem(website: Pick<WebsiteLookup, 'error' | 'errorKind'>): string {
+  const error = website.error ?? 'unknown error';
+  if (website.errorKind === 'too_complex' || /too large or complex/i.test(error)) {
+    const why = withoutStop(error.replace(/^This page is too large or complex to analyze:?\s*/i, ''));
+    return `the website's page is too large or complex to analyze${why ? ` (${why})` : ''}`;
   }
-  return { status: 'unverified', reason: 'No website known to analyze (no Google profile to take it from)' };
+  if (website.errorKind === 'refused') return `the website address cannot be analyzed (${lowerFirst(withoutStop(error))})`;
+  return `the website could not be reached (${unreachableWords(error)})`;
+}
+
+export const googleFailed = (places: Pick<PlacesLookup, 'error'>) => `Google could not be checked (${withoutStop(places.error ?? 'no answer')})`;
+export const yelpFailed = (yelp: Pick<YelpLookup, 'error'>) => `Yelp could not be checked (${withoutStop(yelp.error ?? 'no answer')})`;
+
+/** What we know about the website's existence when no page was read. */
+function websiteAbsence(facts: AnalysisFacts): { status: SignalStatus; reason: string; listed: string; source?: string } {
+  const { places, website } = facts;
+  if (website.status === 'error') {
+    const reason = websiteProblem(website);
+    return { status: 'unverified', reason, listed: reason };
+  }
+  if (places.profile && !places.profile.website) {
+    const reason = 'No website is listed on the Google profile';
+    return { status: statusOf(places.status), reason, listed: reason, source: places.source };
+  }
+  const reason =
+    places.status === 'error'
+      ? `no website was entered, and ${googleFailed(places)} to find one`
+      : places.status === 'simulated'
+        ? 'no website was entered, and without a Google Places key there is no real Google profile to find one on'
+        : 'no website was entered, and no Google profile was found to take one from';
+  return { status: 'unverified', reason, listed: reason };
+}
+
+/** Why name, address and phone could not be compared: each missing source's own cause, in order. */
+function citationGap(facts: AnalysisFacts): string {
+  const { places, yelp, website } = facts;
+  const sources = [
+    {
+      name: 'Google',
+      present: Boolean(places.profile),
+      simulated: places.status === 'simulated',
+      missing: places.status === 'error' ? googleFailed(places) : 'no Google profile was found',
+    },
+    {
+      name: 'Yelp',
+      present: Boolean(yelp.listing),
+      simulated: yelp.status === 'simulated',
+      missing: yelp.status === 'error' ? yelpFailed(yelp) : 'no Yelp listing was found',
+    },
+    {
+      name: 'the website',
+      present: Boolean(website.facts?.localBusiness),
+      simulated: website.status === 'simulated',
+      missing:
+        website.status === 'error'
+          ? websiteProblem(website)
+          : !website.facts
+            ? 'no website was analyzed'
+            : 'the website does not state its name, address and phone as LocalBusiness data',
+    },
+  ];
+  const present = sources.filter((s) => s.present);
+  if (present.length >= 2) {
+    // Two sources, but one real and one sample: comparing them would prove nothing.
+    const sampleOnes = present.filter((s) => s.simulated).map((s) => s.name);
+    if (sampleOnes.length === 0) return 'the sources found hold no name, address or phone in common';
+    return `real data is never compared with sample data (${sampleOnes.join(' and ')}: no key configured)`;
+  }
+  return `it needs the same details from two sources, and ${sources
+    .filter((s) => !s.present)
+    .map((s) => s.missing)
+    .join('; ')}`;
 }
 
 export function buildSignals(facts: AnalysisFacts): Signal[] {
@@ -241,16 +375,19 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
   const pSource = places.source;
   const yStatus = statusOf(yelp.status);
   const ySource = yelp.source;
+  const gFailed = googleFailed(places);
+  const yFailed = yelpFailed(yelp);
 
   // Visibility
-  if (places.status === 'error') out.push(sig('googleProfile', 'unverified', 0, `Google Business Profile could not be verified: ${places.error}`));
+  if (places.status === 'error') out.push(notCounted('googleProfile', gFailed, `Google Business Profile could not be verified: ${places.error}`));
   else out.push(sig('googleProfile', pStatus, places.found ? 1 : 0, places.found ? 'Google Business Profile found' : `No Google Business Profile found for "${places.searchTerm}"`, Boolean(places.found), pSource));
-  if (yelp.status === 'error') out.push(sig('yelpListing', 'unverified', 0, `Yelp listing could not be verified: ${yelp.error}`));
+  if (yelp.status === 'error') out.push(notCounted('yelpListing', yFailed, `Yelp listing could not be verified: ${yelp.error}`));
   else out.push(sig('yelpListing', yStatus, yelp.found ? 1 : 0, yelp.found ? 'Listed on Yelp' : `No Yelp listing found for "${yelp.searchTerm}"`, Boolean(yelp.found), ySource));
 
   const comparisons = citationComparisons(facts);
   if (comparisons.length === 0) {
-    out.push(sig('citationConsistency', 'unverified', 0, 'Name, address and phone could not be compared (needs two sources with the same details)'));
+    const gap = citationGap(facts);
+    out.push(notCounted('citationConsistency', `name, address and phone could not be compared: ${gap}`, `Name, address and phone could not be compared: ${gap}`));
   } else {
     const matches = comparisons.filter((c) => c.match).length;
     const mismatches = comparisons.filter((c) => !c.match);
@@ -267,16 +404,17 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
     const links = Object.entries(website.facts.socialLinks).filter(([, v]) => v).map(([k]) => k);
     out.push(sig('socialLinks', 'verified', links.length >= 2 ? 1 : links.length === 1 ? 0.5 : 0, links.length ? `Website links to ${links.join(', ')}` : 'Website does not link to any social profile', links.length));
   } else if (website.status === 'simulated') {
-    out.push(sig('socialLinks', 'unverified', 0, 'Social profile links need the real website (simulated here)'));
+    out.push(notCounted('socialLinks', 'the website is sample data (no Google Places key configured to find the real one), so its links cannot be read', 'Social profile links need the real website (sample data here)'));
   } else {
     const absent = websiteAbsence(facts);
-    out.push(sig('socialLinks', absent.status, 0, absent.status === 'unverified' ? '' : 'No website to link social profiles from', null, absent.source));
+    if (absent.status === 'unverified') out.push(notCounted('socialLinks', absent.reason, website.status === 'error' ? `Social profile links not checked: ${absent.reason}` : ''));
+    else out.push(sig('socialLinks', absent.status, 0, 'No website to link social profiles from', null, absent.source));
   }
 
   // Reputation
   if (places.status === 'error') {
-    out.push(sig('googleRating', 'unverified', 0, `Google reviews could not be verified: ${places.error}`));
-    out.push(sig('googleReviews', 'unverified', 0, ''));
+    out.push(notCounted('googleRating', gFailed, `Google reviews could not be verified: ${places.error}`));
+    out.push(notCounted('googleReviews', gFailed));
   } else if (!places.profile) {
     out.push(sig('googleRating', pStatus, 0, 'No Google reviews (no Google profile found)', null, pSource));
     out.push(sig('googleReviews', pStatus, 0, '', 0, pSource));
@@ -286,8 +424,8 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
     out.push(sig('googleReviews', pStatus, reviewFraction(reviewCount, 150), `${reviewCount} Google review${reviewCount === 1 ? '' : 's'}${reviewCount < 25 ? ' (few for customers to judge by)' : ''}`, reviewCount, pSource));
   }
   if (yelp.status === 'error') {
-    out.push(sig('yelpRating', 'unverified', 0, `Yelp reviews could not be verified: ${yelp.error}`));
-    out.push(sig('yelpReviews', 'unverified', 0, ''));
+    out.push(notCounted('yelpRating', yFailed, `Yelp reviews could not be verified: ${yelp.error}`));
+    out.push(notCounted('yelpReviews', yFailed));
   } else if (!yelp.listing) {
     out.push(sig('yelpRating', yStatus, 0, 'No Yelp reviews (no Yelp listing found)', null, ySource));
     out.push(sig('yelpReviews', yStatus, 0, '', 0, ySource));
@@ -300,14 +438,15 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
   // Profile quality
   const profileKeys = ['openingHours', 'photos', 'phone', 'profileWebsite', 'operational'] as const;
   if (places.status === 'error') {
-    profileKeys.forEach((k, i) => out.push(sig(k, 'unverified', 0, i === 0 ? `Google profile details could not be verified: ${places.error}` : '')));
+    profileKeys.forEach((k, i) => out.push(notCounted(k, gFailed, i === 0 ? `Google profile details could not be verified: ${places.error}` : '')));
   } else if (!places.profile) {
     profileKeys.forEach((k, i) => out.push(sig(k, pStatus, 0, i === 0 ? 'No Google profile to hold hours, photos and phone' : '', null, pSource)));
   } else {
     const p = places.profile;
     out.push(sig('openingHours', pStatus, p.openingHours.length ? 1 : 0, p.openingHours.length ? 'Opening hours listed' : 'Opening hours missing on Google', p.openingHours.length > 0, pSource));
     out.push(sig('photos', pStatus, Math.min(1, p.photosCount / 10), `${p.photosCount} photo${p.photosCount === 1 ? '' : 's'} on the Google profile`, p.photosCount, pSource));
-    out.push(sig('phone', pStatus, p.phone ? 1 : 0, p.phone ? `Phone number listed (${p.phone})` : 'No phone number on Google', p.phone, pSource));
+    // A colon, not brackets: US numbers are written '(925) 555-0109', and '((925) …)' reads as a typo.
+    out.push(sig('phone', pStatus, p.phone ? 1 : 0, p.phone ? `Phone number listed: ${p.phone}` : 'No phone number on Google', p.phone, pSource));
     out.push(sig('profileWebsite', pStatus, p.website ? 1 : 0, p.website ? 'Website linked from the Google profile' : 'No website linked from the Google profile', p.website, pSource));
     const operational = p.businessStatus === 'OPERATIONAL';
     out.push(sig('operational', pStatus, operational ? 1 : 0, operational ? 'Listed as operational' : `Google lists the business as ${p.businessStatus ?? 'unknown status'}`, p.businessStatus, pSource));
@@ -320,7 +459,8 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
     const absent = websiteAbsence(facts);
     siteKeys.forEach((k) => {
       const first = k === 'https' || k === 'title';
-      out.push(sig(k, absent.status, 0, first ? absent.reason : '', null, absent.source));
+      if (absent.status === 'unverified') out.push(notCounted(k, absent.reason, first ? `Website not measured: ${absent.reason}` : ''));
+      else out.push(sig(k, absent.status, 0, first ? absent.listed : '', null, absent.source));
     });
   } else {
     const st = statusOf(website.status);
@@ -352,14 +492,19 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
 
   // Competitive intelligence
   const compKeys = ['ratingPercentile', 'reviewPercentile'] as const;
-  if (!query.location) {
-    compKeys.forEach((k, i) => out.push(sig(k, 'unverified', 0, i === 0 ? 'Competitive insights not included: no location selected' : '')));
-  } else if (places.status === 'error' || places.competitorsError) {
-    compKeys.forEach((k, i) => out.push(sig(k, 'unverified', 0, i === 0 ? `Local competitors could not be verified: ${places.error ?? places.competitorsError}` : '')));
-  } else if (!places.competitors || places.competitors.length < 3) {
-    compKeys.forEach((k, i) => out.push(sig(k, 'unverified', 0, i === 0 ? 'Too few same-type businesses found nearby to compare' : '')));
+  const competitorsGap = !query.location
+    ? { reason: 'no location was selected', insight: 'Competitive insights not included: no location selected' }
+    : places.status === 'error'
+      ? { reason: gFailed, insight: `Local competitors could not be verified: ${places.error}` }
+      : places.competitorsError
+        ? { reason: `local competitors could not be looked up (${withoutStop(places.competitorsError)})`, insight: `Local competitors could not be verified: ${places.competitorsError}` }
+        : !places.competitors || places.competitors.length < 3
+          ? { reason: `too few same-type businesses were found nearby to compare (${places.competitors?.length ?? 0})`, insight: 'Too few same-type businesses found nearby to compare' }
+          : null;
+  if (competitorsGap) {
+    compKeys.forEach((k, i) => out.push(notCounted(k, competitorsGap.reason, i === 0 ? competitorsGap.insight : '')));
   } else {
-    const comps: Competitor[] = places.competitors;
+    const comps: Competitor[] = places.competitors!;
     const src = places.competitorsSource ?? pSource;
     if (!places.profile) {
       compKeys.forEach((k, i) => out.push(sig(k, pStatus, 0, i === 0 ? `Not on Google, so invisible next to ${comps.length} local competitors` : '', 0, src)));
@@ -369,7 +514,7 @@ export function buildSignals(facts: AnalysisFacts): Signal[] {
       const vp = percentile(places.profile.reviewCount, comps.map((c) => c.reviewCount));
       const medianReviews = [...comps.map((c) => c.reviewCount)].sort((a, b) => a - b)[Math.floor(comps.length / 2)]!;
       out.push(sig('ratingPercentile', pStatus, rp / 100, `Rating higher than ${rp}% of ${comps.length} local competitors`, rp, src));
-      out.push(sig('reviewPercentile', pStatus, vp / 100, `More reviews than ${vp}% of local competitors (median ${medianReviews}, you ${places.profile.reviewCount})`, vp, src));
+      out.push(sig('reviewPercentile', pStatus, vp / 100, `More reviews than ${vp}% of local competitors (median ${medianReviews}, yours ${places.profile.reviewCount})`, vp, src));
     }
   }
   return out;

@@ -1,3 +1,4 @@
+import { SAMPLE_SOURCES } from '@site/contracts/analysis';
 import type { AnalysisQuery, Competitor, DetectedTechnology, PlacesLookup, WebsiteFacts, WebsiteLookup, YelpLookup } from './types';
 import { searchTermFor } from './providers/google-places';
 import { YELP_FALLBACK_LOCATION } from './providers/yelp';
@@ -10,11 +11,13 @@ import { ownValue } from '../../lib/own-key';
  * each detail built from it isMockData: true.
  */
 
+/** What each simulated result says it is (the mock-data warning lists these): one source per provider, in owner words. */
 export const SIMULATION_SOURCES = {
-  googlePlaces: 'Simulated: GOOGLE_PLACES_API_KEY not configured',
-  competitors: 'Simulated: GOOGLE_PLACES_API_KEY not configured (local competitors)',
-  yelp: 'Simulated: YELP_API_KEY not configured',
-  website: 'Simulated: no website to fetch because the Google profile is simulated (GOOGLE_PLACES_API_KEY not configured)',
+  googlePlaces: SAMPLE_SOURCES.googlePlaces,
+  // The competitors come from the same (simulated) Google lookup: the same source, so the warning names it once.
+  competitors: SAMPLE_SOURCES.googlePlaces,
+  yelp: SAMPLE_SOURCES.yelp,
+  website: SAMPLE_SOURCES.website,
 } as const;
 
 /** FNV-1a over the normalized query: the seed of every simulated figure. */
@@ -133,8 +136,8 @@ export function simulatePlaces(query: AnalysisQuery, checkedAt: string): PlacesL
     : null;
   return {
     searchTerm: searchTermFor(query),
-    apiEndpoint: 'none (simulated)',
-    dataSource: 'Simulation (no Google Places API key)',
+    apiEndpoint: 'none (sample data)',
+    dataSource: 'Sample data (no Google Places key configured)',
     checkedAt,
     source: SIMULATION_SOURCES.googlePlaces,
     status: 'simulated',
@@ -173,8 +176,8 @@ export function simulateYelp(query: AnalysisQuery, checkedAt: string): YelpLooku
   const location = query.location ?? YELP_FALLBACK_LOCATION;
   return {
     searchTerm: `${query.businessName} ${location}`,
-    apiEndpoint: 'none (simulated)',
-    dataSource: 'Simulation (no Yelp API key)',
+    apiEndpoint: 'none (sample data)',
+    dataSource: 'Sample data (no Yelp key configured)',
     checkedAt,
     source: SIMULATION_SOURCES.yelp,
     status: 'simulated',

@@ -102,11 +102,15 @@ export interface WebsiteFacts {
   siteName: string | null;
 }
 
+/** Why a website could not be read: not reachable, not allowed (an address from the profile), or too heavy to analyze. */
+export type WebsiteErrorKind = 'unreachable' | 'refused' | 'too_complex';
+
 export interface WebsiteLookup {
   status: SourceStatus;
   url: string | null;
   facts: WebsiteFacts | null;
   error: string | null;
+  errorKind?: WebsiteErrorKind;
   source?: string;
   checkedAt: string;
 }

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import * as Collapsible from '@radix-ui/react-collapsible';
 import type { AiAssessment } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
+import { SampleMark } from './sample-mark';
 import { BusinessTypeAnalysis, DetailedRecommendations, OpportunitiesList, RoadmapList, SignalsList } from './ai-parts';
 
 /*
@@ -44,7 +45,7 @@ function Panel({ title, children, onToggle }: { title: string; children: ReactNo
   );
 }
 
-export function AiPanels({ ai, onToggle }: { ai: Partial<AiAssessment> | null; onToggle: (panel: AiPanelKey, open: boolean) => void }) {
+export function AiPanels({ ai, sample = false, onToggle }: { ai: Partial<AiAssessment> | null; sample?: boolean; onToggle: (panel: AiPanelKey, open: boolean) => void }) {
   const body: Record<AiPanelKey, ReactNode> = {
     opportunities: <OpportunitiesList ai={ai} />,
     roadmap: <RoadmapList ai={ai} />,
@@ -54,9 +55,13 @@ export function AiPanels({ ai, onToggle }: { ai: Partial<AiAssessment> | null; o
   };
   return (
     <section aria-labelledby="ai-details-heading" className="space-y-3">
-      <h3 id="ai-details-heading" className="text-lg font-bold text-fg">
-        AI Automation Details
-      </h3>
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id="ai-details-heading" className="text-lg font-bold text-fg">
+          AI Automation Details
+        </h3>{' '}
+        {sample && <SampleMark />}
+      </div>
+      {sample && <p className="text-sm text-muted-fg">The hours, savings and signal strengths below rest on sample data: treat them as an example.</p>}
       {AI_PANELS.map((p) => (
         <Panel key={p.key} title={p.title} onToggle={(open) => onToggle(p.key, open)}>
           {body[p.key]}

@@ -1,5 +1,6 @@
 import { FACTOR_KEYS } from '@site/contracts/analysis-rules';
 import { FACTOR_TITLES, usd, type ScorecardData } from './normalize-result';
+import { SampleMark } from './sample-mark';
 import { ANALYZING_SIGNALS, BusinessTypeAnalysis, DetailedRecommendations, OpportunitiesList, PriorityBadge, SignalsList } from './ai-parts';
 
 /** Body of the 'AI Automation Assessment Report' modal (lazy-loaded). */
@@ -9,8 +10,9 @@ export default function AiReportContent({ data }: { data: ScorecardData }) {
   return (
     <div className="space-y-6">
       <section aria-labelledby="ai-report-summary">
-        <h3 id="ai-report-summary" className="text-lg font-semibold">
-          Summary for {data.businessName}
+        <h3 id="ai-report-summary" className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+          Summary for {data.businessName}{data.assessmentIsSample && ' '}
+          {data.assessmentIsSample && <SampleMark />}
         </h3>
         {ai && typeof ai.overallReadiness === 'number' ? (
           <p className="mt-1 text-sm">
@@ -26,15 +28,16 @@ export default function AiReportContent({ data }: { data: ScorecardData }) {
         ) : (
           <p className="mt-1 text-sm text-muted-fg">{ANALYZING_SIGNALS}</p>
         )}
-        {data.mockSources.length > 0 && (
+        {(data.assessmentIsSample || data.mockSources.length > 0) && (
           <p className="mt-2 text-sm text-amber-800 screen-dark:text-amber-300">Parts of this report rest on simulated data; treat the figures as an example.</p>
         )}
       </section>
 
       {breakdown.length > 0 && (
         <section aria-labelledby="ai-report-savings">
-          <h3 id="ai-report-savings" className="text-lg font-semibold">
-            Where the savings come from
+          <h3 id="ai-report-savings" className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+            Where the savings come from{data.assessmentIsSample && ' '}
+            {data.assessmentIsSample && <SampleMark />}
           </h3>
           <p className="mt-1 text-sm text-muted-fg">Priced like the ROI calculator: hours per week × 4.33 weeks × cost per hour × share automated.</p>
           <ul className="mt-2 space-y-2">
@@ -81,8 +84,9 @@ export default function AiReportContent({ data }: { data: ScorecardData }) {
       </section>
 
       <section aria-labelledby="ai-report-factors">
-        <h3 id="ai-report-factors" className="text-lg font-semibold">
-          Automation per growth factor
+        <h3 id="ai-report-factors" className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+          Automation per growth factor{data.assessmentIsSample && ' '}
+          {data.assessmentIsSample && <SampleMark />}
         </h3>
         <ul className="mt-2 space-y-2">
           {FACTOR_KEYS.map((k) => {

@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import type { EvidenceSignal } from '@site/contracts/analysis';
+import { sampleSourceLabel } from '@site/contracts/analysis-rules';
 import { ExternalLink, cn } from '@site/ui';
+import { SampleMark } from './sample-mark';
 import type { ScoreView } from './normalize-result';
 
 /* Evidence per point: the signals behind a factor's score, each with points, value, source and a link. */
@@ -44,19 +46,21 @@ function hostOf(url: string): string {
 
 function SignalRow({ s }: { s: EvidenceSignal }) {
   const counted = s.status !== 'unverified';
+  const sample = s.isMockData === true || s.status === 'simulated';
   return (
     <li className="rounded-lg border border-border bg-bg p-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <span className="font-semibold text-fg">{s.label}</span>
-        <span className="font-semibold tabular-nums text-fg">
+        <span className="flex flex-wrap items-center gap-2 font-semibold tabular-nums text-fg">
           {counted ? `${fmt(s.points)} of ${fmt(s.maxPoints)} points` : `Not counted (worth ${fmt(s.maxPoints)} points)`}
+          {sample && <SampleMark />}
         </span>
       </div>
       <dl className="mt-1.5 grid gap-x-3 gap-y-0.5 text-muted-fg sm:grid-cols-[7rem_1fr]">
         <dt className="font-medium">Measured</dt>
         <dd className="break-words text-fg">{s.valueText}</dd>
         <dt className="font-medium">Source</dt>
-        <dd className={cn('break-words', s.isMockData && 'text-amber-800 screen-dark:text-amber-300')}>{s.source}</dd>
+        <dd className={cn('break-words', sample && 'text-amber-800 screen-dark:text-amber-300')}>{sample ? sampleSourceLabel(s.source) : s.source}</dd>
         {s.measures && (
           <>
             <dt className="font-medium">How it counts</dt>
@@ -110,7 +114,8 @@ export function EvidenceToggle({ title, score, onToggle }: { title: string; scor
         <p className="mt-2 text-sm text-muted-fg">
           {earned.length
             ? `${fmt(total(earned, 'points'))} of ${fmt(total(earned, 'maxPoints'))} counted points earned. Signals that could not be verified are left out of the score.`
-            : 'None of these signals could be verified, so this score has no data.'}
+            : 'None of these signals could be verified, so this factor was not measured.'}
+          {earned.some((x) => x.status === 'simulated') && ' Points marked sample data come from simulated figures, not from your business.'}
         </p>
         <ul className="mt-2 space-y-2" aria-label={`Evidence behind the ${title} score`}>
           {signals.map((s) => (

@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { INSIGHT_MARKERS } from '@site/contracts/analysis-rules';
 import type { FactorKey } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
-import { FACTOR_TITLES, type ScorecardData } from './normalize-result';
+import { FACTOR_TITLES, type ScorecardData, type ScoreView } from './normalize-result';
 import { ChangeChip, ScoreBadge } from './score-badge';
 import { scoreTone, TONE_TEXT } from './score-tone';
-import { EvidenceToggle } from './evidence-rows';
-import { changeSince } from './what-changed';
+import { EvidenceToggle, signalsOf } from './evidence-rows';
+import { changeSince, comparableScore } from './what-changed';
 
 // [marker in the data, word for screen readers, glyph shown (text symbols: emoji fonts are not everywhere), colour]
 const MARKERS: Array<[string, string, string, string]> = [
@@ -39,6 +39,23 @@ export function InsightList({ insights }: { insights: string[] }) {
   );
 }
 
+/** What a sample or unmeasured factor is, under its title: never shown as the business's standing. */
+function ScoreNote({ s }: { s: ScoreView }) {
+  if (!s.verified) return null;
+  if (!s.sample) return null;
+  const signals = signalsOf(s).filter((x) => x.status !== 'unverified');
+  const samplePoints = signals.filter((x) => x.status === 'simulated').reduce((n, x) => n + x.maxPoints, 0);
+  const countedPoints = signals.reduce((n, x) => n + x.maxPoints, 0);
+  const partly = samplePoints > 0 && samplePoints < countedPoints;
+  return (
+    <p className="mt-2 text-sm font-medium text-amber-900 screen-dark:text-amber-200">
+      {partly
+        ? `Sample score: ${samplePoints} of the ${countedPoints} points it counts come from sample data, so it is not your real standing.`
+        : 'Sample score: built from sample data, so it is an example, not your real standing.'}
+    </p>
+  );
+}
+
 /** One of the six detail cards: title, score, insights, the factor's own panel and its evidence per point. */
 export function FactorCard({
   factor,
@@ -55,7 +72,7 @@ export function FactorCard({
 }) {
   const s = data.scores[factor];
   const title = FACTOR_TITLES[factor];
-  const change = changeSince(data.previous, factor, s.score);
+  const change = changeSince(data.previous, factor, comparableScore(s));
   const headingId = `factor-${factor}-heading`;
   return (
     <section id={`factor-${factor}`} aria-labelledby={headingId} tabIndex={-1} className="scroll-mt-24 rounded-2xl border border-border bg-surface p-5 shadow-sm break-inside-avoid-page">
@@ -65,13 +82,16 @@ export function FactorCard({
         </h3>
         <div className="flex items-center gap-2">
           {change && <ChangeChip change={change} />}
-          <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[scoreTone(s.score, s.verified)])}>
-            {s.score}
-            <span className="text-sm font-medium text-muted-fg">/100</span>
-          </span>
-          <ScoreBadge score={s.score} label={s.label} verified={s.verified} />
+          {s.verified && (
+            <span className={cn('text-2xl font-bold tabular-nums', TONE_TEXT[scoreTone(s.score, s.verified, s.sample)])}>
+              {s.score}
+              <span className="text-sm font-medium text-muted-fg">/100</span>
+            </span>
+          )}
+          <ScoreBadge score={s.score} label={s.label} verified={s.verified} sample={s.sample} />
         </div>
       </div>
+      <ScoreNote s={s} />
       {!hideInsights && <InsightList insights={s.insights} />}
       {children}
       <EvidenceToggle title={title} score={s} onToggle={(open) => onEvidenceToggle?.(factor, open)} />

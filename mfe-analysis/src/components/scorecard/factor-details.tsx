@@ -1,9 +1,11 @@
+import { sampleSourceLabel } from '@site/contracts/analysis-rules';
 import type { CompetitiveStanding, PlatformEvidence } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
 import type { ScorecardData, ScoreView } from './normalize-result';
 import { PLATFORM_ORDER, PlatformEvidenceItem } from './platform-evidence';
 import { InsightList } from './factor-card';
 import { scoreTone, TONE_BADGE } from './score-tone';
+import { SampleMark } from './sample-mark';
 import { standingWords } from './standing-words';
 
 /* The parts of the detail cards that differ per factor. */
@@ -32,28 +34,36 @@ export function VisibilityDetails({ score, onPlatformOpen }: { score: ScoreView;
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div className="rounded-lg bg-surface-muted p-2">
           <dt className="text-muted-fg">Citation consistency</dt>
-          <dd className="font-semibold text-fg">{pct(details.citationConsistency)}</dd>
+          <dd className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold text-fg">
+            {pct(details.citationConsistency)}
+            {details.isMockData === true && <SampleMark />}
+          </dd>
         </div>
         <div className="rounded-lg bg-surface-muted p-2">
           <dt className="text-muted-fg">Local presence</dt>
-          <dd className="font-semibold text-fg">{pct(details.localPresence)}</dd>
+          <dd className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold text-fg">
+            {pct(details.localPresence)}
+            {details.isMockData === true && <SampleMark />}
+          </dd>
         </div>
       </dl>
     </div>
   );
 }
 
-function GradedPanel({ title, graded }: { title: string; graded: { score: number; grade: string; source: string } }) {
-  const tone = scoreTone(graded.score);
+function GradedPanel({ title, graded }: { title: string; graded: { score: number; grade: string; source: string; isMockData?: boolean } }) {
+  const sample = graded.isMockData === true;
+  const tone = scoreTone(graded.score, true, sample);
   return (
     <div className="rounded-lg border border-border bg-bg p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-sm font-semibold text-fg">{title}</h4>
         <span data-tone={tone} className={cn('whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold', TONE_BADGE[tone])}>
           {graded.score}/100 · Grade {graded.grade}
+          {sample && ' · sample data'}
         </span>
       </div>
-      <p className="mt-1 text-xs text-muted-fg">{graded.source}</p>
+      <p className="mt-1 text-xs text-muted-fg">{sample ? sampleSourceLabel(graded.source) : graded.source}</p>
     </div>
   );
 }
@@ -70,7 +80,8 @@ export function WebsiteTrustDetails({ score }: { score: ScoreView }) {
   if (!showPerf && !showSec && techs.length === 0 && !url) return null;
   return (
     <div className="mt-4 space-y-3">
-      {url && <p className="break-all text-sm text-muted-fg">Page analyzed: {url}</p>}
+      {/* An address that could not be read was tried, not analyzed. */}
+      {url && <p className="break-all text-sm text-muted-fg">{score.verified ? 'Page analyzed' : 'Address tried'}: {url}</p>}
       {(showPerf || showSec) && (
         <div className="grid gap-3">
           {showPerf && <GradedPanel title="Performance" graded={perf} />}
@@ -79,7 +90,10 @@ export function WebsiteTrustDetails({ score }: { score: ScoreView }) {
       )}
       {techs.length > 0 && (
         <div>
-          <h4 className="text-sm font-semibold text-fg">Technologies</h4>
+          <h4 className="flex flex-wrap items-center gap-2 text-sm font-semibold text-fg">
+            Technologies{techs.some((t) => t.isMockData === true) && ' '}
+            {techs.some((t) => t.isMockData === true) && <SampleMark />}
+          </h4>
           <ul className="mt-1 flex flex-wrap gap-1.5" aria-label="Technologies detected">
             {techs.slice(0, MAX_TECHNOLOGIES).map((t) => (
               <li key={t.name} className="rounded-full bg-surface-muted px-2.5 py-0.5 text-xs font-medium text-fg">
@@ -108,16 +122,29 @@ export function CompetitiveDetails({ score, data }: { score: ScoreView; data: Sc
   const standing = details && isRecord(details.standing) ? (details.standing as CompetitiveStanding) : null;
   const hasLocation = data.location !== 'Unknown Location';
   const words = standingWords(standing, hasLocation ? data.location : null);
+  // The standing is computed from simulated competitors (or a simulated profile): every figure in it is a sample.
+  const sample = standing?.isMockData === true || score.sample;
   if (score.missing || (!score.verified && !words.reason && score.insights.length === 0)) {
     return <p className="mt-3 text-sm font-medium text-muted-fg">Competitive intelligence data not available</p>;
   }
   return (
     <>
       {words.rating ? (
-        <div className="mt-3 rounded-lg bg-primary-soft p-3 text-primary-soft-fg">
-          <h4 className="text-sm font-semibold">Local standing</h4>
-          <p className="mt-1 text-base font-semibold">{words.rating}</p>
-          {words.reviews && <p className="text-sm">{words.reviews}</p>}
+        <div className={cn('mt-3 rounded-lg p-3', sample ? 'border border-dashed border-amber-400 bg-surface-muted text-fg screen-dark:border-amber-600' : 'bg-primary-soft text-primary-soft-fg')}>
+          <h4 className="flex flex-wrap items-center justify-between gap-2 text-sm font-semibold">
+            Local standing{sample && ' '}
+            {sample && <SampleMark />}
+          </h4>
+          <p className="mt-1 text-base font-semibold">
+            {words.rating}
+            {sample && ' (sample data)'}
+          </p>
+          {words.reviews && (
+            <p className="text-sm">
+              {words.reviews}
+              {sample && ' (sample data)'}
+            </p>
+          )}
         </div>
       ) : (
         <div className="mt-3 rounded-lg bg-surface-muted p-3">

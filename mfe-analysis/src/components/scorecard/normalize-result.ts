@@ -1,4 +1,14 @@
-import { collectMockSources, FACTOR_KEYS, NO_DATA_COLOR, NO_DATA_LABEL, scoreLabel } from '@site/contracts/analysis-rules';
+import {
+  collectMockSources,
+  FACTOR_KEYS,
+  MIN_MEASURED_FACTORS,
+  NO_DATA_COLOR,
+  NO_DATA_LABEL,
+  NOT_ENOUGH_DATA_LABEL,
+  NOT_MEASURED_LABEL,
+  SAMPLE_SCORE_LABEL,
+  scoreLabel,
+} from '@site/contracts/analysis-rules';
 import type { AiAssessment, AiEnhancement, AnalysisResponse, Evidence, FactorKey, PreviousReport, Recommendation } from '@site/contracts/analysis';
 
 /*
@@ -13,8 +23,13 @@ export interface ScoreView {
   label: string;
   /** The colour class the answer carried (kept for the record; the badge picks contrast-safe colours by score). */
   color: string;
-  /** false for 'No Data': nothing behind the score could be counted, or the score was missing. */
+  /**
+   * false when there is no score to show: nothing behind it could be counted ('Not measured'; for the overall score,
+   * fewer than 3 factors: 'Not enough data'), or the answer had none ('No Data'). No number is shown then.
+   */
   verified: boolean;
+  /** The score counts simulated figures: shown as a sample score, never as the business's standing. */
+  sample: boolean;
   /** true when the answer had no usable score for this key. */
   missing: boolean;
   insights: string[];
@@ -35,6 +50,12 @@ export interface ScorecardData {
   aiAssessment: Partial<AiAssessment> | null;
   mockSources: string[];
   previous: PreviousReport | null;
+  /** How many of the 6 factors were measured (the overall score is based on these). */
+  factorsMeasured: number;
+  /** Any score, or the AI assessment, rests on simulated figures. */
+  sample: boolean;
+  /** The AI readiness, hours and savings rest on simulated figures (also handed to the ROI calculator). */
+  assessmentIsSample: boolean;
 }
 
 export const DEFAULT_BUSINESS_NAME = 'Unknown Business';
@@ -45,23 +66,39 @@ const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim(
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
+/** Reports stored before `sample` existed: a score is a sample when one of its counted signals is simulated. */
+function countsSimulated(evidence: Partial<Evidence> | null): boolean {
+  const signals = Array.isArray(evidence?.signals) ? evidence.signals : [];
+  return signals.some((x) => isRecord(x) && x.status === 'simulated');
+}
+
 function scoreView(key: ScoreKey, raw: unknown): ScoreView {
   const s = isRecord(raw) ? raw : null;
   const value = s?.score;
+  const evidence = isRecord(s?.evidence) ? (s.evidence as Partial<Evidence>) : null;
   if (!s || typeof value !== 'number' || !Number.isFinite(value)) {
     console.warn(`Scorecard: the score "${key}" is missing from the analysis; showing 0 (${NO_DATA_LABEL}).`);
-    return { score: 0, label: NO_DATA_LABEL, color: NO_DATA_COLOR, verified: false, missing: true, insights: strings(s?.insights), evidence: isRecord(s?.evidence) ? (s.evidence as Partial<Evidence>) : null, aiEnhancement: null };
+    return { score: 0, label: NO_DATA_LABEL, color: NO_DATA_COLOR, verified: false, sample: false, missing: true, insights: strings(s?.insights), evidence, aiEnhancement: null };
   }
   const score = Math.min(100, Math.max(0, Math.round(value)));
   const verified = s.verified !== false && s.label !== NO_DATA_LABEL;
+  const sample = verified && (typeof s.sample === 'boolean' ? s.sample : countsSimulated(evidence));
+  const label = !verified
+    ? key === 'overall'
+      ? NOT_ENOUGH_DATA_LABEL
+      : NOT_MEASURED_LABEL
+    : sample
+      ? SAMPLE_SCORE_LABEL
+      : text(s.label, scoreLabel(score));
   return {
-    score,
-    label: text(s.label, verified ? scoreLabel(score) : NO_DATA_LABEL),
+    score: verified ? score : 0,
+    label,
     color: text(s.color, NO_DATA_COLOR),
     verified,
+    sample,
     missing: false,
     insights: strings(s.insights),
-    evidence: isRecord(s.evidence) ? (s.evidence as Partial<Evidence>) : null,
+    evidence,
     aiEnhancement: isRecord(s.aiEnhancement) ? (s.aiEnhancement as AiEnhancement) : null,
   };
 }
@@ -78,6 +115,15 @@ export function normalizeResult(result: AnalysisResponse | Record<string, unknow
     ? (r.recommendations as unknown[]).filter((x): x is Recommendation => isRecord(x) && typeof x.title === 'string')
     : [];
   const previous = isRecord(r.previous) && isRecord(r.previous.scores) && typeof r.previous.analyzedAt === 'string' ? (r.previous as PreviousReport) : null;
+  const factorsMeasured = FACTOR_KEYS.filter((k) => scores[k].verified).length;
+  const overall = scores.overall;
+  if (!overall.missing) {
+    // Older reports graded an overall score on one or two factors; it says too little to show as a grade.
+    if (overall.verified && factorsMeasured < MIN_MEASURED_FACTORS) scores.overall = { ...overall, verified: false, sample: false, score: 0, label: NOT_ENOUGH_DATA_LABEL };
+    else if (overall.verified && !overall.sample && FACTOR_KEYS.some((k) => scores[k].sample)) scores.overall = { ...overall, sample: true, label: SAMPLE_SCORE_LABEL };
+  }
+  const aiAssessment = isRecord(r.aiAssessment) ? (r.aiAssessment as Partial<AiAssessment>) : null;
+  const mockSources = collectMockSources(rawScores);
   return {
     id: typeof r.id === 'string' ? r.id : null,
     businessName: text(info.businessName, DEFAULT_BUSINESS_NAME),
@@ -88,9 +134,12 @@ export function normalizeResult(result: AnalysisResponse | Record<string, unknow
     cacheNote: typeof r.cacheNote === 'string' && r.cacheNote ? r.cacheNote : null,
     scores,
     recommendations,
-    aiAssessment: isRecord(r.aiAssessment) ? (r.aiAssessment as Partial<AiAssessment>) : null,
-    mockSources: collectMockSources(rawScores),
+    aiAssessment,
+    mockSources,
     previous,
+    factorsMeasured,
+    sample: mockSources.length > 0 || FACTOR_KEYS.some((k) => scores[k].sample),
+    assessmentIsSample: typeof aiAssessment?.basedOnSampleData === 'boolean' ? aiAssessment.basedOnSampleData : mockSources.length > 0,
   };
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PlatformEvidence } from '@site/contracts/analysis';
 import { cn } from '@site/ui';
+import { TONE_BADGE } from './score-tone';
 
 /* Platform evidence for the Visibility card: one button per platform opens its evidence (Radix Popover). */
 
@@ -30,11 +31,15 @@ const STATE_STYLE: Record<PlatformState, string> = {
 };
 const STATE_ICON: Record<PlatformState, string> = { Found: '✓', Error: '!', 'Not Found': '✕', Unknown: '?' };
 
-export function StateBadge({ state }: { state: PlatformState }) {
+/** The state; in sample data it says so and takes no found/not-found colour (a green tick would claim a real find). */
+export function StateBadge({ state, sample: sampleData = false }: { state: PlatformState; sample?: boolean }) {
+  // A failed or uncheckable lookup has no figure to mark: only a found / not found can be a sample.
+  const sample = sampleData && (state === 'Found' || state === 'Not Found');
   return (
-    <span className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold', STATE_STYLE[state])}>
-      <span aria-hidden="true">{STATE_ICON[state]}</span>
+    <span className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold', sample ? TONE_BADGE.sample : STATE_STYLE[state])}>
+      <span aria-hidden="true">{sample ? '~' : STATE_ICON[state]}</span>
       {state}
+      {sample && ' (sample data)'}
     </span>
   );
 }
@@ -61,10 +66,11 @@ export function PlatformEvidenceItem({
 }) {
   const [activated, setActivated] = useState(false);
   const state = platformState(evidence);
+  const sample = evidence?.isMockData === true;
   // Named by what it shows ('Found Evidence for Yelp'), so the visible words are part of the name.
   const face = (
     <>
-      <StateBadge state={state} />{' '}
+      <StateBadge state={state} sample={sample} />{' '}
       <span className="text-primary underline underline-offset-2 screen-dark:text-blue-300 print:hidden">Evidence</span>{' '}
       <span className="sr-only">for {name}</span>
     </>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import * as Popover from '@radix-ui/react-popover';
+import { sampleSourceLabel } from '@site/contracts/analysis-rules';
 import type { PlatformEvidence } from '@site/contracts/analysis';
 import { ExternalLink } from '@site/ui';
 import { formatDate } from './normalize-result';
@@ -59,7 +60,7 @@ export default function PlatformPopover({
             <div>
               <p className="font-bold">{name}</p>
               <div className="mt-1">
-                <StateBadge state={state} />
+                <StateBadge state={state} sample={evidence?.isMockData === true} />
               </div>
             </div>
             <Popover.Close className="rounded-md border border-border px-2 py-1 text-xs font-semibold hover:bg-surface-muted">Close</Popover.Close>
@@ -93,7 +94,7 @@ export default function PlatformPopover({
               ))}
             </ul>
           )}
-          {evidence?.isMockData && <p className="mt-3 text-xs text-amber-800 screen-dark:text-amber-300">{text(evidence.source)}</p>}
+          {evidence?.isMockData && <p className="mt-3 text-xs text-amber-800 screen-dark:text-amber-300">{sampleSourceLabel(text(evidence.source))}</p>}
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>

@@ -2,9 +2,9 @@ import { cn } from '@site/ui';
 import { scoreTone, TONE_BADGE } from './score-tone';
 import type { Change } from './what-changed';
 
-/** The score's label in its colour (80/60/40 thresholds, grey for 'No Data'). */
-export function ScoreBadge({ score, label, verified, className }: { score: number; label: string; verified: boolean; className?: string }) {
-  const tone = scoreTone(score, verified);
+/** The score's label in its colour (80/60/40 thresholds, grey when not measured, outlined amber for a sample). */
+export function ScoreBadge({ score, label, verified, sample = false, className }: { score: number; label: string; verified: boolean; sample?: boolean; className?: string }) {
+  const tone = scoreTone(score, verified, sample);
   return (
     <span data-tone={tone} className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', TONE_BADGE[tone], className)}>
       {label}

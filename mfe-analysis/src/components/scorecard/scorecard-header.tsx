@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate, type ScorecardData } from './normalize-result';
+import { SampleMark } from './sample-mark';
 
 /** The spec's mock-data warning: shown when any evidence detail is simulated, with the distinct sources. */
 export function MockDataWarning({ sources }: { sources: string[] }) {
@@ -20,7 +21,10 @@ export function ScorecardHeader({ data, actions }: { data: ScorecardData; action
     <header className="rounded-2xl border border-border bg-surface p-5 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-sm font-semibold uppercase tracking-wider text-primary screen-dark:text-blue-300">Business Growth Scorecard</p>
+          <p className="flex flex-wrap items-center gap-2 text-sm font-semibold uppercase tracking-wider text-primary screen-dark:text-blue-300">
+            Business Growth Scorecard
+            {data.sample && <SampleMark className="normal-case tracking-normal">Sample data</SampleMark>}
+          </p>
           <h2 className="mt-1 break-words text-2xl font-bold text-fg sm:text-3xl">{data.businessName}</h2>
           <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-muted-fg">
             <div className="flex gap-1">

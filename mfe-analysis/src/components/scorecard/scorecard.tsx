@@ -11,6 +11,7 @@ import { ActionPlan } from './action-plan';
 import { AiPanels } from './ai-panels';
 import { ANALYZING_SIGNALS, GENERATING_RECOMMENDATIONS } from './ai-parts';
 import { ReportDialog } from './report-dialog';
+import { SampleMark } from './sample-mark';
 import { scoreTone, TONE_TEXT } from './score-tone';
 import { useScorecardTracking } from './use-scorecard-tracking';
 
@@ -46,16 +47,19 @@ function AiReadinessCard({ data }: { data: ScorecardData }) {
   const opportunities = Array.isArray(ai?.topOpportunities) ? ai.topOpportunities.slice(0, 3) : [];
   return (
     <section aria-labelledby="ai-readiness-heading" className="flex flex-col rounded-2xl border border-border bg-surface p-5 shadow-sm sm:p-6">
-      <h3 id="ai-readiness-heading" className="text-lg font-bold text-fg">
-        AI Readiness
-      </h3>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="ai-readiness-heading" className="text-lg font-bold text-fg">
+          AI Readiness
+        </h3>
+        {data.assessmentIsSample && readiness !== null && <SampleMark />}
+      </div>
       {readiness === null ? (
         <p className="mt-2 text-sm text-muted-fg">{ANALYZING_SIGNALS}</p>
       ) : (
         <>
           <div className="mt-2 flex flex-wrap items-baseline gap-x-6 gap-y-2">
             <p>
-              <span className={cn('text-4xl font-extrabold tabular-nums', TONE_TEXT[scoreTone(readiness)])}>{readiness}</span>
+              <span className={cn('text-4xl font-extrabold tabular-nums', TONE_TEXT[scoreTone(readiness, true, data.assessmentIsSample)])}>{readiness}</span>
               <span className="text-muted-fg">/100 ready for automation</span>
             </p>
             {typeof ai?.totalPotentialSavings === 'number' && (
@@ -65,6 +69,11 @@ function AiReadinessCard({ data }: { data: ScorecardData }) {
               </p>
             )}
           </div>
+          {data.assessmentIsSample && (
+            <p className="mt-2 text-sm font-medium text-amber-900 screen-dark:text-amber-200">
+              Readiness, hours and savings here rest on sample data: an example of what the analysis shows, not figures for {data.businessName}.
+            </p>
+          )}
           {opportunities.length > 0 && (
             <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-fg">
               {opportunities.map((o) => (
@@ -163,7 +172,7 @@ function ScorecardView({ result, reportActions }: { result: ScorecardResult; rep
         </FactorCard>
       </div>
       <ActionPlan ref={recommendationsRef} recommendations={data.recommendations} onRecommendationClick={onRecommendationClick} />
-      <AiPanels ai={data.aiAssessment} onToggle={(panel, open) => click({ target: 'panel', panel, open })} />
+      <AiPanels ai={data.aiAssessment} sample={data.assessmentIsSample} onToggle={(panel, open) => click({ target: 'panel', panel, open })} />
     </article>
   );
 }

@@ -8,8 +8,10 @@ export interface Change {
   spoken: string;
 }
 
-/** The change of one score since the previous report, or null when that report has no such score. */
-export function changeSince(previous: { scores: Partial<Record<ScoreKey, number>> } | null, key: ScoreKey, current: number): Change | null {
+/** The change of one score since the previous report, or null when either report has no real score for it. */
+export function changeSince(previous: { scores: Partial<Record<ScoreKey, number | null>> } | null, key: ScoreKey, current: number | null): Change | null {
+  // No number now (not measured, or a sample) or then (null): nothing real to compare.
+  if (current === null) return null;
   const before = previous?.scores[key];
   if (typeof before !== 'number' || !Number.isFinite(before)) return null;
   const delta = Math.round(current - before);
@@ -17,3 +19,6 @@ export function changeSince(previous: { scores: Partial<Record<ScoreKey, number>
   const points = `${Math.abs(delta)} point${Math.abs(delta) === 1 ? '' : 's'}`;
   return delta > 0 ? { delta, text: `+${delta}`, spoken: `up ${points}` } : { delta, text: `\u2212${-delta}`, spoken: `down ${points}` };
 }
+
+/** A score that can be compared with an earlier one: measured from real data (not a sample, not 'Not measured'). */
+export const comparableScore = (s: { score: number; verified: boolean; sample: boolean }): number | null => (s.verified && !s.sample ? s.score : null);

@@ -122,7 +122,9 @@ describe('analysis engine with local fake providers', () => {
       expect(checks.googleBusinessProfile.status).toBe('error');
       expect(checks.googleBusinessProfile.error).toMatch(expected);
       expect(checks.yelp.error).toMatch(expected);
-      expect(parsed.scores.reputation).toMatchObject({ score: 0, label: 'No Data', verified: false });
+      expect(parsed.scores.reputation).toMatchObject({ score: 0, label: 'Not measured', verified: false });
+      // Nothing could be measured: no overall grade rather than a 0 that reads as failing.
+      expect(parsed.scores.overall).toMatchObject({ score: 0, label: 'Not enough data', verified: false, factorsMeasured: 0 });
       expect(parsed.scores.reputation.insights[0]).toMatch(/^⚠️ Google reviews could not be verified/);
       expect(parsed.scores.overall.evidence.dataPoints).toBe(0);
       expect(collectMockSources(parsed.scores)).toEqual([]);
@@ -132,7 +134,7 @@ describe('analysis engine with local fake providers', () => {
   it('without a location leaves competitive insights out', async () => {
     const parsed = conforms(await createAnalysisEngine(deps).analyzeSmb({ businessName: "Tony's Pizza" }));
     expect(parsed.businessInfo.location).toBe('Unknown Location');
-    expect(parsed.scores.competitiveIntelligence).toMatchObject({ label: 'No Data', verified: false });
+    expect(parsed.scores.competitiveIntelligence).toMatchObject({ label: 'Not measured', verified: false });
     expect(parsed.scores.competitiveIntelligence.insights[0]).toMatch(/no location selected/);
   });
 
@@ -154,7 +156,7 @@ describe('analysis engine with local fake providers', () => {
     fake.places.website = 'http://10.0.0.8/';
     const parsed = conforms(await createAnalysisEngine(deps).analyzeSmb({ businessName: "Tony's Pizza", location: 'Danville, CA' }));
     expect(parsed.dataSources.website).toBe('error');
-    expect(parsed.scores.websiteTrust).toMatchObject({ verified: false, label: 'No Data' });
-    expect(parsed.scores.websiteTrust.insights[0]).toMatch(/private network address/);
+    expect(parsed.scores.websiteTrust).toMatchObject({ verified: false, label: 'Not measured' });
+    expect(parsed.scores.websiteTrust.insights[0]).toMatch(/^⚠️ Website not measured: the website address cannot be analyzed \(.*private network address/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FACTOR_KEYS, NO_DATA_LABEL, scoreColor, scoreLabel } from '@site/contracts/analysis';
+import { FACTOR_KEYS, MIN_MEASURED_FACTORS, NOT_ENOUGH_DATA_LABEL, NOT_MEASURED_LABEL, SAMPLE_SCORE_LABEL, scoreColor, scoreLabel } from '@site/contracts/analysis';
 import { FACTOR_POINTS, percentile, scoreAll, scoreSignals, SIGNALS, type Signal, type SignalKey } from '../scoring';
 
 const keys = Object.keys(SIGNALS) as SignalKey[];
@@ -31,18 +31,24 @@ describe('scoring model', () => {
     fc.assert(
       fc.property(fc.array(signalArb, { maxLength: 40 }), (signals) => {
         const all = scoreAll(signals);
-        for (const r of Object.values(all)) {
+        for (const [key, r] of Object.entries(all)) {
           expect(r.score).toBeGreaterThanOrEqual(0);
           expect(r.score).toBeLessThanOrEqual(100);
           expect(Number.isInteger(r.score)).toBe(true);
-          if (r.verified) {
+          if (r.verified && r.sample) {
+            expect(r.label).toBe(SAMPLE_SCORE_LABEL);
+          } else if (r.verified) {
             expect(r.label).toBe(scoreLabel(r.score));
             expect(r.color).toBe(scoreColor(r.score));
           } else {
-            expect(r).toMatchObject({ score: 0, label: NO_DATA_LABEL });
+            expect(r).toMatchObject({ score: 0, label: key === 'overall' ? NOT_ENOUGH_DATA_LABEL : NOT_MEASURED_LABEL });
           }
           expect(r.dataPoints).toBeLessThanOrEqual(r.totalPossiblePoints || 100);
         }
+        // The overall score is graded only on at least half of the factors, and says on how many.
+        const measured = FACTOR_KEYS.filter((f) => all[f].verified).length;
+        expect(all.overall.factorsMeasured).toBe(measured);
+        expect(all.overall.verified).toBe(measured >= MIN_MEASURED_FACTORS);
       }),
     );
   });
@@ -79,12 +85,34 @@ describe('scoring model', () => {
     const verified: Signal = { key: 'https', factor: 'websiteTrust', label: 'HTTPS', maxPoints: 6, status: 'verified', fraction: 1, insight: '' };
     const unverified: Signal = { ...verified, key: 'performance', maxPoints: 5, status: 'unverified', fraction: 0 };
     expect(scoreSignals([verified, unverified], 20)).toMatchObject({ score: 100, dataPoints: 6, verified: true });
-    expect(scoreSignals([unverified], 20)).toMatchObject({ score: 0, label: 'No Data', verified: false, dataPoints: 0 });
+    expect(scoreSignals([unverified], 20)).toMatchObject({ score: 0, label: 'Not measured', verified: false, dataPoints: 0 });
   });
 
   it('counts simulated signals in the score but not in the verified data points', () => {
     const sim: Signal = { key: 'https', factor: 'websiteTrust', label: 'HTTPS', maxPoints: 6, status: 'simulated', fraction: 1, insight: '' };
     expect(scoreSignals([sim], 20)).toMatchObject({ score: 100, dataPoints: 0 });
+  });
+
+  it('calls a score with any simulated signal a sample, never Excellent', () => {
+    const real: Signal = { key: 'https', factor: 'websiteTrust', label: 'HTTPS', maxPoints: 6, status: 'verified', fraction: 1, insight: '' };
+    const sim: Signal = { ...real, key: 'performance', maxPoints: 5, status: 'simulated' };
+    expect(scoreSignals([real], 20)).toMatchObject({ score: 100, label: 'Excellent', sample: false });
+    expect(scoreSignals([sim], 20)).toMatchObject({ score: 100, label: 'Sample score', sample: true });
+    expect(scoreSignals([real, sim], 20)).toMatchObject({ label: 'Sample score', sample: true, dataPoints: 6 });
+  });
+
+  it('leaves unmeasured factors out of the overall score and gives no overall grade below 3 of 6', () => {
+    const signal = (key: SignalKey, status: Signal['status'], fraction = 1): Signal => ({
+      key, factor: SIGNALS[key].factor, label: SIGNALS[key].label, maxPoints: SIGNALS[key].points, status, fraction, insight: '',
+    });
+    const three = [signal('googleProfile', 'verified'), signal('googleRating', 'verified', 0.5), signal('openingHours', 'verified'), signal('https', 'unverified')];
+    const all = scoreAll(three);
+    expect(all.websiteTrust).toMatchObject({ verified: false, label: 'Not measured' });
+    expect(all.overall).toMatchObject({ verified: true, factorsMeasured: 3, label: scoreLabel(all.overall.score) });
+    // The unmeasured HTTPS signal is not a zero: the overall score is the ratio of the three measured factors alone.
+    expect(all.overall.score).toBe(scoreAll(three.slice(0, 3)).overall.score);
+    const two = scoreAll(three.slice(0, 2));
+    expect(two.overall).toMatchObject({ verified: false, score: 0, label: 'Not enough data', factorsMeasured: 2 });
   });
 
   it('percentile counts competitors below, ties half', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysisResponseSchema, collectMockSources } from '@site/contracts/analysis';
+import { analysisResponseSchema, collectMockSources, FACTOR_KEYS, SAMPLE_SOURCES } from '@site/contracts/analysis';
 import { createAnalysisEngine } from '../analysis-service';
 import { SIMULATION_SOURCES } from '../simulation';
 
@@ -36,15 +36,37 @@ describe('simulation without provider keys', () => {
       expect(parsed.dataSources).toMatchObject({ googlePlaces: 'simulated', yelp: 'simulated' });
       const sources = collectMockSources(parsed.scores);
       expect(sources).toEqual(expect.arrayContaining([SIMULATION_SOURCES.googlePlaces, SIMULATION_SOURCES.yelp]));
-      for (const s of sources) expect(s).toMatch(/^Simulated: .*not configured|^Simulated: no website/);
+      // Each provider named once, in the owner's words: what is a sample and which setting makes it real.
+      expect(sources.length).toBe(new Set(sources).size);
+      for (const s of sources) {
+        expect(Object.values(SAMPLE_SOURCES)).toContain(s);
+        expect(s).not.toMatch(/API_KEY|Simulated:/);
+      }
       // Never a simulated detail without the flag: every entry whose status is 'simulated' carries it.
       walkDetails(parsed.scores, (entry) => {
-        if (entry.status === 'simulated') expect(entry).toMatchObject({ isMockData: true, source: expect.stringMatching(/^Simulated/) });
+        if (entry.status === 'simulated') expect(entry).toMatchObject({ isMockData: true, source: expect.stringMatching(/\(sample data: /) });
       });
       expect(parsed.scores.overall.evidence.dataPoints).toBe(0);
       expect(parsed.scores.overall.evidence.totalPossiblePoints).toBe(100);
       expect(parsed.scores.visibility.evidence.details.evidence.platformChecks.googleBusinessProfile.isMockData).toBe(true);
     }
+  });
+
+  it('marks every score built from simulated data as a sample, never as the business\'s standing', async () => {
+    const parsed = analysisResponseSchema.parse({ id: 'sim-id-123', cached: false, ...(await engine().analyzeSmb({ businessName: 'Hartz Bistro', location: 'Danville, CA' })) });
+    for (const key of [...FACTOR_KEYS, 'overall'] as const) {
+      const s = parsed.scores[key];
+      if (!s.verified) continue;
+      expect(s, key).toMatchObject({ sample: true, label: 'Sample score' });
+      expect(s.label).not.toMatch(/Excellent|Good|Fair|Poor/);
+    }
+    expect(parsed.scores.overall.insights).toContain("⚠️ Sample score: built from sample data, not the business's real standing");
+    // Every figure derived from it says so: insights, the competitive standing, the assessment handed to the ROI page.
+    for (const key of FACTOR_KEYS) for (const line of parsed.scores[key].insights) if (!line.startsWith('⚠️ Social')) expect(line).toMatch(/\(sample data\)$/);
+    expect(parsed.scores.competitiveIntelligence.evidence.details.standing).toMatchObject({ isMockData: true, source: SAMPLE_SOURCES.googlePlaces });
+    expect(parsed.aiAssessment!.basedOnSampleData).toBe(true);
+    // Reports stored with the developer's wording are read in the owner's.
+    expect(collectMockSources({ a: { isMockData: true, source: 'Simulated: GOOGLE_PLACES_API_KEY not configured' }, b: { isMockData: true, source: 'Simulated: GOOGLE_PLACES_API_KEY not configured (local competitors)' } })).toEqual([SAMPLE_SOURCES.googlePlaces]);
   });
 
   it('prices savings with the ROI calculator model and hands over its inputs', async () => {

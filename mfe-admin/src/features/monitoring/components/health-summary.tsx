@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { HealthCheck, HealthStatus } from '@site/contracts/admin';
+import type { AnalysisDataSource, HealthCheck, HealthStatus } from '@site/contracts/admin';
 import { ApiError, Button, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
@@ -19,6 +19,27 @@ function figure(check: HealthCheck): string | null {
   if (check.unit === 'messages') return `${check.value} ${check.value === 1 ? 'message' : 'messages'} waiting`;
   if (check.unit === 'ms') return check.value < 10 ? `${check.value.toFixed(1)} ms` : `${Math.round(check.value)} ms`;
   return String(check.value);
+}
+
+/** Which keys make the free analysis tool's data real; without them its scorecards are marked as sample data. */
+function AnalysisKeysNote({ sources }: { sources: AnalysisDataSource[] }) {
+  return (
+    <div className="mt-4 rounded-xl border border-border bg-bg p-3 text-sm">
+      <p className="font-semibold text-fg">Analysis tool data</p>
+      <p className="mt-1 text-muted-fg">Each key below turns its part of the free scorecard from sample data into real data. Set it in the server environment and restart.</p>
+      <ul className="mt-2 space-y-1.5">
+        {sources.map((d) => (
+          <li key={d.key} className="flex flex-wrap items-center justify-between gap-2">
+            <span className="min-w-0">
+              <code className="font-mono text-xs text-fg">{d.key}</code>
+              <span className="text-muted-fg">: {d.provides}</span>
+            </span>
+            <StatusPill tone={d.configured ? 'ok' : 'warning'}>{d.configured ? 'Configured: real data' : 'Not set: sample data'}</StatusPill>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 /** The server's health checks (database, each remote, outbox, disk, memory, CPU) with Refresh to run them now. */
@@ -90,6 +111,7 @@ export function HealthSummary() {
           ))}
         </ul>
       )}
+      {data?.analysisData && <AnalysisKeysNote sources={data.analysisData} />}
     </Panel>
   );
 }

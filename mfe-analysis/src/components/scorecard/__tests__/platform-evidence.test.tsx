@@ -4,7 +4,7 @@ import { lunaCopy, prepare, renderScorecard, LUNA } from './scorecard-kit';
 
 const visibility = () => screen.getByRole('region', { name: 'Visibility' });
 const trigger = (platform: string) => within(visibility()).getByRole('button', { name: new RegExp(`Evidence for ${platform}$`) });
-const stateOf = (platform: string) => trigger(platform).textContent!.replace(/[✓✕?!]/g, '').replace(/Evidence.*$/, '').trim();
+const stateOf = (platform: string) => trigger(platform).textContent!.replace(/[✓✕?!~]/g, '').replace(/Evidence.*$/, '').trim();
 
 /** The dialog and popover code loads on first use: allow for a slow first import on a busy machine. */
 const LAZY = { timeout: 5000 };
@@ -18,15 +18,16 @@ describe('Platform evidence tooltips', () => {
   it('lists Yelp and Google Business Profile as high priority, then Facebook Business, Instagram, LinkedIn', () => {
     renderScorecard({ result: LUNA });
     const items = within(visibility()).getAllByRole('listitem').filter((li) => /priority/.test(li.textContent ?? ''));
-    expect(items.map((li) => li.textContent!.replace(/(Found|Not Found|Unknown|Error).*$/, '').replace(/[✓✕?!]/g, ''))).toEqual([
+    expect(items.map((li) => li.textContent!.replace(/(Found|Not Found|Unknown|Error).*$/, '').replace(/[✓✕?!~]/g, ''))).toEqual([
       'YelpHigh priority',
       'Google Business ProfileHigh priority',
       'Facebook BusinessMedium priority',
       'InstagramMedium priority',
       'LinkedInMedium priority',
     ]);
-    expect(stateOf('Yelp')).toBe('Found');
-    expect(trigger('Yelp').textContent).toMatch(/Found Evidence for Yelp$/);
+    // Found in sample data: said so, and no green tick.
+    expect(stateOf('Yelp')).toBe('Found (sample data)');
+    expect(trigger('Yelp').textContent).toMatch(/^~Found \(sample data\) Evidence for Yelp$/);
     // Facebook, Instagram and LinkedIn have no keyless API: honestly unknown, never 'Not Found'.
     expect(stateOf('Facebook Business')).toBe('Unknown');
   });
@@ -36,10 +37,11 @@ describe('Platform evidence tooltips', () => {
     trigger('Google Business Profile').focus();
     await user.keyboard('{Enter}');
     const pop = await screen.findByRole('dialog', { name: 'Google Business Profile evidence' }, LAZY);
-    expect(within(pop).getByText('Found')).toBeTruthy();
+    expect(within(pop).getByText('Found (sample data)')).toBeTruthy();
     expect(within(pop).getByText('Search term').nextElementSibling!.textContent).toBe('Luna Pizza Danville Danville, CA');
-    expect(within(pop).getByText('Data source').nextElementSibling!.textContent).toBe('Simulation (no Google Places API key)');
-    expect(within(pop).getByText('API endpoint').nextElementSibling!.textContent).toBe('none (simulated)');
+    expect(within(pop).getByText('Data source').nextElementSibling!.textContent).toBe('Sample data (no Google Places key configured)');
+    expect(within(pop).getByText('API endpoint').nextElementSibling!.textContent).toBe('none (sample data)');
+    expect(within(pop).getByText('Google Business Profile and local competitors (sample data: no Google Places key configured)')).toBeTruthy();
     expect(within(pop).getByText('Last checked').nextElementSibling!.textContent).toMatch(/2026/);
     const link = within(pop).getByRole('link', { name: /Search Google Maps/ });
     expect(link.getAttribute('href')).toMatch(/^https:\/\/www\.google\.com\/maps\/search\//);
@@ -74,7 +76,7 @@ describe('Platform evidence tooltips', () => {
     checks.googleBusinessProfile = { ...checks.googleBusinessProfile, status: 'not_found', found: false };
     const { user } = renderScorecard({ result: r });
     expect(stateOf('Yelp')).toBe('Error');
-    expect(stateOf('Google Business Profile')).toBe('Not Found');
+    expect(stateOf('Google Business Profile')).toBe('Not Found (sample data)');
     await user.click(trigger('Yelp'));
     const pop = await screen.findByRole('dialog', { name: 'Yelp evidence' }, LAZY);
     expect(within(pop).getByText('Error: Yelp did not answer within 8 s')).toBeTruthy();

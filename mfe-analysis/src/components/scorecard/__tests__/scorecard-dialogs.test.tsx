@@ -22,7 +22,9 @@ describe('Scorecard modals', () => {
     await user.click(opener);
     const dialog = await screen.findByRole('dialog', { name: 'AI Automation Assessment Report' }, LAZY);
     // The body is lazy-loaded.
-    expect(await within(dialog).findByRole('heading', { name: 'Where the savings come from' }, LAZY)).toBeTruthy();
+    // Figures derived from sample data carry the marker in the modal too.
+    expect(await within(dialog).findByRole('heading', { name: 'Where the savings come from Sample data' }, LAZY)).toBeTruthy();
+    expect(within(dialog).getByRole('heading', { name: 'Summary for Luna Pizza Danville Sample data' })).toBeTruthy();
     expect(within(dialog).getByText('Phone orders, menu and hours questions', { selector: 'span' })).toBeTruthy();
     expect(dialog.contains(document.activeElement)).toBe(true);
     for (let i = 0; i < 8; i++) {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Scorecard } from '../scorecard';
-import { LUNA, lunaCopy, prepare, renderScorecard, withoutMockFlags, type SentEvent } from './scorecard-kit';
+import { asLive, LUNA, lunaCopy, prepare, renderScorecard, withoutMockFlags, type SentEvent } from './scorecard-kit';
 
 const card = (name: string) => screen.getByRole('region', { name });
 const evidenceButton = (factor: string) => within(card(factor)).getByRole('button', { name: new RegExp(`evidence behind this score .* for ${factor}$`) });
@@ -28,10 +28,11 @@ describe('Evidence per point', () => {
     expect(within(google).getByText('Google rating')).toBeTruthy();
     expect(within(google).getByText('6.2 of 7 points')).toBeTruthy();
     expect(within(google).getByText('4.6 stars')).toBeTruthy();
-    expect(within(google).getByText('Simulated: GOOGLE_PLACES_API_KEY not configured')).toBeTruthy();
+    expect(within(google).getByText('Google Business Profile and local competitors (sample data: no Google Places key configured)')).toBeTruthy();
+    expect(within(google).getByText('Sample data')).toBeTruthy();
     expect(within(google).getByText('Google star rating, 3.0 = 0 to 4.8+ = full')).toBeTruthy();
     expect(within(google).getByRole('link', { name: /Verify on google\.com/ }).getAttribute('href')).toMatch(/^https:\/\/www\.google\.com\/maps\/search\//);
-    expect(within(region).getByText('16.3 of 20 counted points earned. Signals that could not be verified are left out of the score.')).toBeTruthy();
+    expect(within(region).getByText(/^16\.3 of 20 counted points earned\. Signals that could not be verified are left out of the score\. Points marked sample data/)).toBeTruthy();
   });
 
   it('names live sources and says when a signal is not counted', async () => {
@@ -65,17 +66,30 @@ describe('Local standing in words', () => {
   beforeEach(() => prepare());
 
   it('says where the business stands among same-type businesses in its town', () => {
+    renderScorecard({ result: withoutMockFlags(asLive(lunaCopy())) });
+    const c = card('Competitive Intelligence');
+    const highlight = within(c).getByRole('heading', { name: 'Local standing' }).parentElement!;
+    expect(within(highlight).getByText('Rating higher than 100% of 8 restaurants in Danville')).toBeTruthy();
+    expect(within(highlight).getByText('More reviews than 75% of them (median 237, yours 338)')).toBeTruthy();
+    expect(highlight.textContent).not.toMatch(/sample data/i);
+  });
+
+  it('marks a standing computed from simulated competitors as sample data, highlight and lines alike', () => {
     renderScorecard({ result: LUNA });
     const c = card('Competitive Intelligence');
-    expect(within(c).getByText('Rating higher than 100% of 8 restaurants in Danville')).toBeTruthy();
-    expect(within(c).getByText('More reviews than 75% of them (median 237, yours 338)')).toBeTruthy();
+    const highlight = within(c).getByRole('heading', { name: 'Local standing Sample data' }).parentElement!;
+    expect(within(highlight).getByText('Rating higher than 100% of 8 restaurants in Danville (sample data)')).toBeTruthy();
+    expect(within(highlight).getByText('More reviews than 75% of them (median 237, yours 338) (sample data)')).toBeTruthy();
+    // Every line under it says so too.
+    expect(within(c).getAllByRole('listitem').filter((li) => /: (?:Rating higher|More reviews) than/.test(li.textContent ?? ''))).toHaveLength(2);
+    for (const line of within(c).getAllByRole('listitem').filter((li) => /: (?:Rating higher|More reviews) than/.test(li.textContent ?? ''))) expect(line.textContent).toMatch(/\(sample data\)$/);
   });
 
   it('uses the percentile, count and business type of the data', () => {
     const r = lunaCopy();
     Object.assign(r.scores.competitiveIntelligence.evidence.details.standing, { ratingPercentile: 62, competitorCount: 18, businessType: 'Retail', location: 'Walnut Creek, CA' });
     renderScorecard({ result: r });
-    expect(screen.getByText('Rating higher than 62% of 18 retail stores in Walnut Creek')).toBeTruthy();
+    expect(screen.getByText('Rating higher than 62% of 18 retail stores in Walnut Creek (sample data)')).toBeTruthy();
   });
 
   it('says why the standing is missing without a location', () => {
@@ -118,7 +132,7 @@ describe('What changed since the previous report', () => {
   beforeEach(() => prepare());
 
   it('shows per factor the change since the previous report, with its date', () => {
-    const r = lunaCopy();
+    const r = withoutMockFlags(asLive(lunaCopy()));
     r.previous = {
       id: 'prevReport01',
       analyzedAt: '2026-11-20T10:00:00.000Z',
@@ -133,6 +147,18 @@ describe('What changed since the previous report', () => {
     expect(within(tile('Visibility')).getByText('no change')).toBeTruthy();
     expect(within(screen.getByTestId('overall-score').parentElement!).getByText('+4')).toBeTruthy();
     expect(within(card('Reputation')).getByText('down 2 points since the previous report')).toBeTruthy();
+  });
+
+  it('shows no change between sample scores or against an unmeasured earlier score', () => {
+    const sample = lunaCopy();
+    sample.previous = { id: 'prevReport01', analyzedAt: '2026-11-20T10:00:00.000Z', scores: { overall: 82, visibility: 90, reputation: 84, profileQuality: 96, websiteTrust: 69, contentQuality: 87, competitiveIntelligence: 90 } };
+    renderScorecard({ result: sample });
+    expect(screen.queryByText(/since the previous report/)).toBeNull();
+
+    const live = withoutMockFlags(asLive(lunaCopy()));
+    live.previous = { id: 'prevReport01', analyzedAt: '2026-11-20T10:00:00.000Z', scores: { overall: null, visibility: null, reputation: 84, profileQuality: null, websiteTrust: null, contentQuality: null, competitiveIntelligence: null } };
+    renderScorecard({ result: live });
+    expect(screen.getAllByText(/since the previous report$/).map((e) => e.textContent)).toEqual(['down 2 points since the previous report', 'down 2 points since the previous report']);
   });
 
   it('shows no change chips without a previous report', () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router-dom';
 import type { ReactNode } from 'react';
+import { scoreLabel } from '@site/contracts/analysis-rules';
 import { server } from '../../../../../vitest.setup-dom';
 import { Scorecard, type ScorecardProps } from '../scorecard';
 import luna from './fixtures/luna-pizza.json';
@@ -28,6 +29,25 @@ export function withoutMockFlags(value: unknown): any {
     );
   }
   return value;
+}
+
+/**
+ * The fixture as if every provider key were set: no sample flags, simulated statuses verified, grades as labels.
+ * Combine with withoutMockFlags to drop the isMockData markers too.
+ */
+export function asLive(r: Record<string, any>): Record<string, any> {
+  const walk = (v: any): void => {
+    if (!v || typeof v !== 'object') return;
+    if (!Array.isArray(v)) {
+      if (v.status === 'simulated') v.status = 'verified';
+      if (v.sample === true) v.sample = false;
+    }
+    Object.values(v).forEach(walk);
+  };
+  walk(r.scores);
+  for (const s of Object.values(r.scores) as any[]) if (s.verified) s.label = scoreLabel(s.score);
+  if (r.aiAssessment) r.aiAssessment.basedOnSampleData = false;
+  return r;
 }
 
 export type SentEvent = { name: string; props?: Record<string, unknown>; path: string };

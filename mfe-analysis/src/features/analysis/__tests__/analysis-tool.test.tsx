@@ -122,7 +122,7 @@ describe('Analyze', () => {
     fireEvent.click(analyzeButton());
 
     const bar = screen.getByRole('progressbar', { name: 'Analysis progress' });
-    expect(screen.getByText('Analysis typically takes 2-3 minutes. You can keep this page open while we work.')).toBeTruthy();
+    expect(screen.getByText('Analysis typically takes a few seconds. You can keep this page open while we work.')).toBeTruthy();
     expect((analyzeButton() as HTMLButtonElement).disabled).toBe(true);
     expect(analyzeButton().textContent).toBe('Analyzing...');
     const states = () => screen.getAllByRole('listitem').filter((li) => li.hasAttribute('data-state')).map((li) => li.getAttribute('data-state'));
@@ -189,7 +189,8 @@ describe('Analyze', () => {
 
     const savings = screen.getByRole('link', { name: 'Calculate your savings' });
     expect(savings.getAttribute('href')).toBe(
-      '/roi-calculator?customerService=16&appointmentScheduling=4&invoicingAndBilling=4&dataEntryAndReporting=6&followUpsAndReminders=3&costPerHour=25&automationEfficiency=70',
+      // The hours come from a scorecard built on sample data: the calculator is told, and says so.
+      '/roi-calculator?customerService=16&appointmentScheduling=4&invoicingAndBilling=4&dataEntryAndReporting=6&followUpsAndReminders=3&costPerHour=25&automationEfficiency=70&from=sample-analysis',
     );
     expect(screen.getByRole('link', { name: `${window.location.origin}/free-analysis/report/${ANSWER.id}` })).toBeTruthy();
     print.mockRestore();
@@ -236,7 +237,10 @@ describe('the error box', () => {
   it('500: the spec line with status and body, words for the visitor, Try again; events error + abandoned', async () => {
     const body = { error: { code: 'internal', message: 'Something went wrong' } };
     await failAndShow(() => HttpResponse.json(body, { status: 500 }));
-    expect(within(errorBox()).getByText(`Failed to analyze website: Analysis failed: 500 ${JSON.stringify(body)}`)).toBeTruthy();
+    // The spec's line is in the box, folded under 'Technical details': no raw JSON after the friendly words.
+    const raw = within(errorBox()).getByText(`Failed to analyze website: Analysis failed: 500 ${JSON.stringify(body)}`);
+    expect(raw.closest('details')!.open).toBe(false);
+    expect(within(errorBox()).getByText('Technical details').tagName).toBe('SUMMARY');
     expect(within(errorBox()).getByText('Something went wrong on our side')).toBeTruthy();
     expect(within(errorBox()).getByRole('button', { name: 'Try again' })).toBeTruthy();
     expect(errorBox().className).toMatch(/bg-red-50/);
@@ -255,9 +259,17 @@ describe('the error box', () => {
         "That address points to a private or internal network, which our analyzer is not allowed to visit. Enter your business's public website address, such as yourbusiness.com, or leave the website empty.",
       ),
     ).toBeTruthy();
-    expect(within(errorBox()).getByText(`Failed to analyze website: Analysis failed: 400 ${JSON.stringify(body)}`)).toBeTruthy();
+    expect(within(errorBox()).getByText(`Failed to analyze website: Analysis failed: 400 ${JSON.stringify(body)}`).closest('details')!.open).toBe(false);
     expect(within(errorBox()).queryByRole('button', { name: 'Try again' })).toBeNull();
     expectFormKept();
+  });
+
+  it('400 validation_failed: the field and its message in words, not the envelope', async () => {
+    const body = { error: { code: 'validation_failed', message: 'website: Enter a valid website address', details: [{ path: 'website', message: 'Enter a valid website address' }] } };
+    await failAndShow(() => HttpResponse.json(body, { status: 400 }));
+    expect(within(errorBox()).getByText('Please check what you entered')).toBeTruthy();
+    expect(within(errorBox()).getByText('Website: Enter a valid website address.')).toBeTruthy();
+    expect(within(errorBox()).queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
   it('400 for a port: says ordinary addresses only', async () => {

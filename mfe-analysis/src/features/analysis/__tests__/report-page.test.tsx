@@ -21,7 +21,9 @@ describe('/free-analysis/report/:id', () => {
     );
     renderAt(`/free-analysis/report/${ANSWER.id}`, <ReportPage />);
     expect(screen.getByText('Loading the report…')).toBeTruthy();
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Sunrise Cafe growth scorecard');
+    // A report built from sample data says so in its headline.
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Sunrise Cafe sample scorecard');
+    expect(screen.getByText('Built from sample data: its scores are an example, not this business’s real standing.')).toBeTruthy();
     expect(asked).toEqual([ANSWER.id]);
     expect(await screen.findByRole('button', { name: 'Copy link' }, { timeout: 4000 })).toBeTruthy();
     expect(screen.getByText(/^A free growth scorecard by Tri-Valley AI Automation, from \w+ \d+, \d{4}\. Anyone with this link can open it\.$/)).toBeTruthy();
@@ -48,14 +50,14 @@ describe('/free-analysis/report/:id', () => {
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('This report could not be loaded');
     expect(screen.getByRole('alert').textContent).toMatch(/Our analysis service is down for the moment/);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect((await screen.findByRole('heading', { level: 1, name: 'Sunrise Cafe growth scorecard' })).textContent).toBeTruthy();
+    expect((await screen.findByRole('heading', { level: 1, name: 'Sunrise Cafe sample scorecard' })).textContent).toBeTruthy();
     expect(calls).toBe(2);
   });
 
   it('uses the report the server embedded for this id without asking again', async () => {
     // No handler for GET /api/analyses: a request would fail the test (onUnhandledRequest: error).
     renderAt(`/free-analysis/report/${ANSWER.id}`, <ReportPage data={ANSWER} />);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sunrise Cafe growth scorecard');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sunrise Cafe sample scorecard');
     expect(await screen.findByRole('button', { name: 'Copy link' }, { timeout: 4000 })).toBeTruthy();
   });
 });
@@ -65,10 +67,24 @@ describe('report head', () => {
     expect(reportHead({ id: ANSWER.id }, ANSWER)).toEqual({
       path: `/free-analysis/report/${ANSWER.id}`,
       title: 'Sunrise Cafe growth scorecard | Tri-Valley AI Automation',
-      description: expect.stringMatching(/^Growth scorecard of Sunrise Cafe in Danville, CA: overall \d+\/100/),
+      description: expect.stringMatching(/^Sample growth scorecard of Sunrise Cafe in Danville, CA: sample overall \d+\/100 .*, built from sample data, with an AI/),
       noindex: true,
       canonical: `/free-analysis/report/${ANSWER.id}`,
     });
     expect(reportHead({ id: 'x' }, null).title).toBe('Business growth scorecard | Tri-Valley AI Automation');
+    // A live report quotes its overall score; one without an overall grade quotes none.
+    const live = structuredClone(ANSWER) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reshaping the fixture
+    for (const score of Object.values(live.scores) as Array<Record<string, unknown>>) score.sample = false;
+    const strip = (v: unknown): void => {
+      if (!v || typeof v !== 'object') return;
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'isMockData') delete (v as Record<string, unknown>)[k];
+        else strip(x);
+      }
+    };
+    strip(live.scores);
+    expect(reportHead({ id: 'x' }, live).description).toMatch(/^Growth scorecard of Sunrise Cafe in Danville, CA: overall \d+\/100 across/);
+    live.scores.overall.verified = false;
+    expect(reportHead({ id: 'x' }, live).description).toBe('Growth scorecard of Sunrise Cafe in Danville, CA, with an AI readiness assessment and an action plan.');
   });
 });

@@ -51,7 +51,7 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
             {activeMode === 'website' ? <WebsiteForm onStart={onStart} onIntent={onStart} /> : <SmbForm onStart={onStart} onIntent={onStart} />}
           </div>
         </Card>
-        {error && <ErrorBox failure={error} onRetry={() => void retry()} busy={isAnalyzing} />}
+        {error && <ErrorBox failure={error} context={lastRequest?.mode ?? activeMode} onRetry={() => void retry()} busy={isAnalyzing} />}
         {isAnalyzing && <ProgressPanel step={step} subject={subject} />}
         {result && (
           <div ref={resultRef} tabIndex={-1} aria-label="Analysis result" role="region" className="scroll-mt-20 focus:outline-none">

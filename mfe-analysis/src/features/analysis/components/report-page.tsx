@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { analysisResponseSchema } from '@site/contracts/analysis';
 import { Button, ButtonLink, Container, usePageHead, type PageHead } from '@site/ui';
 import { AnalysisFailure, type AnalysisResult as Result } from '../../../lib/analysis-request';
-import { reportBusinessName } from '../../../lib/report-links';
+import { reportBusinessName, reportIsSample } from '../../../lib/report-links';
 import { getAnalysis } from '../api/get-analysis';
 import { reportHead } from '../data/report-head';
 import { describeFailure } from '../lib/describe-failure';
@@ -89,7 +89,7 @@ export function ReportPage({ data, notFound = false }: { data?: unknown; notFoun
     );
 
   if (state.status === 'error') {
-    const words = describeFailure(state.failure);
+    const words = describeFailure(state.failure, 'report');
     return (
       <Container className="py-16">
         <h1 className="text-3xl font-bold text-fg">This report could not be loaded</h1>
@@ -105,12 +105,18 @@ export function ReportPage({ data, notFound = false }: { data?: unknown; notFoun
   }
 
   const analyzedOn = formatDate((state.result as { analyzedAt?: unknown }).analyzedAt);
+  const sample = reportIsSample(state.result);
   return (
     <>
       <div className="border-b border-border bg-gradient-to-b from-primary-soft/60 to-bg print:border-0 print:bg-none">
         <Container className="py-10 sm:py-14">
           <p className="text-sm font-semibold uppercase tracking-wider text-primary dark:text-blue-300 print:hidden">Shared report</p>
-          <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-fg sm:text-4xl">{name ?? 'Business'} growth scorecard</h1>
+          <h1 className="mt-2 text-3xl font-extrabold tracking-tight text-fg sm:text-4xl">
+            {name ?? 'Business'} {sample ? 'sample scorecard' : 'growth scorecard'}
+          </h1>
+          {sample && (
+            <p className="mt-2 font-medium text-amber-900 dark:text-amber-200">Built from sample data: its scores are an example, not this business&rsquo;s real standing.</p>
+          )}
           <p className="mt-2 text-muted-fg print:hidden">
             A free growth scorecard by Tri-Valley AI Automation{analyzedOn ? `, from ${analyzedOn}` : ''}. Anyone with this link can open it.
           </p>

@@ -1,4 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { reportIsSample } from '../../../lib/report-links';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -12,10 +13,14 @@ export function reportHead(params: Record<string, string>, report: unknown): Pag
   const name = typeof info.businessName === 'string' && info.businessName.trim() ? info.businessName.trim() : 'Business';
   const location = typeof info.location === 'string' && info.location && info.location !== 'Unknown Location' ? ` in ${info.location}` : '';
   const scores = isRecord(report) && isRecord(report.scores) ? report.scores : {};
-  const overall = isRecord(scores.overall) && typeof scores.overall.score === 'number' ? Math.round(scores.overall.score) : null;
+  const graded = isRecord(scores.overall) && scores.overall.verified !== false && typeof scores.overall.score === 'number';
+  const overall = graded && isRecord(scores.overall) ? Math.round(scores.overall.score as number) : null;
+  // A link preview must not quote a made-up score as the business's: a sample says it is one.
+  const sample = reportIsSample(report);
   const description =
-    `Growth scorecard of ${name}${location}` +
-    (overall !== null ? `: overall ${overall}/100 across visibility, reputation, profile, website, content and competition` : '') +
+    `${sample ? 'Sample growth scorecard' : 'Growth scorecard'} of ${name}${location}` +
+    (overall !== null ? `: ${sample ? 'sample ' : ''}overall ${overall}/100 across visibility, reputation, profile, website, content and competition` : '') +
+    (sample ? ', built from sample data' : '') +
     ', with an AI readiness assessment and an action plan.';
   return {
     path,

@@ -60,6 +60,14 @@ describe('RoiCalculator', () => {
     expect(figure('Monthly savings')).toBe('$1,299');
     expect(figure('ROI')).toBe('0%');
   });
+  it('says when the hours come from a scorecard built on sample data (the analysis hand-off), and only then', () => {
+    const { unmount } = renderAt('/roi-calculator?customerService=16&appointmentScheduling=4&costPerHour=25&automationEfficiency=70&from=sample-analysis');
+    expect(screen.getByRole('note').textContent).toMatch(/^Prefilled from sample data/);
+    unmount();
+    renderAt('/roi-calculator?customerService=16&appointmentScheduling=4&costPerHour=25&automationEfficiency=70');
+    expect(screen.queryByText(/sample data/)).toBeNull();
+  });
+
   it('leads with the savings in dollars and says what ROI and payback mean next to them', async () => {
     const user = userEvent.setup();
     renderAt();

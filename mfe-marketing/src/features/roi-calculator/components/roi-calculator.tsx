@@ -12,6 +12,7 @@ import {
   type RoiInputKey,
   type RoiInputs,
 } from '@site/contracts/roi';
+import { ROI_SAMPLE_HANDOFF } from '@site/contracts/analysis-rules';
 import { Button, Card, cn, notify, track } from '@site/ui';
 import { formatHours, formatOneDecimal, formatPercent, formatUsd, formatUsdWhole } from '../../../lib/format';
 import { RoiChart } from './roi-chart';
@@ -66,6 +67,8 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const uid = useId();
   const { search } = useLocation();
   const [initial] = useState(() => roiInputsFromQuery(search));
+  // Hours handed over by a free scorecard that was built on sample data (no provider keys): say they are an example.
+  const [fromSample] = useState(() => new URLSearchParams(search).get(ROI_SAMPLE_HANDOFF.param) === ROI_SAMPLE_HANDOFF.value);
   const [draft, setDraft] = useState<Draft>(() => toDraft(initial ?? ROI_DEFAULTS));
   const [shown, setShown] = useState(initial !== null);
   const [shareUrl, setShareUrl] = useState('');
@@ -172,6 +175,11 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <Card className="space-y-8 p-6 sm:p-8">
+        {fromSample && (
+          <p role="note" className="rounded-lg border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-100">
+            Prefilled from sample data: the scorecard these hours come from was built on sample figures. Replace them with your own.
+          </p>
+        )}
         <fieldset className="space-y-5">
           <legend className="mb-4 text-lg font-semibold text-fg">Weekly hours spent on repetitive tasks</legend>
           {TASKS.map(field)}
