@@ -7,11 +7,14 @@ import { sql } from 'kysely';
 import { parseDocument, parseFeed, DomUtils } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@site/contracts/error';
+import { ADMIN_SESSION_COOKIE } from '@site/contracts/admin';
+import { healthSchema } from '@site/contracts/manifest';
 import { signWebhookBody } from '../services/webhook-service';
 import { testBackends, uniqueSchema } from '../test-support/databases';
 import { rawRequest, startTestServer, type TestServer } from '../test-support/test-server';
 import { createLogger } from '../lib/logger';
-import { createSiteFixture, SHELL_INDEX, type SiteFixture } from '../test-support/site-fixture';
+import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
+import { blogServerModule, createSiteFixture, MANIFESTS, SHELL_INDEX, type SiteFixture } from '../test-support/site-fixture';
 
 /*
  * One test per finding of the security audit (issue 15). Each failed on the code before its fix.
@@ -561,5 +564,104 @@ describe('issue 19: what a shared cache may store, and precompressed copies', ()
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+  });
+
+  it('a copy whose own file is not there (mid-copy) or a percent-encoded name is not served by name either', async () => {
+    await site.writeFile('shell/dist/assets/orphan-Qq11Ww22.js.br', brotliCompressSync('console.log("orphan");'));
+    await site.writeFile('mfe-blog/dist/assets/lonely-Ab12Cd34.css.gz', gzipSync('.lonely{}'));
+    for (const pathname of ['/assets/orphan-Qq11Ww22.js.br', '/mfe/blog/assets/lonely-Ab12Cd34.css.gz', '/index.html%2Egz', '/index.html.gz/']) {
+      const res = await rawRequest(server.url, pathname, { headers: { accept: '*/*' } });
+      expect(res.status, pathname).toBe(404);
+      expect(res.headers['content-encoding'], pathname).toBeUndefined();
+      expect(res.body, pathname).not.toContain('<!--remotes-json-->');
+    }
+  });
+
+  it('a HEAD of a page names the same Vary as its GET', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(`${server.url}/blog`, { method, headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+      expect(res.status, method).toBe(200);
+      expect(varyOf(res), method).toEqual(expect.arrayContaining(['accept', 'accept-encoding']));
+    }
+  });
+});
+
+describe('issue 19: anonymous /api/health says versions only, the admin reads what failed', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    // A blog release whose server module imports a chunk that is not there (Node's error names its absolute path),
+    // over a good one: 1.0.0 is served as the last known good, 9.9.9 is refused.
+    const release = async (version: string, serverModule: string) => {
+      await site.writeFile(`mfe-blog/releases/${version}/mfe-manifest.json`, JSON.stringify({ ...MANIFESTS.blog, version }));
+      await site.writeFile(`mfe-blog/releases/${version}/assets/remoteEntry.js`, 'export const name = "blog";');
+      await site.writeFile(`mfe-blog/releases/${version}/server/routes.js`, serverModule);
+    };
+    await release('1.0.0', blogServerModule());
+    await release('9.9.9', `import './chunk-missing.js';\n${blogServerModule()}`);
+    await site.writeFile('mfe-blog/history.json', JSON.stringify({ stack: ['1.0.0', '9.9.9'], log: [] }));
+    await site.writeFile('mfe-blog/current', '9.9.9\n');
+    // The marketing dist (no releases) with the same fault: served, its server module reported failed.
+    await site.writeManifest('marketing', { ...MANIFESTS.marketing, server: { routes: 'server/routes.js' } });
+    await site.writeFile('mfe-marketing/dist/server/routes.js', "import './chunk-missing.js';\nexport const routes = [];\n");
+    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.cleanup();
+  });
+
+  /** Anything of this machine's file system or of a load error an anonymous answer must not carry. */
+  function expectNothingOfTheServer(text: string, label: string) {
+    for (const leak of [site.root, tmpdir(), process.cwd(), 'Cannot find module', 'chunk-missing', 'releases/', 'imported from', '    at ']) {
+      expect(text, `${label} carries ${leak}`).not.toContain(leak);
+    }
+    // No path segment at all (`/tmp/`, `/work/`) and no module file (`server/routes.js`).
+    expect(text, label).not.toMatch(/\/[^/\s"]+\//);
+    expect(text, label).not.toContain('.js');
+  }
+
+  it('anonymous /api/health says status, database and versions, with no file path or load error', async () => {
+    const response = await fetch(`${server.url}/api/health`);
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(JSON.parse(text)).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      db: 'ok',
+      remotes: { marketing: { version: '1.2.3' }, blog: { version: '1.0.0' }, admin: { version: '3.0.0' } },
+    });
+    expectNothingOfTheServer(text, '/api/health');
+    // A cookie that is no live session reads the same.
+    const forged = await fetch(`${server.url}/api/health`, { headers: { cookie: `${ADMIN_SESSION_COOKIE}=forged` } });
+    expect(await forged.json()).toEqual(JSON.parse(text));
+  });
+
+  it('an admin session still reads which release was refused, why, and which server module fails', async () => {
+    const response = await fetch(`${server.url}/api/health`, { headers: { cookie: await adminCookie(server) } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const health = healthSchema.parse(await response.json());
+    expect(health.remotes.blog).toMatchObject({ version: '1.0.0', serverEntry: 'ok', lastKnownGood: '1.0.0', failedRelease: { version: '9.9.9' } });
+    expect(health.remotes.blog?.failedRelease?.reason).toMatch(/server\/routes\.js does not load: .*Cannot find module .*chunk-missing\.js/);
+    expect(health.remotes.marketing).toMatchObject({ version: '1.2.3', remoteEntry: 'ok', serverEntry: 'failed' });
+    expect(health.remotes.marketing?.serverError).toContain('Cannot find module');
+  });
+
+  it('no anonymous health answer carries a path of this machine, with the database up or down', async () => {
+    const paths = ['/api/health', '/api/health/live', '/api/health/ready'];
+    for (const pathname of paths) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(200);
+      expectNothingOfTheServer(await response.text(), pathname);
+    }
+    await server.instance.database.close();
+    for (const pathname of paths) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(pathname === '/api/health/live' ? 200 : 503);
+      expectNothingOfTheServer(await response.text(), `${pathname} (database down)`);
+    }
   });
 });

@@ -109,6 +109,8 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   // An answer for a page that does not exist is not stored for the next visitor (the post may be published soon).
   ctx.set('Cache-Control', head.kind === 'not-found' ? 'no-store' : NO_CACHE);
   ctx.type = 'text/html; charset=utf-8';
+  // A GET is compressed by Accept-Encoding (streamed or in memory); a HEAD must describe the same representation.
+  ctx.vary('Accept-Encoding');
 
   // The remote that renders this page (an unknown slug inside its routes is its own not-found page).
   const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, ctx.path));

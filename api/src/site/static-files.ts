@@ -52,11 +52,11 @@ export function safeJoin(root: string, urlPath: string): { absolute: string; rel
 /** Suffix of the copy the build writes next to a file for each encoding (packages/vite-config/precompress.ts). */
 const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
-/** `app.js.br` beside `app.js`: the build's encoded copy of another file, never a file of its own. */
-async function isPrecompressedCopy(file: string): Promise<boolean> {
-  const suffix = Object.values(PRECOMPRESSED_SUFFIX).find((ending) => file.endsWith(ending));
-  return suffix !== undefined && (await fileStats(file.slice(0, -suffix.length))) !== undefined;
-}
+/**
+ * `app.js.br`, `index.html.gz`: the build's encoded copy of another file, never a file of its own. Told by its name
+ * alone, so a copy whose file is not there (yet, mid-copy, or any more) is not served either.
+ */
+const isPrecompressedName = (relative: string) => /\.(?:br|gz)$/i.test(relative);
 
 async function fileStats(file: string): Promise<Stats | undefined> {
   try {
@@ -83,7 +83,7 @@ export async function sendStaticFile(
   if (!target || options.exclude?.(target.relative)) return false;
   // A precompressed copy goes out only for its file's own name, by Accept-Encoding: asked for by name
   // (`index.html.gz`) it would be a raw template or a body whose encoding no header announces.
-  if (await isPrecompressedCopy(target.absolute)) return false;
+  if (isPrecompressedName(target.relative)) return false;
   const original = await fileStats(target.absolute);
   if (!original) return false;
 
