@@ -11,6 +11,9 @@
 // A deploy copies the dist into releases/.incoming-*, verifies the copy, renames it to releases/<version>/ and
 // only then swaps `current`: a half-copied release is never named by the pointer, so it is never served. Old
 // releases stay on disk, so tabs still open on them get their hashed chunks.
+// The first deploy (no `current` yet) also keeps the served mfe-<name>/dist as releases/<its version>+dist/, below
+// the new release in the stack: the server serves that dist in place, so without a copy a rollback would have
+// nothing to return to, and the dist itself may be rebuilt at any time.
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +27,8 @@ const REMOTE_ENTRY = 'assets/remoteEntry.js';
 const DIST_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/;
 const LOG_ENTRIES_KEPT = 100;
 const LOAD_CHECK_TIMEOUT_MS = 10_000;
+/** history.json log action of a kept dist: marks the release that holds what was served before the first one. */
+const KEPT_DIST = 'keep-dist';
 
 class DeployError extends Error {}
 
@@ -185,6 +190,16 @@ async function withLock(remoteDir, name, work) {
   }
 }
 
+/** `base`, or the first of base+2, base+3… (base.2… when it has build metadata already) with no folder yet. */
+async function freeName(releases, base) {
+  if (!(await exists(path.join(releases, base)))) return base;
+  const separator = base.includes('+') ? '.' : '+';
+  for (let n = 2; ; n++) {
+    const candidate = `${base}${separator}${n}`;
+    if (!(await exists(path.join(releases, candidate)))) return candidate;
+  }
+}
+
 async function nextVersion(releases, base, explicit) {
   if (explicit) {
     if (!RELEASE_NAME.test(explicit)) throw new DeployError(`--version ${JSON.stringify(explicit)}: use letters, digits, . _ + - (not first), at most 100 characters`);
@@ -192,14 +207,71 @@ async function nextVersion(releases, base, explicit) {
     return explicit;
   }
   if (!RELEASE_NAME.test(base)) throw new DeployError(`the manifest's version ${JSON.stringify(base)} cannot name a folder: pass --version`);
-  if (!(await exists(path.join(releases, base)))) return base;
   // Same manifest version built again: a build number after it (semver build metadata).
-  const separator = base.includes('+') ? '.' : '+';
-  for (let n = 2; ; n++) {
-    const candidate = `${base}${separator}${n}`;
-    if (!(await exists(path.join(releases, candidate)))) return candidate;
+  return freeName(releases, base);
+}
+
+/**
+ * Copies `from` into releases/<version>/ through a hidden incoming folder, checks the copy is the dist, whole,
+ * and renames it into place. Returns what was copied and checked; leaves nothing behind when it throws.
+ */
+async function copyRelease(from, releases, version, name) {
+  const target = path.join(releases, version);
+  const incoming = path.join(releases, `.incoming-${version}-${process.pid}`);
+  try {
+    await cp(from, incoming, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+    // The copy must be the dist, whole: same files, same sizes, and what the server needs is there.
+    const [wanted, copied] = await Promise.all([listFiles(from), listFiles(incoming)]);
+    const differing = [...wanted].filter(([file, bytes]) => copied.get(file) !== bytes).map(([file]) => file);
+    if (differing.length > 0 || copied.size !== wanted.size) {
+      throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
+    }
+    const { checked, serverModules } = await checkDist(incoming, name);
+    await rename(incoming, target);
+    const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
+    return { target, files: copied.size, bytes, checked, serverModules };
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true });
+    throw error;
   }
 }
+
+/**
+ * Before the first release, the server serves mfe-<name>/dist in place. Keeps it as a release named after its
+ * version (+dist), so that the first rollback returns to exactly those files. Returns the release's name, or null
+ * when no dist of this remote is there (nothing was served) or it cannot be kept (said on stderr).
+ */
+async function keepServedDist(remoteDir, releases, name) {
+  const dist = path.join(remoteDir, 'dist');
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(path.join(dist, 'mfe-manifest.json'), 'utf8'));
+  } catch {
+    manifest = undefined;
+  }
+  // The server ignores a dist without a manifest of this remote: the remote was absent, there is nothing to keep.
+  if (manifest?.name !== name) return null;
+  try {
+    await checkDist(dist, name);
+  } catch (error) {
+    console.warn(`  ${rel(dist)} was served but is not kept as a release, so a rollback cannot return to it: ${error.message}`);
+    return null;
+  }
+  const marked = `${manifest.version}${manifest.version.includes('+') ? '.' : '+'}dist`;
+  const version = await freeName(releases, RELEASE_NAME.test(marked) ? marked : 'dist');
+  const kept = await copyRelease(dist, releases, version, name).catch((error) => {
+    throw new DeployError(`could not keep ${rel(dist)}, served until now, as a release (the rollback target): ${error.message}`);
+  });
+  // Older than the new release (the server answers old hashed chunks from the newest earlier releases first): the
+  // time of its build.
+  const built = (await stat(path.join(dist, 'mfe-manifest.json'))).mtime;
+  await utimes(kept.target, built, built);
+  console.log(`  kept ${rel(dist)}, served until now, as ${rel(kept.target)} (${kept.files} files, ${size(kept.bytes)}): the rollback target`);
+  return version;
+}
+
+/** Releases that hold a dist served before a first release (their names are ordinary, the log says which). */
+const keptDists = (history) => new Set(history.log.filter((entry) => entry?.action === KEPT_DIST).map((entry) => entry.version));
 
 async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
@@ -210,47 +282,45 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
   return withLock(remoteDir, name, async () => {
     const version = await nextVersion(releases, source.manifest.version, explicit);
     const target = path.join(releases, version);
-    const incoming = path.join(releases, `.incoming-${version}-${process.pid}`);
     console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) as ${rel(target)}`);
+    const copied = await copyRelease(from, releases, version, name);
+    let kept = null;
     try {
-      await cp(from, incoming, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
-      // The copy must be the dist, whole: same files, same sizes, and what the server needs is there.
-      const [wanted, copied] = await Promise.all([listFiles(from), listFiles(incoming)]);
-      const differing = [...wanted].filter(([file, bytes]) => copied.get(file) !== bytes).map(([file]) => file);
-      if (differing.length > 0 || copied.size !== wanted.size) {
-        throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
-      }
-      const { checked, serverModules } = await checkDist(incoming, name);
-      const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
-      console.log(`  copied ${copied.size} files (${size(bytes)}); verified ${checked.join(', ')}`);
-      await rename(incoming, target);
+      console.log(`  copied ${copied.files} files (${size(copied.bytes)}); verified ${copied.checked.join(', ')}`);
       // The folder's time is the deploy's: the server answers old hashed chunks from the newest earlier releases.
       const now = new Date();
       await utimes(target, now, now);
-      if (!skipLoadCheck && serverModules.length > 0) {
-        await checkServerModulesLoad(target, serverModules).catch(async (error) => {
-          // Never named by the pointer: remove it so the version can be deployed again once fixed.
-          await rm(target, { recursive: true, force: true });
-          throw error;
-        });
-        console.log(`  ${serverModules.join(', ')} loads`);
+      if (!skipLoadCheck && copied.serverModules.length > 0) {
+        await checkServerModulesLoad(target, copied.serverModules);
+        console.log(`  ${copied.serverModules.join(', ')} loads`);
       }
+      // The server serves the dist only while there is no pointer at all: then it is kept before the switch, and
+      // after the new release's checks, so that a refused deploy leaves no copy of the dist behind.
+      if (!(await exists(path.join(remoteDir, 'current')))) kept = await keepServedDist(remoteDir, releases, name);
     } catch (error) {
-      await rm(incoming, { recursive: true, force: true });
+      // Never named by the pointer: remove it so the version can be deployed again once fixed.
+      await rm(target, { recursive: true, force: true });
       throw error;
     }
 
-    // The switch: one rename. Until here, the server served the previous release untouched.
+    // The switch: one rename. Until here, the server served the previous release (or the dist) untouched.
     const previous = await readPointer(remoteDir);
     await writeAtomically(path.join(remoteDir, 'current'), `${version}\n`);
     const history = await readHistory(remoteDir);
-    if (previous && history.stack.at(-1) !== previous) history.stack.push(previous);
+    const below = previous ?? kept;
+    if (below && history.stack.at(-1) !== below) history.stack.push(below);
     history.stack.push(version);
-    history.log.push({ at: new Date().toISOString(), action: 'deploy', version, previous, from: path.resolve(from) });
+    const at = new Date().toISOString();
+    if (kept) history.log.push({ at, action: KEPT_DIST, version: kept, from: path.join(remoteDir, 'dist') });
+    history.log.push({ at, action: 'deploy', version, previous, from: path.resolve(from) });
     await writeHistory(remoteDir, history);
 
-    console.log(`  current: ${previous ?? `(none: mfe-${name}/dist was served)`} -> ${version}`);
-    console.log(`${name} ${version} is live: the next request serves it, no restart (/api/health lists it). Undo with: npm run rollback -- ${name}`);
+    const before = previous ?? (kept ? `(none: mfe-${name}/dist was served, kept as ${kept})` : '(none)');
+    console.log(`  current: ${before} -> ${version}`);
+    const undo = history.stack.length > 1
+      ? `Undo with: npm run rollback -- ${name}`
+      : 'Nothing was served before it, so there is nothing to roll back to.';
+    console.log(`${name} ${version} is live: the next request serves it, no restart (/api/health lists it). ${undo}`);
     return { version, previous };
   });
 }
@@ -279,6 +349,11 @@ async function rollback({ name, siteRoot, to, skipLoadCheck }) {
     } else if (at < 0 && history.stack.length > 0 && history.stack.at(-1) !== current) {
       target = history.stack.at(-1);
       stack = history.stack;
+    } else if (keptDists(history).has(current)) {
+      throw new DeployError(
+        `${name} has no release before ${current} to roll back to: ${current} is mfe-${name}/dist as it was served before the first release, ` +
+          `nothing earlier was kept. Pick another with --to (see: node scripts/deploy-remote.mjs list ${name})`,
+      );
     } else {
       throw new DeployError(
         `${name} has no release before ${current} to roll back to. Pick one with --to (see: node scripts/deploy-remote.mjs list ${name}), ` +
@@ -321,9 +396,14 @@ async function list({ name, siteRoot }) {
   }
   found.sort((a, b) => b.at - a.at);
   const below = current ? history.stack[history.stack.lastIndexOf(current) - 1] : undefined;
+  const kept = keptDists(history);
   console.log(`${name}: ${current ? `current ${current}` : `no release pointer: mfe-${name}/dist is served`} (${rel(remoteDir)})`);
   for (const { version, at } of found) {
-    const notes = [version === current && 'current', version === below && `rollback target (npm run rollback -- ${name})`].filter(Boolean);
+    const notes = [
+      version === current && 'current',
+      version === below && `rollback target (npm run rollback -- ${name})`,
+      kept.has(version) && `mfe-${name}/dist as served before the first release`,
+    ].filter(Boolean);
     console.log(`${version === current ? '*' : ' '} ${version.padEnd(24)} ${at.toISOString().slice(0, 16).replace('T', ' ')}  ${notes.join(', ')}`);
   }
   if (found.length === 0) console.log('  no releases yet');

@@ -57,8 +57,11 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('verified mfe-manifest.json (blog 1.4.0), assets/remoteEntry.js, server/routes.js');
-    expect(result.stdout).toContain('current: (none: mfe-blog/dist was served) -> 1.4.0');
+    // No mfe-blog/dist here: the remote was absent, nothing is kept and nothing is promised.
+    expect(result.stdout).toContain('current: (none) -> 1.4.0');
     expect(result.stdout).toContain('blog 1.4.0 is live');
+    expect(result.stdout).toContain('Nothing was served before it, so there is nothing to roll back to.');
+    expect(result.stdout).not.toContain('Undo with');
     expect(await pointer()).toBe('1.4.0');
     expect(await readFile(blog('releases/1.4.0/assets/remoteEntry.js'), 'utf8')).toContain('first');
     expect((await history()).stack).toEqual(['1.4.0']);
@@ -179,6 +182,64 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cannot roll back to 1.0.0');
     expect(await pointer()).toBe('2.0.0');
+  });
+
+  it('keeps the served mfe-blog/dist as a release on the first deploy, so the first rollback returns to it', async () => {
+    // What the server serves before any release: the dist, in place. The new build has the same manifest version.
+    await build('mfe-blog/dist', '1.0.0', 'as served');
+    const result = await run(root, 'deploy', 'blog', '--from', await build('new', '1.0.0', 'new'));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('kept mfe-blog/dist, served until now, as mfe-blog/releases/1.0.0+dist (4 files, 0 KB): the rollback target');
+    expect(result.stdout).toContain('current: (none: mfe-blog/dist was served, kept as 1.0.0+dist) -> 1.0.0');
+    expect(result.stdout).toContain('Undo with: npm run rollback -- blog');
+    expect(await pointer()).toBe('1.0.0');
+    expect((await history()).stack).toEqual(['1.0.0+dist', '1.0.0']);
+
+    // A rebuild in place after the deploy does not change what the rollback returns to.
+    await build('mfe-blog/dist', '1.1.0', 'rebuilt');
+    const back = await run(root, 'rollback', 'blog');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('current: 1.0.0 -> 1.0.0+dist');
+    expect(await pointer()).toBe('1.0.0+dist');
+    expect(await readFile(blog('releases/1.0.0+dist/assets/remoteEntry.js'), 'utf8')).toBe('export const text = "as served";');
+
+    const bottom = await run(root, 'rollback', 'blog');
+    expect(bottom.code).toBe(1);
+    expect(bottom.stderr).toContain('blog has no release before 1.0.0+dist to roll back to: 1.0.0+dist is mfe-blog/dist as it was served before the first release');
+    expect(await pointer()).toBe('1.0.0+dist');
+    expect((await run(root, 'list', 'blog')).stdout).toMatch(/\* 1\.0\.0\+dist .* current, mfe-blog\/dist as served before the first release/);
+  });
+
+  it('keeps the dist once, under a name no other release has, and only when a deploy goes through', async () => {
+    await build('mfe-blog/dist', '1.0.0', 'as served');
+    // A refused deploy switches nothing and leaves no copy of the dist behind.
+    const refused = await run(root, 'deploy', 'blog', '--from', await build('broken', '2.0.0', 'x', { serverModule: 'export const routes = [ nope' }));
+    expect(refused.code).toBe(1);
+    expect(existsSync(blog('releases/1.0.0+dist'))).toBe(false);
+    expect(existsSync(blog('current'))).toBe(false);
+
+    // The new release takes the name the kept dist would have had: the dist gets the next one.
+    const named = await run(root, 'deploy', 'blog', '--from', await build('new', '2.0.0', 'new'), '--version', '1.0.0+dist');
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('current: (none: mfe-blog/dist was served, kept as 1.0.0+dist.2) -> 1.0.0+dist');
+    expect(await readFile(blog('releases/1.0.0+dist.2/assets/remoteEntry.js'), 'utf8')).toContain('as served');
+
+    // Only the first deploy keeps it: later ones have a pointer, and the dist is no longer what is served.
+    const second = await run(root, 'deploy', 'blog', '--from', await build('newer', '3.0.0', 'newer'));
+    expect(second.stdout).not.toContain('kept');
+    expect((await history()).stack).toEqual(['1.0.0+dist.2', '1.0.0+dist', '3.0.0']);
+    expect((await readdir(blog('releases'))).sort()).toEqual(['1.0.0+dist', '1.0.0+dist.2', '3.0.0']);
+  });
+
+  it('deploys over a served dist it cannot keep, and says that the rollback cannot return to it', async () => {
+    await build('mfe-blog/dist', '1.0.0', 'as served', { omit: ['assets/remoteEntry.js'] });
+    const result = await run(root, 'deploy', 'blog', '--from', await build('new', '2.0.0', 'new'));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('mfe-blog/dist was served but is not kept as a release, so a rollback cannot return to it');
+    expect(result.stderr).toContain('assets/remoteEntry.js is missing');
+    expect(result.stdout).toContain('Nothing was served before it, so there is nothing to roll back to.');
+    expect(await readdir(blog('releases'))).toEqual(['2.0.0']);
   });
 
   it('runs one deploy of a remote at a time, and takes over the lock of a process that is gone', async () => {

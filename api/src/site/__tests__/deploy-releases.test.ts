@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../../lib/logger';
@@ -272,5 +272,123 @@ describe('hashed chunks of earlier releases', () => {
     expect(await statusOf(7)).toBe(200);
     for (let n = 2; n <= 6; n++) expect(await statusOf(n), `release ${n}`).toBe(200);
     expect(await statusOf(1)).toBe(404);
+  });
+});
+
+describe('the first deploy of a remote, rolled back: what was served before it, byte for byte', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+  let builds: string;
+
+  /** A blog build outside the site root whose remote entry and stylesheet differ from the fixture's dist. */
+  async function build(version: string): Promise<string> {
+    const dir = path.join(builds, version);
+    const files: Record<string, string> = {
+      'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version, pages: [{ path: '/blog', title: `Blog ${version}`, description: 'Guides' }] }),
+      'assets/remoteEntry.js': `export const version = ${JSON.stringify(version)};`,
+      'assets/style-CFEB0EW0.css': `.blog{content:${JSON.stringify(version)}}`,
+      'server/routes.js': blogServerModule(),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+    return dir;
+  }
+
+  /** What a visitor and the shell get of the blog: the files as bytes, the version /remotes.json names, the title. */
+  async function visible() {
+    const bytes = async (file: string) => {
+      const response = await fetch(`${server.url}/mfe/blog/${file}`);
+      expect(response.status, file).toBe(200);
+      return Buffer.from(await response.arrayBuffer()).toString('base64');
+    };
+    const remotes = (await (await fetch(`${server.url}/remotes.json`)).json()) as { blog?: { version: string } };
+    return {
+      version: remotes.blog?.version,
+      title: titleOf(await (await fetch(`${server.url}/blog`)).text()),
+      manifest: await bytes('mfe-manifest.json'),
+      remoteEntry: await bytes('assets/remoteEntry.js'),
+      stylesheet: await bytes('assets/style-CFEB0EW0.css'),
+    };
+  }
+
+  async function blogHealth(): Promise<RemoteHealth | undefined> {
+    const response = await fetch(`${server.url}/api/health`, { headers: { cookie: await adminCookie(server) } });
+    return healthSchema.parse(await response.json()).remotes.blog;
+  }
+
+  /** `npm run build` run again in the served folder after the deploy: the dist no longer holds what was served. */
+  async function rebuildDistInPlace() {
+    await site.writeManifest('blog', { ...MANIFESTS.blog, version: '0.9.1' });
+    await site.writeFile('mfe-blog/dist/assets/remoteEntry.js', 'export const rebuilt = true;');
+    await site.writeFile('mfe-blog/dist/assets/style-CFEB0EW0.css', '.blog{color:blue}');
+  }
+
+  beforeEach(async () => {
+    // A fresh clone: a built mfe-blog/dist (0.9.0) served in place, no release yet.
+    site = await createSiteFixture();
+    builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
+    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+  });
+  afterEach(async () => {
+    await server.close();
+    await site.cleanup();
+    await rm(builds, { recursive: true, force: true });
+  });
+
+  it('deploy, then rollback: the dist served before the deploy is served again, and nothing is earlier', async () => {
+    const before = await visible();
+    expect(before).toMatchObject({ version: '0.9.0', title: 'The blog' });
+
+    const deployed = await script(site.root, 'deploy', 'blog', '--from', await build('1.0.0'));
+    expect(deployed.stderr).toBe('');
+    expect(deployed.code).toBe(0);
+    expect(deployed.stdout).toContain('mfe-blog/releases/0.9.0+dist (7 files');
+    expect(deployed.stdout).toContain('current: (none: mfe-blog/dist was served, kept as 0.9.0+dist) -> 1.0.0');
+    expect(deployed.stdout).toContain('Undo with: npm run rollback -- blog');
+    expect(await visible()).toMatchObject({ version: '1.0.0', title: 'Blog 1.0.0' });
+    await rebuildDistInPlace();
+
+    const back = await script(site.root, 'rollback', 'blog');
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('current: 1.0.0 -> 0.9.0+dist');
+    expect(back.stdout).toContain('blog 0.9.0+dist is live again');
+    // The same bytes as before the deploy; /remotes.json and health name the release that holds them.
+    expect(await visible()).toEqual({ ...before, version: '0.9.0+dist' });
+    const health = await blogHealth();
+    expect(health).toMatchObject({ version: '0.9.0+dist', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(health?.failedRelease).toBeUndefined();
+    expect(health?.lastKnownGood).toBeUndefined();
+
+    const again = await script(site.root, 'rollback', 'blog');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'blog has no release before 0.9.0+dist to roll back to: 0.9.0+dist is mfe-blog/dist as it was served before the first release, nothing earlier was kept',
+    );
+    expect(await visible()).toEqual({ ...before, version: '0.9.0+dist' });
+  });
+
+  it('deploy twice (the first of the dist\'s own version), then rollback twice: back to the dist served before', async () => {
+    const before = await visible();
+    const first = await script(site.root, 'deploy', 'blog', '--from', await build('0.9.0'));
+    expect(first.code).toBe(0);
+    // The new release keeps the manifest's version; the kept dist is told apart by its suffix.
+    expect(first.stdout).toContain('current: (none: mfe-blog/dist was served, kept as 0.9.0+dist) -> 0.9.0');
+    expect((await script(site.root, 'deploy', 'blog', '--from', await build('2.0.0'))).stdout).toContain('current: 0.9.0 -> 2.0.0');
+    expect(await visible()).toMatchObject({ version: '2.0.0', title: 'Blog 2.0.0' });
+    await rebuildDistInPlace();
+
+    const once = await script(site.root, 'rollback', 'blog');
+    expect(once.stdout).toContain('current: 2.0.0 -> 0.9.0');
+    expect(await visible()).toMatchObject({ version: '0.9.0', title: 'Blog 0.9.0' });
+
+    const twice = await script(site.root, 'rollback', 'blog');
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toContain('current: 0.9.0 -> 0.9.0+dist');
+    expect(await visible()).toEqual({ ...before, version: '0.9.0+dist' });
+    expect(await blogHealth()).toMatchObject({ version: '0.9.0+dist', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect((await script(site.root, 'rollback', 'blog')).stderr).toContain('no release before 0.9.0+dist');
   });
 });
