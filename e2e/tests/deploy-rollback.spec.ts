@@ -48,7 +48,7 @@ function blogWithNewHeading(dist: string, out: string): void {
     for (const file of pending) {
       if (renamed.has(file)) continue;
       const hash = createHash('sha256').update(readFileSync(path.join(out, file))).digest('base64url').slice(0, 7);
-      const renamedTo = file.replace(/-[\w-]{8}\.(?:js|css)$/, `-N${hash}.$1`);
+      const renamedTo = file.replace(/-[\w-]{8}\.(js|css)$/, `-N${hash}.$1`);
       renameSync(path.join(out, file), path.join(out, renamedTo));
       for (const suffix of ['.br', '.gz']) rmSync(path.join(out, file + suffix), { force: true });
       renamed.add(renamedTo);
