@@ -65,3 +65,31 @@ test('/case-studies/restaurant-automation: metrics, calls to action and the way 
   await expectOnHomeSection(page, 'testimonials');
   errors.expectClean();
 });
+
+test('on a phone every stat figure stays on one line inside its card ("<30 s" never leaves its "s" behind)', async ({ browser }) => {
+  for (const width of [390, 360]) {
+    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const page = await context.newPage();
+    for (const [path, selector] of [
+      ['/restaurant-order-bot', 'header dl dd'],
+      ['/retail-customer-service', 'header dl dd'],
+      ['/service-business-automation', '#benefits li p:first-child'],
+    ] as const) {
+      await page.goto(path);
+      const figures = page.locator(selector);
+      await expect(figures.first()).toBeVisible();
+      // Lines a figure's text occupies (its boxes' distinct tops), and how far it sticks out of its own box.
+      const laidOut = await figures.evaluateAll((elements) =>
+        elements.map((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+          return { figure: el.textContent?.replace(/\s/g, ' '), lines, overflow: el.scrollWidth - el.clientWidth };
+        }),
+      );
+      expect(laidOut.length, path).toBeGreaterThanOrEqual(3);
+      for (const f of laidOut) expect(f, `${path} at ${width}px`).toEqual({ figure: f.figure, lines: 1, overflow: 0 });
+    }
+    await context.close();
+  }
+});

@@ -18,12 +18,16 @@ test.describe('ROI calculator', () => {
     await expect(page.getByRole('img', { name: 'Monthly cost before and after automation' })).toBeVisible();
     await expect(page.getByText('drops from $5,521 before automation to $1,656 after')).toBeVisible();
 
-    // Results stay shown and follow the inputs; revenue 0 gives ROI 0.
+    // Results stay shown and follow the inputs; without revenue, ROI and payback say what they need instead of
+    // 'ROI 0%' and 'Payback period 0 years' (which reads as instant payback).
     await page.getByLabel('Monthly revenue').fill('0');
-    await expect(figure(page, 'ROI')).toHaveText('0%');
+    await expect(figure(page, 'ROI and payback period')).toHaveText('Enter your monthly revenue to see ROI and payback');
+    await expect(figure(page, 'Payback period')).toHaveCount(0);
     await page.getByLabel('Monthly revenue').fill('');
-    await expect(figure(page, 'ROI')).toHaveText('0%');
+    await expect(figure(page, 'ROI and payback period')).toHaveText('Enter your monthly revenue to see ROI and payback');
     await expect(figure(page, 'Annual savings')).toHaveText('$46,374');
+    await page.getByLabel('Monthly revenue').fill('50000');
+    await expect(figure(page, 'ROI')).toHaveText('7.73%');
     errors.expectClean();
   });
 
@@ -35,6 +39,52 @@ test.describe('ROI calculator', () => {
     await expect(page.getByRole('spinbutton', { name: 'Automation efficiency (percent)' })).toHaveValue('75');
     await page.getByRole('spinbutton', { name: 'Customer service (hours per week)' }).fill('40');
     await expect(page.getByRole('slider', { name: 'Customer service' })).toHaveValue('40');
+  });
+
+  test("the sliders' tracks are drawn with the theme's tokens: dark on the dark theme's cards, not near-white", async ({ browser }) => {
+    test.setTimeout(90_000);
+    // What a person sees: pixels of the track, left of the thumb (filled) and right of it (empty), on the card.
+    for (const [theme, tokens] of [
+      ['light', { fill: '--primary', empty: '--border' }],
+      ['dark', { fill: '--primary', empty: '--border' }],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      const page = await context.newPage();
+      await page.goto('/roi-calculator');
+      // A page of a context of its own is not the fixture's: wait for hydration here, as the fixture does.
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 20_000 });
+      const slider = page.getByRole('slider', { name: 'Automation efficiency' });
+      await expect(slider).toHaveValue('70');
+      await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+      const png = (await slider.screenshot({ animations: 'disabled' })).toString('base64');
+      const sample = await page.evaluate(
+        async ({ png, tokens }) => {
+          const img = new Image();
+          img.src = `data:image/png;base64,${png}`;
+          await img.decode();
+          const canvas = document.createElement('canvas');
+          [canvas.width, canvas.height] = [img.width, img.height];
+          const g = canvas.getContext('2d')!;
+          g.drawImage(img, 0, 0);
+          const y = Math.floor(img.height / 2);
+          const at = (share: number) => [...g.getImageData(Math.floor(img.width * share), y, 1, 1).data.slice(0, 3)];
+          // A token's colour as the browser resolves it, in the same [r, g, b] form.
+          const token = (name: string) => {
+            g.fillStyle = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+            g.fillRect(0, 0, 1, 1);
+            return [...g.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+          };
+          return { fill: at(0.3), empty: at(0.9), fillToken: token(tokens.fill), emptyToken: token(tokens.empty) };
+        },
+        { png, tokens },
+      );
+      const close = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 12);
+      expect(close(sample.empty, sample.emptyToken), `${theme}: empty track ${sample.empty} vs ${tokens.empty} ${sample.emptyToken}`).toBe(true);
+      expect(close(sample.fill, sample.fillToken), `${theme}: filled track ${sample.fill} vs ${tokens.fill} ${sample.fillToken}`).toBe(true);
+      if (theme === 'dark') expect(Math.max(...sample.empty), `dark: empty track ${sample.empty} is near-white`).toBeLessThan(128);
+      await context.close();
+    }
   });
 
   test('the shareable link reopens the same scenario with its results', async ({ page, context }) => {

@@ -9,6 +9,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, runnerImport, type Plugin, type UserConfig } from 'vite';
 import { afterPaintEntryPlugin } from './after-paint';
+import { onwarn } from './build-logs';
 import { precompressPlugin } from './precompress';
 
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
@@ -81,6 +82,7 @@ const common = (root: string): UserConfig => ({
     // Each remote ships one stylesheet, which the federation runtime injects when ./App loads.
     cssCodeSplit: false,
     reportCompressedSize: false,
+    rollupOptions: { onwarn },
   },
 });
 
@@ -190,7 +192,7 @@ function routeTablePlugin(root: string, name: string, serverRender: boolean): Pl
           reportCompressedSize: false,
           // One file: the server imports it by a versioned URL (`entry.js?version=…`), and a lazy chunk importing
           // `../entry.js` back would load a second, unversioned copy (two React contexts, two query clients).
-          rollupOptions: { input: SERVER_ENTRY_ID, output: { format: 'es', entryFileNames: path.basename(SERVER_ENTRY), inlineDynamicImports: true } },
+          rollupOptions: { input: SERVER_ENTRY_ID, onwarn, output: { format: 'es', entryFileNames: path.basename(SERVER_ENTRY), inlineDynamicImports: true } },
         },
       });
 
@@ -250,7 +252,7 @@ function shellServerPlugin(root: string): Plugin {
           target: 'node20',
           minify: false,
           reportCompressedSize: false,
-          rollupOptions: { output: { format: 'es', entryFileNames: 'entry.js', inlineDynamicImports: true } },
+          rollupOptions: { onwarn, output: { format: 'es', entryFileNames: 'entry.js', inlineDynamicImports: true } },
         },
       });
     },

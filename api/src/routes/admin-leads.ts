@@ -1,6 +1,7 @@
 import { adminLeadListQuerySchema, adminLeadUpdateSchema } from '@site/contracts/admin';
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
+import { parseQuery } from './query';
 import type { RouteModule } from './route-module';
 
 /** The contact-message inbox: list (newest first, search, filter, pages), read/handled flags, CSV export. */
@@ -9,11 +10,11 @@ export const adminLeadsRoutes: RouteModule = (router, context) => {
   const { guard } = adminGuard(context);
 
   router.get('/api/admin/leads', ...guard, async (ctx) => {
-    ctx.body = await services.admin.leads.list(adminLeadListQuerySchema.parse(ctx.query));
+    ctx.body = await services.admin.leads.list(parseQuery(adminLeadListQuerySchema, ctx.query));
   });
 
   router.get('/api/admin/leads/export.csv', ...guard, async (ctx) => {
-    const { q, filter } = adminLeadListQuerySchema.parse(ctx.query);
+    const { q, filter } = parseQuery(adminLeadListQuerySchema, ctx.query);
     const csv = await services.admin.leads.exportCsv({ q, filter });
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`contact-messages-${clock().toISOString().slice(0, 10)}.csv`);

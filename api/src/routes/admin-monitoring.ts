@@ -1,6 +1,7 @@
 import { alertHistoryQuerySchema, alertSettingUpdateSchema, alertTypeSchema, type AnalysisDataSource } from '@site/contracts/admin';
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
+import { parseQuery } from './query';
 import type { RouteModule } from './route-module';
 
 /**
@@ -37,7 +38,7 @@ export const adminMonitoringRoutes: RouteModule = (router, context) => {
   });
 
   router.get('/api/admin/alerts', ...guard, async (ctx) => {
-    ctx.body = await admin.alerts.history(alertHistoryQuerySchema.parse(ctx.query).limit);
+    ctx.body = await admin.alerts.history(parseQuery(alertHistoryQuerySchema, ctx.query).limit);
   });
 
   router.post('/api/admin/alerts/:id/acknowledge', ...guard, async (ctx) => {

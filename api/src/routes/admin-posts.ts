@@ -6,6 +6,7 @@ import {
 import { POST_STATUSES } from '@site/contracts/posts';
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
+import { parseQuery } from './query';
 import type { RouteModule } from './route-module';
 
 const expectedUpdatedAtSchema = adminPostUpdateSchema.pick({ expectedUpdatedAt: true });
@@ -28,7 +29,7 @@ export const adminPostsRoutes: RouteModule = (router, context) => {
   const body = jsonBody({ limit: config.bodyLimit });
 
   router.get('/api/admin/posts', ...guard, async (ctx) => {
-    const query = adminPostListQuerySchema.parse(ctx.query);
+    const query = parseQuery(adminPostListQuerySchema, ctx.query);
     const [matching, all] = await Promise.all([
       services.posts.listAll({ q: query.q, status: query.status }),
       services.posts.listAll(),

@@ -1,16 +1,12 @@
+import { postListQuerySchema } from '@site/contracts/posts';
 import { rateLimit } from '../middleware/rate-limit';
+import { parseQuery } from './query';
 import type { RouteModule } from './route-module';
 
 /** Public blog API: published posts, one post by slug, its view counter, and the categories. */
 export const postsRoutes: RouteModule = (router, { config, services, rateLimits }) => {
   router.get('/api/posts', async (ctx) => {
-    const param = (name: string) => (typeof ctx.query[name] === 'string' && ctx.query[name] !== '' ? ctx.query[name] : undefined);
-    const page = await services.posts.pagePublished({
-      q: param('q'),
-      category: param('category'),
-      limit: param('limit'),
-      cursor: param('cursor'),
-    });
+    const page = await services.posts.pagePublished(parseQuery(postListQuerySchema, ctx.query, { emptyAsAbsent: true }));
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = page;
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisResponseSchema } from '@site/contracts/analysis';
 import { CONTACT_FAILED_MESSAGE, contactErrorResponseSchema, contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
 import { errorEnvelopeSchema } from '@site/contracts/error';
-import { trackingEventSchema } from '@site/contracts/events';
+import { trackingAcceptedSchema, trackingRequestSchema } from '@site/contracts/events';
 import { healthSchema } from '@site/contracts/manifest';
 import {
   categoryListSchema,
@@ -132,7 +132,6 @@ const analysisBody = { schema: analysisResponseSchema, component: 'AnalysisRespo
 
 const liveSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({ status: z.literal('ready') });
-const acceptedSchema = z.object({ accepted: z.literal(true) });
 const textSchema = z.string();
 
 const slugParam = { slug: { description: 'The post slug, as in its URL.', example: 'five-automations-for-busy-salons' } };
@@ -214,10 +213,11 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
     method: 'post',
     path: '/api/events',
     tag: 'Analytics',
-    summary: 'Record a first-party tracking event (fetch or navigator.sendBeacon; text/plain holding JSON is accepted)',
-    body: { schema: trackingEventSchema, example: { name: 'page_view', path: '/blog', props: { referrer: 'google' } } },
+    summary:
+      'Record a first-party tracking event, or a batch `{ events: [...] }` of up to 20 (fetch or navigator.sendBeacon; text/plain holding JSON is accepted). Events from crawlers, prefetches and browsers sending DNT or Sec-GPC are accepted and not stored',
+    body: { schema: trackingRequestSchema, example: { events: [{ name: 'page_view', path: '/blog', props: { referrer: 'search' } }] } },
     responses: {
-      202: { description: 'Recorded.', body: { schema: acceptedSchema, example: { accepted: true } } },
+      202: { description: 'Accepted; `recorded` says how many were stored.', body: { schema: trackingAcceptedSchema, example: { accepted: true, recorded: 1 } } },
       400: errorResponse('Unknown event or a bad field.', error('validation_failed', 'path: Path must start with /', [{ path: 'path', message: 'Path must start with /' }])),
       ...COMMON_ERRORS,
     },
@@ -293,6 +293,8 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
       '(with any Idempotency-Key, or none) answers the first result with `Idempotent-Replayed: true` and creates nothing.',
       'To retry with a fresh signature, send the same `Idempotency-Key` (kept 24 hours): the first result comes back; the same key with',
       'another body is a 409. 400 answers name each field and its rule, e.g. `title: must be at least 5 characters (got 3)`.',
+      'The answer links the post: `adminUrl`, its edit page in the admin panel, always; `url`, its public page, only when the post is',
+      'published (a draft, the default, has no public page until it is published in the admin panel).',
     ].join(' '),
     headers: [
       { name: 'X-Webhook-Signature', required: true, description: 't=<unix seconds>,v1=<64 hex characters>', example: 't=1767225600,v1=5f2b…(64 hex)' },
@@ -301,8 +303,18 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
     body: { schema: webhookBodyDocumented, example: EXAMPLE_WEBHOOK_BODY },
     responses: {
       201: {
-        description: 'Created (or, with `Idempotent-Replayed: true`, the first result of this delivery).',
-        body: { schema: webhookResultSchema, example: { id: EXAMPLE_POST.id, slug: EXAMPLE_POST.slug, status: 'published', url: 'https://trivalleyai.com/blog/five-automations-for-busy-salons' } },
+        description:
+          'Created (or, with `Idempotent-Replayed: true`, the first result of this delivery). `url` (the public page) only when the post is published; `adminUrl` (its edit page in the admin panel) always.',
+        body: {
+          schema: webhookResultSchema,
+          example: {
+            id: EXAMPLE_POST.id,
+            slug: EXAMPLE_POST.slug,
+            status: 'published',
+            url: 'https://trivalleyai.com/blog/five-automations-for-busy-salons',
+            adminUrl: `https://trivalleyai.com/admin/posts/${EXAMPLE_POST.id}/edit`,
+          },
+        },
         headers: { 'Idempotent-Replayed': '`true` when this is the stored answer of an earlier delivery.' },
       },
       400: errorResponse(
@@ -325,7 +337,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
     method: 'post',
     path: '/api/analyze-smb-business',
     tag: 'Analysis',
-    summary: 'Scorecard of a local business (20 analyses an hour per client, shared with analyze-website)',
+    summary: 'Scorecard of a local business (20 analyses an hour per client, shared with analyze-website; a `website` without a scheme gets https://)',
     body: { schema: smbAnalysisRequestSchema, example: { businessName: 'Hartz Avenue Bistro', businessType: 'Restaurant', location: 'Danville, CA', website: 'hartzbistro.example' } },
     responses: {
       200: { description: 'The scorecard, stored under its `id`.', body: analysisBody },

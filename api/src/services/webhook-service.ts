@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookResult } from '@site/contracts/posts';
+import { adminEditPostPath, type WebhookResult } from '@site/contracts/posts';
 import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
 import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
@@ -160,7 +160,9 @@ export function createWebhookService(deps: {
         id: post.id,
         slug: post.slug,
         status: post.status,
-        url: `${deps.publicOrigin}/blog/${post.slug}`,
+        // A draft has no public page yet: its link would answer 404 until it is published in the admin panel.
+        ...(post.status === 'published' ? { url: `${deps.publicOrigin}/blog/${post.slug}` } : {}),
+        adminUrl: `${deps.publicOrigin}${adminEditPostPath(post.id)}`,
       };
       await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));
       return { result, replayed: false };

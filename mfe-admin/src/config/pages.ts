@@ -1,4 +1,5 @@
 import type { PageMeta } from '@site/contracts/manifest';
+import { adminEditPostPath } from '@site/contracts/posts-rules';
 
 const page = (path: string, heading: string): PageMeta & { heading: string } => ({
   path,
@@ -17,7 +18,8 @@ export const adminPages = {
   createPost: page('/admin/posts/create', 'Create Post'),
 };
 export const EDIT_POST_ROUTE = '/admin/posts/:id/edit';
-export const editPostPath = (id: string) => `/admin/posts/${encodeURIComponent(id)}/edit`;
+/** The same address the webhook answers as a post's `adminUrl`. */
+export const editPostPath = adminEditPostPath;
 /** The head of one post's edit screen (the route table's `head`). */
 export function editPostHead(id: string): PageMeta {
   const { heading: _heading, ...meta } = page(editPostPath(id), 'Edit Post');

@@ -13,3 +13,8 @@ export const formatHours = (n: number) => oneDecimal.format(n);
 export const formatPercent = (n: number) => `${twoDecimals.format(n)}%`;
 /** A count with at most one decimal: 12.9. */
 export const formatOneDecimal = (n: number) => oneDecimal.format(n);
+/**
+ * A stat's figure as shown: a number and the unit after it ('<30 s', '15 hours') joined by a no-break space, so a
+ * narrow card never puts the unit on a line of its own.
+ */
+export const figureText = (figure: string) => figure.replace(/(\d)[ \t]+(?=\S)/g, '$1\u00a0');

@@ -142,6 +142,13 @@ export const PUBLISH_ONLY_DRAFTS = 'Only drafts can be published';
 export type PostFormField = (typeof POST_MIN_RULES)[number]['field'] | 'keywords' | 'featuredImage' | 'ogImage';
 
 /**
+ * The admin form's message when its category list is left at 'Choose a category': nothing was typed, so the
+ * spec's length rule ('Category must be at least 2 characters long') would speak of a text field that is not there.
+ * A category typed under 'Other' keeps the spec's message, as the webhook does.
+ */
+export const CHOOSE_CATEGORY_MESSAGE = 'Choose a category';
+
+/**
  * Places the messages of a 400 'Validation failed: …' (its `details`) next to the form's fields. Messages that
  * name no field (e.g. 'The body must be a JSON object') are under `form`.
  */
@@ -154,6 +161,10 @@ export function postFieldErrors(messages: readonly string[]): Partial<Record<Pos
     const rule = [...POST_MIN_RULES, ...POST_MAX_RULES].find((r) => r.message === message);
     if (rule) {
       put(rule.field, message);
+      continue;
+    }
+    if (message === CHOOSE_CATEGORY_MESSAGE) {
+      put('category', message);
       continue;
     }
     const prefixed = /^([a-z]+)(?:\.\d+)?: (.*)$/i.exec(message);
@@ -240,12 +251,19 @@ const funnelCountsSchema = z.object({
 });
 export type FunnelCounts = z.infer<typeof funnelCountsSchema>;
 
+const viewCount = z.number().int().min(0);
+/** Page views by where they came from (the class the browser sent; views sent without one are in `pageViews` only). */
+export const funnelReferrersSchema = z.object({ direct: viewCount, internal: viewCount, search: viewCount, social: viewCount, other: viewCount });
+export type FunnelReferrers = z.infer<typeof funnelReferrersSchema>;
+
 export const funnelWindowSchema = funnelCountsSchema.extend({
   days: z.number().int(),
   from: z.string(),
   to: z.string(),
   /** Most viewed paths (page_view events), at most 10. */
   topPages: z.array(z.object({ path: z.string(), views: z.number().int().min(0) })),
+  // A server from before page views had a class answers without it: all zero.
+  referrers: funnelReferrersSchema.default({ direct: 0, internal: 0, search: 0, social: 0, other: 0 }),
   /** One entry per UTC day of the window, oldest first, for the chart. */
   daily: z.array(funnelCountsSchema.extend({ date: z.string() })),
 });

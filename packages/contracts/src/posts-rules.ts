@@ -255,6 +255,9 @@ export function titleCaseSlug(slug: string): string {
     .join(' ');
 }
 
+/** The admin panel's edit page of a post (mfe-admin's route `/admin/posts/:id/edit`), as the webhook links it. */
+export const adminEditPostPath = (id: string) => `/admin/posts/${encodeURIComponent(id)}/edit`;
+
 /** Page size of `GET /api/posts` when the caller names none, and the most one page may hold. */
 export const POSTS_PAGE_DEFAULT_LIMIT = 12;
 export const POSTS_PAGE_MAX_LIMIT = 50;

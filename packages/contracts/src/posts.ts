@@ -42,11 +42,16 @@ export type PostInput = z.infer<typeof postInputSchema>;
 /** Webhook body (spec section 7): the same fields, status optional (draft or published). */
 export const webhookPostSchema = postInputSchema;
 export type WebhookPostInput = PostInput;
+/**
+ * The webhook's answer. `adminUrl` is the post's edit page in the admin panel, always; `url` its public page, only
+ * when the post is published (a draft's public address answers 404 until someone publishes it).
+ */
 export const webhookResultSchema = z.object({
   id: z.string(),
   slug: z.string(),
   status: z.enum(POST_STATUSES),
-  url: z.string(),
+  url: z.string().optional(),
+  adminUrl: z.string(),
 });
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 

@@ -1,4 +1,4 @@
-import type { TrackingEventName, TrackingProps } from '@site/contracts/events';
+import type { TrackingEvent, TrackingEventName, TrackingProps } from '@site/contracts/events';
 
 const ENDPOINT = '/api/events';
 const HEADERS = { 'Content-Type': 'application/json' };
@@ -10,16 +10,44 @@ const eventBody = (name: TrackingEventName, props?: TrackingProps) =>
   JSON.stringify({ name, props, path: window.location.pathname, at: new Date().toISOString() });
 
 /**
+ * False when the visitor asked not to be tracked: Do Not Track (`navigator.doNotTrack === '1'`, or `window.doNotTrack`
+ * in old Safari and Edge) or Global Privacy Control (`navigator.globalPrivacyControl`). Then no event is sent at all.
+ */
+export function trackingAllowed(): boolean {
+  if (typeof window === 'undefined') return false;
+  const nav = navigator as Navigator & { globalPrivacyControl?: unknown };
+  const dnt = nav.doNotTrack ?? (window as Window & { doNotTrack?: unknown }).doNotTrack;
+  return dnt !== '1' && nav.globalPrivacyControl !== true;
+}
+
+/** A beacon (survives the page closing), or a keepalive POST when the browser has none or refuses it (queue full). */
+function send(body: string): void {
+  const blob = new Blob([body], { type: 'application/json' });
+  if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(ENDPOINT, blob)) return;
+  void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: HEADERS }).catch(() => undefined);
+}
+
+/**
  * Sends one first-party analytics event. Fire-and-forget: it never throws and never blocks the page
  * (the original site's focus/blur tracking could crash a form; ours must not).
  */
 export function track(name: TrackingEventName, props?: TrackingProps): void {
   try {
-    if (typeof window === 'undefined') return;
-    const body = eventBody(name, props);
-    const blob = new Blob([body], { type: 'application/json' });
-    if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(ENDPOINT, blob)) return;
-    void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: HEADERS }).catch(() => undefined);
+    if (!trackingAllowed()) return;
+    send(eventBody(name, props));
+  } catch {
+    // Analytics must never break the page.
+  }
+}
+
+/**
+ * Sends events collected earlier (the shell's page-view queue) in one request, `{ events }`, as track() sends one.
+ * The caller has checked trackingAllowed() when it collected them; this checks again, and never throws.
+ */
+export function sendEvents(events: readonly TrackingEvent[]): void {
+  try {
+    if (events.length === 0 || !trackingAllowed()) return;
+    send(JSON.stringify({ events }));
   } catch {
     // Analytics must never break the page.
   }
@@ -31,7 +59,7 @@ export function track(name: TrackingEventName, props?: TrackingProps): void {
  * failed or slow request lets the handler go on (a slow one still completes, as a keepalive request).
  */
 export async function recordEvent(name: TrackingEventName, props?: TrackingProps, waitMs = RECORD_EVENT_WAIT_MS): Promise<void> {
-  if (typeof window === 'undefined') return;
+  if (!trackingAllowed()) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const sent = fetch(ENDPOINT, { method: 'POST', body: eventBody(name, props), keepalive: true, headers: HEADERS });

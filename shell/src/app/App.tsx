@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, Toasts, useThemeStore } from '@site/ui';
+import { usePageViews } from '../features/analytics/hooks/use-page-views';
 import { Footer } from '../features/layout/components/footer';
 import { Header } from '../features/layout/components/header';
 import { useScrollRestoration } from '../features/navigation/hooks/use-scroll-restoration';
@@ -12,6 +13,7 @@ export function App() {
   const preference = useThemeStore((s) => s.preference);
   useEffect(() => startThemeSync(), []);
   useScrollRestoration();
+  usePageViews();
   // A page opened at /#section scrolls there once the remote has rendered it. Only the address the page was
   // opened at: in-app section links scroll by themselves.
   useEffect(() => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventRow } from '../schema';
+import type { Database, EventRow, NewEventRow } from '../schema';
 
 export interface StoredEvent {
   id: string;
@@ -12,6 +12,8 @@ export interface StoredEvent {
 
 export interface EventsRepository {
   insert(event: StoredEvent): Promise<void>;
+  /** All or none: one statement, so a batch from one request is never half stored. */
+  insertMany(events: readonly StoredEvent[]): Promise<void>;
   /** Newest first by `at`. */
   list(options?: { name?: string; limit?: number }): Promise<StoredEvent[]>;
   count(options?: { name?: string; since?: string }): Promise<number>;
@@ -21,17 +23,12 @@ export interface EventsRepository {
 export function createEventsRepository(db: Kysely<Database>): EventsRepository {
   return {
     async insert(event) {
-      await db
-        .insertInto('events')
-        .values({
-          id: event.id,
-          name: event.name,
-          props: event.props ? JSON.stringify(event.props) : null,
-          path: event.path,
-          at: event.at,
-          received_at: event.receivedAt,
-        })
-        .execute();
+      await db.insertInto('events').values(toRow(event)).execute();
+    },
+
+    async insertMany(events) {
+      if (events.length === 0) return;
+      await db.insertInto('events').values(events.map(toRow)).execute();
     },
 
     async list({ name, limit = 100 } = {}) {
@@ -49,6 +46,17 @@ export function createEventsRepository(db: Kysely<Database>): EventsRepository {
       // PostgreSQL returns count(*) as a bigint string.
       return Number(row.n);
     },
+  };
+}
+
+function toRow(event: StoredEvent): NewEventRow {
+  return {
+    id: event.id,
+    name: event.name,
+    props: event.props ? JSON.stringify(event.props) : null,
+    path: event.path,
+    at: event.at,
+    received_at: event.receivedAt,
   };
 }
 

@@ -14,6 +14,11 @@ export interface FunnelRepository {
   dailyCounts(names: readonly string[], since: string): Promise<DailyEventCount[]>;
   /** The most viewed paths (page_view events) since `since`. */
   topPages(since: string, limit: number): Promise<{ path: string; views: number }[]>;
+  /**
+   * Page views since `since` counted per stored `props` text. A page view's props are only its referrer class
+   * (the contract refuses anything else), so there are a handful of distinct values: `{"referrer":"search"}`, … or null.
+   */
+  pageViewsByProps(since: string): Promise<{ props: string | null; views: number }[]>;
 }
 
 export function createFunnelRepository(db: Kysely<Database>): FunnelRepository {
@@ -42,6 +47,16 @@ export function createFunnelRepository(db: Kysely<Database>): FunnelRepository {
         .limit(limit)
         .execute();
       return rows.map((r) => ({ path: r.path, views: Number(r.n) }));
+    },
+    async pageViewsByProps(since) {
+      const rows = await db
+        .selectFrom('events')
+        .select((eb) => ['props', eb.fn.countAll<number | string | bigint>().as('n')])
+        .where('name', '=', 'page_view')
+        .where('at', '>=', since)
+        .groupBy('props')
+        .execute();
+      return rows.map((r) => ({ props: r.props, views: Number(r.n) }));
     },
   };
 }

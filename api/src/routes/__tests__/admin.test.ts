@@ -434,12 +434,31 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     expect(lines).not.toMatch(/(^|,)=HYPERLINK/m);
   });
 
+  it('refuses a query parameter given twice on every admin list, naming it, instead of picking one', async () => {
+    const cookie = await login();
+    for (const path of [
+      '/api/admin/posts?status=draft&status=published',
+      '/api/admin/leads?limit=1&limit=2',
+      '/api/admin/leads/export.csv?filter=unread&filter=read',
+      '/api/admin/alerts?limit=5&limit=500',
+    ]) {
+      const res = await call(path, { cookie });
+      const name = /\?(\w+)=/.exec(path)![1]!;
+      expect({ path, status: res.status, error: res.json?.error }).toEqual({
+        path,
+        status: 400,
+        error: { code: 'validation_failed', message: `${name}: must be given once, got 2 values`, details: [{ path: name, message: 'must be given once, got 2 values' }] },
+      });
+    }
+  });
+
   it('summarises the funnel from stored events, classifies traffic, and says what this host cannot tell', async () => {
     const cookie = await login();
     for (const name of ['analysis_started', 'analysis_started', 'analysis_completed', 'analysis_error', 'contact_submitted', 'page_view']) {
       const res = await fetch(`${server.url}/api/events`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        // As a page of the site sends them, from a person's browser (a crawler's or a cross-site beacon is not counted).
+        headers: { 'content-type': 'application/json', origin: ORIGIN, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' },
         body: JSON.stringify({ name, path: name === 'page_view' ? '/roi-calculator' : '/free-analysis', at: new Date(now).toISOString() }),
       });
       expect(res.status).toBeLessThan(300);

@@ -65,6 +65,21 @@ describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backen
     expect(errorEnvelopeSchema.parse(badCursor.body).error.code).toBe('invalid_cursor');
   });
 
+  it('refuses a parameter given twice (which one was meant is a guess) and names it; other repeated parameters are ignored', async () => {
+    const twice = await getJson('/api/posts?limit=1&limit=2');
+    expect(twice).toEqual({
+      status: 400,
+      body: { error: { code: 'validation_failed', message: 'limit: must be given once, got 2 values', details: [{ path: 'limit', message: 'must be given once, got 2 values' }] } },
+    });
+    const several = errorEnvelopeSchema.parse((await getJson('/api/posts?q=a&category=x&q=b&category=y&category=z')).body);
+    expect(several.error.message).toBe('q: must be given once, got 2 values; category: must be given once, got 3 values');
+    // Not a parameter of this list: as ignored as when given once.
+    const utm = await getJson('/api/posts?utm_source=a&utm_source=b&limit=1');
+    expect([utm.status, postListSchema.parse(utm.body).posts.length]).toEqual([200, 1]);
+    // An empty parameter still counts as none.
+    expect(postListSchema.parse((await getJson('/api/posts?q=&limit=')).body).total).toBe(3);
+  });
+
   it('answers one post by slug, and 404 "Post not found" for an unknown slug', async () => {
     const { posts } = postListSchema.parse((await getJson('/api/posts')).body);
     const one = await getJson(`/api/posts/${posts[0]!.slug}`);

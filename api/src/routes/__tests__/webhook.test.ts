@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { postListSchema } from '@site/contracts/posts';
+import { postListSchema, webhookResultSchema } from '@site/contracts/posts';
 import { signWebhookBody } from '../../services/webhook-service';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
@@ -49,13 +49,31 @@ describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (back
   it('creates a post from a correctly signed delivery (source n8n, sanitized, status carried)', async () => {
     const res = await send(post);
     expect(res.status).toBe(201);
-    const result = (await res.json()) as { id: string; slug: string; status: string; url: string };
-    expect(result).toEqual({ id: expect.any(String), slug: 'weekly-automation-tips-from-n8n', status: 'published', url: 'https://example.test/blog/weekly-automation-tips-from-n8n' });
+    const result = webhookResultSchema.parse(await res.json());
+    expect(result).toEqual({
+      id: expect.any(String),
+      slug: 'weekly-automation-tips-from-n8n',
+      status: 'published',
+      url: 'https://example.test/blog/weekly-automation-tips-from-n8n',
+      adminUrl: `https://example.test/admin/posts/${result.id}/edit`,
+    });
     const stored = await server.instance.services.posts.getById(result.id);
     expect(stored.source).toBe('n8n');
     expect(stored.content).not.toMatch(/onerror/);
     const list = postListSchema.parse(await (await fetch(`${server.url}/api/posts`)).json());
     expect(list.posts.map((p) => p.slug)).toContain(result.slug);
+  });
+
+  it('answers a draft with its admin edit page and no public url (its public page is a 404 until it is published)', async () => {
+    const res = await send({ ...post, title: 'A draft from the workflow', status: 'draft' });
+    expect(res.status).toBe(201);
+    const result = webhookResultSchema.parse(await res.json());
+    expect(result).toEqual({ id: expect.any(String), slug: 'a-draft-from-the-workflow', status: 'draft', adminUrl: `https://example.test/admin/posts/${result.id}/edit` });
+    expect((await fetch(`${server.url}/api/posts/${result.slug}`)).status).toBe(404);
+    // No status at all is a draft too.
+    const { status: _status, ...withoutStatus } = post;
+    const plain = webhookResultSchema.parse(await (await send({ ...withoutStatus, title: 'Another draft from the workflow' })).json());
+    expect([plain.status, plain.url, plain.adminUrl]).toEqual(['draft', undefined, `https://example.test/admin/posts/${plain.id}/edit`]);
   });
 
   it('refuses a missing, malformed or wrong signature with 401', async () => {

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import {
   ADMIN_MESSAGES,
@@ -16,6 +17,16 @@ import {
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 /** Written at build time by `pnpm audit --json > audit-report.json` in the site root, when the registry answers. */
 export const AUDIT_REPORT_FILE = 'audit-report.json';
+
+/** The host's 1-minute load average and the cores it is spread over (what the CPU check reads). */
+export interface CpuLoad {
+  load: number;
+  cores: number;
+}
+
+export function hostCpuLoad(): CpuLoad {
+  return { load: os.loadavg()[0] ?? 0, cores: Math.max(1, os.availableParallelism?.() ?? os.cpus().length) };
+}
 
 const unavailable = (reason: string = ADMIN_MESSAGES.notAvailable) => ({ available: false as const, reason });
 

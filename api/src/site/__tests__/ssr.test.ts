@@ -93,6 +93,9 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
     { path: () => reportPath, h1: /Server Render Bakery/, text: /Server Render Bakery/, title: /Server Render Bakery growth scorecard/, jsonLd: false },
   ];
 
+  /** The case-study and project pages: articles about a client's project. */
+  const ARTICLE_PAGES = ['/case-studies/restaurant-automation', '/restaurant-order-bot', '/retail-customer-service', '/service-business-automation'];
+
   for (const route of ROUTES) {
     it(`${typeof route.path === 'string' ? route.path : 'a shared report'}: the raw HTML has its h1, text, title, description, canonical${route.jsonLd ? ' and JSON-LD' : ''}`, async () => {
       const pathname = typeof route.path === 'string' ? route.path : route.path();
@@ -112,6 +115,13 @@ describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => 
         const urls = [...block!.matchAll(/"(?:url|@id|logo|mainEntityOfPage)":"([^"]*)"/g)].map((m) => m[1]);
         expect(urls.length).toBeGreaterThan(0);
         for (const url of urls) expect(url).toMatch(/^https:\/\/example\.test\//);
+        // An Article (case studies, projects, posts) carries what Google's Article guidelines ask for: when and by whom.
+        const data = JSON.parse(block!) as Record<string, unknown>;
+        if (ARTICLE_PAGES.includes(pathname)) expect(data['@type'], pathname).toBe('Article');
+        if (data['@type'] === 'Article' || data['@type'] === 'BlogPosting') {
+          expect(data.datePublished, pathname).toMatch(/^\d{4}-\d{2}-\d{2}/);
+          expect(data.author, pathname).toMatchObject({ name: expect.stringMatching(/\S/) });
+        }
       }
       // The header and footer come from the shell's server entry, in the same document.
       expect(root).toContain('Skip to content');

@@ -35,7 +35,11 @@ function serveDashboard() {
     analysesErrored: 2,
     contactSubmits: 3,
     pageViews: 240,
-    topPages: [{ path: '/free-analysis', views: 80 }],
+    topPages: [
+      { path: '/free-analysis', views: 80 },
+      { path: '/blog/how-ai-chatbots-are-transforming-customer-service', views: 1 },
+    ],
+    referrers: { direct: 40, internal: 120, search: 60, social: 12, other: 8 },
     daily: [{ date: now, analysesStarted: 12, analysesCompleted: 10, analysesErrored: 2, contactSubmits: 3, pageViews: 240 }],
   });
   const funnel: AdminFunnel = { windows: [period(7), { ...period(30), analysesStarted: 40 }] };
@@ -149,9 +153,32 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     const chart = await within(panel).findByRole('img');
     const summary = document.getElementById(chart.getAttribute('aria-labelledby')!)!;
     expect(summary.textContent).toContain('12 analyses started, 10 completed (83%), 2 errored, 3 contact messages');
+    expect(summary.textContent).toContain('240 page views');
     await user.click(within(panel).getByRole('button', { name: '30 days' }));
     await waitFor(() => expect(summary.textContent).toContain('40 analyses started'));
-    expect(within(panel).getByText('/free-analysis')).toBeTruthy();
+    // Page views: how they arrived (share of all views) and the most viewed paths, each read with its count.
+    const arrivals = within(panel).getAllByRole('term');
+    expect(arrivals.map((t) => `${t.textContent}: ${t.nextElementSibling?.textContent}`)).toEqual([
+      'Search engines: 60 (25%)',
+      'Social networks: 12 (5%)',
+      'Other sites: 8 (3%)',
+      'Direct (typed, bookmarked or from an app): 40 (17%)',
+      'From another page of this site: 120 (50%)',
+    ]);
+    const top = within(within(panel).getByRole('list', { name: 'Top pages' })).getAllByRole('listitem');
+    expect(top.map((li) => li.textContent)).toEqual(['/free-analysis80 views', '/blog/how-ai-chatbots-are-transforming-customer-service1 view']);
+  });
+
+  it('the funnel says when no page view was recorded', async () => {
+    serveSession();
+    serveDashboard();
+    const empty = { days: 7, from: now, to: now, analysesStarted: 0, analysesCompleted: 0, analysesErrored: 0, contactSubmits: 0, pageViews: 0, topPages: [], daily: [] };
+    // A server from before page views had a class answers without `referrers`: read as none.
+    server.use(http.get('/api/admin/funnel', () => HttpResponse.json({ windows: [empty, { ...empty, days: 30 }] })));
+    renderAdmin('/admin/dashboard');
+    const panel = await screen.findByRole('region', { name: 'Visitor funnel' });
+    expect(await within(panel).findByText('No page views recorded in this period.')).toBeTruthy();
+    expect(within(panel).queryAllByRole('term')).toEqual([]);
   });
 
   it('the inbox shows read, handled and email state, marks read, and exports CSV', async () => {
@@ -167,5 +194,17 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     expect(within(inbox).getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/leads/export.csv');
     await user.click(within(message).getByRole('button', { name: /^Mark as read/ }));
     expect(await within(message).findByText('Read')).toBeTruthy();
+  });
+
+  it("underlines the sender's e-mail link: in a line of grey text, colour alone did not set it apart (axe link-in-text-block)", async () => {
+    serveSession();
+    serveDashboard();
+    renderAdmin('/admin/dashboard');
+    const inbox = await screen.findByRole('region', { name: 'Contact messages' });
+    const message = await within(inbox).findByRole('article', { name: 'Message from Maria Lopez' });
+    const email = within(message).getByRole('link', { name: 'maria@example.com' });
+    expect(email.getAttribute('href')).toBe('mailto:maria@example.com');
+    // Tailwind's class list is what the browser styles by (jsdom loads no stylesheet): underlined always, not on hover only.
+    expect(email.className.split(' ')).toContain('underline');
   });
 });

@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { matchPath } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import type { AdminPostUpdate } from '@site/contracts/admin';
-import type { Post } from '@site/contracts/posts';
+import { adminEditPostPath, type Post } from '@site/contracts/posts';
+import { EDIT_POST_ROUTE } from '../../config/pages';
 import { server } from '../../../../vitest.setup-dom';
 import { envelope, makePost, renderAdmin, servePostList, serveSession } from './admin-test-kit';
 
@@ -188,6 +190,16 @@ describe('Blog Posts list', { timeout: 20_000 }, () => {
     expect(within(docs).getByRole('button', { name: 'Copy curl example (bash)' })).toBeTruthy();
     expect(docs.textContent).toContain('HTTP Request');
     expect(within(docs).getByRole('link', { name: 'OpenAPI 3.1 (/api/openapi.json)' }).getAttribute('href')).toBe('/api/openapi.json');
+  });
+
+  it("the webhook documentation says the answer's adminUrl is the edit page, and url comes with published posts only", async () => {
+    serveSession();
+    servePostList([]);
+    renderAdmin('/admin/posts');
+    const docs = await screen.findByRole('region', { name: 'Publishing from n8n (webhook)' });
+    expect(docs.textContent).toContain('201 with { id, slug, status, adminUrl, url }: adminUrl is the post\'s edit page in this panel; url, its public page, comes only with a published post (a draft has none until you publish it here).');
+    // The edit page the API links (adminEditPostPath) is this remote's edit route.
+    expect(matchPath(EDIT_POST_ROUTE, adminEditPostPath('3f1c9a4e-2b7d'))?.params.id).toBe('3f1c9a4e-2b7d');
   });
 
   it('Delete in the list asks "Are you sure you want to delete this post?"; a failure says so', async () => {

@@ -32,7 +32,7 @@ describe('Post form (create)', { timeout: 20_000 }, () => {
 
     expect(
       await screen.findByText(
-        'Validation failed: Title must be at least 5 characters long, Excerpt must be at least 20 characters long, Content must be at least 100 characters long, Author name must be at least 2 characters long, Category must be at least 2 characters long, Meta description must be at least 50 characters long',
+        'Validation failed: Title must be at least 5 characters long, Excerpt must be at least 20 characters long, Content must be at least 100 characters long, Author name must be at least 2 characters long, Choose a category, Meta description must be at least 50 characters long',
       ),
     ).toBeTruthy();
     const title = screen.getByLabelText(/^Title/);
@@ -45,6 +45,31 @@ describe('Post form (create)', { timeout: 20_000 }, () => {
     // Fixing a field removes its message at once.
     await user.type(title, ' there, friends');
     await waitFor(() => expect(title.getAttribute('aria-invalid')).toBeNull());
+  });
+
+  it("asks to 'Choose a category' when the list is left unchosen; a typed category keeps the spec's length message", async () => {
+    serveSession();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/posts/create');
+    await user.type(await screen.findByLabelText(/^Title/), 'Five automations for busy salons');
+    await user.click(screen.getByRole('button', { name: 'Create Post' }));
+    const select = screen.getByRole('combobox', { name: /^Category/ });
+    await waitFor(() => expect(select.getAttribute('aria-invalid')).toBe('true'));
+    const described = () => select.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described()).toContain('Choose a category');
+    expect(screen.getByRole('alert').textContent).toContain('Author name must be at least 2 characters long, Choose a category, Meta description');
+    expect(screen.queryByText(/Category must be at least/)).toBeNull();
+
+    // Choosing one clears it.
+    await user.selectOptions(select, 'Case Studies');
+    await waitFor(() => expect(select.getAttribute('aria-invalid')).toBeNull());
+
+    // 'Other' with one typed letter: the text field gets the spec's message (as the webhook answers it).
+    await user.selectOptions(select, 'Other (type a category)');
+    const typed = screen.getByLabelText(/^Category name/);
+    await user.type(typed, 'X');
+    await waitFor(() => expect(typed.getAttribute('aria-invalid')).toBe('true'));
+    expect(typed.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent)).toContain('Category must be at least 2 characters long');
   });
 
   it('sends trimmed keywords without empties, a typed category, and goes to the list as a draft', async () => {

@@ -32,4 +32,15 @@ describe('route metadata and page copy', () => {
     expect(caseStudyRoutes.map((r) => r.key)).toEqual(caseStudies.map((s) => s.key));
     for (const { key, meta } of caseStudyRoutes) expect(caseStudies.find((s) => s.key === key)!.meta).toBe(meta);
   });
+
+  it("describes each case study as an Article with the dates and author Google's Article guidelines ask for", () => {
+    for (const { meta } of caseStudyRoutes) {
+      expect(meta.jsonLd, meta.path).toMatchObject({
+        '@type': 'Article',
+        datePublished: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        dateModified: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        author: { '@type': 'Organization', name: 'Tri-Valley AI Automation', url: '/' },
+      });
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../vitest.setup-dom';
-import { recordEvent, track } from '../track';
+import { recordEvent, sendEvents, track } from '../track';
 
 describe('track()', () => {
   it('sends the event as JSON with the current path through sendBeacon', async () => {
@@ -52,6 +52,45 @@ describe('track()', () => {
     // The failed request is swallowed (an unhandled rejection would fail the run).
     await vi.waitFor(() => expect(calls).toBe(1));
     await new Promise((r) => setTimeout(r, 10));
+  });
+});
+
+describe('Do Not Track and Global Privacy Control', () => {
+  afterEach(() => {
+    Object.defineProperty(navigator, 'doNotTrack', { value: null, configurable: true });
+    Object.defineProperty(navigator, 'globalPrivacyControl', { value: undefined, configurable: true });
+  });
+
+  it.each([
+    ['doNotTrack', '1'],
+    ['globalPrivacyControl', true],
+  ])('with navigator.%s = %s nothing is sent: no beacon, no request', async (name, value) => {
+    Object.defineProperty(navigator, name, { value, configurable: true });
+    const beacon = vi.fn(() => true);
+    Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
+    track('scroll_depth', { depth: 50 });
+    sendEvents([{ name: 'page_view', path: '/', props: { referrer: 'direct' } }]);
+    // Any request would fail the test (MSW answers only what a test declares); this one resolves at once.
+    await recordEvent('local_page_click', { page: 'danville_local_page', action: 'ai_automation' }, 10_000);
+    expect(beacon).not.toHaveBeenCalled();
+  });
+});
+
+describe('sendEvents()', () => {
+  it('sends a batch as { events } in one beacon', async () => {
+    const beacon = vi.fn((_url: string, _body: Blob) => true);
+    Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
+    const events = [
+      { name: 'page_view' as const, path: '/', props: { referrer: 'direct' } },
+      { name: 'page_view' as const, path: '/blog', props: { referrer: 'internal' } },
+    ];
+    sendEvents(events);
+    sendEvents([]);
+    expect(beacon).toHaveBeenCalledTimes(1);
+    const [url, blob] = beacon.mock.calls[0]!;
+    expect(url).toBe('/api/events');
+    expect(blob.type).toBe('application/json');
+    expect(JSON.parse(await blob.text())).toEqual({ events });
   });
 });
 

@@ -1,6 +1,6 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
-import { useId, useState } from 'react';
-import type { FunnelCounts, FunnelWindow } from '@site/contracts/admin';
+import { Fragment, useId, useState } from 'react';
+import type { FunnelCounts, FunnelReferrers, FunnelWindow } from '@site/contracts/admin';
 import { cn } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
@@ -10,39 +10,63 @@ import { useResource } from '../../../lib/use-resource';
 import { getFunnel } from '../api/get-funnel';
 
 const STEPS: { key: keyof FunnelCounts; label: string; className: string }[] = [
-  { key: 'analysesStarted', label: 'Analyses started', className: 'fill-blue-600 dark:fill-blue-400' },
-  { key: 'analysesCompleted', label: 'Analyses completed', className: 'fill-emerald-600 dark:fill-emerald-400' },
-  { key: 'analysesErrored', label: 'Analyses errored', className: 'fill-red-600 dark:fill-red-400' },
-  { key: 'contactSubmits', label: 'Contact messages', className: 'fill-amber-500 dark:fill-amber-300' },
+  { key: 'analysesStarted', label: 'Analyses started', className: 'bg-blue-600 dark:bg-blue-400' },
+  { key: 'analysesCompleted', label: 'Analyses completed', className: 'bg-emerald-600 dark:bg-emerald-400' },
+  { key: 'analysesErrored', label: 'Analyses errored', className: 'bg-red-600 dark:bg-red-400' },
+  { key: 'contactSubmits', label: 'Contact messages', className: 'bg-amber-500 dark:bg-amber-300' },
 ];
 
-const ROW = 34;
-const LABEL_W = 150;
-const BAR_W = 200;
-
-/** Horizontal bars, drawn in plain SVG; the figures are in its name and in the table below it. */
+/**
+ * Horizontal bars, one per step; the figures are in its name (the summary) and in the table below it. Laid out in
+ * HTML rather than a scaled SVG, so the labels keep their size on a phone.
+ */
 function FunnelBars({ window: w, summaryId }: { window: FunnelWindow; summaryId: string }) {
   const max = Math.max(1, ...STEPS.map((s) => w[s.key]));
   return (
-    <svg viewBox={`0 0 ${LABEL_W + BAR_W + 50} ${STEPS.length * ROW}`} role="img" aria-labelledby={summaryId} className="w-full max-w-xl">
-      {STEPS.map((s, i) => {
+    <div role="img" aria-labelledby={summaryId} className="grid max-w-xl grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2.5 text-sm">
+      {STEPS.map((s) => {
         const value = w[s.key];
-        const width = Math.max(value > 0 ? 3 : 0, (value / max) * BAR_W);
-        const y = i * ROW;
         return (
-          <g key={s.key}>
-            <text x={0} y={y + ROW / 2 + 5} className="fill-fg text-[13px]">
-              {s.label}
-            </text>
-            <rect x={LABEL_W} y={y + 7} width={BAR_W} height={ROW - 14} rx={4} className="fill-surface-muted" />
-            <rect x={LABEL_W} y={y + 7} width={width} height={ROW - 14} rx={4} className={s.className} />
-            <text x={LABEL_W + BAR_W + 8} y={y + ROW / 2 + 5} className="fill-fg text-[13px] font-semibold">
-              {formatNumber(value)}
-            </text>
-          </g>
+          <Fragment key={s.key}>
+            <span className="text-fg">{s.label}</span>
+            <span className="h-5 overflow-hidden rounded bg-surface-muted">
+              <span className={cn('block h-full rounded', s.className)} style={{ width: `${value > 0 ? Math.max(2, (value / max) * 100) : 0}%` }} />
+            </span>
+            <span className="text-right font-semibold tabular-nums text-fg">{formatNumber(value)}</span>
+          </Fragment>
         );
       })}
-    </svg>
+    </div>
+  );
+}
+
+/** How views arrived, most telling first; `internal` is a move between pages, not an arrival. */
+const ARRIVALS: { key: keyof FunnelReferrers; label: string }[] = [
+  { key: 'search', label: 'Search engines' },
+  { key: 'social', label: 'Social networks' },
+  { key: 'other', label: 'Other sites' },
+  { key: 'direct', label: 'Direct (typed, bookmarked or from an app)' },
+  { key: 'internal', label: 'From another page of this site' },
+];
+
+const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–');
+
+/** A path with break opportunities after each `/`, so a long one wraps between its segments on a phone. */
+function PagePath({ path }: { path: string }) {
+  const parts = path.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && (
+            <>
+              /<wbr />
+            </>
+          )}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
 
@@ -52,6 +76,8 @@ export function FunnelPanel() {
   const [days, setDays] = useState(7);
   const [tableOpen, setTableOpen] = useState(false);
   const summaryId = useId();
+  const topPagesId = useId();
+  const arrivalsId = useId();
   const data = funnel.data;
   const w = data?.windows.find((x) => x.days === days) ?? data?.windows[0];
   const completion = w && w.analysesStarted > 0 ? Math.round((w.analysesCompleted / w.analysesStarted) * 100) : null;
@@ -126,20 +152,47 @@ export function FunnelPanel() {
               </Collapsible.Content>
             </Collapsible.Root>
           </div>
-          <div className="min-w-0">
-            <h3 className="text-sm font-semibold text-fg">Top pages</h3>
-            {w.topPages.length === 0 ? (
-              <p className="mt-2 text-sm text-muted-fg">No page views recorded in this period.</p>
-            ) : (
-              <ol className="mt-2 space-y-1.5 text-sm">
-                {w.topPages.map((p) => (
-                  <li key={p.path} className="flex items-baseline justify-between gap-3">
-                    <span className="min-w-0 break-all font-mono text-xs text-fg">{p.path}</span>
-                    <span className="shrink-0 tabular-nums text-muted-fg">{formatNumber(p.views)}</span>
-                  </li>
-                ))}
-              </ol>
-            )}
+          <div className="min-w-0 space-y-5">
+            <div>
+              <h3 id={arrivalsId} className="text-sm font-semibold text-fg">
+                Page views
+              </h3>
+              <p className="mt-1 text-2xl font-bold tabular-nums text-fg">{formatNumber(w.pageViews)}</p>
+              {w.pageViews > 0 && (
+                <dl aria-labelledby={arrivalsId} className="mt-2 space-y-1 text-sm">
+                  {ARRIVALS.map((a) => (
+                    <div key={a.key} className="flex items-baseline justify-between gap-3">
+                      <dt className="min-w-0 text-muted-fg">{a.label}</dt>
+                      <dd className="shrink-0 tabular-nums text-fg">
+                        {formatNumber(w.referrers[a.key])} <span className="text-muted-fg">({percent(w.referrers[a.key], w.pageViews)})</span>
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+            </div>
+            <div>
+              <h3 id={topPagesId} className="text-sm font-semibold text-fg">
+                Top pages
+              </h3>
+              {w.topPages.length === 0 ? (
+                <p className="mt-2 text-sm text-muted-fg">No page views recorded in this period.</p>
+              ) : (
+                <ol aria-labelledby={topPagesId} className="mt-2 space-y-1.5 text-sm">
+                  {w.topPages.map((p) => (
+                    <li key={p.path} className="flex items-baseline justify-between gap-3">
+                      <span className="min-w-0 font-mono text-xs text-fg [overflow-wrap:anywhere]">
+                        <PagePath path={p.path} />
+                      </span>
+                      <span className="shrink-0 tabular-nums text-muted-fg">
+                        {formatNumber(p.views)}
+                        <span className="sr-only"> {p.views === 1 ? 'view' : 'views'}</span>
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
           </div>
         </div>
       )}

@@ -142,7 +142,8 @@ export function LeadsInbox() {
                       </h3>
                       <p className="break-words text-sm text-muted-fg">
                         <span className="font-semibold text-fg">{lead.name}</span> ·{' '}
-                        <a className="text-primary underline-offset-2 hover:underline dark:text-blue-300" href={`mailto:${lead.email}`}>
+                        {/* Underlined: in a line of text a link told apart by colour alone fails axe's link-in-text-block. */}
+                        <a className="font-medium text-primary underline underline-offset-2 hover:decoration-2 dark:text-blue-300" href={`mailto:${lead.email}`}>
                           {lead.email}
                         </a>
                         {lead.company && ` · ${lead.company}`}

@@ -87,7 +87,8 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
     baseUpdatedAt: post?.updatedAt ?? null,
     ready: true,
   });
-  const clientErrors = submitted ? validatePostValues(values) : null;
+  const customCategory = otherChosen || (values.category !== '' && !(BLOG_CATEGORIES as readonly string[]).includes(values.category));
+  const clientErrors = submitted ? validatePostValues(values, { categoryTyped: customCategory }) : null;
   const errors = clientErrors ?? serverErrors;
   const fieldError = (f: keyof PostFormErrors['fields']) => errors?.fields[f];
 
@@ -97,7 +98,6 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
     setServerErrors(null);
   };
 
-  const customCategory = otherChosen || (values.category !== '' && !(BLOG_CATEGORIES as readonly string[]).includes(values.category));
   const heading = post ? 'Edit Post' : adminPages.createPost.heading;
 
   async function onSubmit(e: FormEvent) {
@@ -105,7 +105,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
     if (saving) return;
     setSubmitted(true);
     setFormAlert(null);
-    if (validatePostValues(values)) {
+    if (validatePostValues(values, { categoryTyped: customCategory })) {
       setPreview(false);
       requestAnimationFrame(() => summaryRef.current?.focus());
       return;

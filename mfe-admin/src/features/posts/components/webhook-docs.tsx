@@ -124,7 +124,9 @@ export function WebhookDocs() {
             the first result instead of creating a duplicate.
           </p>
           <p className="mt-2 text-muted-fg">
-            Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, url }'}</code>; 400 with the message 'Validation failed: '
+            Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, adminUrl, url }'}</code>:{' '}
+            <code className={code}>adminUrl</code> is the post's edit page in this panel; <code className={code}>url</code>, its public page, comes only
+            with a published post (a draft has none until you publish it here). 400 with the message 'Validation failed: '
             and the broken rules, e.g. <code className={code}>Validation failed: Title must be at least 5 characters long</code>, and each field, rule and
             value in <code className={code}>error.details</code>; 401 bad signature; 409 an
             Idempotency-Key reused with another body; 429 more than 30 deliveries a minute; 503 when <code className={code}>WEBHOOK_SECRET</code> is not set on

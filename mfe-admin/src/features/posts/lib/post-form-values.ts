@@ -1,8 +1,9 @@
-import { adminPostCreateSchema, postFieldErrors, type AdminPostCreate, type PostFormField } from '@site/contracts/admin';
+import { adminPostCreateSchema, CHOOSE_CATEGORY_MESSAGE, postFieldErrors, type AdminPostCreate, type PostFormField } from '@site/contracts/admin';
 import {
   MAX_KEYWORD_LENGTH,
   MAX_KEYWORDS,
   PLACEHOLDER_IMAGE,
+  POST_MIN_RULES,
   normalizePostInput,
   parseKeywords,
   postValidationMessages,
@@ -73,13 +74,18 @@ export const sameValues = (a: PostFormValues, b: PostFormValues) => POST_FORM_FI
 
 export type PostFormErrors = { summary: string; fields: Partial<Record<PostFormField | 'form', string>> };
 
+const CATEGORY_RULE = POST_MIN_RULES.find((r) => r.field === 'category')!;
+
 /**
  * The shared contract's rules, exactly as the API applies them: the spec's minimum lengths (in spec order,
  * 'Validation failed: …'), then the shape rules (image URLs, keyword count and length). Null when valid.
+ * `categoryTyped` is false while the category comes from the list: nothing chosen there is 'Choose a category'.
  */
-export function validatePostValues(values: PostFormValues): PostFormErrors | null {
+export function validatePostValues(values: PostFormValues, { categoryTyped = false }: { categoryTyped?: boolean } = {}): PostFormErrors | null {
   const input = toPostInput(values);
-  const messages = postValidationMessages(normalizePostInput({ ...input, keywords: [] }));
+  const messages = postValidationMessages(normalizePostInput({ ...input, keywords: [] })).map((m) =>
+    m === CATEGORY_RULE.message && !categoryTyped && values.category.trim() === '' ? CHOOSE_CATEGORY_MESSAGE : m,
+  );
   const keywords = input.keywords ?? [];
   if (keywords.length > MAX_KEYWORDS) messages.push(`keywords: At most ${MAX_KEYWORDS} keywords`);
   if (keywords.some((k) => k.length > MAX_KEYWORD_LENGTH)) messages.push(`keywords: Each keyword must be at most ${MAX_KEYWORD_LENGTH} characters`);

@@ -6,6 +6,7 @@ import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 import { SectionLink } from '../../../components/section-link';
 import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { trackCaseStudyClick } from '../lib/track-case-study-click';
+import { figureText } from '../../../lib/format';
 
 /** One layout for the project pages (restaurant order bot, retail customer service). */
 export function ProjectPage({ study }: { study: ProjectStudy }) {
@@ -23,9 +24,9 @@ export function ProjectPage({ study }: { study: ProjectStudy }) {
           <p className="mt-6 max-w-3xl text-lg leading-relaxed text-muted-fg">{study.lead}</p>
           <dl className="mt-10 grid max-w-3xl grid-cols-3 gap-4">
             {study.heroStats.map((s) => (
-              <div key={s.label} className="rounded-xl border border-border bg-surface p-4 text-center">
+              <div key={s.label} className="rounded-xl border border-border bg-surface p-3 text-center sm:p-4">
                 <dt className="order-2 text-sm text-muted-fg">{s.label}</dt>
-                <dd className="text-2xl font-extrabold text-primary sm:text-3xl dark:text-blue-300">{s.figure}</dd>
+                <dd className="text-xl font-extrabold text-primary min-[380px]:text-2xl sm:text-3xl dark:text-blue-300">{figureText(s.figure)}</dd>
               </div>
             ))}
           </dl>

@@ -5,6 +5,7 @@ import { TitledCardGrid } from '../../../components/titled-card-grid';
 import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
 import { SectionLink } from '../../../components/section-link';
 import { trackCaseStudyClick } from '../lib/track-case-study-click';
+import { figureText } from '../../../lib/format';
 
 /** /service-business-automation. */
 export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) {
@@ -46,7 +47,7 @@ export function ServiceBusinessPage({ study }: { study: ServiceBusinessStudy }) 
           {study.benefits.map((b) => (
             <li key={b.title}>
               <Card className="h-full text-center">
-                <p className="text-3xl font-extrabold text-primary dark:text-blue-300">{b.figure}</p>
+                <p className="text-3xl font-extrabold text-primary dark:text-blue-300">{figureText(b.figure)}</p>
                 <h3 className="mt-1 font-bold text-fg">{b.title}</h3>
                 <p className="mt-2 text-sm text-muted-fg">{b.body}</p>
               </Card>

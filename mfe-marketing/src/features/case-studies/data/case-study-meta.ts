@@ -4,37 +4,44 @@ import { SITE } from '@site/ui';
 // The case-study pages' search metadata, apart from their copy (case-studies.ts): the route table needs every page's
 // metadata up front, while a page's copy loads with that page.
 
-/** Each case-study page's title, description and path, by the study's key. */
+/** Each case-study page's title, description and path, and the day it was published (`updated`: last changed), by the study's key. */
 const caseStudyBasics = {
   'restaurant-order-bot': {
     path: '/restaurant-order-bot',
     title: 'Restaurant Order Bot Case Study | Tri-Valley AI Automation',
     description: 'A messaging-app ordering bot for a local restaurant: 35% revenue increase, 60% fewer phone calls, orders in under 30 seconds.',
     canonical: '/restaurant-order-bot',
+    published: '2026-11-22',
   },
   'retail-customer-service': {
     path: '/retail-customer-service',
     title: 'Retail Customer Service Assistant Case Study | Tri-Valley AI Automation',
     description: 'An AI customer-service assistant for a local retail store: 80% of questions resolved automatically and a 45% sales increase.',
     canonical: '/retail-customer-service',
+    published: '2026-11-22',
   },
   'service-business-automation': {
     path: '/service-business-automation',
     title: 'Service Business Automation Suite | Tri-Valley AI Automation',
     description: 'Scheduling, reminders, invoicing and follow-ups on autopilot: 15 hours saved per week, 40% cost reduction, 25% revenue growth.',
     canonical: '/service-business-automation',
+    published: '2026-11-22',
   },
   'restaurant-automation': {
     path: '/case-studies/restaurant-automation',
     title: 'Local Restaurant Automation Case Study | Tri-Valley AI Automation',
     description: 'How a local restaurant went from 45 to 61 orders a day and from 80 to 32 phone calls with AI ordering: 99.2% accuracy, $18,000 saved.',
     canonical: '/case-studies/restaurant-automation',
+    published: '2026-11-22',
   },
-} satisfies Record<string, Pick<PageMeta, 'path' | 'title' | 'description' | 'canonical'>>;
+} satisfies Record<string, Pick<PageMeta, 'path' | 'title' | 'description' | 'canonical'> & ArticleDates>;
 
-/** A case study's structured data: an article by the business about one client's project. */
-function caseStudySchema(meta: { path: string; title: string; description: string }) {
-  const publisher = { '@type': 'Organization', name: SITE.name, logo: '/favicon.svg' };
+/** ISO dates (YYYY-MM-DD) of a case study: Google's Article guidelines ask for the publication date. */
+type ArticleDates = { published: string; updated?: string };
+
+/** A case study's structured data: an article by the business (author and publisher) about one client's project. */
+function caseStudySchema(meta: { path: string; title: string; description: string } & ArticleDates) {
+  const publisher = { '@type': 'Organization', name: SITE.name, url: '/', logo: '/favicon.svg' };
   return {
     '@context': 'https://schema.org',
     '@type': 'Article',
@@ -42,6 +49,8 @@ function caseStudySchema(meta: { path: string; title: string; description: strin
     description: meta.description,
     url: meta.path,
     mainEntityOfPage: meta.path,
+    datePublished: meta.published,
+    dateModified: meta.updated ?? meta.published,
     articleSection: 'Case Studies',
     author: publisher,
     publisher,
@@ -51,7 +60,10 @@ function caseStudySchema(meta: { path: string; title: string; description: strin
 
 /** Each case-study page's metadata, by the study's key. */
 export const caseStudyMeta = Object.fromEntries(
-  Object.entries(caseStudyBasics).map(([key, basics]): [string, PageMeta] => [key, { ...basics, jsonLd: caseStudySchema(basics) }]),
+  Object.entries(caseStudyBasics).map(([key, entry]): [string, PageMeta] => {
+    const { published, updated, ...basics }: typeof entry & ArticleDates = entry;
+    return [key, { ...basics, jsonLd: caseStudySchema({ ...basics, published, updated }) }];
+  }),
 ) as Record<keyof typeof caseStudyBasics, PageMeta>;
 
 /** The case-study pages, in the order of the studies. */

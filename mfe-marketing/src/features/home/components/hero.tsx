@@ -1,6 +1,7 @@
 import { Button, ButtonLink, SITE, useGoToSection } from '@site/ui';
 import { useContactDraft } from '../../../lib/contact-draft';
 import { DISCOUNT_DRAFT } from '../data/content';
+import { figureText } from '../../../lib/format';
 
 const HIGHLIGHTS = [
   { value: '40%', label: 'lower operating costs' },
@@ -55,7 +56,7 @@ export function Hero() {
             {HIGHLIGHTS.map((h) => (
               <div key={h.label} className="rounded-xl border border-border bg-surface p-3 text-center">
                 <dt className="sr-only">{h.label}</dt>
-                <dd className="text-xl font-extrabold text-fg sm:text-2xl">{h.value}</dd>
+                <dd className="text-xl font-extrabold text-fg sm:text-2xl">{figureText(h.value)}</dd>
                 <dd className="mt-1 text-xs text-muted-fg" aria-hidden="true">
                   {h.label}
                 </dd>

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { Badge, Card, Section, buttonClasses } from '@site/ui';
 import { ILLUSTRATIVE_NOTE } from '../../../lib/illustrative';
 import { industryInsights } from '../data/content';
+import { figureText } from '../../../lib/format';
 
 export function IndustryInsightsSection() {
   return (
@@ -26,7 +27,7 @@ export function IndustryInsightsSection() {
                 {i.stats.map((s) => (
                   <div key={s.label} className="rounded-lg bg-accent-soft p-3">
                     <dt className="sr-only">{s.label}</dt>
-                    <dd className="text-lg font-bold text-accent">{s.value}</dd>
+                    <dd className="text-lg font-bold text-accent">{figureText(s.value)}</dd>
                     <dd className="text-xs text-fg">{s.label}</dd>
                   </div>
                 ))}

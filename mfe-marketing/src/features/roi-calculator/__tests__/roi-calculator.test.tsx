@@ -40,7 +40,7 @@ describe('RoiCalculator', () => {
     await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
     const revenue = screen.getByLabelText('Monthly revenue');
     await user.clear(revenue);
-    expect(figure('ROI')).toBe('0%');
+    expect(figure('ROI and payback period')).toBe('Enter your monthly revenue to see ROI and payback');
     expect(figure('Annual savings')).toBe('$46,374');
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Customer service (hours per week)' }), { target: { value: '' } });
     // 36 h/week x 4.33
@@ -58,7 +58,32 @@ describe('RoiCalculator', () => {
     // 20 x 4.33 = 86.6 h; x $30 = $2,598; x 50% = $1,299
     expect(figure('Time on repetitive tasks')).toBe('86.6 hours/month');
     expect(figure('Monthly savings')).toBe('$1,299');
+    expect(figure('ROI and payback period')).toBe('Enter your monthly revenue to see ROI and payback');
+  });
+
+  it("says what is missing instead of 'ROI 0%' and 'Payback period 0 years' (instant payback) when revenue is 0", async () => {
+    const user = userEvent.setup();
+    renderAt();
+    await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
+    const revenue = screen.getByLabelText('Monthly revenue');
+    await user.clear(revenue);
+    await user.type(revenue, '0');
+    const results = screen.getByRole('region', { name: 'Your estimated savings' });
+    expect(results.textContent).toContain('Enter your monthly revenue to see ROI and payback');
+    expect(results.textContent).not.toMatch(/0 years|\b0%/);
+    expect(screen.queryByText('ROI')).toBeNull();
+    expect(screen.queryByText('Payback period')).toBeNull();
+    // Revenue back: both figures return.
+    await user.clear(revenue);
+    await user.type(revenue, '50000');
+    expect(figure('ROI')).toBe('7.73%');
+    expect(figure('Payback period')).toBe('12.9 years');
+  });
+
+  it('says there is nothing to pay back when the savings are 0, instead of a payback of 0 years', () => {
+    renderAt('/roi-calculator?customerService=10&costPerHour=25&automationEfficiency=0&monthlyRevenue=50000');
     expect(figure('ROI')).toBe('0%');
+    expect(figure('Payback period')).toBe('No savings to pay back yet');
   });
   it('says when the hours come from a scorecard built on sample data (the analysis hand-off), and only then', () => {
     const { unmount } = renderAt('/roi-calculator?customerService=16&appointmentScheduling=4&costPerHour=25&automationEfficiency=70&from=sample-analysis');

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useLocation } from 'react-router-dom';
 import {
   calculateRoi,
@@ -45,6 +45,11 @@ const EFFICIENCY: FieldSpec = {
   slider: { min: 0, max: 100, step: 5 },
   help: 'Share of this work automation takes over. 60-80% is typical for our clients.',
 };
+
+/** Shown instead of ROI and payback while monthly revenue is 0 or empty. */
+const NO_REVENUE_MESSAGE = 'Enter your monthly revenue to see ROI and payback';
+/** Shown instead of a payback period while the savings are 0. */
+const NO_SAVINGS_MESSAGE = 'No savings to pay back yet';
 
 type Draft = Record<RoiInputKey, string>;
 const toDraft = (inputs: RoiInputs): Draft =>
@@ -154,7 +159,8 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
             onChange={(e) => setField(spec.key, e.target.value)}
             aria-valuetext={`${value} ${spec.unit}`}
             aria-describedby={spec.help ? `${id}-help` : undefined}
-            className="mt-2 w-full accent-[var(--primary)]"
+            className="roi-range mt-2 w-full"
+            style={{ '--fill': (Math.min(Math.max(value, spec.slider.min), spec.slider.max) - spec.slider.min) / (spec.slider.max - spec.slider.min) } as CSSProperties}
           />
         )}
         {spec.help && (
@@ -210,12 +216,29 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
               <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" note="Monthly savings times 12" />
               <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
               <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} note="Those hours times your cost per hour" />
-              <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="What ROI means here: your annual savings as a share of your annual revenue" />
-              <Figure
-                label="Payback period"
-                value={`${formatOneDecimal(result.paybackPeriod)} years`}
-                note="What payback means here: how many years of these savings add up to one year of your revenue (annual revenue divided by annual savings)"
-              />
+              {inputs.monthlyRevenue > 0 ? (
+                <>
+                  <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="What ROI means here: your annual savings as a share of your annual revenue" />
+                  {result.annualSavings > 0 ? (
+                    <Figure
+                      label="Payback period"
+                      value={`${formatOneDecimal(result.paybackPeriod)} years`}
+                      note="What payback means here: how many years of these savings add up to one year of your revenue (annual revenue divided by annual savings)"
+                    />
+                  ) : (
+                    // The formula's 0 would read as instant payback; with no savings there is none.
+                    <Figure label="Payback period" missing={NO_SAVINGS_MESSAGE} note="Add weekly hours, a cost per hour and an automation efficiency above 0." />
+                  )}
+                </>
+              ) : (
+                // Without revenue the formulas give 0% and 0 years, which read as 'no return' and 'instant payback'.
+                <Figure
+                  label="ROI and payback period"
+                  missing={NO_REVENUE_MESSAGE}
+                  note="Both compare your savings with your annual revenue, so they need it."
+                  className="sm:col-span-2"
+                />
+              )}
             </dl>
             {inputs.staffCount > 0 && result.hoursSavedPerMonth > 0 && (
               <p className="rounded-xl bg-accent-soft px-4 py-3 text-sm text-fg">
@@ -267,11 +290,23 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   );
 }
 
-function Figure({ label, value, note, tone }: { label: string; value: string; note?: string; tone?: 'accent' }) {
+/** A result: its figure, or (`missing`) what the figure needs that the inputs do not give. */
+function Figure({
+  label,
+  value,
+  missing,
+  note,
+  tone,
+  className,
+}: { label: string; note?: string; tone?: 'accent'; className?: string } & ({ value: string; missing?: never } | { value?: never; missing: string })) {
   return (
-    <div className={cn('rounded-xl border border-border p-4', tone === 'accent' ? 'bg-accent-soft' : 'bg-surface')}>
+    <div className={cn('rounded-xl border border-border p-4', missing ? 'border-dashed bg-surface' : tone === 'accent' ? 'bg-accent-soft' : 'bg-surface', className)}>
       <dt className="text-sm text-muted-fg">{label}</dt>
-      <dd className={cn('mt-1 text-2xl font-bold tabular-nums', tone === 'accent' ? 'text-accent' : 'text-fg')}>{value}</dd>
+      {missing ? (
+        <dd className="mt-1 text-base font-semibold text-fg">{missing}</dd>
+      ) : (
+        <dd className={cn('mt-1 text-2xl font-bold tabular-nums', tone === 'accent' ? 'text-accent' : 'text-fg')}>{value}</dd>
+      )}
       {note && <dd className="mt-1 text-xs text-muted-fg">{note}</dd>}
     </div>
   );

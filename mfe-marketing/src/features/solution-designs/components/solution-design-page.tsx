@@ -5,6 +5,7 @@ import { PHASE_NAMES, type SolutionDesign } from '../data/solution-designs';
 import { PrintOverview, printOverview } from './print-overview';
 import { TitledCardGrid } from '../../../components/titled-card-grid';
 import { CtaBand, ON_BAND_OUTLINE } from '../../../components/cta-band';
+import { figureText } from '../../../lib/format';
 
 /** One layout for the four solution-design pages. */
 export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
@@ -108,7 +109,7 @@ export function SolutionDesignPage({ design }: { design: SolutionDesign }) {
             {design.outcomes.map((o) => (
               <li key={o.label}>
                 <Card className="h-full text-center">
-                  <p className="text-4xl font-extrabold text-primary dark:text-blue-300">{o.figure}</p>
+                  <p className="text-4xl font-extrabold text-primary dark:text-blue-300">{figureText(o.figure)}</p>
                   <h3 className="mt-1 font-semibold text-fg">{o.label}</h3>
                   <p className="mt-3 text-sm leading-relaxed text-muted-fg">{o.body}</p>
                 </Card>

@@ -1,0 +1,104 @@
+import type { ReferrerClass, TrackingEvent } from '@site/contracts/events';
+// Not @site/contracts/events: its zod schemas would load with the shell on every page.
+import { MAX_TRACKED_PATH } from '@site/contracts/events-rules';
+import { sendEvents, trackingAllowed } from '@site/ui';
+import { referrerClass } from './referrer-class';
+
+/** Views held before they are sent at once (the API takes up to 20 in a request). */
+export const PAGE_VIEW_BATCH = 10;
+/** How long a view waits for others before the queue is sent anyway, so a long visit is not lost to a crash. */
+export const PAGE_VIEW_FLUSH_MS = 5000;
+
+export interface PageViewTrackerOptions {
+  /** Where a batch goes; @site/ui's sendEvents (a beacon, or a keepalive POST) unless a test says otherwise. */
+  send?: (events: TrackingEvent[]) => void;
+  batchSize?: number;
+  flushAfterMs?: number;
+}
+
+export interface PageViewTracker {
+  /**
+   * The router is now on `pathname` (the first render, hydration, or a client-side navigation). A view is counted
+   * only when the path differs from the last one seen: a re-render, StrictMode's second effect, a hydration replay, a
+   * #section link or a query change on the same page are not new views; Back or Forward to another page is.
+   */
+  navigated(pathname: string): void;
+  /** Sends what is queued now (also done on pagehide, on the tab turning hidden, at the batch size and after a delay). */
+  flush(): void;
+  /** Stops listening to the page (tests). */
+  dispose(): void;
+}
+
+/** The owner's own pages are not visitors' page views. */
+const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+
+type PrerenderingDocument = Document & { prerendering?: boolean };
+
+/**
+ * Counts page views in the browser and sends them in batches. It is created once per page load (module scope in the
+ * shell), not per render, so React re-running effects cannot count a view twice. Nothing is collected when the
+ * visitor asked not to be tracked (DNT, GPC), and a prerendered page counts only once a person actually opens it.
+ */
+export function createPageViewTracker(options: PageViewTrackerOptions = {}): PageViewTracker {
+  const send = options.send ?? sendEvents;
+  const batchSize = options.batchSize ?? PAGE_VIEW_BATCH;
+  const flushAfterMs = options.flushAfterMs ?? PAGE_VIEW_FLUSH_MS;
+  const queue: TrackingEvent[] = [];
+  let lastPath: string | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let listening = false;
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queue.length > 0) send(queue.splice(0));
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  // A page restored from the back/forward cache runs no router code: the visitor came back to it all the same.
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted && lastPath !== null) count(lastPath, 'internal');
+  };
+
+  function listen() {
+    if (listening) return;
+    listening = true;
+    // pagehide, not unload: it fires on mobile too and keeps the page eligible for the back/forward cache.
+    window.addEventListener('pagehide', flush);
+    window.addEventListener('pageshow', onPageShow);
+    document.addEventListener('visibilitychange', onVisibility);
+  }
+
+  function count(path: string, referrer: ReferrerClass) {
+    if (isAdminPath(path) || !trackingAllowed()) return;
+    const doc = document as PrerenderingDocument;
+    if (doc.prerendering) {
+      // Prerendered on a guess (a hovered link, a search result): a view only once the visitor opens it.
+      doc.addEventListener('prerenderingchange', () => count(path, referrer), { once: true });
+      return;
+    }
+    listen();
+    queue.push({ name: 'page_view', path: path.slice(0, MAX_TRACKED_PATH), props: { referrer }, at: new Date().toISOString() });
+    if (queue.length >= batchSize) flush();
+    else timer ??= setTimeout(flush, flushAfterMs);
+  }
+
+  return {
+    navigated(pathname) {
+      if (pathname === lastPath) return;
+      const first = lastPath === null;
+      lastPath = pathname;
+      // The first view of this document came from document.referrer; every later one is a move inside the site.
+      count(pathname, first ? referrerClass(document.referrer, window.location.origin) : 'internal');
+    },
+    flush,
+    dispose() {
+      clearTimeout(timer);
+      window.removeEventListener('pagehide', flush);
+      window.removeEventListener('pageshow', onPageShow);
+      document.removeEventListener('visibilitychange', onVisibility);
+      listening = false;
+    },
+  };
+}
