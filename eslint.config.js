@@ -3,8 +3,14 @@
 //   - no remote imports another remote or the shell; the shell imports no remote;
 //   - inside an app, features do not import each other; components/, lib/ and config/ import no feature;
 //     nothing below app/ imports app/ (direction: shared -> features -> app);
-//   - in the API, routes/ never imports db/ (routes get services);
-//   - packages/contracts/src imports nothing but zod; packages/ui imports no app.
+//   - the front ends (shell, remotes) import no API code; the API imports no front-end code (shell, remotes,
+//     packages/ui): it loads them at run time through their built server entries, never by a source import;
+//   - in the API, routes/ never imports db/ (routes get services); services/ imports no routes/, middleware/ or
+//     site/; db/ imports no services/; lib/ imports no app code (routes, services, db, middleware, site);
+//   - a migration (api/src/db/migrations) is frozen: it imports only kysely, node: built-ins and files of its own
+//     folder, by a static or a dynamic import;
+//   - packages/contracts/src imports nothing but zod, not even by import(), require() or process.getBuiltinModule();
+//     packages/ui imports no app.
 // It also holds eslint-plugin-regexp, so no regular expression can backtrack super-linearly.
 // When a boundary blocks you, move the shared code down instead of disabling the rule.
 // scripts/__tests__/lint-boundaries.test.ts proves every boundary reports.
@@ -67,9 +73,35 @@ const boundaryZones = [
     ];
   }),
   {
+    target: FRONT_ENDS.map((app) => `./${app}`),
+    from: './api',
+    message: 'A front end imports no API code: what both sides need (a schema, a pure rule) goes to @site/contracts.',
+  },
+  {
+    target: './api',
+    from: [...FRONT_ENDS.map((app) => `./${app}`), './packages/ui'],
+    message:
+      'The API imports no front-end code: it loads the shell and the remotes at run time through their built server entries; what both sides need goes to @site/contracts.',
+  },
+  {
     target: './api/src/routes',
     from: './api/src/db',
     message: 'Routes get services, never the database: put the query in a repository and call it from a service.',
+  },
+  {
+    target: './api/src/services',
+    from: ['./api/src/routes', './api/src/middleware', './api/src/site'],
+    message: 'Services are framework-free: they import no route, middleware or site code; describe what they need as an interface and let app.ts pass it in.',
+  },
+  {
+    target: './api/src/db',
+    from: './api/src/services',
+    message: 'The database layer sits below the services: a repository owns its interface and its stored types, the service imports them.',
+  },
+  {
+    target: './api/src/lib',
+    from: ['./api/src/routes', './api/src/services', './api/src/db', './api/src/middleware', './api/src/site'],
+    message: 'lib/ holds small framework-free helpers: it imports no app code (routes, services, db, middleware, site).',
   },
   {
     target: './packages/ui',
@@ -159,6 +191,51 @@ export default tseslint.config(
               message: 'packages/contracts imports nothing but zod (and its own files), so every app can share it.',
             },
           ],
+        },
+      ],
+      // no-restricted-imports (and import-x/no-restricted-paths, which cannot name a built-in) see only static
+      // imports: `await import('node:fs')`, require() and process.getBuiltinModule() would slip past them.
+      'no-restricted-syntax': [
+        'error',
+        {
+          // esquery regexes cannot hold a `/`: \x2F is one.
+          selector: "ImportExpression:not([source.type='Literal'][source.value=/^(?:zod(?:\\x2F|$)|\\.\\x2F)/])",
+          message: 'packages/contracts imports nothing but zod (and its own files), not even by a dynamic import().',
+        },
+        {
+          selector: "CallExpression[callee.type='Identifier'][callee.name='require']",
+          message: 'packages/contracts imports nothing but zod (and its own files), not even by require().',
+        },
+        {
+          selector: "MemberExpression[property.type='Identifier'][property.name='getBuiltinModule']",
+          message: 'packages/contracts imports nothing but zod (and its own files), not even by process.getBuiltinModule().',
+        },
+      ],
+    },
+  },
+  {
+    // A migration is frozen once it ships: it must write the same rows on every database forever, so it imports
+    // no live code (a sanitizer, a contract, a seed file that may change later). It may import kysely, node
+    // built-ins and files of its own folder; what it needs from elsewhere is copied beside it as data.
+    files: ['api/src/db/migrations/**/*.ts'],
+    ignores: ['api/src/db/migrations/**/__tests__/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!kysely$|node:|\\./)',
+              message: 'A migration imports no live code (only kysely, node: built-ins and files of migrations/): copy what it needs into a frozen file beside it.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportExpression:not([source.type='Literal'][source.value=/^(?:kysely$|node:|\\.\\x2F)/])",
+          message: 'A migration imports no live code, not even by a dynamic import(): copy what it needs into a frozen file beside it.',
         },
       ],
     },

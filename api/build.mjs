@@ -14,7 +14,12 @@ const externalizeDependencies = {
 
 // The page analyzer's worker thread is its own entry: dist/analyze-worker.js, found beside dist/server.js.
 await build({
-  entryPoints: { server: 'src/server.ts', 'analyze-worker': 'src/services/analysis/website/analyze-worker.ts' },
+  // The release format is its own entry too: dist/release-format.js, which `npm run deploy`/`rollback` import.
+  entryPoints: {
+    server: 'src/server.ts',
+    'analyze-worker': 'src/services/analysis/website/analyze-worker.ts',
+    'release-format': 'src/site/release-format.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

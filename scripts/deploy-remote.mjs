@@ -4,31 +4,45 @@
 //   npm run rollback -- blog [--to X]
 //   node scripts/deploy-remote.mjs list blog
 //
-// Layout (read by api/src/site/remote-registry.ts, which serves it):
+// Layout (api/src/site/release-format.ts owns it, and this script imports it built, as api/dist/release-format.js;
+// api/src/site/remote-registry.ts serves it):
 //   mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
 //   mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
 //   mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), log: what happened }
 // A deploy copies the dist into releases/.incoming-*, verifies the copy, renames it to releases/<version>/ and
 // only then swaps `current`: a half-copied release is never named by the pointer, so it is never served. Old
-// releases stay on disk, so tabs still open on them get their hashed chunks.
+// releases stay on disk, so tabs still open on them get their hashed chunks. history.json is written before
+// `current`, so whatever names the new release as served also finds the one below it.
 // The first deploy (no `current` yet) also keeps the served mfe-<name>/dist as releases/<its version>+dist/, below
 // the new release in the stack: the server serves that dist in place, so without a copy a rollback would have
 // nothing to return to, and the dist itself may be rebuilt at any time.
+import { spawnSync } from 'node:child_process';
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
-// Keep in step with api/src/site/remote-registry.ts (RELEASE_NAME, REMOTE_ENTRY_FILE) and the manifest contract.
-const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
-const REMOTE_ENTRY = 'assets/remoteEntry.js';
-const DIST_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/;
 const LOG_ENTRIES_KEPT = 100;
 const LOAD_CHECK_TIMEOUT_MS = 10_000;
-/** history.json log action of a kept dist: marks the release that holds what was served before the first one. */
-const KEPT_DIST = 'keep-dist';
+
+/**
+ * The release format, as the server uses it (api/src/site/release-format.ts, built to api/dist/release-format.js).
+ * Built here first when it is missing or older than its sources, so a fresh checkout can deploy.
+ */
+async function loadReleaseFormat() {
+  const built = path.join(REPO_ROOT, 'api', 'dist', 'release-format.js');
+  const sources = ['api/src/site/release-format.ts', 'packages/contracts/src/manifest.ts', 'packages/contracts/src/release-compat.ts'];
+  const builtAt = await stat(built).then((s) => s.mtimeMs, () => 0);
+  const newest = Math.max(...(await Promise.all(sources.map((file) => stat(path.join(REPO_ROOT, file)).then((s) => s.mtimeMs, () => 0)))));
+  if (builtAt === 0 || newest > builtAt) {
+    const result = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'api'), encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`could not build api/dist/release-format.js:\n${result.stderr || result.stdout}`);
+  }
+  return import(pathToFileURL(built).href);
+}
+const format = await loadReleaseFormat();
+const { REMOTE_NAMES: REMOTES, RELEASE_NAME, KEPT_DIST_ACTION: KEPT_DIST } = format;
 
 class DeployError extends Error {}
 
@@ -40,10 +54,6 @@ const USAGE = `Usage:
 
 const exists = (file) => stat(file).then(
   () => true,
-  () => false,
-);
-const isFile = (file) => stat(file).then(
-  (s) => s.isFile() && s.size > 0,
   () => false,
 );
 const rel = (file) => {
@@ -64,62 +74,35 @@ async function listFiles(dir) {
 }
 
 /**
- * What the server needs of a dist: its manifest (this remote's, with a version and routes), remoteEntry.js and
- * every server module the manifest names. Returns the manifest and what was checked; throws with every problem.
+ * What the server needs of a dist (release-format's checkRelease: this remote's valid manifest, remoteEntry.js, every
+ * server module it names), and that it can run in the shell serving from `siteRoot` (its shared singletons and server
+ * contract). Returns the manifest and what was checked; throws with every problem.
  */
-async function checkDist(dir, name) {
-  const problems = [];
-  let manifest;
-  try {
-    manifest = JSON.parse(await readFile(path.join(dir, 'mfe-manifest.json'), 'utf8'));
-  } catch (error) {
-    throw new DeployError(`${rel(dir)} is not a built dist of ${name}: mfe-manifest.json ${error.code === 'ENOENT' ? 'is missing' : `does not parse (${error.message})`}`);
+async function checkDist(dir, name, siteRoot) {
+  const check = await format.checkRelease(dir, name);
+  if (!check.ok) {
+    const [first] = check.problems;
+    if (first === 'mfe-manifest.json is missing' || first === 'mfe-manifest.json is not valid JSON') {
+      throw new DeployError(`${rel(dir)} is not a built dist of ${name}: ${first}`);
+    }
+    throw new DeployError(`${rel(dir)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
   }
-  if (manifest?.name !== name) problems.push(`mfe-manifest.json names the remote ${JSON.stringify(manifest?.name)}, not "${name}"`);
-  if (typeof manifest?.version !== 'string' || manifest.version === '') problems.push('mfe-manifest.json has no version');
-  if (!Array.isArray(manifest?.routes) || manifest.routes.length === 0 || !manifest.routes.every((r) => typeof r === 'string' && r.startsWith('/'))) {
-    problems.push('mfe-manifest.json has no routes');
-  }
-  const checked = [`mfe-manifest.json (${manifest?.name} ${manifest?.version})`];
-  if (await isFile(path.join(dir, REMOTE_ENTRY))) checked.push(REMOTE_ENTRY);
-  else problems.push(`${REMOTE_ENTRY} is missing`);
-  const serverModules = new Map();
-  for (const [key, file] of Object.entries(manifest?.server ?? {})) {
-    if (key !== 'version' && typeof file === 'string') serverModules.set(file, [...(serverModules.get(file) ?? []), `server.${key}`]);
-  }
-  for (const [file, keys] of serverModules) {
-    if (!DIST_PATH.test(file)) problems.push(`${keys.join(', ')} (${file}) is not a .js path inside the dist`);
-    else if (await isFile(path.join(dir, file))) checked.push(file);
-    else problems.push(`the server module ${file} (${keys.join(', ')}) is missing`);
-  }
-  if (problems.length > 0) throw new DeployError(`${rel(dir)} cannot be deployed:\n  - ${problems.join('\n  - ')}`);
-  return { manifest, checked, serverModules: [...serverModules.keys()] };
+  const incompatible = format.incompatibility(check.manifest, await format.readShellBuiltWith(siteRoot));
+  if (incompatible) throw new DeployError(`${rel(dir)} (${name} ${check.manifest.version}) cannot be deployed: ${incompatible}. Nothing was changed.`);
+  return { manifest: check.manifest, checked: check.checked, serverModules: check.serverFiles };
 }
 
 /**
- * Imports each server module of the release where it lies, as the server will (its react, react-dom and
+ * Imports each server module of the release where it lies, with the server's own importer (its react, react-dom and
  * react-router-dom resolve from the node_modules above SITE_ROOT/mfe-<name>/). The server would refuse a release
  * whose module does not load and keep the last known good; refusing here says so before anything is switched.
  */
-async function checkServerModulesLoad(dir, files) {
-  for (const file of files) {
-    let timer;
-    try {
-      const imported = await Promise.race([
-        import(`${pathToFileURL(path.join(dir, file)).href}?deploy-check=${Date.now()}`),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`did not load within ${LOAD_CHECK_TIMEOUT_MS / 1000} s`)), LOAD_CHECK_TIMEOUT_MS);
-        }),
-      ]);
-      if (!Array.isArray(imported.routes)) throw new Error('it does not export a `routes` array');
-    } catch (error) {
-      throw new DeployError(
-        `the server module ${file} does not load: ${String(error?.message ?? error).split('\n')[0]}\n` +
-          '  (the server would keep serving the last known good release; --skip-load-check deploys it anyway)',
-      );
-    } finally {
-      clearTimeout(timer);
-    }
+async function checkServerModulesLoad(dir, manifest) {
+  const result = await format.importRelease(dir, manifest, LOAD_CHECK_TIMEOUT_MS);
+  if (!result.ok) {
+    throw new DeployError(
+      `the server module ${result.reason}\n` + '  (the server would keep serving the last known good release; --skip-load-check deploys it anyway)',
+    );
   }
 }
 
@@ -132,17 +115,7 @@ async function readPointer(remoteDir) {
   }
 }
 
-async function readHistory(remoteDir) {
-  try {
-    const history = JSON.parse(await readFile(path.join(remoteDir, 'history.json'), 'utf8'));
-    return {
-      stack: Array.isArray(history.stack) ? history.stack.filter((v) => typeof v === 'string') : [],
-      log: Array.isArray(history.log) ? history.log : [],
-    };
-  } catch {
-    return { stack: [], log: [] };
-  }
-}
+const readHistory = (remoteDir) => format.readHistory(remoteDir);
 
 /** Replaces `file` in one step: readers see the old content or the new one, never a partial write. */
 async function writeAtomically(file, content) {
@@ -215,7 +188,7 @@ async function nextVersion(releases, base, explicit) {
  * Copies `from` into releases/<version>/ through a hidden incoming folder, checks the copy is the dist, whole,
  * and renames it into place. Returns what was copied and checked; leaves nothing behind when it throws.
  */
-async function copyRelease(from, releases, version, name) {
+async function copyRelease(from, releases, version, name, siteRoot) {
   const target = path.join(releases, version);
   const incoming = path.join(releases, `.incoming-${version}-${process.pid}`);
   try {
@@ -226,10 +199,11 @@ async function copyRelease(from, releases, version, name) {
     if (differing.length > 0 || copied.size !== wanted.size) {
       throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
     }
-    const { checked, serverModules } = await checkDist(incoming, name);
+    const { manifest, checked, serverModules } = await checkDist(incoming, name, siteRoot);
     await rename(incoming, target);
     const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
-    return { target, files: copied.size, bytes, checked, serverModules };
+    // Served under its folder's name, as the server imports it.
+    return { target, files: copied.size, bytes, checked, serverModules, manifest: { ...manifest, version } };
   } catch (error) {
     await rm(incoming, { recursive: true, force: true });
     throw error;
@@ -241,7 +215,7 @@ async function copyRelease(from, releases, version, name) {
  * version (+dist), so that the first rollback returns to exactly those files. Returns the release's name, or null
  * when no dist of this remote is there (nothing was served) or it cannot be kept (said on stderr).
  */
-async function keepServedDist(remoteDir, releases, name) {
+async function keepServedDist(remoteDir, releases, name, siteRoot) {
   const dist = path.join(remoteDir, 'dist');
   let manifest;
   try {
@@ -252,14 +226,14 @@ async function keepServedDist(remoteDir, releases, name) {
   // The server ignores a dist without a manifest of this remote: the remote was absent, there is nothing to keep.
   if (manifest?.name !== name) return null;
   try {
-    await checkDist(dist, name);
+    await checkDist(dist, name, siteRoot);
   } catch (error) {
     console.warn(`  ${rel(dist)} was served but is not kept as a release, so a rollback cannot return to it: ${error.message}`);
     return null;
   }
   const marked = `${manifest.version}${manifest.version.includes('+') ? '.' : '+'}dist`;
   const version = await freeName(releases, RELEASE_NAME.test(marked) ? marked : 'dist');
-  const kept = await copyRelease(dist, releases, version, name).catch((error) => {
+  const kept = await copyRelease(dist, releases, version, name, siteRoot).catch((error) => {
     throw new DeployError(`could not keep ${rel(dist)}, served until now, as a release (the rollback target): ${error.message}`);
   });
   // Older than the new release (the server answers old hashed chunks from the newest earlier releases first): the
@@ -276,14 +250,14 @@ const keptDists = (history) => new Set(history.log.filter((entry) => entry?.acti
 async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const releases = path.join(remoteDir, 'releases');
-  const source = await checkDist(from, name);
+  const source = await checkDist(from, name, siteRoot);
   await mkdir(releases, { recursive: true });
 
   return withLock(remoteDir, name, async () => {
     const version = await nextVersion(releases, source.manifest.version, explicit);
     const target = path.join(releases, version);
     console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) as ${rel(target)}`);
-    const copied = await copyRelease(from, releases, version, name);
+    const copied = await copyRelease(from, releases, version, name, siteRoot);
     let kept = null;
     try {
       console.log(`  copied ${copied.files} files (${size(copied.bytes)}); verified ${copied.checked.join(', ')}`);
@@ -291,21 +265,22 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
       const now = new Date();
       await utimes(target, now, now);
       if (!skipLoadCheck && copied.serverModules.length > 0) {
-        await checkServerModulesLoad(target, copied.serverModules);
+        await checkServerModulesLoad(target, copied.manifest);
         console.log(`  ${copied.serverModules.join(', ')} loads`);
       }
       // The server serves the dist only while there is no pointer at all: then it is kept before the switch, and
       // after the new release's checks, so that a refused deploy leaves no copy of the dist behind.
-      if (!(await exists(path.join(remoteDir, 'current')))) kept = await keepServedDist(remoteDir, releases, name);
+      if (!(await exists(path.join(remoteDir, 'current')))) kept = await keepServedDist(remoteDir, releases, name, siteRoot);
     } catch (error) {
       // Never named by the pointer: remove it so the version can be deployed again once fixed.
       await rm(target, { recursive: true, force: true });
       throw error;
     }
 
-    // The switch: one rename. Until here, the server served the previous release (or the dist) untouched.
+    // History first, then the switch (one rename): a server that sees the new pointer finds the release below it,
+    // and a deploy killed between the two leaves the old pointer, which the history still holds. Until the rename,
+    // the server served the previous release (or the dist) untouched.
     const previous = await readPointer(remoteDir);
-    await writeAtomically(path.join(remoteDir, 'current'), `${version}\n`);
     const history = await readHistory(remoteDir);
     const below = previous ?? kept;
     if (below && history.stack.at(-1) !== below) history.stack.push(below);
@@ -314,6 +289,7 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
     if (kept) history.log.push({ at, action: KEPT_DIST, version: kept, from: path.join(remoteDir, 'dist') });
     history.log.push({ at, action: 'deploy', version, previous, from: path.resolve(from) });
     await writeHistory(remoteDir, history);
+    await writeAtomically(path.join(remoteDir, 'current'), `${version}\n`);
 
     const before = previous ?? (kept ? `(none: mfe-${name}/dist was served, kept as ${kept})` : '(none)');
     console.log(`  current: ${before} -> ${version}`);
@@ -363,19 +339,20 @@ async function rollback({ name, siteRoot, to, skipLoadCheck }) {
     if (target === current) throw new DeployError(`${name} already serves ${current}`);
     if (!RELEASE_NAME.test(target)) throw new DeployError(`${JSON.stringify(target)} is not a release name`);
     const targetDir = path.join(remoteDir, 'releases', target);
-    const { checked, serverModules } = await checkDist(targetDir, name).catch((error) => {
+    const { manifest, checked, serverModules } = await checkDist(targetDir, name, siteRoot).catch((error) => {
       throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
     });
-    if (!skipLoadCheck) {
-      await checkServerModulesLoad(targetDir, serverModules).catch((error) => {
+    if (!skipLoadCheck && serverModules.length > 0) {
+      await checkServerModulesLoad(targetDir, { ...manifest, version: target }).catch((error) => {
         throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
       });
     }
     console.log(`${name}: rolling back ${current} -> ${target} (verified ${checked.join(', ')})`);
-    await writeAtomically(path.join(remoteDir, 'current'), `${target}\n`);
+    // History first, then the pointer, as in a deploy.
     history.stack = stack;
     history.log.push({ at: new Date().toISOString(), action: 'rollback', version: target, previous: current });
     await writeHistory(remoteDir, history);
+    await writeAtomically(path.join(remoteDir, 'current'), `${target}\n`);
     const kept = current && RELEASE_NAME.test(current) ? ` (releases/${current} stays on disk: npm run rollback -- ${name} --to ${current} serves it again)` : '';
     console.log(`  current: ${current ?? '(none)'} -> ${target}${kept}`);
     console.log(`${name} ${target} is live again: the next request serves it, no restart.`);

@@ -34,7 +34,6 @@ import { createPageComposer } from './site/compose-page';
 import { dynamicPagesResolver } from './site/dynamic-pages';
 import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
 import { createRouteDataLoaders } from './site/route-data';
-import { createServerModules } from './site/server-modules';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { createShellServer } from './site/shell-server';
@@ -124,16 +123,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
   // Static pages from the manifests; dynamic ones from the remotes' route tables (server modules) and our loaders.
-  const serverModules = createServerModules({ distDir: remotes.distDir, logger });
   const routeDataLoaders = createRouteDataLoaders(services);
   const pageMetaResolvers: PageMetaResolver[] = [
-    manifestPagesResolver(remotes),
-    dynamicPagesResolver({ remotes, modules: serverModules, loaders: routeDataLoaders, logger }),
+    manifestPagesResolver(),
+    dynamicPagesResolver({ loaders: routeDataLoaders, logger }),
   ];
   // Public pages are rendered on the server: the shell's server entry around the matched remote's (README).
   const composer = createPageComposer({
     shell: createShellServer({ siteRoot: config.siteRoot, logger }),
-    modules: serverModules,
     loaders: routeDataLoaders,
     timeoutMs: config.ssrTimeoutMs,
     queue: createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs }),

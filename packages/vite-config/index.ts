@@ -8,6 +8,8 @@ import federation from '@originjs/vite-plugin-federation';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, runnerImport, type Plugin, type UserConfig } from 'vite';
+// A relative import: vite's config loader bundles it (a workspace package import would be loaded as .ts by Node).
+import { SERVER_CONTRACT_VERSION, SHARED_SINGLETONS, type BuiltWith } from '../contracts/src/release-compat';
 import { afterPaintEntryPlugin } from './after-paint';
 import { onwarn } from './build-logs';
 import { precompressPlugin } from './precompress';
@@ -66,6 +68,22 @@ function sharedRouterCheck(root: string): Plugin {
       return null;
     },
   };
+}
+
+/**
+ * What this app is built against (`builtWith` of its manifest): the version of each shared singleton it resolves
+ * from its own node_modules, and the server contract. The deploy compares a remote's with the serving shell's.
+ */
+export function builtWith(root: string): BuiltWith {
+  const shared: BuiltWith['shared'] = {};
+  for (const name of SHARED_SINGLETONS) {
+    try {
+      shared[name] = (JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      // Not a dependency of this app: it neither needs nor provides it.
+    }
+  }
+  return { shared, serverContract: SERVER_CONTRACT_VERSION };
 }
 
 function readVersion(root: string): string {
@@ -203,6 +221,7 @@ function routeTablePlugin(root: string, name: string, serverRender: boolean): Pl
         pages: table.flatMap((r) => (r.meta ? [r.meta] : [])),
         server: serverRender ? { routes: SERVER_ENTRY, entry: SERVER_ENTRY } : { routes: SERVER_ENTRY },
         styles: [...styles].sort(),
+        builtWith: builtWith(root),
       };
       mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, 'mfe-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -255,6 +274,9 @@ function shellServerPlugin(root: string): Plugin {
           rollupOptions: { onwarn, output: { format: 'es', entryFileNames: 'entry.js', inlineDynamicImports: true } },
         },
       });
+      // What the shell provides to the remotes: a remote's deploy is refused when it needs more (release-compat).
+      const manifest = { name: 'shell', version: readVersion(root), builtWith: builtWith(root) };
+      writeFileSync(path.join(outDir, 'shell-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     },
   };
 }

@@ -95,13 +95,13 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     await run(root, 'deploy', 'blog', '--from', await build('good', '1.0.0', 'good'));
     const cases: Array<[string, string]> = [
       [await build('no-entry', '1.1.0', 'x', { omit: ['assets/remoteEntry.js'] }), 'assets/remoteEntry.js is missing'],
-      [await build('no-server', '1.1.0', 'x', { omit: ['server/routes.js'] }), 'the server module server/routes.js (server.routes) is missing'],
+      [await build('no-server', '1.1.0', 'x', { omit: ['server/routes.js'] }), 'server/routes.js is missing'],
       [await build('no-manifest', '1.1.0', 'x', { omit: ['mfe-manifest.json'] }), 'mfe-manifest.json is missing'],
       [await build('other-remote', '1.1.0', 'x', { name: 'admin' }), 'names the remote "admin", not "blog"'],
     ];
     await build('bad-json', '1.1.0', 'x');
     await writeFile(path.join(root, 'bad-json/mfe-manifest.json'), '{"name":"blog",');
-    cases.push([path.join(root, 'bad-json'), 'mfe-manifest.json does not parse']);
+    cases.push([path.join(root, 'bad-json'), 'mfe-manifest.json is not valid JSON']);
 
     for (const [from, message] of cases) {
       const result = await run(root, 'deploy', 'blog', '--from', from);

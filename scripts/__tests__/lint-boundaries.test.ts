@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * is allowed must not be. Removing or loosening a boundary rule fails this test.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BOUNDARY_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports']);
+const BOUNDARY_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax']);
 const REMOTES = ['mfe-marketing', 'mfe-analysis', 'mfe-blog', 'mfe-admin'];
 
 let eslint: ESLint;
@@ -56,13 +56,21 @@ function specifier(from: string, target: string): string {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Boundary messages for a probe at `file` (repo-relative) importing `source`; fails on a parse error. */
-async function boundaryErrors(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import * as probe from '${source}';\nexport default probe;\n`, {
-    filePath: path.join(ROOT, file),
-  });
+/** Boundary messages for a probe at `file` (repo-relative) holding `text`; fails on a parse error. */
+async function boundaryErrorsOf(file: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath: path.join(ROOT, file) });
   expect(result!.messages.filter((m) => m.fatal), `${file} parses`).toEqual([]);
   return result!.messages.filter((m) => m.ruleId && BOUNDARY_RULES.has(m.ruleId)).map((m) => m.message);
+}
+
+/** Boundary messages for a probe at `file` (repo-relative) importing `source`; fails on a parse error. */
+async function boundaryErrors(file: string, source: string): Promise<string[]> {
+  return boundaryErrorsOf(file, `import * as probe from '${source}';\nexport default probe;\n`);
+}
+
+/** The same, for a probe that loads `source` by a dynamic `await import()`. */
+async function dynamicImportErrors(file: string, source: string): Promise<string[]> {
+  return boundaryErrorsOf(file, `export const load = async () => await import('${source}');\n`);
 }
 
 async function expectBlocked(file: string, target: string, message: RegExp) {
@@ -91,6 +99,32 @@ describe('front-end apps stay apart', () => {
     for (const remote of REMOTES) {
       await expectBlocked('shell/src/app/probe.tsx', sourceFileIn(`${remote}/src`), /The shell knows no remote/);
     }
+  });
+
+  it('a front end imports no API code', async () => {
+    for (const app of ['shell', ...REMOTES]) {
+      const probe = `${app}/src/app/probe.tsx`;
+      await expectBlocked(probe, path.join(ROOT, 'api/src/config.ts'), /A front end imports no API code/);
+      await expectBlocked(`${app}/src/features/probe/probe.ts`, sourceFileIn('api/src'), /A front end imports no API code/);
+      await expectBlocked(probe, sourceFileIn('api/src/services'), /A front end imports no API code/);
+      await expectAllowed(probe, '@site/contracts/manifest');
+    }
+    // The design system's own zone already covers the API.
+    await expectBlocked('packages/ui/src/probe.tsx', path.join(ROOT, 'api/src/config.ts'), /The design system imports no app/);
+  });
+
+  it('the API imports no front-end code: it loads the built server entries at run time', async () => {
+    for (const dir of ['api/src/site', 'api/src/routes', 'api/src/services', 'api/src']) {
+      const probe = `${dir}/probe.ts`;
+      await expectBlocked(probe, path.join(ROOT, 'shell/src/app/App.tsx'), /The API imports no front-end code/);
+      for (const remote of REMOTES) await expectBlocked(probe, sourceFileIn(`${remote}/src`), /The API imports no front-end code/);
+      await expectBlocked(probe, sourceFileIn('packages/ui/src'), /The API imports no front-end code/);
+    }
+    // A type import is a source import too.
+    expect(
+      await boundaryErrorsOf('api/src/site/probe.ts', `import type { default as App } from '${specifier('api/src/site/probe.ts', path.join(ROOT, 'shell/src/app/App.tsx'))}';\nexport type T = typeof App;\n`),
+    ).toEqual([expect.stringMatching(/The API imports no front-end code/)]);
+    await expectAllowed('api/src/site/probe.ts', '@site/contracts/manifest');
   });
 
   it('the design system imports no app', async () => {
@@ -145,13 +179,91 @@ describe('API layering', () => {
     await expectAllowed('api/src/routes/probe.ts', sourceFileIn('api/src/services'));
     await expectAllowed('api/src/services/probe.ts', db);
   });
+
+  it('services/ imports no routes/, middleware/ or site/, also not through a type or dynamic import', async () => {
+    for (const probe of ['api/src/services/probe.ts', 'api/src/services/admin/probe.ts']) {
+      for (const layer of ['routes', 'middleware', 'site']) {
+        await expectBlocked(probe, sourceFileIn(`api/src/${layer}`), /Services are framework-free: they import no route, middleware or site code/);
+      }
+      await expectAllowed(probe, sourceFileIn('api/src/db'));
+      await expectAllowed(probe, sourceFileIn('api/src/lib'));
+    }
+    const site = specifier('api/src/services/probe.ts', sourceFileIn('api/src/site'));
+    expect(await boundaryErrorsOf('api/src/services/probe.ts', `import type * as S from '${site}';\nexport type T = typeof S;\n`)).toEqual([
+      expect.stringMatching(/Services are framework-free/),
+    ]);
+    expect(await dynamicImportErrors('api/src/services/probe.ts', site)).toEqual([expect.stringMatching(/Services are framework-free/)]);
+  });
+
+  it('db/ imports no services/, also not through a type import', async () => {
+    const service = sourceFileIn('api/src/services');
+    for (const probe of ['api/src/db/probe.ts', 'api/src/db/repositories/probe.ts']) {
+      await expectBlocked(probe, service, /The database layer sits below the services/);
+      await expectAllowed(probe, sourceFileIn('api/src/lib'));
+      await expectAllowed(probe, '@site/contracts/analysis');
+    }
+    const analysisService = specifier('api/src/db/repositories/probe.ts', path.join(ROOT, 'api/src/services/analysis/analysis-service.ts'));
+    expect(
+      await boundaryErrorsOf('api/src/db/repositories/probe.ts', `import type { AnalysisService } from '${analysisService}';\nexport type T = AnalysisService;\n`),
+    ).toEqual([expect.stringMatching(/The database layer sits below the services/)]);
+  });
+
+  it('lib/ imports no app code', async () => {
+    for (const layer of ['routes', 'services', 'db', 'middleware', 'site']) {
+      await expectBlocked('api/src/lib/probe.ts', sourceFileIn(`api/src/${layer}`), /lib\/ holds small framework-free helpers: it imports no app code/);
+    }
+    await expectAllowed('api/src/lib/probe.ts', sourceFileIn('api/src/lib'));
+  });
+});
+
+describe('a migration is frozen: it imports no live code', () => {
+  const probe = 'api/src/db/migrations/probe.ts';
+
+  it('blocks contracts, packages and every file outside migrations/, static or dynamic', async () => {
+    for (const source of ['@site/contracts/posts', 'sanitize-html', 'zod', '../schema', '../../lib/clock', '../../config']) {
+      await expectBlocked(probe, source, /A migration imports no live code/);
+    }
+    // The live sanitizer is services code: the db/ zone reports it as well.
+    expect(await boundaryErrors(probe, '../../services/sanitize-post-html')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/A migration imports no live code/), expect.stringMatching(/The database layer sits below the services/)]),
+    );
+    for (const source of ['../../lib/clock', '@site/contracts/posts']) {
+      expect(await dynamicImportErrors(probe, source), `await import('${source}')`).toEqual([
+        expect.stringMatching(/A migration imports no live code, not even by a dynamic import\(\)/),
+      ]);
+    }
+  });
+
+  it('allows kysely, node: built-ins and its own folder', async () => {
+    for (const source of ['kysely', 'node:crypto', './migration', './0002-blog-seed']) await expectAllowed(probe, source);
+    expect(await boundaryErrorsOf(probe, `import type { Kysely } from 'kysely';\nexport type T = Kysely<never>;\n`)).toEqual([]);
+    expect(await dynamicImportErrors(probe, 'node:fs')).toEqual([]);
+  });
 });
 
 describe('packages/contracts imports nothing but zod', () => {
   it('blocks packages, node built-ins and files outside its own folder', async () => {
-    for (const source of ['@site/ui', 'react', 'node:crypto', 'fs', '../package.json', '../../ui/src/index']) {
+    for (const source of ['@site/ui', 'react', 'node:crypto', 'node:fs', 'fs', '../package.json', '../../ui/src/index']) {
       await expectBlocked('packages/contracts/src/probe.ts', source, /packages\/contracts imports nothing but zod/);
     }
+  });
+
+  it('blocks a node built-in (or anything but zod) reached by a dynamic import, require() or process.getBuiltinModule()', async () => {
+    const probe = 'packages/contracts/src/probe.ts';
+    for (const source of ['node:fs', 'fs', '@site/ui', '../../ui/src/index']) {
+      expect(await dynamicImportErrors(probe, source), `await import('${source}')`).toEqual([
+        expect.stringMatching(/packages\/contracts imports nothing but zod \(and its own files\), not even by a dynamic import\(\)/),
+      ]);
+    }
+    expect(await boundaryErrorsOf(probe, 'export const load = async (name: string) => await import(name);\n')).toEqual([
+      expect.stringMatching(/not even by a dynamic import\(\)/),
+    ]);
+    expect(await boundaryErrorsOf(probe, "export const load = () => process.getBuiltinModule('node:fs');\n")).toEqual([
+      expect.stringMatching(/not even by process\.getBuiltinModule\(\)/),
+    ]);
+    // (typescript-eslint's no-require-imports reports require() too; only the boundary's own message is asserted.)
+    expect(await boundaryErrorsOf(probe, "export const load = () => require('node:fs');\n")).toEqual([expect.stringMatching(/not even by require\(\)/)]);
+    for (const source of ['zod', 'zod/mini', './posts']) expect(await dynamicImportErrors(probe, source), `await import('${source}')`).toEqual([]);
   });
 
   it('allows zod and its own files; its tests may use dev dependencies', async () => {

@@ -8,7 +8,7 @@ import {
 import { jsonBody } from '../middleware/json-body';
 import { sessionCookieName, sessionToken, type AdminState } from '../middleware/require-admin';
 import { adminGuard } from './admin-guard';
-import type { RouteModule } from './route-module';
+import { defineRoutes } from './route-module';
 
 /** The session cookie: HttpOnly, SameSite=Strict, Path=/, no Domain; over https Secure and named `__Host-…`. */
 function setSessionCookie(ctx: Context, token: string | null) {
@@ -27,9 +27,9 @@ function setSessionCookie(ctx: Context, token: string | null) {
  * `POST /api/admin/login` (no session; same-origin), `GET /api/admin/session` (no session needed: tells whether one
  * is live), `PUT /api/admin/session` (saves the active section), `POST /api/admin/logout` (deletes the session).
  */
-export const adminAuthRoutes: RouteModule = (router, context) => {
-  const { config, services } = context;
-  const { guard, csrf } = adminGuard(context);
+export const adminAuthRoutes = defineRoutes({ config: ['bodyLimit', 'publicOrigin'], services: ['admin'] }, (router, deps) => {
+  const { config, services } = deps;
+  const { guard, csrf } = adminGuard(deps);
   const auth = services.admin.auth;
 
   router.post('/api/admin/login', csrf, jsonBody({ limit: config.bodyLimit }), async (ctx) => {
@@ -59,4 +59,4 @@ export const adminAuthRoutes: RouteModule = (router, context) => {
     setSessionCookie(ctx, null);
     ctx.status = 204;
   });
-};
+});

@@ -2,12 +2,12 @@ import { adminLeadListQuerySchema, adminLeadUpdateSchema } from '@site/contracts
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
 import { parseQuery } from './query';
-import type { RouteModule } from './route-module';
+import { defineRoutes } from './route-module';
 
 /** The contact-message inbox: list (newest first, search, filter, pages), read/handled flags, CSV export. */
-export const adminLeadsRoutes: RouteModule = (router, context) => {
-  const { config, services, clock } = context;
-  const { guard } = adminGuard(context);
+export const adminLeadsRoutes = defineRoutes({ config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock'] }, (router, deps) => {
+  const { config, services, clock } = deps;
+  const { guard } = adminGuard(deps);
 
   router.get('/api/admin/leads', ...guard, async (ctx) => {
     ctx.body = await services.admin.leads.list(parseQuery(adminLeadListQuerySchema, ctx.query));
@@ -25,4 +25,4 @@ export const adminLeadsRoutes: RouteModule = (router, context) => {
   router.patch('/api/admin/leads/:id', ...guard, jsonBody({ limit: config.bodyLimit }), async (ctx) => {
     ctx.body = await services.admin.leads.update(ctx.params.id!, adminLeadUpdateSchema.parse(ctx.request.body ?? {}));
   });
-};
+});

@@ -1,13 +1,8 @@
-import {
-  adminPostListQuerySchema,
-  adminPostUpdateSchema,
-  type AdminPostList,
-} from '@site/contracts/admin';
-import { POST_STATUSES } from '@site/contracts/posts';
+import { adminPostListQuerySchema, adminPostUpdateSchema } from '@site/contracts/admin';
 import { jsonBody } from '../middleware/json-body';
 import { adminGuard } from './admin-guard';
 import { parseQuery } from './query';
-import type { RouteModule } from './route-module';
+import { defineRoutes } from './route-module';
 
 const expectedUpdatedAtSchema = adminPostUpdateSchema.pick({ expectedUpdatedAt: true });
 
@@ -20,29 +15,16 @@ function postFields(body: unknown): unknown {
 
 /**
  * Posts in the admin panel: every status, search and status filter, create (draft), update refusing stale
- * versions (409), publish (drafts only), delete. Validation, slugs, sanitizing and category counts are the
- * PostService's, exactly as for the webhook.
+ * versions (409), publish (drafts only), delete. Validation, slugs, sanitizing, category counts, and the list's
+ * pages and counts per status (in SQL) are the PostService's, exactly as for the webhook.
  */
-export const adminPostsRoutes: RouteModule = (router, context) => {
-  const { config, services } = context;
-  const { guard } = adminGuard(context);
+export const adminPostsRoutes = defineRoutes({ config: ['bodyLimit', 'publicOrigin'], services: ['posts', 'admin'] }, (router, deps) => {
+  const { config, services } = deps;
+  const { guard } = adminGuard(deps);
   const body = jsonBody({ limit: config.bodyLimit });
 
   router.get('/api/admin/posts', ...guard, async (ctx) => {
-    const query = parseQuery(adminPostListQuerySchema, ctx.query);
-    const [matching, all] = await Promise.all([
-      services.posts.listAll({ q: query.q, status: query.status }),
-      services.posts.listAll(),
-    ]);
-    const counts = Object.fromEntries(POST_STATUSES.map((s) => [s, all.filter((p) => p.status === s).length])) as AdminPostList['counts'];
-    const start = (query.page - 1) * query.limit;
-    ctx.body = {
-      posts: matching.slice(start, start + query.limit),
-      total: matching.length,
-      page: query.page,
-      limit: query.limit,
-      counts,
-    } satisfies AdminPostList;
+    ctx.body = await services.posts.pageAll(parseQuery(adminPostListQuerySchema, ctx.query));
   });
 
   // Before /:id routes: 'preview' is not an id.
@@ -72,4 +54,4 @@ export const adminPostsRoutes: RouteModule = (router, context) => {
     await services.posts.delete(ctx.params.id!);
     ctx.status = 204;
   });
-};
+});

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { sessionToken } from '../middleware/require-admin';
 import { publicHealth } from '../services/health-service';
-import type { RouteContext, RouteModule } from './route-module';
+import { defineRoutes, type RouteDeps } from './route-module';
 
 /**
  * `GET /api/health`: API version, database reachability and the deployed remotes' versions (503 when the database is
@@ -10,7 +10,7 @@ import type { RouteContext, RouteModule } from './route-module';
  * `GET /api/health/ready` (readiness: the database answers and the instance is not shutting down; send it traffic
  * only while this is 200).
  */
-export const healthRoutes: RouteModule = (router, { services, lifecycle }) => {
+export const healthRoutes = defineRoutes({ services: ['health', 'admin'], context: ['lifecycle'] }, (router, { services, lifecycle }) => {
   router.get('/api/health', async (ctx) => {
     const [health, admin] = await Promise.all([services.health.check(), isAdmin(ctx, services)]);
     ctx.status = health.db === 'ok' ? 200 : 503;
@@ -38,10 +38,10 @@ export const healthRoutes: RouteModule = (router, { services, lifecycle }) => {
     }
     ctx.body = { status: 'ready' };
   });
-};
+});
 
 /** A live admin session; false without one, and when the sessions cannot be read (the database may be what is down). */
-async function isAdmin(ctx: Context, services: RouteContext['services']): Promise<boolean> {
+async function isAdmin(ctx: Context, services: RouteDeps<never, 'admin'>['services']): Promise<boolean> {
   const token = sessionToken(ctx);
   if (!token) return false;
   return Boolean(await services.admin.auth.authenticate(token).catch(() => undefined));

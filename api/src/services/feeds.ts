@@ -1,3 +1,4 @@
+import { BLOG_FEED_PATH, BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import type { PageMeta } from '@site/contracts/manifest';
 import type { PostSummary } from '@site/contracts/posts';
 
@@ -15,12 +16,15 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML
 
 const absolute = (origin: string, pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${origin}${pathOrUrl}`);
 
-/** RSS 2.0 feed of the published posts, newest first. */
+/**
+ * RSS 2.0 feed of the published posts, newest first. Addresses come from the blog's URL scheme
+ * (@site/contracts/blog-routes, the patterns of mfe-blog's route table), never written here.
+ */
 export function renderRss(posts: readonly PostSummary[], options: { publicOrigin: string; title: string; description: string }): string {
   const { publicOrigin: origin } = options;
   const newest = posts[0]?.publishedAt ?? posts[0]?.updatedAt;
   const items = posts.map((p) => {
-    const link = `${origin}/blog/${p.slug}`;
+    const link = `${origin}${blogPostPath(p.slug)}`;
     const date = p.publishedAt ?? p.updatedAt;
     return [
       '    <item>',
@@ -40,10 +44,10 @@ export function renderRss(posts: readonly PostSummary[], options: { publicOrigin
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     '  <channel>',
     `    <title>${escapeXml(options.title)}</title>`,
-    `    <link>${escapeXml(`${origin}/blog`)}</link>`,
+    `    <link>${escapeXml(`${origin}${BLOG_ROUTES.home}`)}</link>`,
     `    <description>${escapeXml(options.description)}</description>`,
     '    <language>en-us</language>',
-    `    <atom:link href="${escapeXml(`${origin}/blog/rss.xml`)}" rel="self" type="application/rss+xml" />`,
+    `    <atom:link href="${escapeXml(`${origin}${BLOG_FEED_PATH}`)}" rel="self" type="application/rss+xml" />`,
     newest ? `    <lastBuildDate>${new Date(newest).toUTCString()}</lastBuildDate>` : '',
     ...items,
     '  </channel>',
@@ -60,7 +64,10 @@ export interface SitemapEntry {
   lastmod?: string;
 }
 
-/** sitemap.xml of the remotes' static pages (indexable ones) plus the published posts and their categories. */
+/**
+ * sitemap.xml of the remotes' static pages (indexable ones) plus the published posts and their categories, at the
+ * addresses of the blog's URL scheme (@site/contracts/blog-routes).
+ */
 export function sitemapEntries(pages: readonly PageMeta[], posts: readonly PostSummary[]): SitemapEntry[] {
   const seen = new Set<string>();
   const out: SitemapEntry[] = [];
@@ -71,9 +78,9 @@ export function sitemapEntries(pages: readonly PageMeta[], posts: readonly PostS
   };
   for (const page of pages) if (!page.noindex) add({ path: page.canonical && page.canonical.startsWith('/') ? page.canonical : page.path });
   const newest = posts[0]?.updatedAt;
-  add({ path: '/blog', lastmod: newest });
-  for (const post of posts) add({ path: `/blog/${post.slug}`, lastmod: post.updatedAt });
-  for (const post of posts) add({ path: `/blog/category/${post.categorySlug}` });
+  add({ path: BLOG_ROUTES.home, lastmod: newest });
+  for (const post of posts) add({ path: blogPostPath(post.slug), lastmod: post.updatedAt });
+  for (const post of posts) add({ path: blogCategoryPath(post.categorySlug) });
   return out;
 }
 

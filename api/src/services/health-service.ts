@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { healthSchema, type Health, type RemoteHealth } from '@site/contracts/manifest';
 import { API_VERSION } from '../lib/version';
-import type { RemoteRegistry, RemotesSnapshot } from '../site/remote-registry';
+import type { DeployedRemotes, RemotesSnapshot } from './deployed-remotes';
 
 export interface HealthService {
   /**
@@ -46,7 +46,7 @@ export function createHealthService(deps: {
   /** One trivial query against the database: true when it answers in time. */
   ping: () => Promise<boolean>;
   /** The deployed remotes; none listed when absent. */
-  remotes?: Pick<RemoteRegistry, 'snapshot'>;
+  remotes?: Pick<DeployedRemotes, 'snapshot'>;
 }): HealthService {
   return {
     ping: () => deps.ping(),
@@ -62,6 +62,8 @@ export function createHealthService(deps: {
             serverEntry: served?.serverEntry ?? (m.server ? 'failed' : 'none'),
           };
           if (served?.serverError) health.serverError = served.serverError;
+          if (served?.pointer) health.pointer = served.pointer;
+          if (served?.since) health.since = served.since;
           if (served?.rejected) {
             health.lastKnownGood = served.version;
             health.failedRelease = served.rejected;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisResponseSchema } from '@site/contracts/analysis';
 import { CONTACT_FAILED_MESSAGE, contactErrorResponseSchema, contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
+import { BLOG_FEED_PATH } from '@site/contracts/blog-routes';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { trackingAcceptedSchema, trackingRequestSchema } from '@site/contracts/events';
 import { healthSchema } from '@site/contracts/manifest';
@@ -270,7 +271,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   },
   {
     method: 'get',
-    path: '/blog/rss.xml',
+    path: BLOG_FEED_PATH,
     tag: 'Blog',
     summary: 'RSS 2.0 feed of the published posts (descriptions are HTML-escaped plain text)',
     responses: { 200: { description: 'The feed.', body: { schema: textSchema, contentType: 'application/rss+xml' } } },

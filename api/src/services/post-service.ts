@@ -21,7 +21,14 @@ import {
   type PostStatus,
   type PostSummary,
 } from '@site/contracts/posts';
-import { ADMIN_MESSAGES, PUBLISH_ONLY_DRAFTS, adminPostPreviewRequestSchema } from '@site/contracts/admin';
+import {
+  ADMIN_MESSAGES,
+  PUBLISH_ONLY_DRAFTS,
+  adminPostListQuerySchema,
+  adminPostPreviewRequestSchema,
+  type AdminPostList,
+  type AdminPostListQueryInput,
+} from '@site/contracts/admin';
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
 import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
@@ -42,8 +49,14 @@ export interface PostService {
   addView(slug: string): Promise<number>;
   /** Categories with at least one published post, counting published posts only (what a reader can open). */
   listCategories(): Promise<Category[]>;
-  /** Every post, drafts included (admin), optionally filtered by search text and status. */
+  /** Every post, drafts included, optionally filtered by search text and status. */
   listAll(filter?: { q?: string; status?: PostStatus }): Promise<PostSummary[]>;
+  /**
+   * One numbered page of every post, drafts included (`GET /api/admin/posts`): search and status filter, `total`
+   * matching posts, and the counts per status over all posts. The query is validated here; paging and counting are
+   * the database's.
+   */
+  pageAll(query?: AdminPostListQueryInput): Promise<AdminPostList>;
   getById(id: string): Promise<Post>;
   /** Validates, sanitizes and stores a new post. Drafts unless `allowStatus` (imports) and the input carries one. */
   create(input: unknown, options?: { source?: PostSource; allowStatus?: boolean }): Promise<Post>;
@@ -249,6 +262,20 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
 
     async listAll(filter = {}) {
       return (await posts.list({ q: filter.q, status: filter.status })).map(toSummary);
+    },
+
+    async pageAll(input = {}) {
+      const parsed = adminPostListQuerySchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = fieldIssues(parsed.error);
+        throw new InvalidInputError(describeIssues(issues), { details: issues });
+      }
+      const { q, status, page, limit } = parsed.data;
+      const [matching, counts] = await Promise.all([
+        posts.pageAt({ q, status }, { limit, offset: (page - 1) * limit }),
+        posts.countByStatus(),
+      ]);
+      return { posts: matching.posts.map(toSummary), total: matching.total, page, limit, counts };
     },
 
     async getById(id) {

@@ -20,7 +20,7 @@ import {
   type AnalysisService,
 } from './analysis/analysis-service';
 import { createHealthService, type HealthService } from './health-service';
-import type { RemoteRegistry } from '../site/remote-registry';
+import type { DeployedRemotes } from './deployed-remotes';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
 
 /**
@@ -42,9 +42,8 @@ export interface Services {
 }
 
 /** No remotes deployed (a container built without a site root). */
-const NO_REMOTES: Pick<RemoteRegistry, 'snapshot' | 'distDir'> = {
+const NO_REMOTES: Pick<DeployedRemotes, 'snapshot'> = {
   snapshot: async () => ({ manifests: [], map: {}, routes: [] }),
-  distDir: (name) => `/nonexistent/mfe-${name}/dist`,
 };
 
 export function createServices(deps: {
@@ -69,7 +68,7 @@ export function createServices(deps: {
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
   /** The deployed remotes the health check lists. */
-  remotes?: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
+  remotes?: Pick<DeployedRemotes, 'snapshot'>;
   analysis?: AnalysisEngineOverrides;
   logger?: Logger;
   /** Where rate-limit counters live (the admin login lockout); this process when absent. */

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { blogPostPath } from '@site/contracts/blog-routes';
 import { adminEditPostPath, type WebhookResult } from '@site/contracts/posts';
 import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repository';
 import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
@@ -161,7 +162,7 @@ export function createWebhookService(deps: {
         slug: post.slug,
         status: post.status,
         // A draft has no public page yet: its link would answer 404 until it is published in the admin panel.
-        ...(post.status === 'published' ? { url: `${deps.publicOrigin}/blog/${post.slug}` } : {}),
+        ...(post.status === 'published' ? { url: `${deps.publicOrigin}${blogPostPath(post.slug)}` } : {}),
         adminUrl: `${deps.publicOrigin}${adminEditPostPath(post.id)}`,
       };
       await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));

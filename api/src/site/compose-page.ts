@@ -1,10 +1,8 @@
-import type { MfeManifest, RemotesMap } from '@site/contracts/manifest';
 import { bestRouteMatch } from '@site/contracts/route-match';
 import type { Logger } from '../lib/logger';
 import type { PageRequest } from './page-meta';
 import { loadRouteData, type RouteDataLoaders } from './route-data';
 import { createRenderQueue, type RenderQueue } from './render-queue';
-import type { ServerModules } from './server-modules';
 import type { ServerArea, ShellServer, ShellServerEntry, SiteData } from './shell-server';
 
 /** The default budget of one remote's server render (SSR_TIMEOUT_MS). */
@@ -31,7 +29,7 @@ export interface PageComposer {
     url: string;
     path: string;
     notFound: boolean;
-    snapshot: { manifests: MfeManifest[]; map: Partial<RemotesMap> };
+    /** The request: its snapshot says which release of each remote serves it, with the imported module. */
     request: PageRequest;
   }): Promise<ComposedBody | null>;
 }
@@ -54,7 +52,6 @@ const LEADING_LINKS = /^(?:<link\b[^>]*>)+/;
  */
 export function createPageComposer(options: {
   shell: ShellServer;
-  modules: ServerModules;
   loaders: RouteDataLoaders;
   timeoutMs?: number;
   /** Renders take turns (site/render-queue.ts); one that waits too long is rendered in the browser. */
@@ -82,10 +79,11 @@ export function createPageComposer(options: {
     },
   };
 
-  async function composeWith(shell: ShellServerEntry, { url, path, notFound, snapshot, request }: Parameters<PageComposer['compose']>[0]): Promise<ComposedBody | null> {
+  async function composeWith(shell: ShellServerEntry, { url, path, notFound, request }: Parameters<PageComposer['compose']>[0]): Promise<ComposedBody | null> {
     const started = performance.now();
     let area: ServerArea = { kind: 'client' };
     let site: SiteData = { path, status: notFound ? 404 : 200 };
+    const { snapshot } = request;
 
     // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
     // not-found state (its page rendered with status 404 and no data).
@@ -95,7 +93,7 @@ export function createPageComposer(options: {
       if (!owner.server?.entry) return null;
       site = { ...site, remote: owner.name };
 
-      const module = await options.modules.load(owner);
+      const module = snapshot.served?.[owner.name]?.module ?? null;
       if (!module?.render) {
         logger?.warn({ remote: owner.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
       } else {

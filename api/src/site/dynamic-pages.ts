@@ -2,9 +2,7 @@ import { pageMetaSchema } from '@site/contracts/manifest';
 import { bestRouteMatch } from '@site/contracts/route-match';
 import type { Logger } from '../lib/logger';
 import type { PageMetaResolver } from './page-meta';
-import type { RemoteRegistry } from './remote-registry';
 import { loadRouteData, type RouteDataLoaders } from './route-data';
-import type { ServerModules } from './server-modules';
 
 /**
  * Dynamic pages (`/blog/:slug`): the remote that declares the route (the first, as in the shell) names in its
@@ -13,19 +11,15 @@ import type { ServerModules } from './server-modules';
  * Whatever goes wrong on the remote's side (no server module, a head that throws or answers invalid metadata, a
  * data source the server does not know) is logged and the page keeps the default head: never a 500 for it.
  */
-export function dynamicPagesResolver(options: {
-  remotes: RemoteRegistry;
-  modules: ServerModules;
-  loaders: RouteDataLoaders;
-  logger?: Logger;
-}): PageMetaResolver {
+export function dynamicPagesResolver(options: { loaders: RouteDataLoaders; logger?: Logger }): PageMetaResolver {
   const { logger } = options;
   return async (requestPath, request) => {
-    const { manifests } = await options.remotes.snapshot();
+    const { manifests, served } = request.snapshot;
     const manifest = manifests.find((m) => bestRouteMatch(m.routes, requestPath));
     if (!manifest) return null;
 
-    const module = await options.modules.load(manifest);
+    // The module of the release this request's snapshot serves (imported once, when the release was resolved).
+    const module = served?.[manifest.name]?.module ?? null;
     if (!module) {
       if (manifest.server) logger?.warn({ remote: manifest.name, path: requestPath }, 'no server module loaded: the page gets the default head');
       return null;
@@ -43,7 +37,7 @@ export function dynamicPagesResolver(options: {
       const result =
         route.data.param !== undefined && param === undefined
           ? { loaded: false as const }
-          : await loadRouteData(options.loaders, route.data.source, param, request?.search ?? new URLSearchParams(), request?.memo);
+          : await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
       if (!result.loaded) {
         logger?.error({ remote: manifest.name, route: route.path, data: route.data }, 'route asks for server data the server cannot load: default head');
         return null;

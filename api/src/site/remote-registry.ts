@@ -1,33 +1,29 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  REMOTE_NAMES,
-  mfeManifestSchema,
-  type MfeManifest,
-  type RemoteName,
-  type RemotesMap,
-} from '@site/contracts/manifest';
+import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from '@site/contracts/manifest';
+import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../lib/logger';
+import {
+  POINTER_FILE,
+  PREVIOUS_RELEASES_SERVED,
+  RELEASE_NAME,
+  RELEASES_DIR,
+  checkRelease,
+  distDir as distPathOf,
+  importRelease,
+  incompatibility,
+  readHistory,
+  readManifest,
+  readShellBuiltWith,
+  releaseDir,
+  remoteDir as remoteDirOf,
+  serverFiles,
+} from './release-format';
 
-/**
- * Deploy layout of one remote below SITE_ROOT (written by scripts/deploy-remote.mjs):
- *
- *   mfe-<name>/releases/<version>/   a full dist, never changed once its pointer may name it
- *   mfe-<name>/current               the served version (one line), swapped by write-temp-then-rename
- *   mfe-<name>/history.json          { stack: [versions, oldest first], log: [...] } for rollback
- *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
- */
-export const RELEASES_DIR = 'releases';
-export const POINTER_FILE = 'current';
-export const HISTORY_FILE = 'history.json';
-/** A release folder name: what `current` may hold. No dot first, so `.incoming-*` copies can never be named. */
-export const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
-/** The remote entry every release must hold (the shell loads `/mfe/<name>/assets/remoteEntry.js`). */
-export const REMOTE_ENTRY_FILE = 'assets/remoteEntry.js';
-/** How many earlier releases still answer for content-hashed assets (open tabs of an older version). */
-export const PREVIOUS_RELEASES_SERVED = 5;
-/** A server module that takes longer than this to import counts as failing to load. */
+const REMOTE_ENTRY = 'assets/remoteEntry.js';
+// The release format (layout, names, checks, the importer) is release-format.ts, shared with npm run deploy.
+export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, RELEASES_DIR, REMOTE_ENTRY_FILE } from './release-format';
+/** A server module that takes longer than this to import is not served yet; it is tried again on a later request. */
 const PROBE_TIMEOUT_MS = 5000;
 
 export type ServerEntryStatus = 'ok' | 'failed' | 'none';
@@ -49,6 +45,12 @@ export interface ServedRemote {
    * import) and this earlier one (the last known good) is served instead.
    */
   rejected?: { version: string; reason: string };
+  /** The server module the page is rendered with (the entry, else the route table): null when it names none or failed. */
+  module: RemoteServerModule | null;
+  /** When this process started serving this release (ISO time). */
+  since: string;
+  /** The release the remote's `current` pointer names; null while its dist is served in place. */
+  pointer: string | null;
 }
 
 export interface RemotesSnapshot {
@@ -65,8 +67,6 @@ export interface RemotesSnapshot {
 export interface RemoteRegistry {
   /** The current deployment. Cheap: a few `stat` calls per remote; files are re-read only when they change. */
   snapshot(): Promise<RemotesSnapshot>;
-  /** Directory served under `/mfe/<name>/` as of the last snapshot (`dist/` before any). */
-  distDir(name: RemoteName): string;
   /**
    * Where `/mfe/<name>/…` files come from, checked now: the served release (null when the remote's pointer names
    * nothing servable), then earlier releases, newest first, for content-hashed assets only.
@@ -89,9 +89,13 @@ interface RemoteState {
   manifest: MfeManifest | null;
   /** Bumped on every resolution, so the snapshot can tell that something changed. */
   generation: number;
+  /** A server module was still importing at the deadline: not a verdict, so a later request resolves again. */
+  retry?: boolean;
 }
 
 type Inspection = { ok: true; manifest: MfeManifest; dir: string } | { ok: false; reason: string };
+type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null; transient?: boolean };
+type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string; transient?: boolean };
 
 const statKey = async (file: string) => {
   try {
@@ -101,79 +105,54 @@ const statKey = async (file: string) => {
     return 'absent';
   }
 };
-const isFile = async (file: string) => {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-};
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
-
-/** The server modules a manifest names (`server.routes`, `server.entry`), relative to its dir. */
-function serverFiles(manifest: MfeManifest): Array<[string, string]> {
-  return Object.entries((manifest.server ?? {}) as Record<string, unknown>).filter(
-    (e): e is [string, string] => typeof e[1] === 'string' && /\.m?js$/.test(e[1]),
-  );
-}
-
-/** What a server module must export to count as loaded: the route table, and the server entry its render function. */
-function exportProblem(key: string, imported: Record<string, unknown>): string | undefined {
-  if ((key === 'routes' || key === 'entry') && !Array.isArray(imported.routes)) return 'it does not export a `routes` array';
-  if (key === 'entry' && typeof imported.render !== 'function') return 'it does not export a `render` function';
-  return undefined;
-}
-
-/**
- * The file URL a server module is imported by: the same as server-modules.ts builds (version and stamp in the
- * query), so the check here and the server's later import share one module instance.
- */
-async function serverModuleUrl(dir: string, relative: string, version: string): Promise<string> {
-  const root = path.resolve(dir);
-  const file = path.resolve(root, relative);
-  if (!file.startsWith(root + path.sep)) throw new Error(`${relative} is outside the release`);
-  const info = await stat(file);
-  return `${pathToFileURL(file).href}?version=${encodeURIComponent(version)}&mtime=${info.mtimeMs}-${info.size}`;
-}
-
 /**
  * Serves each remote from `mfe-<name>/releases/<current>/` when a `current` pointer exists, else from
- * `mfe-<name>/dist/`. A release is served only when it is complete (a valid manifest of this remote,
- * `assets/remoteEntry.js`, every server module it names) and its server module(s) import; otherwise the last
- * known good release keeps serving (the one served before in this process, else the one below it in
- * history.json's stack), and the snapshot says which release was rejected and why. A remote with nothing
- * servable is absent. Deploys and rollbacks count on the next request: no restart.
+ * `mfe-<name>/dist/`. A release is served only when it is complete (release-format's checkRelease), can run in the
+ * serving shell (its shared singletons and server contract), and its server module(s) import; otherwise the last
+ * known good release keeps serving (the one served before in this process, else the one below it in history.json's
+ * stack), and the snapshot says which release was rejected and why. A remote with nothing servable is absent.
+ * Deploys and rollbacks count on the next request: no restart.
+ *
+ * This is the one owner of "what is served": the snapshot carries, per remote, the release's directory, manifest and
+ * imported server module, and everything else (static files, head, body, stylesheets, health) reads that one value.
+ * Resolutions of one remote run one after another, so a newer one always lands last.
  */
 export function createRemoteRegistry(options: {
   siteRoot: string;
   remoteUrls: Partial<Record<RemoteName, string>>;
   logger?: Logger;
+  /** How long a server module may take to import before it counts as not ready (tests). */
+  importTimeoutMs?: number;
 }): RemoteRegistry {
   const { logger } = options;
+  const importTimeoutMs = options.importTimeoutMs ?? PROBE_TIMEOUT_MS;
   const states = new Map<RemoteName, RemoteState>();
   const resolving = new Map<RemoteName, { inputs: string; promise: Promise<RemoteState> }>();
+  /** The last resolution started per remote: the next one starts after it (serialised, newest lands last). */
+  const tails = new Map<RemoteName, Promise<unknown>>();
   const pointers = new Map<RemoteName, { key: string; version: string }>();
-  /** Server files named by the last `dist/` manifest: an in-place copy of them changes what health reports. */
+  /** Server files named by the last `dist/` manifest: an in-place copy of them changes what is served. */
   const distServerFiles = new Map<RemoteName, string[]>();
   /** The last release served with its server module loaded, per remote: the last known good. */
   const lastGood = new Map<RemoteName, string>();
-  const probes = new Map<string, Promise<{ ok: true } | { ok: false; reason: string }>>();
+  /** The pointer the resolution under way reads (resolutions of one remote take turns). */
+  const pointerOf = new Map<RemoteName, string | null>();
   const previousCache = new Map<RemoteName, { key: string; dirs: Array<{ version: string; dir: string; mtimeMs: number }> }>();
   let generation = 0;
   let lastKey = '';
   let lastSnapshot: RemotesSnapshot = { manifests: [], map: {}, routes: [], served: {} };
 
-  const remoteDir = (name: RemoteName) => path.join(options.siteRoot, `mfe-${name}`);
-  const distPath = (name: RemoteName) => path.join(remoteDir(name), 'dist');
-  const releasePath = (name: RemoteName, version: string) => path.join(remoteDir(name), RELEASES_DIR, version);
+  const remoteDir = (name: RemoteName) => remoteDirOf(options.siteRoot, name);
+  const distPath = (name: RemoteName) => distPathOf(options.siteRoot, name);
 
   async function readInputs(name: RemoteName): Promise<Inputs> {
     const pointerFile = path.join(remoteDir(name), POINTER_FILE);
     const pointerKey = await statKey(pointerFile);
+    const shellKey = await statKey(path.join(options.siteRoot, 'shell', 'dist', 'shell-manifest.json'));
     if (pointerKey === 'absent') {
       const dist = distPath(name);
       const keys = await Promise.all([path.join(dist, 'mfe-manifest.json'), ...(distServerFiles.get(name) ?? [])].map(statKey));
-      return { key: `dist|${keys.join('|')}`, pointer: null };
+      return { key: `dist|${shellKey}|${keys.join('|')}`, pointer: null };
     }
     let cached = pointers.get(name);
     if (cached?.key !== pointerKey) {
@@ -187,93 +166,45 @@ export function createRemoteRegistry(options: {
       pointers.set(name, cached);
     }
     const version = cached.version;
-    const manifestKey = RELEASE_NAME.test(version) ? await statKey(path.join(releasePath(name, version), 'mfe-manifest.json')) : 'invalid';
-    return { key: `release|${pointerKey}|${version}|${manifestKey}`, pointer: version };
+    const manifestKey = RELEASE_NAME.test(version) ? await statKey(path.join(releaseDir(options.siteRoot, name, version), 'mfe-manifest.json')) : 'invalid';
+    return { key: `release|${shellKey}|${pointerKey}|${version}|${manifestKey}`, pointer: version };
   }
 
-  async function readManifest(name: RemoteName, dir: string): Promise<{ manifest: MfeManifest } | { reason: string }> {
-    const file = path.join(dir, 'mfe-manifest.json');
-    let raw: string;
-    try {
-      raw = await readFile(file, 'utf8');
-    } catch {
-      return { reason: 'mfe-manifest.json is missing' };
-    }
-    try {
-      const parsed = mfeManifestSchema.safeParse(JSON.parse(raw));
-      if (!parsed.success) return { reason: 'mfe-manifest.json is invalid' };
-      if (parsed.data.name !== name) return { reason: `mfe-manifest.json names the remote "${parsed.data.name}"` };
-      return { manifest: parsed.data };
-    } catch {
-      // Mid-copy (the dist layout) or hand-edited: read again when it changes.
-      return { reason: 'mfe-manifest.json is not valid JSON' };
-    }
-  }
-
-  /** A release is complete when its manifest is this remote's and every file the manifest needs is there. */
+  /** A release is served when it is complete and can run in the serving shell. */
   async function inspectRelease(name: RemoteName, version: string): Promise<Inspection> {
     if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
-    const dir = releasePath(name, version);
+    const dir = releaseDir(options.siteRoot, name, version);
     if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `releases/${version}/ does not exist` };
-    const read = await readManifest(name, dir);
-    if ('reason' in read) return { ok: false, reason: `releases/${version}/${read.reason}` };
-    if (!(await isFile(path.join(dir, REMOTE_ENTRY_FILE)))) return { ok: false, reason: `releases/${version}/${REMOTE_ENTRY_FILE} is missing` };
-    for (const [, relative] of serverFiles(read.manifest)) {
-      if (!(await isFile(path.resolve(dir, relative)))) return { ok: false, reason: `releases/${version}/${relative} is missing` };
-    }
-    return { ok: true, manifest: { ...read.manifest, version }, dir };
+    const check = await checkRelease(dir, name);
+    if (!check.ok) return { ok: false, reason: `releases/${version}/${check.problems[0]}` };
+    const incompatible = incompatibility(check.manifest, await readShellBuiltWith(options.siteRoot));
+    if (incompatible) return { ok: false, reason: `releases/${version}: ${incompatible}` };
+    return { ok: true, manifest: { ...check.manifest, version }, dir };
   }
 
-  /** Imports the server module(s) of a release the way the server will; a failure or a hang means it does not load. */
-  async function probeServer(dir: string, manifest: MfeManifest): Promise<{ status: ServerEntryStatus; reason?: string }> {
-    const files = serverFiles(manifest);
-    if (files.length === 0) return { status: 'none' };
-    for (const [key, relative] of files) {
-      let url: string;
-      try {
-        url = await serverModuleUrl(dir, relative, manifest.version);
-      } catch (error) {
-        return { status: 'failed', reason: `${relative}: ${errorText(error)}` };
-      }
-      let probe = probes.get(url);
-      if (!probe) {
-        probe = (async () => {
-          let timer: NodeJS.Timeout | undefined;
-          try {
-            const imported = (await Promise.race([
-              import(/* @vite-ignore */ url),
-              new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new Error(`did not load within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
-              }),
-            ])) as Record<string, unknown>;
-            const problem = exportProblem(key, imported);
-            return problem ? { ok: false as const, reason: problem } : { ok: true as const };
-          } catch (error) {
-            return { ok: false as const, reason: errorText(error) };
-          } finally {
-            clearTimeout(timer);
-          }
-        })();
-        probes.set(url, probe);
-      }
-      const result = await probe;
-      if (!result.ok) return { status: 'failed', reason: `${relative} does not load: ${result.reason}` };
-    }
-    return { status: 'ok' };
+  /** Imports the server module(s) of a release with release-format's importer, the same as the deploy checks them. */
+  async function probeServer(dir: string, manifest: MfeManifest): Promise<Probe> {
+    if (serverFiles(manifest).length === 0) return { status: 'none', module: null };
+    const result = await importRelease(dir, manifest, importTimeoutMs);
+    if (!result.ok) return { status: 'failed', module: null, reason: result.reason, transient: result.transient };
+    return { status: 'ok', module: result.module };
   }
 
-  async function historyStack(name: RemoteName): Promise<string[]> {
-    try {
-      const history = JSON.parse(await readFile(path.join(remoteDir(name), HISTORY_FILE), 'utf8')) as { stack?: unknown };
-      return Array.isArray(history.stack) ? history.stack.filter((v): v is string => typeof v === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
+  const servedOf = (name: RemoteName, version: string, dir: string, layout: ServedRemote['layout'], probe: Probe, since: string): ServedRemote => ({
+    name,
+    version,
+    dir,
+    layout,
+    serverEntry: probe.status,
+    ...(probe.reason ? { serverError: probe.reason } : {}),
+    module: probe.module,
+    since,
+    pointer: layout === 'release' ? pointerOf.get(name) ?? null : null,
+  });
 
-  async function resolveDist(name: RemoteName): Promise<Pick<RemoteState, 'served' | 'manifest'>> {
+  async function resolveDist(name: RemoteName, since: string): Promise<Resolution> {
     const dir = distPath(name);
-    const read = await readManifest(name, dir);
+    const read = await readManifest(dir, name);
     if ('reason' in read) {
       if (read.reason !== 'mfe-manifest.json is missing') logger?.warn({ remote: name, dir }, `ignoring mfe-${name}/dist: ${read.reason}`);
       distServerFiles.delete(name);
@@ -284,24 +215,32 @@ export function createRemoteRegistry(options: {
       name,
       serverFiles(manifest).map(([, relative]) => path.resolve(dir, relative)),
     );
-    // An in-place copy has nothing earlier to fall back to: it is served, and health says whether its server module loads.
-    const probe = await probeServer(dir, manifest);
-    if (probe.status === 'failed') logger?.error({ remote: name, dir, reason: probe.reason }, 'the server module of the dist does not load');
-    return {
-      served: { name, version: manifest.version, dir, layout: 'dist', serverEntry: probe.status, ...(probe.reason ? { serverError: probe.reason } : {}) },
-      manifest,
-    };
+    // An in-place copy has nothing earlier to fall back to: it is served, and health says whether its server module
+    // loads and whether it fits the shell.
+    let probe = await probeServer(dir, manifest);
+    const incompatible = incompatibility(manifest, await readShellBuiltWith(options.siteRoot));
+    if (incompatible) logger?.error({ remote: name, dir, reason: incompatible }, `mfe-${name}/dist ${incompatible}`);
+    if (probe.status === 'failed') {
+      // A rebuild in place (dev) that is mid-write or broken: pages keep the module that loaded last, if any.
+      const before = states.get(name)?.served;
+      const kept = before?.layout === 'dist' ? before.module : null;
+      const missing = !(await Promise.all(serverFiles(manifest).map(([, file]) => stat(path.resolve(dir, file)).then(() => true, () => false)))).every(Boolean);
+      const what = missing ? 'the dist names a server module that is missing' : 'the server module of the dist does not load';
+      logger?.error({ remote: name, dir, reason: probe.reason }, kept ? `${what}; keeping the last one that loaded` : what);
+      if (kept) probe = { ...probe, module: kept };
+    }
+    return { served: servedOf(name, manifest.version, dir, 'dist', probe, since), manifest, transient: probe.transient };
   }
 
-  async function resolveRelease(name: RemoteName, pointer: string): Promise<Pick<RemoteState, 'served' | 'manifest'>> {
-    const stack = await historyStack(name);
+  async function resolveRelease(name: RemoteName, pointer: string, since: string): Promise<Resolution> {
+    const { stack } = await readHistory(remoteDir(name));
     const below = stack.lastIndexOf(pointer) >= 0 ? stack.slice(0, stack.lastIndexOf(pointer)) : stack;
     const good = lastGood.get(name);
     const candidates = [...new Set([pointer, ...(good ? [good] : []), ...below.reverse()])];
 
     let rejected: ServedRemote['rejected'];
-    let lastResort: ServedRemote | undefined;
-    let lastResortManifest: MfeManifest | undefined;
+    let transient = false;
+    let lastResort: { served: ServedRemote; manifest: MfeManifest } | undefined;
     for (const version of candidates) {
       const inspection = await inspectRelease(name, version);
       if (!inspection.ok) {
@@ -309,30 +248,33 @@ export function createRemoteRegistry(options: {
         continue;
       }
       const probe = await probeServer(inspection.dir, inspection.manifest);
-      const served: ServedRemote = {
-        name,
-        version,
-        dir: inspection.dir,
-        layout: 'release',
-        serverEntry: probe.status,
-        ...(probe.reason ? { serverError: probe.reason } : {}),
-      };
+      const served = servedOf(name, version, inspection.dir, 'release', probe, since);
       if (probe.status === 'failed') {
+        // Still importing at the deadline: not a verdict. The pointer's release is tried again shortly.
+        if (probe.transient && version === pointer) transient = true;
         rejected ??= { version, reason: probe.reason ?? 'its server module does not load' };
-        if (!lastResort) [lastResort, lastResortManifest] = [served, inspection.manifest];
+        lastResort ??= { served, manifest: inspection.manifest };
         continue;
       }
       if (version !== pointer) served.rejected = rejected;
-      return { served, manifest: inspection.manifest };
+      return { served, manifest: inspection.manifest, transient };
     }
     // Nothing earlier loads either: a complete release whose server module fails still serves its browser code.
-    if (lastResort) return { served: { ...lastResort, ...(lastResort.version !== pointer ? { rejected } : {}) }, manifest: lastResortManifest! };
-    return { served: null, manifest: null };
+    if (lastResort) {
+      const { served, manifest } = lastResort;
+      return { served: { ...served, ...(served.version !== pointer ? { rejected } : {}) }, manifest, transient };
+    }
+    return { served: null, manifest: null, transient };
   }
 
   async function resolve(name: RemoteName, inputs: Inputs): Promise<RemoteState> {
+    pointerOf.set(name, inputs.pointer);
     const before = states.get(name)?.served;
-    const { served, manifest } = inputs.pointer === null ? await resolveDist(name) : await resolveRelease(name, inputs.pointer);
+    const now = new Date().toISOString();
+    const resolution = inputs.pointer === null ? await resolveDist(name, now) : await resolveRelease(name, inputs.pointer, now);
+    let { served } = resolution;
+    // The same release as before keeps the time it started serving.
+    if (served && before && before.version === served.version && before.dir === served.dir) served = { ...served, since: before.since };
     if (served && served.layout === 'release' && served.serverEntry !== 'failed') lastGood.set(name, served.version);
 
     if (served?.rejected) {
@@ -346,23 +288,53 @@ export function createRemoteRegistry(options: {
     if (served && (before?.version !== served.version || before.dir !== served.dir)) {
       logger?.info({ remote: name, version: served.version, dir: served.dir, serverEntry: served.serverEntry }, `mfe-${name} serves ${served.version}`);
     }
-    const state = { inputs: inputs.key, pointer: inputs.pointer, served, manifest, generation: ++generation };
+    const state: RemoteState = {
+      inputs: inputs.key,
+      pointer: inputs.pointer,
+      served,
+      manifest: resolution.manifest,
+      generation: ++generation,
+      ...(resolution.transient ? { retry: true } : {}),
+    };
     states.set(name, state);
     return state;
+  }
+
+  /** Starts a resolution after the one before it, for what decides now (re-read once it is this one's turn). */
+  function enqueue(name: RemoteName, inputsKey: string): Promise<RemoteState> {
+    const previous = tails.get(name) ?? Promise.resolve();
+    const promise = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const inputs = await readInputs(name);
+        const state = states.get(name);
+        if (state && state.inputs === inputs.key && !state.retry) return state;
+        return resolve(name, inputs);
+      });
+    tails.set(name, promise);
+    resolving.set(name, { inputs: inputsKey, promise });
+    void promise
+      .finally(() => {
+        if (resolving.get(name)?.promise === promise) resolving.delete(name);
+        if (tails.get(name) === promise) tails.delete(name);
+      })
+      .catch(() => undefined);
+    return promise;
   }
 
   async function current(name: RemoteName): Promise<RemoteState> {
     const inputs = await readInputs(name);
     const state = states.get(name);
-    if (state && state.inputs === inputs.key) return state;
+    if (state && state.inputs === inputs.key) {
+      // A server module still importing at the deadline: try again in the background (the same import, not a new
+      // one), and serve what is known meanwhile.
+      if (state.retry && !resolving.has(name)) void enqueue(name, inputs.key).catch(() => undefined);
+      return state;
+    }
     // Concurrent requests after a deploy wait for one resolution (and one import of the new server module).
     const pending = resolving.get(name);
     if (pending && pending.inputs === inputs.key) return pending.promise;
-    const promise = resolve(name, inputs).finally(() => {
-      if (resolving.get(name)?.promise === promise) resolving.delete(name);
-    });
-    resolving.set(name, { inputs: inputs.key, promise });
-    return promise;
+    return enqueue(name, inputs.key);
   }
 
   /** Earlier releases, newest first (by folder time: deploy order), and `dist/` for tabs opened before the first release. */
@@ -395,7 +367,6 @@ export function createRemoteRegistry(options: {
   }
 
   return {
-    distDir: (name) => states.get(name)?.served?.dir ?? distPath(name),
     async staticDirs(name) {
       const { served, pointer } = await current(name);
       // Without a pointer the dist folder is served as it is, as before releases existed.
@@ -415,12 +386,13 @@ export function createRemoteRegistry(options: {
         const m = s.manifest;
         served[m.name] = s.served;
         map[m.name] = {
-          entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY_FILE}`,
+          entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY}`,
           version: m.version,
           routes: m.routes,
         };
       }
-      lastSnapshot = { manifests, map, routes: manifests.flatMap((m) => m.routes), served };
+      // Frozen: one request reads one value from start to end, whatever resolves meanwhile.
+      lastSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
       lastKey = key;
       return lastSnapshot;
     },

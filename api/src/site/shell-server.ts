@@ -1,30 +1,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ShellServerEntry } from '@site/contracts/server-render';
 import type { Logger } from '../lib/logger';
 
-/** What the server puts in the shell's tree for the matched remote's area (`ServerArea` in the shell). */
-export type ServerArea = { kind: 'remote'; element: unknown } | { kind: 'client' };
-
-/** What the server embeds for hydration (`SiteData` in @site/ui). */
-export interface SiteData {
-  path: string;
-  status: number;
-  remote?: string;
-  source?: string;
-  data?: unknown;
-}
-
-/** The shell's server entry (`shell/dist/server/entry.js`, from `shell/src/app/server-entry.tsx`). */
-export interface ShellServerEntry {
-  renderPage(input: {
-    url: string;
-    remotes: unknown;
-    area: ServerArea;
-    site: SiteData;
-    timeoutMs: number;
-  }): Promise<{ html: string; areaInBrowser: boolean; errors: unknown[] }>;
-}
+// The server-render contract (what the shell's server entry takes and answers) is @site/contracts/server-render.
+export type { ServerArea, ShellServerEntry, SiteData } from '@site/contracts/server-render';
 
 export interface ShellServer {
   /** The shell's server entry, re-imported when the file changes; the last one that loaded if a new one fails. */

@@ -96,7 +96,7 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   }
   const snapshot = await options.remotes.snapshot();
   // One memo per request: the head and the server render share the page's data.
-  const request: PageRequest = { search: new URLSearchParams(ctx.querystring), memo: new Map() };
+  const request: PageRequest = { snapshot, search: new URLSearchParams(ctx.querystring), memo: new Map() };
   const meta = await resolvePageMeta(options.pageMetaResolvers, ctx.path, request);
 
   let head: HeadContent;
@@ -134,7 +134,7 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   // Not rendered on the server after all: the empty #root, with the remote's code preloaded at once.
   const inBrowser = () => document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] });
   await streamDocument(ctx, document.start, options.logger, inBrowser, async () => {
-    const body = await composer.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', snapshot, request });
+    const body = await composer.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', request });
     if (!body) return null;
     return {
       html: document.finish({ html: body.html, headTags: body.headTags, site: body.site }),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BLOG_ROUTES } from '@site/contracts/blog-routes';
 import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
 
 export const INLINE_SCRIPT = "\n      document.documentElement.dataset.theme = 'light';\n    ";
@@ -41,7 +42,8 @@ export const MANIFESTS: Record<'marketing' | 'blog' | 'admin', MfeManifest> = {
   blog: {
     name: 'blog',
     version: '0.9.0',
-    routes: ['/blog', '/blog/category/:category', '/blog/:slug'],
+    // What mfe-blog's route table declares (its manifest lists exactly these).
+    routes: [BLOG_ROUTES.home, BLOG_ROUTES.category, BLOG_ROUTES.post],
     pages: [{ path: '/blog', title: 'The blog', description: 'Guides and case studies', ogType: 'blog' }],
     server: { routes: 'server/routes.js' },
   },

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { blogPostPath } from '@site/contracts/blog-routes';
 import { cardExcerpt, categoryIllustration, PLACEHOLDER_IMAGE } from '@site/contracts/posts-rules';
 import type { PostSummary } from '@site/contracts/posts';
 import { Badge } from '@site/ui';
@@ -18,7 +19,7 @@ export function PostCard({ post, headingLevel = 2, eager = false }: { post: Post
           <span>{formatReadTime(post.readTime)}</span>
         </div>
         <Heading className="text-xl font-bold leading-snug text-fg">
-          <Link to={`/blog/${post.slug}`} className="after:absolute after:inset-0 hover:text-primary focus:outline-none dark:hover:text-blue-300">
+          <Link to={blogPostPath(post.slug)} className="after:absolute after:inset-0 hover:text-primary focus:outline-none dark:hover:text-blue-300">
             {post.title}
           </Link>
         </Heading>

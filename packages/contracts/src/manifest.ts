@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SHARED_SINGLETONS } from './release-compat';
 
 export const REMOTE_NAMES = ['marketing', 'analysis', 'blog', 'admin'] as const;
 export type RemoteName = (typeof REMOTE_NAMES)[number];
@@ -30,6 +31,12 @@ export type PageMeta = z.infer<typeof pageMetaSchema>;
 export const ROUTE_DATA_SOURCES = ['post', 'analysis-report', 'post-list'] as const;
 export type RouteDataSourceName = (typeof ROUTE_DATA_SOURCES)[number];
 
+/** What a build was made against (`BuiltWith` in ./release-compat): the shared packages' versions, the server contract. */
+export const builtWithSchema = z.object({
+  shared: z.partialRecord(z.enum(SHARED_SINGLETONS), z.string().min(1).max(100)),
+  serverContract: z.number().int().min(1),
+});
+
 const distModulePath = z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.m?js$/, 'a .js path inside the dist');
 
 /**
@@ -59,8 +66,17 @@ export const mfeManifestSchema = z.object({
     .optional(),
   /** The remote's stylesheets, relative to its dist: a server-rendered page links them so it paints styled. */
   styles: z.array(z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.css$/, 'a .css path inside the dist')).optional(),
+  /**
+   * What the remote was built against. A release whose shared singletons the serving shell cannot satisfy (or of
+   * another server contract) is refused by the deploy and not served. Absent in builds older than the check.
+   */
+  builtWith: builtWithSchema.optional(),
 });
 export type MfeManifest = z.infer<typeof mfeManifestSchema>;
+
+/** `shell/dist/shell-manifest.json`: the shell's version and what it provides to the remotes. */
+export const shellManifestSchema = z.object({ name: z.literal('shell'), version: z.string().min(1), builtWith: builtWithSchema });
+export type ShellManifest = z.infer<typeof shellManifestSchema>;
 
 /**
  * `/remotes.json`: what the shell needs to load each remote at run time. Partial: a remote that is not
@@ -87,6 +103,10 @@ export const remoteHealthSchema = z.object({
   serverError: z.string().optional(),
   lastKnownGood: z.string().optional(),
   failedRelease: z.object({ version: z.string(), reason: z.string() }).optional(),
+  /** The release the remote's pointer names (absent while its dist is served in place, before any release). */
+  pointer: z.string().optional(),
+  /** When this instance started serving `version` (ISO time). */
+  since: z.string().optional(),
 });
 export type RemoteHealth = z.infer<typeof remoteHealthSchema>;
 

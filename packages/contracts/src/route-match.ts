@@ -26,6 +26,23 @@ export function matchRoutePattern(pattern: string, pathname: string): Record<str
   return params;
 }
 
+/** The `:param` names of a route pattern, as a type: `'/blog/category/:category'` gives `'category'`. */
+export type RoutePatternParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | RoutePatternParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/**
+ * The path a pattern names for these params (the inverse of `matchRoutePattern`): each `:param` segment is
+ * replaced by its value, percent-encoded (`/` included), so the path matches the pattern again with the value
+ * as its param (for any non-empty value; the type asks for every param the pattern names).
+ */
+export function fillRoutePattern<P extends string>(pattern: P, params: Record<RoutePatternParams<P>, string>): string {
+  const values = params as Record<string, string | undefined>;
+  return pattern.replace(/\/:([\w-]+)/g, (_whole, name: string) => `/${encodeURIComponent(values[name] ?? '')}`);
+}
+
 export function matchesAny(patterns: readonly string[], pathname: string): boolean {
   return patterns.some((p) => matchRoutePattern(p, pathname) !== null);
 }

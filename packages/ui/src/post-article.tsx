@@ -4,6 +4,7 @@
 import DOMPurify from 'dompurify';
 import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { BLOG_ROUTES, blogCategoryPath } from '@site/contracts/blog-routes';
 import type { Post } from '@site/contracts/posts';
 import { PostImage } from './post-image';
 import { Badge, Container } from './layout';
@@ -51,7 +52,7 @@ export const formatReadTime = (minutes: number) => `${minutes} min read`;
 /** The link back to the blog list, shown above and below an article. */
 export function BackToBlog() {
   return (
-    <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
+    <Link to={BLOG_ROUTES.home} className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
       <span aria-hidden="true">←</span> Back to Blog
     </Link>
   );
@@ -92,7 +93,7 @@ export function PostArticle({
           <div className="mx-auto max-w-3xl">
             <BackToBlog />
             <div className="mt-6 flex flex-wrap items-center gap-3 text-sm text-muted-fg">
-              <Link to={`/blog/category/${post.categorySlug}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
+              <Link to={blogCategoryPath(post.categorySlug)} className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2">
                 <Badge>{post.category}</Badge>
               </Link>
               <span>{formatReadTime(post.readTime)}</span>

@@ -1,23 +1,10 @@
 import { createElement, type ComponentType, type ReactElement } from 'react';
+import type { RemoteRenderContext, RemoteRenderResult as ContractResult } from '@site/contracts/server-render';
 import { SiteDataProvider, type SiteData } from './site-data';
 
-/** What the server hands a remote's `render`: the page's data (loaded by the API's own services) and an abort signal. */
-export interface RemoteRenderContext {
-  data?: unknown;
-  /** The route's data source, when it has one (`post`, `post-list`, `analysis-report`). */
-  source?: string;
-  /** 404 when the route's data does not exist (an unknown slug): the page renders its not-found state. */
-  status?: number;
-  signal?: AbortSignal;
-}
-
-/** What a remote's `render` answers: its page tree for the URL, to be rendered under the server's router. */
-export interface RemoteRenderResult {
-  element: ReactElement;
-  status: number;
-  /** The data to embed for hydration (what the page will read back in the browser). */
-  data?: unknown;
-}
+export type { RemoteRenderContext };
+/** What a remote's `render` answers (the contract's, with React's element and the status always set). */
+export type RemoteRenderResult = ContractResult<ReactElement> & { status: number };
 
 /**
  * The `render(url, ctx)` of a remote's server entry: its ./App (the same component the browser loads through

@@ -1,21 +1,14 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
+import type { SiteData } from '@site/contracts/server-render';
+
+export type { SiteData };
 
 /**
  * What a server-rendered page hands to the browser once, in `<script type="application/json" id="__SITE_DATA__">`:
  * the path it rendered, its status and, when the page's route asked for server data, that data (exactly what the
  * remote's `render` was given), so hydration shows the same thing without fetching it again.
  */
-export interface SiteData {
-  /** The URL path the server rendered (`location.pathname`). */
-  path: string;
-  /** The page's HTTP status: 404 means the shell's not-found page was rendered for `path`. */
-  status: number;
-  /** The remote whose area the server rendered, when one did. */
-  remote?: string;
-  /** The route's data source (`post`, `post-list`, `analysis-report`) and its data. */
-  source?: string;
-  data?: unknown;
-}
+// (SiteData itself: @site/contracts/server-render, the server-render contract.)
 
 export const SITE_DATA_ELEMENT_ID = '__SITE_DATA__';
 

@@ -4,33 +4,15 @@ import { Writable } from 'node:stream';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
-import type { RemotesMap } from '@site/contracts/manifest';
-import { SiteDataProvider, type SiteData } from '@site/ui';
-import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST, type ServerArea } from '../features/remotes/lib/remote-environment';
+import type { ShellRenderInput as ContractInput, ShellRenderResult } from '@site/contracts/server-render';
+import { SiteDataProvider } from '@site/ui';
+import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from '../features/remotes/lib/remote-environment';
 import { App } from './App';
 import { ShellRoot } from './shell-root';
 
-export interface ShellRenderInput {
-  /** The request's path and query. */
-  url: string;
-  /** `/remotes.json` as served with this page (the browser reads the same, inlined). */
-  remotes: Partial<RemotesMap>;
-  /** What the matched remote's area holds: its page element, or a hand-over to the browser. */
-  area: ServerArea;
-  /** What the page embeds for hydration; `status: 404` renders the not-found page. */
-  site: SiteData;
-  /** Past this, whatever has not rendered yet is left to the browser. */
-  timeoutMs: number;
-}
-
-export interface ShellRenderResult {
-  /** The markup inside #root. */
-  html: string;
-  /** The remote's area is rendered in the browser (handed over, failed or too slow). */
-  areaInBrowser: boolean;
-  /** Errors thrown while rendering the remote's area (the page still renders; the browser renders the area). */
-  errors: unknown[];
-}
+/** What the API hands the shell's server entry (the server-render contract, with React's nodes). */
+export type ShellRenderInput = ContractInput<ReactNode>;
+export type { ShellRenderResult };
 
 /** Renders the whole page body (header, main with the remote's area, footer, toaster) once everything is ready. */
 export function renderPage(input: ShellRenderInput): Promise<ShellRenderResult> {

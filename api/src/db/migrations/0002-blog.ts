@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { readTime, slugify } from '@site/contracts/posts';
-import { sanitizePostHtml } from '../../services/sanitize-post-html';
-import { SEED_CATEGORIES, SEED_POSTS } from '../seed/blog-seed';
+import { FROZEN_BLOG_CATEGORIES, FROZEN_BLOG_POSTS } from './0002-blog-seed';
 import type { Migration } from './migration';
 
-/** Blog posts, categories and webhook deliveries, with the three seeded posts and categories. */
+/**
+ * Blog posts, categories and webhook deliveries, with the three seeded posts and categories. The seed rows are
+ * frozen beside it (0002-blog-seed.ts: slugs, sanitized HTML and read times already computed), so a later change
+ * to the sanitizer, slugify or readTime never changes what this migration writes.
+ */
 export const blogMigration: Migration = {
   name: '0002-blog',
   async up(db: Kysely<any>) {
@@ -54,35 +56,32 @@ export const blogMigration: Migration = {
     const now = new Date().toISOString();
     await db
       .insertInto('blog_categories')
-      .values(SEED_CATEGORIES.map((c) => ({ id: randomUUID(), name: c.name, slug: slugify(c.name), description: c.description, created_at: now })))
+      .values(FROZEN_BLOG_CATEGORIES.map((c) => ({ id: randomUUID(), name: c.name, slug: c.slug, description: c.description, created_at: now })))
       .execute();
     await db
       .insertInto('blog_posts')
       .values(
-        SEED_POSTS.map((p) => {
-          const content = sanitizePostHtml(p.content);
-          return {
-            id: randomUUID(),
-            slug: slugify(p.title),
-            title: p.title,
-            excerpt: p.excerpt,
-            content,
-            keywords: JSON.stringify(p.keywords),
-            author: p.author,
-            category: p.category,
-            category_slug: slugify(p.category),
-            status: 'published',
-            featured_image: null,
-            og_image: null,
-            read_time: readTime(content),
-            views: p.views,
-            meta_description: p.metaDescription,
-            source: 'local',
-            published_at: p.publishedAt,
-            created_at: p.publishedAt,
-            updated_at: p.publishedAt,
-          };
-        }),
+        FROZEN_BLOG_POSTS.map((p) => ({
+          id: randomUUID(),
+          slug: p.slug,
+          title: p.title,
+          excerpt: p.excerpt,
+          content: p.content,
+          keywords: p.keywords,
+          author: p.author,
+          category: p.category,
+          category_slug: p.category_slug,
+          status: 'published',
+          featured_image: null,
+          og_image: null,
+          read_time: p.read_time,
+          views: p.views,
+          meta_description: p.meta_description,
+          source: 'local',
+          published_at: p.published_at,
+          created_at: p.published_at,
+          updated_at: p.published_at,
+        })),
       )
       .execute();
   },

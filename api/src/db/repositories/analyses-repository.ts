@@ -1,7 +1,26 @@
 import { sql, type Kysely } from 'kysely';
+import type { AnalysisResponse } from '@site/contracts/analysis';
 import type { Database } from '../schema';
-import type { AnalysisRepository, StoredAnalysis } from '../../services/analysis/analysis-service';
 import type { AnalysesTable } from '../analysis-schema';
+
+/** A report as stored: the answer without what each request adds (its id, `cached`, the cache note). */
+export type StoredReport = Omit<AnalysisResponse, 'id' | 'cached' | 'cacheNote'>;
+
+export interface StoredAnalysis {
+  id: string;
+  cacheKey: string;
+  mode: 'smb' | 'website';
+  createdAt: Date;
+  report: StoredReport;
+}
+
+export interface AnalysisRepository {
+  insert(record: StoredAnalysis): Promise<void>;
+  findById(id: string): Promise<StoredAnalysis | undefined>;
+  findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
+  /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
+  findEarlierByKeyPrefix(keyPrefix: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
+}
 
 /** Storage of analyses. Same SQL on SQLite and PostgreSQL (ISO text timestamps sort as text). */
 export function createAnalysesRepository(db: Kysely<Database>): AnalysisRepository {

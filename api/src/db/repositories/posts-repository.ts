@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PostSource, PostStatus } from '@site/contracts/posts';
+import { POST_STATUSES, type PostSource, type PostStatus } from '@site/contracts/posts';
 import type { BlogPostRow } from '../blog-schema';
 import type { Database } from '../schema';
 
@@ -63,6 +63,13 @@ export interface PostsRepository {
   list(filter?: PostFilter): Promise<StoredPost[]>;
   /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
+  /**
+   * One numbered page of `list` (the admin's pages): up to `limit` posts after the first `offset`, in `list`'s order,
+   * and `total`, every post matching the filter. Both in SQL: no other post is read.
+   */
+  pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPost[]; total: number }>;
+  /** How many posts have each status, over every post (one grouped count); 0 for a status no post has. */
+  countByStatus(): Promise<Record<PostStatus, number>>;
   findById(id: string): Promise<StoredPost | undefined>;
   findBySlug(slug: string): Promise<StoredPost | undefined>;
   /** Slugs equal to `base` or `base-<n>`, to pick the next free one. */
@@ -89,6 +96,8 @@ export interface PostsRepository {
 /** Newest first: the published date, or the creation date of a post never published. */
 const SORTED_AT = sql<string>`coalesce(published_at, created_at)`;
 
+type CountValue = number | string | bigint;
+
 /** Storage of posts and categories. One SQL path for SQLite and PostgreSQL. */
 export function createPostsRepository(db: Kysely<Database>): PostsRepository {
   /** The posts matching a filter: the one search implementation (SQL that runs on SQLite and PostgreSQL). */
@@ -106,6 +115,14 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       );
     }
     return query;
+  }
+
+  /** How many posts match a filter (PostgreSQL answers a bigint count as text; SQLite as a number). */
+  async function count(filter: PostFilter): Promise<number> {
+    const row = await filtered(filter)
+      .select((eb) => eb.fn.countAll<CountValue>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
   }
 
   return {
@@ -126,17 +143,42 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
           ]),
         );
       }
-      const [rows, count] = await Promise.all([
+      const [rows, total] = await Promise.all([
         query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).execute(),
-        filtered(filter)
-          .select((eb) => eb.fn.countAll<number | string | bigint>().as('total'))
-          .executeTakeFirstOrThrow(),
+        count(filter),
       ]);
       const posts = rows.slice(0, limit).map(toStoredPost);
       const last = posts.at(-1);
       const next =
         rows.length > limit && last ? { sortedAt: last.publishedAt ?? last.createdAt, createdAt: last.createdAt, id: last.id } : undefined;
-      return { posts, total: Number(count.total), next };
+      return { posts, total, next };
+    },
+
+    async pageAt(filter, { limit, offset }) {
+      const [rows, total] = await Promise.all([
+        filtered(filter)
+          .selectAll()
+          .orderBy(SORTED_AT, 'desc')
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        count(filter),
+      ]);
+      return { posts: rows.map(toStoredPost), total };
+    },
+
+    async countByStatus() {
+      const rows = await db
+        .selectFrom('blog_posts')
+        .select('status')
+        .select((eb) => eb.fn.countAll<CountValue>().as('total'))
+        .groupBy('status')
+        .execute();
+      const counts = Object.fromEntries(POST_STATUSES.map((status) => [status, 0])) as Record<PostStatus, number>;
+      for (const row of rows) if ((POST_STATUSES as readonly string[]).includes(row.status)) counts[row.status as PostStatus] = Number(row.total);
+      return counts;
     },
 
     async findById(id) {

@@ -247,6 +247,13 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     const list = adminPostListSchema.parse((await call('/api/admin/posts', { cookie })).json);
     expect(list.posts.map((p) => p.status).sort()).toEqual(['draft', 'published', 'published', 'published']);
     expect(list.counts).toEqual({ draft: 1, published: 3, archived: 0 });
+    expect([list.total, list.page, list.limit]).toEqual([4, 1, 50]);
+    // Numbered pages of the same list; the counts stay those of every post, whatever the filter.
+    const second = adminPostListSchema.parse((await call('/api/admin/posts?limit=3&page=2', { cookie })).json);
+    expect([second.total, second.page, second.limit, second.posts.map((p) => p.id)]).toEqual([4, 2, 3, list.posts.slice(3).map((p) => p.id)]);
+    const beyond = adminPostListSchema.parse((await call('/api/admin/posts?status=published&limit=3&page=9', { cookie })).json);
+    expect([beyond.total, beyond.posts, beyond.counts]).toEqual([3, [], list.counts]);
+    expect((await call('/api/admin/posts?limit=101', { cookie })).status).toBe(400);
     expect(adminPostListSchema.parse((await call('/api/admin/posts?status=draft', { cookie })).json).posts.map((p) => p.id)).toEqual([post.id]);
     expect(adminPostListSchema.parse((await call('/api/admin/posts?q=FRONT%20DESK', { cookie })).json).total).toBe(1);
     expect((await call('/api/admin/posts?status=deleted', { cookie })).status).toBe(400);

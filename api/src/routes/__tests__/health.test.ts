@@ -40,9 +40,10 @@ describe('GET /api/health', () => {
       db: 'ok',
       // The fixture has no analysis dist: an absent remote is simply not listed. Only the blog has a server module.
       remotes: {
-        marketing: { version: '1.2.3', remoteEntry: 'ok', serverEntry: 'none' },
-        blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok' },
-        admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none' },
+        // Served from each dist in place (no release pointer yet), since this server started serving it.
+        marketing: { version: '1.2.3', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String) },
+        blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok', since: expect.any(String) },
+        admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String) },
       },
     });
   });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import { errorEnvelopeSchema } from '@site/contracts/error';
+import { bestRouteMatch } from '@site/contracts/route-match';
 import { categoryListSchema, postListSchema, postSchema } from '@site/contracts/posts';
-import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
+import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
@@ -152,6 +154,25 @@ describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backen
     expect(locs).toContain('https://example.test/blog');
     expect(locs).not.toContain('https://example.test/admin');
     expect(locs.filter((l) => /\/blog\/[a-z0-9-]+$/.test(l!) && !l!.includes('/category/'))).toHaveLength(3);
+  });
+
+  it("addresses feed items and sitemap pages with the blog's URL scheme, which the deployed blog routes", async () => {
+    const { posts } = postListSchema.parse((await getJson('/api/posts')).body);
+    const rss = await (await fetch(`${server.url}/blog/rss.xml`)).text();
+    const itemLinks = [...rss.matchAll(/<item>\s*<title>.*?<\/title>\s*<link>(.*?)<\/link>/g)].map((m) => m[1]);
+    expect(itemLinks).toEqual(posts.map((p) => `https://example.test${blogPostPath(p.slug)}`));
+    const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    const locs = [...sitemap.matchAll(/<loc>https:\/\/example\.test(.*?)<\/loc>/g)].map((m) => m[1]!);
+    for (const p of posts) {
+      expect(locs).toContain(blogPostPath(p.slug));
+      expect(locs).toContain(blogCategoryPath(p.categorySlug));
+    }
+    // Each post and category address is a page of the blog remote's route table (its manifest), with its slug.
+    const routed = locs.filter((l) => l.startsWith(BLOG_ROUTES.home + '/')).map((l) => bestRouteMatch(MANIFESTS.blog.routes, l));
+    expect(routed).toEqual([
+      ...posts.map((p) => ({ pattern: BLOG_ROUTES.post, params: { slug: p.slug } })),
+      ...posts.map((p) => ({ pattern: BLOG_ROUTES.category, params: { category: p.categorySlug } })),
+    ]);
   });
 
   // Last: it publishes a post, which the tests above would count.

@@ -1,5 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml } from '../feeds';
+import { BLOG_FEED_PATH, BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
+import { PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
+import { bestRouteMatch } from '@site/contracts/route-match';
+import { escapeXml, renderRss, sitemapEntries } from '../feeds';
+
+const summary = (slug: string, categorySlug: string): PostSummary => ({
+  id: slug,
+  title: `Post ${slug}`,
+  slug,
+  excerpt: 'An excerpt.',
+  keywords: [],
+  author: 'Tri-Valley AI Team',
+  publishedAt: '2026-01-10T09:00:00.000Z',
+  createdAt: '2026-01-09T09:00:00.000Z',
+  updatedAt: '2026-01-11T09:00:00.000Z',
+  status: 'published',
+  featuredImage: PLACEHOLDER_IMAGE,
+  category: categorySlug,
+  categorySlug,
+  readTime: 2,
+  views: 0,
+  metaDescription: 'A description.',
+  ogImage: PLACEHOLDER_IMAGE,
+  source: 'local',
+});
 
 describe('escapeXml', () => {
   it('escapes markup and drops the characters XML 1.0 forbids', () => {
@@ -10,5 +34,35 @@ describe('escapeXml', () => {
   it('keeps tab, line breaks and characters beyond U+FFFF', () => {
     expect(escapeXml('tab\tline\nreturn\r')).toBe('tab\tline\nreturn\r');
     expect(escapeXml('Café 🤖 \ud7ff\ue000\ufffd')).toBe('Café 🤖 \ud7ff\ue000\ufffd');
+  });
+});
+
+describe('feed and sitemap addresses', () => {
+  const posts = [summary('chatbots-for-dentists', 'case-studies'), summary('category', 'ai-automation')];
+  const blogPatterns = Object.values(BLOG_ROUTES);
+
+  it("are the blog route table's pages: each post and category address routes to its page with its slug", () => {
+    const entries = sitemapEntries([], posts).map((e) => e.path);
+    expect(entries).toEqual([
+      BLOG_ROUTES.home,
+      blogPostPath('chatbots-for-dentists'),
+      blogPostPath('category'),
+      blogCategoryPath('case-studies'),
+      blogCategoryPath('ai-automation'),
+    ]);
+    expect(entries.map((path) => bestRouteMatch(blogPatterns, path))).toEqual([
+      { pattern: BLOG_ROUTES.home, params: {} },
+      { pattern: BLOG_ROUTES.post, params: { slug: 'chatbots-for-dentists' } },
+      { pattern: BLOG_ROUTES.post, params: { slug: 'category' } },
+      { pattern: BLOG_ROUTES.category, params: { category: 'case-studies' } },
+      { pattern: BLOG_ROUTES.category, params: { category: 'ai-automation' } },
+    ]);
+  });
+
+  it("links each RSS item to the post's page, the channel to the blog and the feed to itself", () => {
+    const xml = renderRss(posts, { publicOrigin: 'https://example.test', title: 'T', description: 'D' });
+    const links = [...xml.matchAll(/<link>(.*?)<\/link>/g)].map((m) => m[1]);
+    expect(links).toEqual([`https://example.test${BLOG_ROUTES.home}`, ...posts.map((p) => `https://example.test${blogPostPath(p.slug)}`)]);
+    expect(xml).toContain(`<atom:link href="https://example.test${BLOG_FEED_PATH}"`);
   });
 });

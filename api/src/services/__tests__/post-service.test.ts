@@ -210,6 +210,43 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     }
   });
 
+  it('pages every post for the admin by page number in SQL: pages join up to the full list, counts per status ignore the filter', async () => {
+    // One archived post (no form sets that status), so every count is exercised.
+    const repository = createPostsRepository(database.handle.db);
+    const archived = await service.create({ ...valid, title: 'Archived for the admin list' });
+    const stored = (await repository.findById(archived.id))!;
+    expect(await repository.update({ ...stored, status: 'archived' })).toBe(true);
+
+    const all = await service.listAll();
+    const expectedCounts = { draft: 0, published: 0, archived: 0 };
+    for (const p of all) expectedCounts[p.status]++;
+    expect(expectedCounts.archived).toBe(1);
+
+    const seen: string[] = [];
+    const pages = Math.ceil(all.length / 3);
+    for (let page = 1; page <= pages + 1; page++) {
+      const answer = await service.pageAll({ page, limit: 3 });
+      expect({ total: answer.total, page: answer.page, limit: answer.limit, counts: answer.counts }).toEqual({ total: all.length, page, limit: 3, counts: expectedCounts });
+      expect(answer.posts.length).toBe(page <= pages ? Math.min(3, all.length - (page - 1) * 3) : 0);
+      for (const p of answer.posts) expect(p).not.toHaveProperty('content');
+      seen.push(...answer.posts.map((p) => p.id));
+    }
+    // The same order as the full list (newest first, ties broken alike), nothing skipped or repeated.
+    expect(seen).toEqual(all.map((p) => p.id));
+
+    // Search and status filter the page and total, never the counts; defaults are page 1 of 50.
+    const drafts = await service.pageAll({ status: 'draft', limit: 2, page: 2 });
+    const allDrafts = await service.listAll({ status: 'draft' });
+    expect([drafts.total, drafts.posts.map((p) => p.id), drafts.counts]).toEqual([allDrafts.length, allDrafts.slice(2, 4).map((p) => p.id), expectedCounts]);
+    const searched = await service.pageAll({ q: 'ARCHIVED FOR THE ADMIN' });
+    expect([searched.total, searched.posts.map((p) => p.status), searched.page, searched.limit]).toEqual([1, ['archived'], 1, 50]);
+    expect((await service.pageAll({ q: '100%_' })).total).toBe(0);
+
+    await expect(service.pageAll({ limit: 101 })).rejects.toMatchObject({ kind: 'invalid', code: 'validation_failed' });
+    await expect(service.pageAll({ page: 0 })).rejects.toMatchObject({ kind: 'invalid' });
+    await service.delete(archived.id);
+  });
+
   it('counts views of published posts only', async () => {
     const [first] = await service.listPublished({ category: 'case-studies' });
     expect(await service.addView(first!.slug)).toBe(first!.views + 1);

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock';
 import type { RateLimitStore } from '../../lib/rate-limit-counter';
 import type { Logger } from '../../lib/logger';
 import { API_VERSION } from '../../lib/version';
-import type { RemoteRegistry } from '../../site/remote-registry';
+import type { DeployedRemotes } from '../deployed-remotes';
 import { createSmtpMailer, type Mailer } from '../mailer';
 import { createAlertService, type AlertService } from './alert-service';
 import { createAdminAuthService, type AdminAuthService } from './auth-service';
@@ -60,7 +60,7 @@ export interface AdminServicesDeps {
     'adminPassword' | 'adminPasswordHash' | 'smtpUrl' | 'contactEmailTo' | 'mailFrom' | 'dataDir' | 'siteRoot' | 'rateLimitMultiplier'
   >;
   ping: (timeoutMs?: number) => Promise<boolean>;
-  remotes: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
+  remotes: Pick<DeployedRemotes, 'snapshot'>;
   /** Tests: a Docker socket of their own. */
   dockerSocketPath?: string;
   mailer?: Mailer;

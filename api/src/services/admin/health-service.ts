@@ -8,7 +8,7 @@ import type { AdminStateRepository } from '../../db/repositories/admin-state-rep
 import type { LeadsRepository } from '../../db/repositories/leads-repository';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
-import type { RemoteRegistry } from '../../site/remote-registry';
+import type { DeployedRemotes } from '../deployed-remotes';
 import type { AlertService } from './alert-service';
 import { gitHead, hostCpuLoad, vulnerabilitySummary, type CpuLoad } from './host-facts';
 
@@ -35,7 +35,7 @@ export interface HealthService {
 
 export interface HealthServiceDeps {
   database: Pick<DatabaseHandle, 'ping'>;
-  remotes: Pick<RemoteRegistry, 'snapshot' | 'distDir'>;
+  remotes: Pick<DeployedRemotes, 'snapshot'>;
   leads: Pick<LeadsRepository, 'outboxBacklog'>;
   state: AdminStateRepository;
   alerts: AlertService;
@@ -93,7 +93,7 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     });
   }
 
-  async function remoteCheck(name: RemoteName, snapshot: Awaited<ReturnType<RemoteRegistry['snapshot']>>): Promise<HealthCheck> {
+  async function remoteCheck(name: RemoteName, snapshot: Awaited<ReturnType<DeployedRemotes['snapshot']>>): Promise<HealthCheck> {
     const base = { id: `remote:${name}`, kind: 'remote' as const, name: `Remote: ${name}` };
     const manifest = snapshot.manifests.find((m) => m.name === name);
     const info = snapshot.map[name];
@@ -111,15 +111,26 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
         return check({ ...base, status: 'down', version, message: `remoteEntry.js did not answer at ${info.entry}: ${error instanceof Error ? error.message : String(error)}` });
       }
     }
-    // Served by this server from the remote's dist folder: the file must be there and readable.
+    // Served by this server from the release (or dist) this snapshot serves: the file must be there and readable.
     const relative = info.entry.replace(new RegExp(`^/mfe/${name}/`), '');
-    const file = path.join(deps.remotes.distDir(name), relative);
+    const served = snapshot.served?.[name];
+    const where = served?.layout === 'release' ? `mfe-${name}/releases/${served.version}` : `mfe-${name}/dist`;
+    const file = path.join(served?.dir ?? `/nonexistent/mfe-${name}/dist`, relative);
     try {
       const [info2, ms] = await timed(() => stat(file));
       if (!info2.isFile() || info2.size === 0) throw new Error('empty or not a file');
-      return check({ ...base, status: 'ok', version, responseTimeMs: ms, message: `remoteEntry.js present (${info2.size} bytes), version ${version}` });
+      // Which release this instance serves since when, and what the pointer names when that is another release.
+      const since = served ? `, served here since ${served.since.slice(0, 16).replace('T', ' ')} UTC` : '';
+      const pointer = served?.pointer && served.pointer !== version ? `; the pointer names ${served.pointer}, not served: ${served.rejected?.reason ?? 'see the logs'}` : '';
+      return check({
+        ...base,
+        status: pointer ? 'warning' : 'ok',
+        version,
+        responseTimeMs: ms,
+        message: `remoteEntry.js present (${info2.size} bytes), version ${version} from ${where}${since}${pointer}`,
+      });
     } catch {
-      return check({ ...base, status: 'down', version, message: `remoteEntry.js is missing from mfe-${name}/dist/${relative}` });
+      return check({ ...base, status: 'down', version, message: `remoteEntry.js is missing from ${where}/${relative}` });
     }
   }
 

@@ -8,6 +8,7 @@ import { simulatePlaces, simulateWebsite, simulateYelp } from './simulation';
 import { fetchWebsite, WebsiteRefusedError, type FetchWebsiteOptions } from './website/fetch-website';
 import { createPageAnalyzer, PageTooComplexError, type PageAnalyzerOptions } from './website/page-analyzer';
 import { buildReport, type AnalysisReport } from './report';
+import type { AnalysisRepository, StoredAnalysis } from '../../db/repositories/analyses-repository';
 
 /*
  * Orchestration: the providers run in parallel, each under its own timeout (8 s by default); one that fails or
@@ -164,24 +165,9 @@ export function nameFromWebsite(website: WebsiteLookup, url: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Storage and the 24-hour cache
+// Storage and the 24-hour cache (the stored record and its repository's interface live in
+// db/repositories/analyses-repository.ts)
 // ---------------------------------------------------------------------------------------------------------
-
-export interface StoredAnalysis {
-  id: string;
-  cacheKey: string;
-  mode: 'smb' | 'website';
-  createdAt: Date;
-  report: AnalysisReport;
-}
-
-export interface AnalysisRepository {
-  insert(record: StoredAnalysis): Promise<void>;
-  findById(id: string): Promise<StoredAnalysis | undefined>;
-  findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
-  /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
-  findEarlierByKeyPrefix(keyPrefix: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
-}
 
 const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -104,7 +105,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
 
   it('serves mfe-blog/dist while no release pointer exists', async () => {
     expect(await served()).toMatchObject({ version: '0.9.0', title: 'The blog' });
-    expect(await blogHealth()).toEqual({ version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(await blogHealth()).toEqual({ version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok', since: expect.any(String) });
   });
 
   it('serves a deployed release on the next request, with no restart: version, page text, remote entry, server module', async () => {
@@ -116,7 +117,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
       postTitle: 'Chatbots for dentists | Blog, first edition',
       entry: 'export const title = "Blog, first edition";',
     });
-    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '1.0.0', since: expect.any(String) });
 
     // The second deploy is the visible text change.
     await deploy({ version: '2.0.0', title: 'Blog, second edition', chunk: 'page-Second22.js' });
@@ -151,7 +152,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
       postTitle: 'Chatbots for dentists | Blog, first edition',
       entry: 'export const title = "Blog, first edition";',
     });
-    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '1.0.0', since: expect.any(String) });
     // Tabs opened on 2.0.0 still get its chunks.
     expect((await fetch(`${server.url}/mfe/blog/assets/page-Second22.js`)).status).toBe(200);
   });
@@ -190,7 +191,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
     // Back to a good release with the script.
     expect((await script(site.root, 'rollback', 'blog', '--to', '2.0.0')).code).toBe(0);
     expect(await served()).toMatchObject({ version: '2.0.0', title: 'Blog, second edition' });
-    expect(await blogHealth()).toEqual({ version: '2.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(await blogHealth()).toEqual({ version: '2.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '2.0.0', since: expect.any(String) });
   });
 
   it('keeps serving the last known good release entirely when a new release’s server module does not load, and says so in health', async () => {
@@ -214,7 +215,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
     // The fixed build goes live at once.
     await deploy({ version: '5.0.0', title: 'Blog, fixed edition', chunk: 'page-Fixed555.js' });
     expect(await served()).toMatchObject({ version: '5.0.0', title: 'Blog, fixed edition', postTitle: 'Chatbots for dentists | Blog, fixed edition' });
-    expect(await blogHealth()).toEqual({ version: '5.0.0', remoteEntry: 'ok', serverEntry: 'ok' });
+    expect(await blogHealth()).toEqual({ version: '5.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '5.0.0', since: expect.any(String) });
   });
 
   it('after a restart with the pointer on a broken release, serves the release below it in the history', async () => {
@@ -390,5 +391,66 @@ describe('the first deploy of a remote, rolled back: what was served before it, 
     expect(await visible()).toEqual({ ...before, version: '0.9.0+dist' });
     expect(await blogHealth()).toMatchObject({ version: '0.9.0+dist', remoteEntry: 'ok', serverEntry: 'ok' });
     expect((await script(site.root, 'rollback', 'blog')).stderr).toContain('no release before 0.9.0+dist');
+  });
+});
+
+describe('a release the serving shell cannot run', () => {
+  let site: SiteFixture;
+  let builds: string;
+
+  beforeEach(async () => {
+    site = await createSiteFixture();
+    builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
+    // What the serving shell's build says it provides.
+    await site.writeFile(
+      'shell/dist/shell-manifest.json',
+      JSON.stringify({
+        name: 'shell',
+        version: '1.0.0',
+        builtWith: { shared: { react: '19.3.1', 'react-dom': '19.3.1', 'react-router-dom': '7.18.5', zustand: '5.0.8', '@site/ui': '1.0.0' }, serverContract: 1 },
+      }),
+    );
+  });
+  afterEach(async () => {
+    await site.cleanup();
+    await rm(builds, { recursive: true, force: true });
+  });
+
+  async function buildWith(version: string, shared: Record<string, string>, serverContract = 1): Promise<string> {
+    const dir = path.join(builds, version);
+    const files: Record<string, string> = {
+      'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version, builtWith: { shared, serverContract } }),
+      'assets/remoteEntry.js': `export const version = ${JSON.stringify(version)};`,
+      'server/routes.js': blogServerModule(),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+    return dir;
+  }
+
+  it('is refused by the deploy with a clear message, and nothing changes: no release folder, no pointer, no history', async () => {
+    const react18 = await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.0.0', { react: '18.3.1', 'react-dom': '18.3.1', 'react-router-dom': '7.18.5' }));
+    expect(react18.code).toBe(1);
+    expect(react18.stderr).toContain('cannot be deployed: it cannot run in the serving shell');
+    expect(react18.stderr).toContain('it was built against react 18.3.1 (needs ^18.3.1), the shell provides 19.3.1');
+    expect(react18.stderr).toContain('react-dom 18.3.1');
+    expect(react18.stderr).toContain('Nothing was changed.');
+    expect(existsSync(path.join(site.root, 'mfe-blog/current'))).toBe(false);
+    expect(existsSync(path.join(site.root, 'mfe-blog/history.json'))).toBe(false);
+    expect(existsSync(path.join(site.root, 'mfe-blog/releases/2.0.0'))).toBe(false);
+
+    // A newer patch or minor of what the remote was built against is what ^ allows; the shell's 19.3.1 serves 19.2.0.
+    const compatible = await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.1.0', { react: '19.2.0', 'react-dom': '19.2.0', '@site/ui': '1.0.0' }));
+    expect(compatible.stderr).toBe('');
+    expect(compatible.code).toBe(0);
+
+    // A remote needing a newer React than the shell has is refused as well, as is another server contract.
+    const newer = await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.2.0', { react: '19.4.0' }));
+    expect(newer.stderr).toContain('it was built against react 19.4.0 (needs ^19.4.0), the shell provides 19.3.1');
+    const contract = await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.3.0', { react: '19.3.1' }, 2));
+    expect(contract.stderr).toContain('built for server contract 2, the shell serves contract 1');
+    expect((await readFile(path.join(site.root, 'mfe-blog/current'), 'utf8')).trim()).toBe('2.1.0');
   });
 });

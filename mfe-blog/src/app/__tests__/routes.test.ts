@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE, type Post } from '@site/contracts/posts';
 import { routes } from '../routes';
 
@@ -31,6 +32,16 @@ describe('the blog route table', () => {
     expect(routes.map((r) => r.path)).toEqual(['/blog', '/blog/category/:category', '/blog/:slug']);
     expect(routes[0]!.meta).toMatchObject({ path: '/blog', title: 'AI Automation Blog | Tri-Valley AI Automation', canonical: '/blog' });
     expect(postRoute.data).toEqual({ source: 'post', param: 'slug' });
+  });
+
+  it('is the shared blog URL scheme, so the addresses the API builds (feed, sitemap, webhook) are these pages', () => {
+    // The API fills post and category addresses from @site/contracts/blog-routes (api/src/services/feeds.ts);
+    // these are the very patterns this router and the server's page rendering match.
+    expect(routes.map((r) => r.path)).toEqual([BLOG_ROUTES.home, BLOG_ROUTES.category, BLOG_ROUTES.post]);
+    expect(postRoute.head!({ slug: post.slug }, post).canonical).toBe(blogPostPath(post.slug));
+    const categoryRoute = routes.find((r) => r.path === BLOG_ROUTES.category)!;
+    const data = { lists: [] };
+    expect(categoryRoute.head!({ category: 'case-studies' }, data).canonical).toBe(blogCategoryPath('case-studies'));
   });
 
   it("gives a post page the post's title, description, canonical, social image and Article JSON-LD", () => {

@@ -42,7 +42,7 @@ describe.each(testBackends())('CPU load alerts ($name)', (backend) => {
     await alerts.clear();
     const health = createHealthService({
       database: { ping: async () => true },
-      remotes: { snapshot: async () => ({ manifests: [], map: {}, routes: [] }), distDir: (name) => path.join(dir, name) },
+      remotes: { snapshot: async () => ({ manifests: [], map: {}, routes: [] }) },
       leads: createLeadsRepository(db.handle.db),
       state: createAdminStateRepository(db.handle.db),
       alerts,

@@ -34,7 +34,7 @@ describe.each(testBackends())('scheduled health checks on several instances ($na
           runs[i]! += 1;
           return true;
         },
-        remotes: { snapshot: async () => ({ manifests: [], map: {}, routes: [] }), distDir: (name) => path.join(dir, name) },
+        remotes: { snapshot: async () => ({ manifests: [], map: {}, routes: [] }) },
       });
     const a = instance(0);
     const b = instance(1);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { blogPostPath } from '@site/contracts/blog-routes';
 import { POST_STATUSES, type PostStatus, type PostSummary } from '@site/contracts/posts';
 import { ApiError, Button, ButtonLink, notify } from '@site/ui';
 import { AdminPageHeader } from '../../../components/admin-page-header';
@@ -221,7 +222,7 @@ export function PostsPage() {
                     </div>
                     <div className="flex shrink-0 flex-wrap gap-2">
                       {post.status === 'published' && (
-                        <ButtonLink to={`/blog/${post.slug}`} variant="ghost" size="sm">
+                        <ButtonLink to={blogPostPath(post.slug)} variant="ghost" size="sm">
                           View{' '}<span className="sr-only">“{post.title}” on the blog</span>
                         </ButtonLink>
                       )}

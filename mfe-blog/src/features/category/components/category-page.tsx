@@ -1,4 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
+import { BLOG_ROUTES } from '@site/contracts/blog-routes';
 import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts-rules';
 import { SITE_NAME } from '@site/contracts/site';
 import { Container, PageHeader, buttonClasses, usePageHead, type PageHead } from '@site/ui';
@@ -36,7 +37,7 @@ export function CategoryPage({ notFound = false }: { notFound?: boolean }) {
       <PageHeader
         title={name}
         eyebrow={
-          <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
+          <Link to={BLOG_ROUTES.home} className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline dark:text-blue-300">
             <span aria-hidden="true">←</span> Back to Blog
           </Link>
         }
@@ -47,7 +48,7 @@ export function CategoryPage({ notFound = false }: { notFound?: boolean }) {
         {empty ? (
           <EmptyState title={NO_POSTS_IN_CATEGORY}>
             <p>There are no articles here yet.</p>
-            <Link to="/blog" className={buttonClasses('secondary', 'md', 'mt-4')}>
+            <Link to={BLOG_ROUTES.home} className={buttonClasses('secondary', 'md', 'mt-4')}>
               Browse all articles
             </Link>
           </EmptyState>

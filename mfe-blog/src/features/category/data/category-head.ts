@@ -1,3 +1,4 @@
+import { BLOG_ROUTES, blogCategoryPath } from '@site/contracts/blog-routes';
 import type { PageMeta } from '@site/contracts/manifest';
 import { categoryNameForSlug } from '@site/contracts/posts-rules';
 import type { PostListData } from '@site/ui';
@@ -15,7 +16,7 @@ export function categoryHead(params: Record<string, string>, data?: PostListData
 
 /** The head of a category page once its name is known (the page passes it to usePageHead with its posts' name). */
 export function categoryPageHead(slug: string, name: string): PageMeta {
-  const path = `/blog/category/${encodeURIComponent(slug)}`;
+  const path = blogCategoryPath(slug);
   const description = `Articles about ${name} from Tri-Valley AI Automation.`;
   return {
     path,
@@ -28,7 +29,7 @@ export function categoryPageHead(slug: string, name: string): PageMeta {
       name: `${name} | AI Automation Blog`,
       description,
       url: path,
-      isPartOf: { '@type': 'Blog', name: 'AI Automation Blog', url: '/blog' },
+      isPartOf: { '@type': 'Blog', name: 'AI Automation Blog', url: BLOG_ROUTES.home },
     },
   };
 }

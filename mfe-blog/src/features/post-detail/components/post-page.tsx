@@ -1,4 +1,5 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
+import { BLOG_ROUTES } from '@site/contracts/blog-routes';
 import { Container, buttonClasses, usePageHead, type PageHead } from '@site/ui';
 import { BackToBlog, PostArticle } from '@site/ui/post-article';
 import { BlogCta } from '../../../components/blog-cta';
@@ -26,7 +27,7 @@ export function PostPage({ notFound = false }: { notFound?: boolean }) {
       <Container className="flex min-h-[60vh] flex-col items-center justify-center py-20 text-center">
         <h1 className="text-3xl font-bold text-fg sm:text-4xl">Post Not Found</h1>
         <p className="mt-3 max-w-md text-muted-fg">The blog post you're looking for doesn't exist.</p>
-        <Link to="/blog" className={buttonClasses('primary', 'lg', 'mt-8')}>
+        <Link to={BLOG_ROUTES.home} className={buttonClasses('primary', 'lg', 'mt-8')}>
           Back to Blog
         </Link>
       </Container>

@@ -1,3 +1,4 @@
+import { blogPostPath } from '@site/contracts/blog-routes';
 import type { PageMeta } from '@site/contracts/manifest';
 import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE } from '@site/contracts/posts-rules';
 import type { Post } from '@site/contracts/posts';
@@ -10,7 +11,7 @@ const SITE_NAME = 'Tri-Valley AI Automation';
  * `document.title`. URLs are site paths; the server makes them absolute with the public origin.
  */
 export function postHead(post: Post): PageMeta {
-  const path = `/blog/${post.slug}`;
+  const path = blogPostPath(post.slug);
   // Link previews do not render SVG: the placeholder goes out as its JPEG twin.
   const image = post.ogImage === PLACEHOLDER_IMAGE ? PLACEHOLDER_SOCIAL_IMAGE : post.ogImage;
   return {

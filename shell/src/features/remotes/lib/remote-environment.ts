@@ -1,5 +1,6 @@
 import { createContext, type ReactNode } from 'react';
 import type { RemotesMap } from '@site/contracts/manifest';
+import type { ServerArea as ContractArea } from '@site/contracts/server-render';
 import type { LoadRemoteApp } from './remote-loader';
 
 /**
@@ -7,7 +8,7 @@ import type { LoadRemoteApp } from './remote-loader';
  * `render`), or nothing (`client`: the remote's server entry is missing, failed or was too slow, so the browser
  * renders the area, as it does without server rendering).
  */
-export type ServerArea = { kind: 'remote'; element: ReactNode } | { kind: 'client' };
+export type ServerArea = ContractArea<ReactNode>;
 
 /**
  * How RemoteRouter gets its remotes: in the browser, `load` (federation, provided by main.tsx); on the server, the

@@ -1,46 +1,46 @@
 /**
- * The blog as it ships: three published posts from January 2024 and the three seeded categories
- * (spec section 3). Inserted once by the blog migration; the HTML is already within the sanitizer's allowlist.
+ * What migration 0002 inserts, frozen: the three categories and three posts exactly as the migration wrote them
+ * before it was frozen, with what it used to compute at run time already applied (slugify for the slugs, the
+ * post sanitizer for the HTML, readTime, the keywords as stored JSON text). A migration that has run must write
+ * the same rows on every database forever, so this file imports nothing and is never edited: to change the seeded
+ * blog, write a new migration.
  */
-export const SEED_CATEGORIES = [
-  {
-    name: 'AI Automation',
-    description: 'Chatbots, assistants and AI workflows that take repetitive work off a small team.',
-  },
-  {
-    name: 'Case Studies',
-    description: 'How East Bay businesses put automation to work, with the numbers before and after.',
-  },
-  {
-    name: 'Industry Insights',
-    description: 'Trends and practical advice for restaurants, retailers and service businesses.',
-  },
-] as const;
 
-export interface SeedPost {
+export const FROZEN_BLOG_CATEGORIES: readonly { name: string; slug: string; description: string }[] = [
+  { name: 'AI Automation', slug: 'ai-automation', description: 'Chatbots, assistants and AI workflows that take repetitive work off a small team.' },
+  { name: 'Case Studies', slug: 'case-studies', description: 'How East Bay businesses put automation to work, with the numbers before and after.' },
+  { name: 'Industry Insights', slug: 'industry-insights', description: 'Trends and practical advice for restaurants, retailers and service businesses.' },
+];
+
+/** blog_posts rows without their generated id (`status` published, `source` local, no images, as stored). */
+export interface FrozenBlogPost {
+  slug: string;
   title: string;
   excerpt: string;
   content: string;
-  keywords: string[];
+  keywords: string;
   author: string;
   category: string;
-  metaDescription: string;
+  category_slug: string;
+  read_time: number;
   views: number;
-  publishedAt: string;
+  meta_description: string;
+  published_at: string;
 }
 
-export const SEED_POSTS: SeedPost[] = [
+export const FROZEN_BLOG_POSTS: readonly FrozenBlogPost[] = [
   {
+    slug: 'how-ai-chatbots-are-transforming-customer-service-for-local-businesses',
     title: 'How AI Chatbots Are Transforming Customer Service for Local Businesses',
-    excerpt:
-      'AI chatbots now answer questions, take bookings and route requests around the clock. Here is what they can do for a small East Bay business, what they cost and how to start without losing the personal touch.',
-    metaDescription:
-      'Learn how AI chatbots help Danville, San Ramon, Walnut Creek and Pleasanton businesses answer customers 24/7, cut support costs and capture more leads.',
-    keywords: ['AI chatbots', 'customer service', 'small business', 'automation', 'East Bay'],
+    excerpt: 'AI chatbots now answer questions, take bookings and route requests around the clock. Here is what they can do for a small East Bay business, what they cost and how to start without losing the personal touch.',
+    keywords: '["AI chatbots","customer service","small business","automation","East Bay"]',
     author: 'Tri-Valley AI Team',
     category: 'AI Automation',
+    category_slug: 'ai-automation',
+    read_time: 3,
     views: 1250,
-    publishedAt: '2024-01-15T09:00:00.000Z',
+    meta_description: 'Learn how AI chatbots help Danville, San Ramon, Walnut Creek and Pleasanton businesses answer customers 24/7, cut support costs and capture more leads.',
+    published_at: '2024-01-15T09:00:00.000Z',
     content: `<p>Every local business knows the feeling: the phone rings while you are with a customer, an email asks the same question you answered ten times this week, and a potential client fills in your contact form at 10 p.m. and hears nothing until the next morning. AI chatbots exist to close exactly these gaps. They are no longer the clumsy scripted bots of a few years ago. Modern assistants understand plain language, know your menu, price list or service area, and hand over to a person when a conversation needs one.</p>
 <h2>What a customer-service chatbot actually does</h2>
 <p>A well-built assistant sits on your website, your Google Business Profile messages or a messaging app, and handles the questions that make up most of your inbound traffic:</p>
@@ -68,16 +68,17 @@ export const SEED_POSTS: SeedPost[] = [
 <p>If you are curious what an assistant would handle in your business, book a free 30-minute consultation. We will look at your most common questions together and tell you honestly whether a chatbot is worth it for you.</p>`,
   },
   {
+    slug: 'restaurant-automation-how-a-danville-restaurant-streamlined-ordering',
     title: 'Restaurant Automation: How a Danville Restaurant Streamlined Ordering',
-    excerpt:
-      'A family restaurant in Danville was losing orders to a busy phone line. An ordering assistant on a messaging app took over the routine calls, cut order errors and freed the team for the dining room.',
-    metaDescription:
-      'A Danville restaurant case study: an AI ordering assistant cut phone calls from 80 to 32 a day, raised daily orders from 45 to 61 and reduced order errors.',
-    keywords: ['restaurant automation', 'online ordering', 'Danville', 'case study', 'order bot'],
+    excerpt: 'A family restaurant in Danville was losing orders to a busy phone line. An ordering assistant on a messaging app took over the routine calls, cut order errors and freed the team for the dining room.',
+    keywords: '["restaurant automation","online ordering","Danville","case study","order bot"]',
     author: 'Tri-Valley AI Team',
     category: 'Case Studies',
+    category_slug: 'case-studies',
+    read_time: 3,
     views: 890,
-    publishedAt: '2024-01-10T09:00:00.000Z',
+    meta_description: 'A Danville restaurant case study: an AI ordering assistant cut phone calls from 80 to 32 a day, raised daily orders from 45 to 61 and reduced order errors.',
+    published_at: '2024-01-10T09:00:00.000Z',
     content: `<p>Friday evening at a busy family restaurant in downtown Danville: two phone lines ringing, a host seating guests and a kitchen waiting on tickets. Before the project the owners estimated they missed one call in five during the dinner rush, and every missed call was a lost order. Orders taken in a hurry also came with mistakes: the wrong side, a missed allergy note, a pickup time nobody could meet.</p>
 <h2>The challenge</h2>
 <p>The restaurant took around 45 orders a day, most of them by phone. Staff spent roughly 80 calls a day answering the same questions about the menu, opening hours and wait times. The owners did not want a faceless ordering portal; their regulars like talking to them. They wanted the routine calls handled well and the personal conversations kept.</p>
@@ -104,7 +105,7 @@ export const SEED_POSTS: SeedPost[] = [
 <tr><td>Orders per day</td><td>45</td><td>61</td></tr>
 <tr><td>Phone calls per day</td><td>80</td><td>32</td></tr>
 <tr><td>Order accuracy</td><td>Not measured</td><td>99.2%</td></tr>
-<tr><td>Customer satisfaction</td><td>&ndash;</td><td>4.8 / 5</td></tr>
+<tr><td>Customer satisfaction</td><td>–</td><td>4.8 / 5</td></tr>
 </tbody>
 </table>
 <p>The owners estimate savings of about <strong>$18,000 a year</strong> in staff time and remade orders. More importantly, the host is back at the door during the rush instead of on the phone.</p>
@@ -114,16 +115,17 @@ export const SEED_POSTS: SeedPost[] = [
 <p>Running a restaurant in the Tri-Valley? Book a free consultation and we will walk through your own order flow together.</p>`,
   },
   {
+    slug: 'retail-automation-smarter-inventory-and-faster-checkout-for-local-stores',
     title: 'Retail Automation: Smarter Inventory and Faster Checkout for Local Stores',
-    excerpt:
-      'Independent retailers compete with national chains on service, not scale. Automating inventory counts, reorders and customer questions gives a small store the accuracy of a big one while keeping the personal service customers come for.',
-    metaDescription:
-      'How independent retailers in the East Bay use automation for inventory accuracy, faster checkout and 24/7 answers to customer questions, with practical first steps.',
-    keywords: ['retail automation', 'inventory management', 'checkout', 'customer questions', 'independent retail'],
+    excerpt: 'Independent retailers compete with national chains on service, not scale. Automating inventory counts, reorders and customer questions gives a small store the accuracy of a big one while keeping the personal service customers come for.',
+    keywords: '["retail automation","inventory management","checkout","customer questions","independent retail"]',
     author: 'Tri-Valley AI Team',
     category: 'Industry Insights',
+    category_slug: 'industry-insights',
+    read_time: 3,
     views: 1100,
-    publishedAt: '2024-01-05T09:00:00.000Z',
+    meta_description: 'How independent retailers in the East Bay use automation for inventory accuracy, faster checkout and 24/7 answers to customer questions, with practical first steps.',
+    published_at: '2024-01-05T09:00:00.000Z',
     content: `<p>Independent stores in Walnut Creek, Pleasanton and the rest of the East Bay win on knowledge and service. They lose when a customer drives over for an item the website says is in stock and it is not, or waits in a long line on a Saturday afternoon. Automation fixes these problems without turning a neighbourhood shop into a faceless chain.</p>
 <h2>Inventory you can trust</h2>
 <p>Most small retailers still count stock by hand and reorder from memory. The result is predictable: best sellers run out, slow items pile up in the back room, and the online catalogue drifts away from the shelf.</p>

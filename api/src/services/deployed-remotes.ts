@@ -1,0 +1,46 @@
+import type { MfeManifest, RemoteName, RemotesMap } from '@site/contracts/manifest';
+
+/*
+ * What the services read about the deployed remotes (the health checks). The site's remote registry
+ * (api/src/site/remote-registry.ts) provides it and is passed in by app.ts; the services describe here only the
+ * shape they rely on, so they never import the site layer (services ↛ routes/middleware/site, eslint.config.js).
+ */
+
+/** Whether the server module(s) a remote's manifest names imported: `none` when it names none. */
+export type ServerEntryStatus = 'ok' | 'failed' | 'none';
+
+/** What one remote serves right now. */
+export interface ServedRemote {
+  name: RemoteName;
+  /** The served version: the release folder's name, or the manifest's version when served from `dist/`. */
+  version: string;
+  /** The directory served under `/mfe/<name>/`. */
+  dir: string;
+  layout: 'release' | 'dist';
+  serverEntry: ServerEntryStatus;
+  /** Why the server module does not load, when `serverEntry` is `failed`. */
+  serverError?: string;
+  /** Set when the release `current` names is not served and this earlier one (the last known good) is. */
+  rejected?: { version: string; reason: string };
+  /** When this process started serving this release (ISO time). */
+  since: string;
+  /** The release the remote's `current` pointer names; null while its dist is served in place. */
+  pointer: string | null;
+}
+
+export interface RemotesSnapshot {
+  /** Manifests of the remotes served right now, in REMOTE_NAMES order (`version` is the served version). */
+  manifests: MfeManifest[];
+  /** `/remotes.json`: what the shell needs to load each remote. Only deployed remotes appear. */
+  map: Partial<RemotesMap>;
+  /** Every route pattern any deployed remote declares. */
+  routes: string[];
+  /** Which release each served remote serves from, and how its server module loaded. */
+  served?: Partial<Record<RemoteName, ServedRemote>>;
+}
+
+/** The deployed remotes as the services see them. */
+export interface DeployedRemotes {
+  /** The current deployment. */
+  snapshot(): Promise<RemotesSnapshot>;
+}

@@ -1,0 +1,142 @@
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../lib/logger';
+import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
+import { createRemoteRegistry } from '../remote-registry';
+
+/*
+ * The registry is the one owner of what is served: which release of each remote, with its imported server module.
+ * These tests drive it directly, with server modules that finish importing only when the test says so.
+ */
+
+type Gates = Record<string, () => void>;
+const gates = globalThis as unknown as { __releaseGates?: Record<string, Promise<void>>; __openGates?: Gates; __importing?: Record<string, boolean> };
+
+/** A server module whose import waits until the test calls open(name). */
+function gatedModule(name: string, title: string): string {
+  return `(globalThis.__importing ??= {})[${JSON.stringify(name)}] = true;\nawait globalThis.__releaseGates[${JSON.stringify(name)}];\nexport const routes = [{ path: '/blog', head: () => ({ path: '/blog', title: ${JSON.stringify(title)}, description: 'x' }) }];`;
+}
+
+function gate(name: string): () => void {
+  gates.__releaseGates ??= {};
+  gates.__openGates ??= {};
+  gates.__releaseGates[name] = new Promise<void>((resolve) => (gates.__openGates![name] = resolve));
+  return () => gates.__openGates![name]!();
+}
+
+describe('the remote registry', () => {
+  let site: SiteFixture;
+
+  /** A release of the blog, as `npm run deploy` leaves it. */
+  async function release(version: string, options: { serverModule?: string | null; builtWith?: unknown } = {}) {
+    const dir = `mfe-blog/releases/${version}`;
+    const { server, ...manifest } = { ...MANIFESTS.blog, version, ...(options.builtWith ? { builtWith: options.builtWith } : {}) };
+    await site.writeFile(`${dir}/mfe-manifest.json`, JSON.stringify(options.serverModule === null ? manifest : { ...manifest, server }));
+    await site.writeFile(`${dir}/assets/remoteEntry.js`, `export const version = ${JSON.stringify(version)};`);
+    if (options.serverModule !== null) await site.writeFile(`${dir}/server/routes.js`, options.serverModule ?? blogServerModule(` | ${version}`));
+  }
+
+  /** Moves the pointer as the deploy does: history first, then a rename over `current`. */
+  async function point(version: string, stack: string[]) {
+    await site.writeFile('mfe-blog/history.json', JSON.stringify({ stack, log: [] }));
+    const temp = path.join(site.root, 'mfe-blog', `current.tmp-${version}`);
+    await writeFile(temp, `${version}\n`);
+    await rename(temp, path.join(site.root, 'mfe-blog', 'current'));
+  }
+
+  beforeEach(async () => {
+    site = await createSiteFixture();
+  });
+  afterEach(async () => {
+    await site.cleanup();
+  });
+
+  it('takes a server module still importing at the deadline as not ready, not as broken: it is served once it has loaded', async () => {
+    const open = gate('slow-2');
+    await release('1.0.0');
+    await release('2.0.0', { serverModule: gatedModule('slow-2', 'Blog 2') });
+    await point('2.0.0', ['1.0.0', '2.0.0']);
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, importTimeoutMs: 50 });
+
+    const first = (await registry.snapshot()).served?.blog;
+    expect(first).toMatchObject({ version: '1.0.0', serverEntry: 'ok', rejected: { version: '2.0.0' } });
+    expect(first?.rejected?.reason).toContain('did not load within 50 ms');
+
+    open();
+    // The same import finishes; a later request resolves again and serves 2.0.0, with no restart and no new deploy.
+    await vi.waitFor(async () => {
+      const served = (await registry.snapshot()).served?.blog;
+      expect(served).toMatchObject({ version: '2.0.0', serverEntry: 'ok' });
+      expect(served?.rejected).toBeUndefined();
+    });
+    const served = (await registry.snapshot()).served?.blog;
+    expect((served?.module?.routes[0]?.head?.({}, undefined) as { title: string }).title).toBe('Blog 2');
+  });
+
+  it('lets the newer of two resolutions land last, however long the older one takes', async () => {
+    const open = gate('slow-3');
+    await release('3.0.0', { serverModule: gatedModule('slow-3', 'Blog 3') });
+    // No server module: resolved at once, while 3.0.0 still waits.
+    await release('4.0.0', { serverModule: null });
+    await point('3.0.0', ['3.0.0']);
+    const switches: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => void (/^mfe-blog serves /.test(JSON.parse(line).msg) && switches.push(JSON.parse(line).version)) },
+    });
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, importTimeoutMs: 30_000, logger });
+
+    const older = registry.snapshot();
+    await vi.waitFor(() => expect(gates.__importing?.['slow-3']).toBe(true));
+    // While 3.0.0's server module is still importing, the pointer moves on to 4.0.0 (a quick deploy after a slow one).
+    await point('4.0.0', ['3.0.0', '4.0.0']);
+    const newer = registry.snapshot();
+    // Give the newer resolution every chance to finish first (it would, were resolutions not taken in turn), then
+    // let the older one's import end.
+    await Promise.race([newer, new Promise((resolve) => setTimeout(resolve, 300))]);
+    open();
+    await Promise.all([older, newer]);
+
+    expect((await newer).served?.blog?.version).toBe('4.0.0');
+    // The older resolution finished first and the newer one after it: 3.0.0 never came back over 4.0.0.
+    expect(switches).toEqual(['3.0.0', '4.0.0']);
+    const settled = await registry.snapshot();
+    expect(settled.served?.blog).toMatchObject({ version: '4.0.0', serverEntry: 'none' });
+    expect(settled.map.blog?.version).toBe('4.0.0');
+  });
+
+  it('does not serve a release built against shared packages the shell cannot provide (React 18 under a React 19 shell)', async () => {
+    await site.writeFile(
+      'shell/dist/shell-manifest.json',
+      JSON.stringify({ name: 'shell', version: '1.0.0', builtWith: { shared: { react: '19.3.1', 'react-dom': '19.3.1', 'react-router-dom': '7.18.5' }, serverContract: 1 } }),
+    );
+    await release('5.0.0', { builtWith: { shared: { react: '19.3.1', 'react-dom': '19.3.1' }, serverContract: 1 } });
+    await release('6.0.0', { builtWith: { shared: { react: '18.3.1', 'react-dom': '18.3.1' }, serverContract: 1 } });
+    await point('6.0.0', ['5.0.0', '6.0.0']);
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {} });
+
+    const served = (await registry.snapshot()).served?.blog;
+    expect(served).toMatchObject({ version: '5.0.0', rejected: { version: '6.0.0' } });
+    expect(served?.rejected?.reason).toContain('it was built against react 18.3.1 (needs ^18.3.1), the shell provides 19.3.1');
+
+    // Another server contract is refused the same way.
+    await release('7.0.0', { builtWith: { shared: { react: '19.3.1' }, serverContract: 2 } });
+    await point('7.0.0', ['5.0.0', '7.0.0']);
+    expect((await registry.snapshot()).served?.blog?.rejected?.reason).toContain('built for server contract 2, the shell serves contract 1');
+  });
+
+  it('gives every reader of one snapshot the same release: directory, manifest, map and imported module', async () => {
+    await release('8.0.0');
+    await point('8.0.0', ['8.0.0']);
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {} });
+    const snapshot = await registry.snapshot();
+    const blog = snapshot.served?.blog;
+    expect(blog?.dir).toBe(path.join(site.root, 'mfe-blog', 'releases', '8.0.0'));
+    expect(snapshot.manifests.find((m) => m.name === 'blog')?.version).toBe('8.0.0');
+    expect(snapshot.map.blog?.version).toBe('8.0.0');
+    expect((blog?.module?.routes.find((r) => r.path === '/blog/:slug')?.head?.({ slug: 'x' }, { title: 'T', metaDescription: 'D', slug: 'x' }) as { title: string }).title).toBe('T | 8.0.0');
+    expect(Object.isFrozen(snapshot)).toBe(true);
+    expect(typeof blog?.since).toBe('string');
+  });
+});

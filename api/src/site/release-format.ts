@@ -1,0 +1,206 @@
+/*
+ * The release format of a remote: its layout below SITE_ROOT, its names, what makes a release complete, and the one
+ * way its server module is imported and judged. The server (remote-registry.ts) and `npm run deploy`/`rollback`
+ * (scripts/deploy-remote.mjs, through the built api/dist/release-format.js) both use this module, so a release the
+ * deploy accepts is one the server serves, for the same reasons.
+ *
+ *   mfe-<name>/releases/<version>/   a full dist, never changed once its pointer may name it
+ *   mfe-<name>/history.json          { stack: [versions, oldest first], log: [...] } for rollback
+ *   mfe-<name>/current               the served version (one line), swapped by write-temp-then-rename, after history
+ *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REMOTE_NAMES, mfeManifestSchema, shellManifestSchema, type MfeManifest, type RemoteName } from '@site/contracts/manifest';
+import { compatibilityProblems, type BuiltWith } from '@site/contracts/release-compat';
+import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-render';
+
+export { REMOTE_NAMES, type RemoteName };
+export const RELEASES_DIR = 'releases';
+export const POINTER_FILE = 'current';
+export const HISTORY_FILE = 'history.json';
+export const MANIFEST_FILE = 'mfe-manifest.json';
+/** Where the serving shell says what it provides to the remotes (written by its build). */
+export const SHELL_MANIFEST_FILE = path.join('shell', 'dist', 'shell-manifest.json');
+/** A release folder name: what `current` may hold. No dot first, so `.incoming-*` copies can never be named. */
+export const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
+/** The remote entry every release must hold (the shell loads `/mfe/<name>/assets/remoteEntry.js`). */
+export const REMOTE_ENTRY_FILE = 'assets/remoteEntry.js';
+/** How many earlier releases still answer for content-hashed assets (open tabs of an older version). */
+export const PREVIOUS_RELEASES_SERVED = 5;
+/** history.json log action of a kept dist: the release holding what was served before the first one. */
+export const KEPT_DIST_ACTION = 'keep-dist';
+
+export const remoteDir = (siteRoot: string, name: RemoteName) => path.join(siteRoot, `mfe-${name}`);
+export const releaseDir = (siteRoot: string, name: RemoteName, version: string) => path.join(remoteDir(siteRoot, name), RELEASES_DIR, version);
+export const distDir = (siteRoot: string, name: RemoteName) => path.join(remoteDir(siteRoot, name), 'dist');
+
+const isFile = async (file: string) => {
+  try {
+    const info = await stat(file);
+    return info.isFile() && info.size > 0;
+  } catch {
+    return false;
+  }
+};
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+
+/** The server modules a manifest names (`server.routes`, `server.entry`): [key, path relative to the dist]. */
+export function serverFiles(manifest: MfeManifest): Array<['routes' | 'entry', string]> {
+  const server = manifest.server ?? {};
+  return (['routes', 'entry'] as const).flatMap((key) => (server[key] ? [[key, server[key]] as ['routes' | 'entry', string]] : []));
+}
+
+/** A dist's manifest, read and validated: this remote's, with a version and routes. */
+export async function readManifest(dir: string, name: RemoteName): Promise<{ manifest: MfeManifest } | { reason: string }> {
+  let raw: string;
+  try {
+    raw = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    return { reason: `${MANIFEST_FILE} is missing` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    // Mid-copy (the dist layout) or hand-edited: read again when it changes.
+    return { reason: `${MANIFEST_FILE} is not valid JSON` };
+  }
+  const parsed = mfeManifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const named = (json as { name?: unknown } | null)?.name;
+    if (typeof named === 'string' && named !== name) return { reason: `${MANIFEST_FILE} names the remote "${named}", not "${name}"` };
+    const issue = parsed.error.issues[0];
+    return { reason: `${MANIFEST_FILE} is invalid${issue ? ` (${issue.path.join('.') || 'its root'}: ${issue.message})` : ''}` };
+  }
+  if (parsed.data.name !== name) return { reason: `${MANIFEST_FILE} names the remote "${parsed.data.name}", not "${name}"` };
+  return { manifest: parsed.data };
+}
+
+export type ReleaseCheck =
+  | { ok: true; manifest: MfeManifest; checked: string[]; serverFiles: string[] }
+  | { ok: false; problems: string[] };
+
+/**
+ * Whether `dir` holds a complete build of remote `name`: a valid manifest of this remote, `assets/remoteEntry.js`,
+ * and every server module the manifest names. Every problem is listed.
+ */
+export async function checkRelease(dir: string, name: RemoteName): Promise<ReleaseCheck> {
+  const read = await readManifest(dir, name);
+  if ('reason' in read) return { ok: false, problems: [read.reason] };
+  const { manifest } = read;
+  const problems: string[] = [];
+  const checked = [`${MANIFEST_FILE} (${manifest.name} ${manifest.version})`];
+  if (await isFile(path.join(dir, REMOTE_ENTRY_FILE))) checked.push(REMOTE_ENTRY_FILE);
+  else problems.push(`${REMOTE_ENTRY_FILE} is missing`);
+  const files = [...new Set(serverFiles(manifest).map(([, file]) => file))];
+  for (const file of files) {
+    if (await isFile(path.resolve(dir, file))) checked.push(file);
+    else problems.push(`${file} is missing`);
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest, checked, serverFiles: files };
+}
+
+/** What the shell serving from `siteRoot` provides (its build's shell-manifest.json); undefined for an older build. */
+export async function readShellBuiltWith(siteRoot: string): Promise<BuiltWith | undefined> {
+  try {
+    const parsed = shellManifestSchema.safeParse(JSON.parse(await readFile(path.join(siteRoot, SHELL_MANIFEST_FILE), 'utf8')));
+    return parsed.success ? parsed.data.builtWith : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why this release cannot run in the serving shell, or undefined when it can (see release-compat). */
+export function incompatibility(manifest: MfeManifest, shell: BuiltWith | undefined): string | undefined {
+  const problems = compatibilityProblems(manifest.builtWith, shell);
+  return problems.length > 0 ? `it cannot run in the serving shell: ${problems.join('; ')}` : undefined;
+}
+
+/** history.json: the stack of deployed versions (oldest first) and the log. Missing or unreadable: empty. */
+export async function readHistory(dir: string): Promise<{ stack: string[]; log: unknown[] }> {
+  try {
+    const history = JSON.parse(await readFile(path.join(dir, HISTORY_FILE), 'utf8')) as { stack?: unknown; log?: unknown };
+    return {
+      stack: Array.isArray(history.stack) ? history.stack.filter((v): v is string => typeof v === 'string') : [],
+      log: Array.isArray(history.log) ? history.log : [],
+    };
+  } catch {
+    return { stack: [], log: [] };
+  }
+}
+
+/** What a server module must export to count as loaded, or why it does not: the route table, and the entry's render. */
+export function moduleProblem(key: 'routes' | 'entry', imported: unknown): string | undefined {
+  const value = imported as { routes?: unknown; render?: unknown } | null;
+  const routes = value?.routes;
+  if (!Array.isArray(routes)) return 'it does not export a `routes` array';
+  const bad = routes.find((r: ServerRouteDef | null) => !r || typeof r.path !== 'string' || (r.head !== undefined && typeof r.head !== 'function'));
+  if (bad !== undefined) return 'its `routes` are not all { path, data?, head? }';
+  if (key === 'entry' && typeof value?.render !== 'function') return 'it does not export a `render` function';
+  if (value?.render !== undefined && typeof value.render !== 'function') return '`render` is not a function';
+  return undefined;
+}
+
+/** Imports started, by URL: Node keeps a module by URL for good, so each is imported once and its promise kept. */
+const imports = new Map<string, Promise<unknown>>();
+
+export type ImportResult = { ok: true; module: RemoteServerModule } | { ok: false; reason: string; transient: boolean };
+
+/**
+ * The one importer of a release's server module. The URL names the version and the file's stamp (`?version=…&mtime=…`),
+ * so a redeployed file counts without a restart, and the check and the server share one module instance. A failure to
+ * import or a module with the wrong exports is final for that file; a module that takes longer than `timeoutMs` is
+ * only not ready yet (`transient`): its import goes on, and the next call waits for the same import again.
+ */
+export async function importServerModule(dir: string, relative: string, version: string, key: 'routes' | 'entry', timeoutMs: number): Promise<ImportResult> {
+  const root = path.resolve(dir);
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return { ok: false, reason: `${relative} is outside the release`, transient: false };
+  let url: string;
+  try {
+    const info = await stat(file);
+    url = `${pathToFileURL(file).href}?version=${encodeURIComponent(version)}&mtime=${info.mtimeMs}-${info.size}`;
+  } catch (error) {
+    return { ok: false, reason: `${relative}: ${errorText(error)}`, transient: false };
+  }
+  let pending = imports.get(url);
+  if (!pending) {
+    pending = import(/* @vite-ignore */ url);
+    // Kept while it may still succeed; a settled failure stays (the same URL would fail the same way).
+    pending.catch(() => undefined);
+    imports.set(url, pending);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  try {
+    const imported = await Promise.race([
+      pending,
+      new Promise<typeof late>((resolve) => {
+        timer = setTimeout(() => resolve(late), timeoutMs);
+      }),
+    ]);
+    if (imported === late) return { ok: false, reason: `${relative} does not load: it did not load within ${timeoutMs} ms`, transient: true };
+    const problem = moduleProblem(key, imported);
+    return problem ? { ok: false, reason: `${relative} does not load: ${problem}`, transient: false } : { ok: true, module: imported as RemoteServerModule };
+  } catch (error) {
+    return { ok: false, reason: `${relative} does not load: ${errorText(error)}`, transient: false };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Imports every server module a release's manifest names, as the server will. Answers the module to render with
+ * (the entry, else the route table), null when it names none, or why it does not load.
+ */
+export async function importRelease(dir: string, manifest: MfeManifest, timeoutMs: number): Promise<{ ok: true; module: RemoteServerModule | null } | { ok: false; reason: string; transient: boolean }> {
+  let module: RemoteServerModule | null = null;
+  for (const [key, relative] of serverFiles(manifest)) {
+    const result = await importServerModule(dir, relative, manifest.version, key, timeoutMs);
+    if (!result.ok) return result;
+    if (key === 'entry' || !module) module = result.module;
+  }
+  return { ok: true, module };
+}
