@@ -146,8 +146,9 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
     summary: 'Version, database and deployed remotes',
     responses: {
       200: {
-        description: 'Everything answers.',
-        body: { schema: healthSchema, example: { status: 'ok', version: '1.0.0', db: 'ok', remotes: { blog: { version: '1.4.0', remoteEntry: 'ok', serverEntry: 'ok' } } } },
+        description:
+          "Everything answers. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names and since when this instance serves it (see the README).",
+        body: { schema: healthSchema, example: { status: 'ok', version: '1.0.0', db: 'ok', remotes: { blog: { version: '1.4.0' } } } },
       },
       503: { description: 'The database does not answer.', body: { schema: healthSchema, example: { status: 'degraded', version: '1.0.0', db: 'down', remotes: {} } } },
     },

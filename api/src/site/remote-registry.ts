@@ -3,6 +3,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from '@site/contracts/manifest';
 import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../lib/logger';
+import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../services/deployed-remotes';
 import {
   POINTER_FILE,
   PREVIOUS_RELEASES_SERVED,
@@ -26,41 +27,18 @@ export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, REL
 /** A server module that takes longer than this to import is not served yet; it is tried again on a later request. */
 const PROBE_TIMEOUT_MS = 5000;
 
-export type ServerEntryStatus = 'ok' | 'failed' | 'none';
+export type { ServerEntryStatus } from '../services/deployed-remotes';
 
-/** What one remote serves right now. */
-export interface ServedRemote {
-  name: RemoteName;
-  /** The served version: the release folder's name, or the manifest's version when served from `dist/`. */
-  version: string;
-  /** Served under `/mfe/<name>/`; its server module(s) are imported from here too. */
-  dir: string;
-  layout: 'release' | 'dist';
-  /** Whether the server module(s) the manifest names imported: `none` when it names none. */
-  serverEntry: ServerEntryStatus;
-  /** Why the server module does not load, when `serverEntry` is `failed`. */
-  serverError?: string;
-  /**
-   * Set when `current` names a release that is not served (missing, incomplete, or its server module does not
-   * import) and this earlier one (the last known good) is served instead.
-   */
-  rejected?: { version: string; reason: string };
-  /** The server module the page is rendered with (the entry, else the route table): null when it names none or failed. */
+/**
+ * What one remote serves right now: what the services read of it (services/deployed-remotes.ts), plus the server
+ * module the page is rendered with (the entry, else the route table; null when it names none or failed to load).
+ */
+export interface ServedRemote extends DeployedRemote {
   module: RemoteServerModule | null;
-  /** When this process started serving this release (ISO time). */
-  since: string;
-  /** The release the remote's `current` pointer names; null while its dist is served in place. */
-  pointer: string | null;
 }
 
-export interface RemotesSnapshot {
-  /** Manifests of the remotes served right now, in REMOTE_NAMES order (`version` is the served version). */
-  manifests: MfeManifest[];
-  /** `/remotes.json`: what the shell needs to load each remote. Only deployed remotes appear. */
-  map: Partial<RemotesMap>;
-  /** Every route pattern any deployed remote declares. */
-  routes: string[];
-  /** Which release each served remote serves from, and how its server module loaded. */
+/** The deployment as one page request reads it: the services' snapshot, with each remote's imported module. */
+export interface RemotesSnapshot extends Omit<DeployedSnapshot, 'served'> {
   served?: Partial<Record<RemoteName, ServedRemote>>;
 }
 
