@@ -31,8 +31,6 @@ import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
 import { createRenderQueue } from './site/render-queue';
 import { createPageComposer } from './site/compose-page';
-import { dynamicPagesResolver } from './site/dynamic-pages';
-import { manifestPagesResolver, type PageMetaResolver } from './site/page-meta';
 import { createRouteDataLoaders } from './site/route-data';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
@@ -122,16 +120,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
-  // Static pages from the manifests; dynamic ones from the remotes' route tables (server modules) and our loaders.
+  // A page's data, for its head (dynamic pages' head()) and its server render: our own services, never the remote.
   const routeDataLoaders = createRouteDataLoaders(services);
-  const pageMetaResolvers: PageMetaResolver[] = [
-    manifestPagesResolver(),
-    dynamicPagesResolver({ loaders: routeDataLoaders, logger }),
-  ];
   // Public pages are rendered on the server: the shell's server entry around the matched remote's (README).
   const composer = createPageComposer({
     shell: createShellServer({ siteRoot: config.siteRoot, logger }),
-    loaders: routeDataLoaders,
     timeoutMs: config.ssrTimeoutMs,
     queue: createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs }),
     logger,
@@ -172,7 +165,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
-  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, pageMetaResolvers, composer, logger }));
+  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger }));
 
   return {
     app,

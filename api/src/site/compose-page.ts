@@ -1,8 +1,6 @@
-import { bestRouteMatch } from '@site/contracts/route-match';
 import type { Logger } from '../lib/logger';
-import type { PageRequest } from './page-meta';
-import { loadRouteData, type RouteDataLoaders } from './route-data';
 import { createRenderQueue, type RenderQueue } from './render-queue';
+import type { ResolvedPage } from './resolve-page';
 import type { ServerArea, ShellServer, ShellServerEntry, SiteData } from './shell-server';
 
 /** The default budget of one remote's server render (SSR_TIMEOUT_MS). */
@@ -27,10 +25,9 @@ export interface PageComposer {
    */
   compose(input: {
     url: string;
-    path: string;
     notFound: boolean;
-    /** The request: its snapshot says which release of each remote serves it, with the imported module. */
-    request: PageRequest;
+    /** The request's page, resolved once: its owner, the release and module serving it, its route and data. */
+    page: ResolvedPage;
   }): Promise<ComposedBody | null>;
 }
 
@@ -52,7 +49,6 @@ const LEADING_LINKS = /^(?:<link\b[^>]*>)+/;
  */
 export function createPageComposer(options: {
   shell: ShellServer;
-  loaders: RouteDataLoaders;
   timeoutMs?: number;
   /** Renders take turns (site/render-queue.ts); one that waits too long is rendered in the browser. */
   queue?: RenderQueue;
@@ -68,7 +64,7 @@ export function createPageComposer(options: {
       if (!shell) return null;
       const release = await queue.enter();
       if (!release) {
-        logger?.info({ path: input.path, ...queue.stats() }, 'the server is busy: this page is rendered in the browser');
+        logger?.info({ path: input.page.path, ...queue.stats() }, 'the server is busy: this page is rendered in the browser');
         return null;
       }
       try {
@@ -79,35 +75,28 @@ export function createPageComposer(options: {
     },
   };
 
-  async function composeWith(shell: ShellServerEntry, { url, path, notFound, request }: Parameters<PageComposer['compose']>[0]): Promise<ComposedBody | null> {
+  async function composeWith(shell: ShellServerEntry, { url, notFound, page }: Parameters<PageComposer['compose']>[0]): Promise<ComposedBody | null> {
     const started = performance.now();
     let area: ServerArea = { kind: 'client' };
+    const { path, snapshot, owner } = page;
     let site: SiteData = { path, status: notFound ? 404 : 200 };
-    const { snapshot } = request;
 
     // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
     // not-found state (its page rendered with status 404 and no data).
-    const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
     if (owner) {
       // A remote that does not render on the server (admin) gets the page of today: rendered in the browser.
-      if (!owner.server?.entry) return null;
-      site = { ...site, remote: owner.name };
+      if (!owner.manifest.server?.entry) return null;
+      site = { ...site, remote: owner.manifest.name };
 
-      const module = snapshot.served?.[owner.name]?.module ?? null;
+      const module = owner.module;
       if (!module?.render) {
-        logger?.warn({ remote: owner.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
+        logger?.warn({ remote: owner.manifest.name, path }, 'no server entry loaded for this remote: its area is rendered in the browser');
       } else {
-        const match = bestRouteMatch(
-          module.routes.map((r) => r.path),
-          path,
-        );
-        const route = match && module.routes.find((r) => r.path === match.pattern);
         let data: unknown;
         let source: string | undefined;
-        if (match && route?.data && !notFound) {
-          const param = route.data.param === undefined ? undefined : match.params[route.data.param];
-          const loaded = await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
-          if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, route.data.source];
+        if (owner.route?.def.data && !notFound) {
+          const loaded = await page.data();
+          if (loaded.loaded && loaded.data !== undefined) [data, source] = [loaded.data, owner.route.def.data.source];
         }
         if (source) site = { ...site, source, data };
 
@@ -126,7 +115,7 @@ export function createPageComposer(options: {
           if (result.data !== undefined && source) site = { ...site, data: result.data };
         } catch (error) {
           controller.abort(error);
-          logger?.warn({ remote: owner.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
+          logger?.warn({ remote: owner.manifest.name, path, err: error }, "the remote's server render failed: its area is rendered in the browser");
         } finally {
           clearTimeout(timer);
         }

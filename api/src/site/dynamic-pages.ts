@@ -1,56 +1,44 @@
-import { pageMetaSchema } from '@site/contracts/manifest';
-import { bestRouteMatch } from '@site/contracts/route-match';
+import { pageMetaSchema, type PageMeta } from '@site/contracts/manifest';
 import type { Logger } from '../lib/logger';
-import type { PageMetaResolver } from './page-meta';
-import { loadRouteData, type RouteDataLoaders } from './route-data';
+import type { ResolvedPage } from './resolve-page';
 
 /**
- * Dynamic pages (`/blog/:slug`): the remote that declares the route (the first, as in the shell) names in its
- * route table the data the page needs and a `head(params, data)`; the server loads the data with its own loader
- * (unknown → 'not-found', a 404) and runs `head` from the remote's server module. The API names no remote's page.
- * Whatever goes wrong on the remote's side (no server module, a head that throws or answers invalid metadata, a
- * data source the server does not know) is logged and the page keeps the default head: never a 500 for it.
+ * The search metadata of a resolved page: a `PageMeta` (the page exists), `'not-found'` (a 404, e.g. an unknown blog
+ * slug), or null (a declared route with nothing to say: the default head; a path no remote declares: the caller's 404).
+ *
+ * A static page has the metadata its manifest declares (matched as the router matches: `/Blog/`, `/bl%6Fg` are
+ * `/blog`). A dynamic page (`/blog/:slug`) names in its route table the data it needs and a `head(params, data)`: the
+ * server loads the data with its own loader (unknown → 'not-found') and runs `head` from the remote's server module.
+ * The API names no remote's page. Whatever goes wrong on the remote's side (no server module, a head that throws or
+ * answers invalid metadata, a data source the server does not know) is logged and the page keeps the default head:
+ * never a 500 for it.
  */
-export function dynamicPagesResolver(options: { loaders: RouteDataLoaders; logger?: Logger }): PageMetaResolver {
-  const { logger } = options;
-  return async (requestPath, request) => {
-    const { manifests, served } = request.snapshot;
-    const manifest = manifests.find((m) => bestRouteMatch(m.routes, requestPath));
-    if (!manifest) return null;
+export async function resolveHead(page: ResolvedPage, logger?: Logger): Promise<PageMeta | 'not-found' | null> {
+  const { owner } = page;
+  if (!owner) return null;
+  if (owner.staticMeta) return owner.staticMeta;
+  const { manifest, module, route } = owner;
+  if (!module) {
+    if (manifest.server) logger?.warn({ remote: manifest.name, path: page.path }, 'no server module loaded: the page gets the default head');
+    return null;
+  }
+  if (!route?.def.head) return null;
 
-    // The module of the release this request's snapshot serves (imported once, when the release was resolved).
-    const module = served?.[manifest.name]?.module ?? null;
-    if (!module) {
-      if (manifest.server) logger?.warn({ remote: manifest.name, path: requestPath }, 'no server module loaded: the page gets the default head');
+  let data: unknown;
+  if (route.def.data) {
+    const result = await page.data();
+    if (!result.loaded) {
+      logger?.error({ remote: manifest.name, route: route.def.path, data: route.def.data }, 'route asks for server data the server cannot load: default head');
       return null;
     }
-    const match = bestRouteMatch(
-      module.routes.map((r) => r.path),
-      requestPath,
-    );
-    const route = match && module.routes.find((r) => r.path === match.pattern);
-    if (!match || !route?.head) return null;
+    data = result.data;
+    if (data === undefined) return 'not-found';
+  }
 
-    let data: unknown;
-    if (route.data) {
-      const param = route.data.param === undefined ? undefined : match.params[route.data.param];
-      const result =
-        route.data.param !== undefined && param === undefined
-          ? { loaded: false as const }
-          : await loadRouteData(options.loaders, route.data.source, param, request.search, request.memo);
-      if (!result.loaded) {
-        logger?.error({ remote: manifest.name, route: route.path, data: route.data }, 'route asks for server data the server cannot load: default head');
-        return null;
-      }
-      data = result.data;
-      if (data === undefined) return 'not-found';
-    }
-
-    try {
-      return pageMetaSchema.parse(route.head(match.params, data));
-    } catch (error) {
-      logger?.error({ remote: manifest.name, route: route.path, path: requestPath, err: error }, 'head() failed or answered invalid metadata: default head');
-      return null;
-    }
-  };
+  try {
+    return pageMetaSchema.parse(route.def.head(route.params, data));
+  } catch (error) {
+    logger?.error({ remote: manifest.name, route: route.def.path, path: page.path, err: error }, 'head() failed or answered invalid metadata: default head');
+    return null;
+  }
 }

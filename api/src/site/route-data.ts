@@ -71,22 +71,15 @@ export function createRouteDataLoaders(services: {
 }
 
 /**
- * One page's data, loaded once per request however many readers ask (the head and the render): `memo` lives for
- * the request. `loaded: false` when the route names a source the server has no loader for.
+ * One page's data from its route's source: `loaded: false` when the route names a source the server has no loader
+ * for. Loaded once per request by its ResolvedPage (resolve-page.ts), which the head and the body share.
  */
 export async function loadRouteData(
   loaders: RouteDataLoaders,
   source: string,
   param: string | undefined,
   search: URLSearchParams,
-  memo?: Map<string, Promise<unknown>>,
 ): Promise<{ loaded: false } | { loaded: true; data: unknown }> {
   if (!Object.hasOwn(loaders, source)) return { loaded: false };
-  const key = JSON.stringify([source, param ?? null, search.toString()]);
-  let pending = memo?.get(key);
-  if (!pending) {
-    pending = loaders[source as RouteDataSourceName](param, search);
-    memo?.set(key, pending);
-  }
-  return { loaded: true, data: await pending };
+  return { loaded: true, data: await loaders[source as RouteDataSourceName](param, search) };
 }

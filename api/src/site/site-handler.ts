@@ -3,14 +3,15 @@ import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { constants as zlibConstants } from 'node:zlib';
-import { bestRouteMatch, matchesAny } from '@site/contracts/route-match';
 import { compressorStream, pickEncoding } from '../lib/compression';
 import type { Logger } from '../lib/logger';
 import type { PageComposer } from './compose-page';
-import { resolvePageMeta, type PageMetaResolver, type PageRequest } from './page-meta';
+import { resolveHead } from './dynamic-pages';
 import type { RemoteRegistry } from './remote-registry';
 import { sendRemoteFile } from './remote-files';
 import { renderShellDocument, type HeadContent } from './render-page';
+import { resolvePage } from './resolve-page';
+import type { RouteDataLoaders } from './route-data';
 import { robotsTxt } from './robots';
 import type { ShellDocument } from './shell-document';
 import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static-files';
@@ -19,8 +20,8 @@ export interface SiteOptions {
   publicOrigin: string;
   shell: ShellDocument;
   remotes: RemoteRegistry;
-  /** Asked in order for each HTML page; the remotes' manifest pages should come last. */
-  pageMetaResolvers: readonly PageMetaResolver[];
+  /** The server's loaders of the data a page's route names (the head and the server render use them). */
+  loaders: RouteDataLoaders;
   /** Renders the page's body on the server (shell + the matched remote); without it pages render in the browser. */
   composer?: PageComposer;
   logger?: Logger;
@@ -94,15 +95,16 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
     ctx.body = NOT_BUILT;
     return;
   }
+  // One snapshot and one resolution per request: the head, the body, the stylesheets and the inlined remotes map all
+  // read this page, whatever a deploy does meanwhile; its data is loaded once for the head and the body.
   const snapshot = await options.remotes.snapshot();
-  // One memo per request: the head and the server render share the page's data.
-  const request: PageRequest = { snapshot, search: new URLSearchParams(ctx.querystring), memo: new Map() };
-  const meta = await resolvePageMeta(options.pageMetaResolvers, ctx.path, request);
+  const resolved = resolvePage(snapshot, ctx.path, new URLSearchParams(ctx.querystring), options.loaders);
+  const meta = await resolveHead(resolved, options.logger);
 
   let head: HeadContent;
   if (meta === 'not-found') head = { kind: 'not-found' };
   else if (meta) head = { kind: 'page', meta };
-  else if (matchesAny(snapshot.routes, ctx.path)) head = { kind: 'default', path: ctx.path };
+  else if (resolved.owner) head = { kind: 'default', path: ctx.path };
   else head = { kind: 'not-found' };
 
   ctx.status = head.kind === 'not-found' ? 404 : 200;
@@ -113,7 +115,7 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   ctx.vary('Accept-Encoding');
 
   // The remote that renders this page (an unknown slug inside its routes is its own not-found page).
-  const owner = snapshot.manifests.find((m) => bestRouteMatch(m.routes, ctx.path));
+  const owner = resolved.owner?.manifest;
   const ownerEntry = owner ? snapshot.map[owner.name]?.entry : undefined;
   // Expected to come from the server: then the remote's stylesheets go in the head at once, and its code is
   // preloaded by the shell's loader after the first paint. A page rendered in the browser alone preloads it at once.
@@ -134,7 +136,7 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   // Not rendered on the server after all: the empty #root, with the remote's code preloaded at once.
   const inBrowser = () => document.finish(undefined, { preload: ownerEntry ? [ownerEntry] : [] });
   await streamDocument(ctx, document.start, options.logger, inBrowser, async () => {
-    const body = await composer.compose({ url: ctx.url, path: ctx.path, notFound: head.kind === 'not-found', request });
+    const body = await composer.compose({ url: ctx.url, notFound: head.kind === 'not-found', page: resolved });
     if (!body) return null;
     return {
       html: document.finish({ html: body.html, headTags: body.headTags, site: body.site }),

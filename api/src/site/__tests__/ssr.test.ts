@@ -1,19 +1,17 @@
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
+import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
 // Server-side composition (README "Server rendering"): the raw HTML of every public page carries its content, head
 // and data; a remote whose server entry is missing, throws or is slow leaves its area to the browser, status unchanged.
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const BUILT = ['shell', 'mfe-marketing', 'mfe-blog', 'mfe-analysis'].every((dir) => existsSync(path.join(REPO, dir, 'dist', 'server', 'entry.js')));
+const missing = serverEntriesMissing();
 
 /**
  * GET a page as a browser would, with node:http to see what fetch hides: the pieces as they arrive (decompressed
@@ -53,7 +51,7 @@ const textOf = (markup: string) =>
     .replace(/&quot;/g, '"')
     .replace(/\s+/g, ' ');
 
-describe.skipIf(!BUILT)('server-rendered public pages (the built dists)', () => {
+describeNeedingBuild('server-rendered public pages (the built dists)', { missing }, () => {
   let server: TestServer;
   let reportPath = '';
 
@@ -240,7 +238,7 @@ export async function render(url, ctx) {
 }
 `;
 
-describe.skipIf(!BUILT)('a remote whose server entry fails (temp SITE_ROOT)', () => {
+describeNeedingBuild('a remote whose server entry fails (temp SITE_ROOT)', { missing }, () => {
   let site: SiteFixture;
   let server: TestServer;
   const lines: Array<{ level: number; msg: string; remote?: string }> = [];
@@ -266,6 +264,10 @@ describe.skipIf(!BUILT)('a remote whose server entry fails (temp SITE_ROOT)', ()
     if (source !== null) await site.writeFile('mfe-blog/dist/server/entry.js', source);
     await site.writeManifest('blog', { ...MANIFESTS.blog, version, server: { entry: 'server/entry.js' } });
   };
+
+  // Every test starts from a working entry of a version of its own, whatever the test before it deployed.
+  let deploys = 0;
+  beforeEach(() => deploy(`1.0.${++deploys}-working`, blogEntry('')));
 
   /** The page, with the shell's chrome rendered and the blog's area left to the browser. */
   async function expectShellWithAreaInBrowser(reason: RegExp) {
@@ -330,6 +332,8 @@ describe.skipIf(!BUILT)('a remote whose server entry fails (temp SITE_ROOT)', ()
   });
 
   it('a deployed working entry renders on the server again, with no restart', async () => {
+    await deploy('2.9.0-throws', blogEntry("throw new Error('boom in render');"));
+    await expectShellWithAreaInBrowser(/server render failed/);
     await deploy('3.0.0', blogEntry(''));
     const { html } = await fetchPage(server.url, '/blog');
     expect(rootOf(html)).toContain('<h1>Fixture blog page</h1>');
