@@ -58,9 +58,10 @@ export interface AppDeps {
   logger?: Logger;
   /** Defaults to the system clock. */
   clock?: Clock;
-  /** Route modules registered after the built-in ones (tests add failing or slow routes). */
-  routes?: readonly RouteModule[];
-  /** Analysis engine overrides for tests (local fake providers, loopback allowance); production passes none. */
+  /**
+   * The analysis engine's outside world: provider endpoints and timeouts, and the website fetcher's options (which
+   * addresses it may read). Defaults: the real providers with config's keys, the public internet on ports 80/443.
+   */
   analysis?: AnalysisEngineOverrides;
   /** Database options, e.g. a PostgreSQL schema of its own for a test run. */
   database?: Omit<OpenDatabaseOptions, 'logger'>;
@@ -101,7 +102,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // REDIS_URL: rate limits (and the admin login lockout) counted once for every instance behind the load balancer.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const rateLimits: RateLimitStore = { redis };
-  const remotes = createRemoteRegistry({ siteRoot: config.siteRoot, remoteUrls: config.remoteUrls, logger });
+  // The shell's server entry renders every page's chrome and provides the remotes' server modules with its React and
+  // router (its `shared`), as Module Federation provides the shell's copies in the browser.
+  const shellServer = createShellServer({ siteRoot: config.siteRoot, logger });
+  const remotes = createRemoteRegistry({
+    siteRoot: config.siteRoot,
+    remoteUrls: config.remoteUrls,
+    logger,
+    shared: async () => (await shellServer.load())?.shared,
+  });
   const services = createServices({
     db: database.db,
     clock,
@@ -110,11 +119,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     ping: () => database.ping(),
     remotes,
     rateLimits,
-    analysis: config.analysisTestOnlyAllowLoopback
-      ? { ...deps.analysis, website: { ...deps.analysis?.website, testOnlyAllowLoopback: true } }
-      : deps.analysis,
+    analysis: deps.analysis,
   });
-  if (config.analysisTestOnlyAllowLoopback) logger.warn('ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is on: the website analyzer reads loopback addresses (tests only)');
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
@@ -124,7 +130,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const routeDataLoaders = createRouteDataLoaders(services);
   // Public pages are rendered on the server: the shell's server entry around the matched remote's (README).
   const composer = createPageComposer({
-    shell: createShellServer({ siteRoot: config.siteRoot, logger }),
+    shell: shellServer,
     timeoutMs: config.ssrTimeoutMs,
     queue: createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs }),
     logger,
@@ -133,7 +139,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const router: ApiRouter = new Router();
   let draining = false;
   const routeContext: RouteContext = { config, logger, clock, services, remotes, rateLimits, lifecycle: { draining: () => draining } };
-  for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, routeContext);
+  for (const register of ROUTE_MODULES) register(router, routeContext);
 
   // Behind a proxy, the client is the address the last `trustProxyHops` proxies appended (rightmost), not the leftmost
   // X-Forwarded-For entry, which the client can write itself.

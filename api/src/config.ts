@@ -48,8 +48,9 @@ export interface Config {
   contactEmailTo: string;
   mailFrom: string;
   /**
-   * TEST ONLY (ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK=1): the website analyzer may read loopback addresses on any
-   * port, so browser tests can analyze a local test site. Off by default; refused when NODE_ENV=production.
+   * TEST ONLY (ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK=1): the server process (server.ts) lets the website analyzer read
+   * loopback addresses on any port, so browser tests can analyze a local test site. createApp never reads it.
+   * Off by default; refused when NODE_ENV=production.
    */
   analysisTestOnlyAllowLoopback: boolean;
   /**

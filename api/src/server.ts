@@ -14,16 +14,21 @@ function configOrExit(): Config {
 
 const config = configOrExit();
 
+// ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK (refused with NODE_ENV=production): the browser tests start this process and have
+// it analyze a site on 127.0.0.1. Tests inside one process pass the same fetcher option to createApp instead.
+const websiteFetch = config.analysisTestOnlyAllowLoopback ? { analysis: { website: { testOnlyAllowLoopback: true } } } : {};
+
 let running: RunningServer;
 try {
   // The admin health checks run every minute in the server (stopped by close()).
-  running = await startServer(config, { adminMonitor: true }, { forceAfterMs: FORCE_EXIT_AFTER_MS - 500 });
+  running = await startServer(config, { adminMonitor: true, ...websiteFetch }, { forceAfterMs: FORCE_EXIT_AFTER_MS - 500 });
 } catch (error) {
   console.error('The server could not start:', error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
 const { instance, port } = running;
+if (config.analysisTestOnlyAllowLoopback) instance.logger.warn('ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is on: the website analyzer reads loopback addresses (tests only)');
 instance.logger.info({ host: config.host, port, dialect: instance.database.dialect }, 'listening');
 console.log(`Site running at http://localhost:${port}`);
 

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleMissing, postgresUrlWithSchema, startChildServer, type ChildServer } from '../test-support/child-server';
+import { describeNeedingBuild } from '../test-support/built-site';
 import { uniqueSchema } from '../test-support/databases';
 import { call, contactMessage, cookieOf, sendWebhook, webhookPost, type Answer } from '../test-support/site-client';
 
@@ -64,9 +65,8 @@ function postgres(url: string): Storage {
 }
 
 const storages = [sqlite(), ...(databaseUrl ? [postgres(databaseUrl)] : [])];
-const skipReason = bundleMissing();
 
-describe.skipIf(skipReason).each(storages)(`kill -9 right after the last 2xx ($name)${skipReason ? ` — skipped: ${skipReason}` : ''}`, (storage) => {
+for (const storage of storages) describeNeedingBuild(`kill -9 right after the last 2xx (${storage.name})`, { missing: bundleMissing() }, () => {
   let server: ChildServer | undefined;
   let env: Record<string, string>;
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleMissing, startChildServer } from '../test-support/child-server';
+import { describeNeedingBuild } from '../test-support/built-site';
 import { call, contactMessage, waitFor } from '../test-support/site-client';
 import { startTestServer } from '../test-support/test-server';
 
@@ -25,9 +26,7 @@ describe('readiness while draining', () => {
   });
 });
 
-const skipReason = bundleMissing();
-
-describe.skipIf(skipReason)(`SIGTERM on the built server${skipReason ? ` — skipped: ${skipReason}` : ''}`, () => {
+describeNeedingBuild('SIGTERM on the built server', { missing: bundleMissing() }, () => {
   let dataDir: string;
   let smtp: SMTPServer;
   let smtpDelayMs = 1500;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOGIN_MAX_FAILURES } from '@site/contracts/admin';
 import { CONTACT_RATE_LIMIT } from '../routes/contact';
 import {
@@ -16,27 +16,29 @@ import {
   startChildServer,
   type ChildServer,
 } from '../test-support/child-server';
+import { describeNeedingBuild } from '../test-support/built-site';
 import { uniqueSchema } from '../test-support/databases';
 import { call, contactMessage, cookieOf, sendWebhook, waitFor, webhookPost } from '../test-support/site-client';
 
 /*
  * Two server processes (node api/dist/server.js) on one PostgreSQL database and one Redis: what a deployment behind a
  * load balancer is. Needs TEST_DATABASE_URL (PostgreSQL) and a Redis at TEST_REDIS_URL (default
- * redis://127.0.0.1:6379), and the built bundle; otherwise the suite is skipped and says why.
+ * redis://127.0.0.1:6379), and the built bundle. Without PostgreSQL or Redis the suite is skipped and says why; without
+ * the bundle it is skipped too when run by hand, and fails under `npm test` (which builds first).
  */
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = await reachableRedis();
-const skipReason = !databaseUrl
+const unavailable = !databaseUrl
   ? 'TEST_DATABASE_URL is not set (a PostgreSQL database)'
   : !redisUrl
     ? `no Redis answers at ${process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'} (set TEST_REDIS_URL)`
-    : bundleMissing();
+    : undefined;
 
 const PASSWORD = 'scale-out admin password';
 const SECRET = 'scale-out webhook secret';
 const MULTIPLIER = 2;
 
-describe.skipIf(skipReason)(`two instances on one PostgreSQL and one Redis${skipReason ? ` — skipped: ${skipReason}` : ''}`, () => {
+describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing: bundleMissing(), unavailable }, () => {
   const schema = uniqueSchema();
   let admin: pg.Client;
   let redis: Redis;

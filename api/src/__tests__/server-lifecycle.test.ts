@@ -1,7 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RouteModule } from '../routes/route-module';
-import { rawRequest, startTestServer, type TestServer } from '../test-support/test-server';
+import { rawRequest, startTestServer, type TestRoutes, type TestServer } from '../test-support/test-server';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -9,7 +8,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const slowRoute: RouteModule = (router) => {
+const slowRoute: TestRoutes = (router) => {
   router.get('/api/test/slow', async (ctx) => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     ctx.body = { done: true };
@@ -18,7 +17,7 @@ const slowRoute: RouteModule = (router) => {
 
 describe('graceful shutdown', () => {
   it('finishes the request in flight, refuses new connections, then closes the database', async () => {
-    server = await startTestServer({ deps: { routes: [slowRoute] } });
+    server = await startTestServer({ routes: [slowRoute] });
     const { url, running, instance } = server;
 
     const inFlight = fetch(`${url}/api/test/slow`);

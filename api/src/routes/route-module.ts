@@ -44,7 +44,6 @@ export type RouteDeps<C extends keyof Config = never, S extends keyof Services =
 /**
  * One file per resource under `routes/` exports one of these, registering its full `/api/...` paths. app.ts calls
  * each with the whole RouteContext; a route file builds its module with `defineRoutes`, which passes it only its slice.
- * (Test-only modules that use nothing but the router may be plain functions.)
  */
 export type RouteModule = (router: ApiRouter, context: RouteContext) => void;
 

@@ -24,8 +24,8 @@ import type { DeployedRemotes } from './deployed-remotes';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
 
 /**
- * What tests (and only tests) may change in the analysis engine: provider base URLs aimed at local fakes, shorter
- * timeouts, the website fetcher's options. Production passes nothing: keys come from config.
+ * The analysis engine's dependencies besides config's keys: provider base URLs, timeouts, the website fetcher's
+ * options. Production takes the defaults; tests aim them at local fakes (test-support/test-server.ts).
  */
 export type AnalysisEngineOverrides = Omit<AnalysisEngineDeps, 'googlePlacesApiKey' | 'yelpApiKey' | 'clock'>;
 

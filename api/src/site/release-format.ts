@@ -10,8 +10,10 @@
  *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
  */
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { compileFunction } from 'node:vm';
+import { transform } from 'esbuild';
 import { REMOTE_NAMES, mfeManifestSchema, shellManifestSchema, type MfeManifest, type RemoteName } from '@site/contracts/manifest';
 import { compatibilityProblems, type BuiltWith } from '@site/contracts/release-compat';
 import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-render';
@@ -143,62 +145,63 @@ export function moduleProblem(key: 'routes' | 'entry', imported: unknown): strin
   return undefined;
 }
 
-/** Imports started, by URL: Node keeps a module by URL for good, so each is imported once and its promise kept. */
-const imports = new Map<string, Promise<unknown>>();
+/** The packages a server entry imports without bundling them, by specifier (the shell's own instances). */
+export type SharedModules = Readonly<Record<string, unknown>>;
 
-export type ImportResult = { ok: true; module: RemoteServerModule } | { ok: false; reason: string; transient: boolean };
+export type ImportResult = { ok: true; module: RemoteServerModule } | { ok: false; reason: string };
 
 /**
- * The one importer of a release's server module. The URL names the version and the file's stamp (`?version=…&mtime=…`),
- * so a redeployed file counts without a restart, and the check and the server share one module instance. A failure to
- * import or a module with the wrong exports is final for that file; a module that takes longer than `timeoutMs` is
- * only not ready yet (`transient`): its import goes on, and the next call waits for the same import again.
+ * Evaluates one server module file as a function of its own: the ES module is turned into a CommonJS body (esbuild)
+ * and compiled with `vm.compileFunction`, its imports answered from `shared` (the shell's React, router…) or else
+ * resolved from the node_modules above the file. Unlike `import()`, whose module map keeps every URL for the life of
+ * the process, nothing holds a module loaded this way but its users: when no snapshot serves a release any more, its
+ * code is garbage like any other object, so memory stays flat however many releases are deployed.
  */
-export async function importServerModule(dir: string, relative: string, version: string, key: 'routes' | 'entry', timeoutMs: number): Promise<ImportResult> {
-  const root = path.resolve(dir);
-  const file = path.resolve(root, relative);
-  if (!file.startsWith(root + path.sep)) return { ok: false, reason: `${relative} is outside the release`, transient: false };
-  let url: string;
-  try {
-    const info = await stat(file);
-    url = `${pathToFileURL(file).href}?version=${encodeURIComponent(version)}&mtime=${info.mtimeMs}-${info.size}`;
-  } catch (error) {
-    return { ok: false, reason: `${relative}: ${errorText(error)}`, transient: false };
-  }
-  let pending = imports.get(url);
-  if (!pending) {
-    pending = import(/* @vite-ignore */ url);
-    // Kept while it may still succeed; a settled failure stays (the same URL would fail the same way).
-    pending.catch(() => undefined);
-    imports.set(url, pending);
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const late = Symbol('late');
-  try {
-    const imported = await Promise.race([
-      pending,
-      new Promise<typeof late>((resolve) => {
-        timer = setTimeout(() => resolve(late), timeoutMs);
-      }),
-    ]);
-    if (imported === late) return { ok: false, reason: `${relative} does not load: it did not load within ${timeoutMs} ms`, transient: true };
-    const problem = moduleProblem(key, imported);
-    return problem ? { ok: false, reason: `${relative} does not load: ${problem}`, transient: false } : { ok: true, module: imported as RemoteServerModule };
-  } catch (error) {
-    return { ok: false, reason: `${relative} does not load: ${errorText(error)}`, transient: false };
-  } finally {
-    clearTimeout(timer);
-  }
+async function evaluate(file: string, shared: SharedModules | undefined): Promise<unknown> {
+  const source = await readFile(file, 'utf8');
+  const { code } = await transform(source, { format: 'cjs', platform: 'node', target: 'node20', loader: 'js', sourcefile: file, logLevel: 'silent' });
+  const body = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+  const nodeRequire = createRequire(file);
+  const requireShared = (specifier: string): unknown => (shared && Object.hasOwn(shared, specifier) ? shared[specifier] : nodeRequire(specifier));
+  const module = { exports: {} as Record<string, unknown> };
+  body.call(module.exports, module.exports, requireShared, module, file, path.dirname(file));
+  return module.exports;
 }
 
 /**
- * Imports every server module a release's manifest names, as the server will. Answers the module to render with
- * (the entry, else the route table), null when it names none, or why it does not load.
+ * The one importer of a release's server module: loads `relative` inside `dir` (see evaluate) and judges its exports
+ * (moduleProblem). A failure to load or the wrong exports says why; there is no timeout to mistake for a verdict,
+ * since evaluating a file does not wait on anything.
  */
-export async function importRelease(dir: string, manifest: MfeManifest, timeoutMs: number): Promise<{ ok: true; module: RemoteServerModule | null } | { ok: false; reason: string; transient: boolean }> {
+export async function importServerModule(dir: string, relative: string, key: 'routes' | 'entry', shared?: SharedModules): Promise<ImportResult> {
+  const root = path.resolve(dir);
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return { ok: false, reason: `${relative} is outside the release` };
+  let imported: unknown;
+  try {
+    imported = await evaluate(file, shared);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return { ok: false, reason: code === 'ENOENT' ? `${relative} is missing` : `${relative} does not load: ${errorText(error)}` };
+  }
+  const problem = moduleProblem(key, imported);
+  return problem ? { ok: false, reason: `${relative} does not load: ${problem}` } : { ok: true, module: imported as RemoteServerModule };
+}
+
+/**
+ * Loads every server module a release's manifest names, as the server will. Answers the module to render with (the
+ * entry, else the route table), null when it names none, or why it does not load. A file named twice
+ * (`server.routes` and `server.entry` are usually the same) is loaded once.
+ */
+export async function importRelease(dir: string, manifest: MfeManifest, shared?: SharedModules): Promise<{ ok: true; module: RemoteServerModule | null } | { ok: false; reason: string }> {
+  const files = serverFiles(manifest);
+  const byFile = new Map<string, Promise<ImportResult>>();
   let module: RemoteServerModule | null = null;
-  for (const [key, relative] of serverFiles(manifest)) {
-    const result = await importServerModule(dir, relative, manifest.version, key, timeoutMs);
+  for (const [key, relative] of files) {
+    const entryKey = files.some(([k, f]) => k === 'entry' && f === relative) ? 'entry' : key;
+    let pending = byFile.get(relative);
+    if (!pending) byFile.set(relative, (pending = importServerModule(dir, relative, entryKey, shared)));
+    const result = await pending;
     if (!result.ok) return result;
     if (key === 'entry' || !module) module = result.module;
   }

@@ -19,13 +19,15 @@ import {
   releaseDir,
   remoteDir as remoteDirOf,
   serverFiles,
+  type SharedModules,
 } from './release-format';
+
+/** Loads a release's server module(s): release-format's importRelease unless a test wraps it. */
+export type ReleaseImporter = (dir: string, manifest: MfeManifest, shared?: SharedModules) => ReturnType<typeof importRelease>;
 
 const REMOTE_ENTRY = 'assets/remoteEntry.js';
 // The release format (layout, names, checks, the importer) is release-format.ts, shared with npm run deploy.
 export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, RELEASES_DIR, REMOTE_ENTRY_FILE } from './release-format';
-/** A server module that takes longer than this to import is not served yet; it is tried again on a later request. */
-const PROBE_TIMEOUT_MS = 5000;
 
 export type { ServerEntryStatus } from '../services/deployed-remotes';
 
@@ -67,13 +69,11 @@ interface RemoteState {
   manifest: MfeManifest | null;
   /** Bumped on every resolution, so the snapshot can tell that something changed. */
   generation: number;
-  /** A server module was still importing at the deadline: not a verdict, so a later request resolves again. */
-  retry?: boolean;
 }
 
 type Inspection = { ok: true; manifest: MfeManifest; dir: string } | { ok: false; reason: string };
-type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null; transient?: boolean };
-type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string; transient?: boolean };
+type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null };
+type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string };
 
 const statKey = async (file: string) => {
   try {
@@ -99,11 +99,13 @@ export function createRemoteRegistry(options: {
   siteRoot: string;
   remoteUrls: Partial<Record<RemoteName, string>>;
   logger?: Logger;
-  /** How long a server module may take to import before it counts as not ready (tests). */
-  importTimeoutMs?: number;
+  /** The shell's shared singletons (its server entry's `shared`), handed to each remote's server module. */
+  shared?: () => Promise<SharedModules | undefined>;
+  /** How a release's server modules are loaded (release-format's importRelease). */
+  importer?: ReleaseImporter;
 }): RemoteRegistry {
   const { logger } = options;
-  const importTimeoutMs = options.importTimeoutMs ?? PROBE_TIMEOUT_MS;
+  const importer = options.importer ?? importRelease;
   const states = new Map<RemoteName, RemoteState>();
   const resolving = new Map<RemoteName, { inputs: string; promise: Promise<RemoteState> }>();
   /** The last resolution started per remote: the next one starts after it (serialised, newest lands last). */
@@ -163,8 +165,8 @@ export function createRemoteRegistry(options: {
   /** Imports the server module(s) of a release with release-format's importer, the same as the deploy checks them. */
   async function probeServer(dir: string, manifest: MfeManifest): Promise<Probe> {
     if (serverFiles(manifest).length === 0) return { status: 'none', module: null };
-    const result = await importRelease(dir, manifest, importTimeoutMs);
-    if (!result.ok) return { status: 'failed', module: null, reason: result.reason, transient: result.transient };
+    const result = await importer(dir, manifest, await options.shared?.());
+    if (!result.ok) return { status: 'failed', module: null, reason: result.reason };
     return { status: 'ok', module: result.module };
   }
 
@@ -207,7 +209,7 @@ export function createRemoteRegistry(options: {
       logger?.error({ remote: name, dir, reason: probe.reason }, kept ? `${what}; keeping the last one that loaded` : what);
       if (kept) probe = { ...probe, module: kept };
     }
-    return { served: servedOf(name, manifest.version, dir, 'dist', probe, since), manifest, transient: probe.transient };
+    return { served: servedOf(name, manifest.version, dir, 'dist', probe, since), manifest };
   }
 
   async function resolveRelease(name: RemoteName, pointer: string, since: string): Promise<Resolution> {
@@ -217,7 +219,6 @@ export function createRemoteRegistry(options: {
     const candidates = [...new Set([pointer, ...(good ? [good] : []), ...below.reverse()])];
 
     let rejected: ServedRemote['rejected'];
-    let transient = false;
     let lastResort: { served: ServedRemote; manifest: MfeManifest } | undefined;
     for (const version of candidates) {
       const inspection = await inspectRelease(name, version);
@@ -228,21 +229,19 @@ export function createRemoteRegistry(options: {
       const probe = await probeServer(inspection.dir, inspection.manifest);
       const served = servedOf(name, version, inspection.dir, 'release', probe, since);
       if (probe.status === 'failed') {
-        // Still importing at the deadline: not a verdict. The pointer's release is tried again shortly.
-        if (probe.transient && version === pointer) transient = true;
         rejected ??= { version, reason: probe.reason ?? 'its server module does not load' };
         lastResort ??= { served, manifest: inspection.manifest };
         continue;
       }
       if (version !== pointer) served.rejected = rejected;
-      return { served, manifest: inspection.manifest, transient };
+      return { served, manifest: inspection.manifest };
     }
     // Nothing earlier loads either: a complete release whose server module fails still serves its browser code.
     if (lastResort) {
       const { served, manifest } = lastResort;
-      return { served: { ...served, ...(served.version !== pointer ? { rejected } : {}) }, manifest, transient };
+      return { served: { ...served, ...(served.version !== pointer ? { rejected } : {}) }, manifest };
     }
-    return { served: null, manifest: null, transient };
+    return { served: null, manifest: null };
   }
 
   async function resolve(name: RemoteName, inputs: Inputs): Promise<RemoteState> {
@@ -272,7 +271,6 @@ export function createRemoteRegistry(options: {
       served,
       manifest: resolution.manifest,
       generation: ++generation,
-      ...(resolution.transient ? { retry: true } : {}),
     };
     states.set(name, state);
     return state;
@@ -286,7 +284,7 @@ export function createRemoteRegistry(options: {
       .then(async () => {
         const inputs = await readInputs(name);
         const state = states.get(name);
-        if (state && state.inputs === inputs.key && !state.retry) return state;
+        if (state && state.inputs === inputs.key) return state;
         return resolve(name, inputs);
       });
     tails.set(name, promise);
@@ -303,12 +301,7 @@ export function createRemoteRegistry(options: {
   async function current(name: RemoteName): Promise<RemoteState> {
     const inputs = await readInputs(name);
     const state = states.get(name);
-    if (state && state.inputs === inputs.key) {
-      // A server module still importing at the deadline: try again in the background (the same import, not a new
-      // one), and serve what is known meanwhile.
-      if (state.retry && !resolving.has(name)) void enqueue(name, inputs.key).catch(() => undefined);
-      return state;
-    }
+    if (state && state.inputs === inputs.key) return state;
     // Concurrent requests after a deploy wait for one resolution (and one import of the new server module).
     const pending = resolving.get(name);
     if (pending && pending.inputs === inputs.key) return pending.promise;

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { missingFiles } from './built-site';
 
 /** The built server (`npx pnpm@10.34.9 --filter api build`), run exactly as in production. */
 export const SERVER_BUNDLE = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 
-export const bundleMissing = () =>
-  existsSync(SERVER_BUNDLE) ? undefined : 'api/dist/server.js is missing: build it first (npx pnpm@10.34.9 --filter api build)';
+/** `undefined` when api/dist/server.js is built, else what is missing (for `describeNeedingBuild`). */
+export const bundleMissing = () => missingFiles(['api/dist/server.js']);
 
 export interface ChildServer {
   /** `http://127.0.0.1:<port>` */

@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppDeps, AppInstance } from '../app';
 import { loadConfig, type Config } from '../config';
+import type { ApiRouter } from '../routes/route-module';
 import { startServer, type RunningServer } from '../server-lifecycle';
+import type { AnalysisEngineOverrides } from '../services/services';
+
+/** Extra API routes of a test (one that fails or is slow on purpose), registered beside the app's own. */
+export type TestRoutes = (router: ApiRouter) => void;
+
+/**
+ * The analysis engine's options (`deps.analysis`) with a website fetcher that also reads sites on 127.0.0.1, on any
+ * port: the test's own local site. Private networks stay refused.
+ */
+export function readingLoopbackSites(analysis: AnalysisEngineOverrides = {}): AnalysisEngineOverrides {
+  return { ...analysis, website: { ...analysis.website, testOnlyAllowLoopback: true } };
+}
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -20,7 +33,7 @@ export interface TestServer {
  * `siteRoot` defaults to an empty directory (no shell, no remotes) so tests never depend on builds.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined>; deps?: AppDeps; siteRoot?: string } = {},
+  options: { env?: Record<string, string | undefined>; deps?: AppDeps; siteRoot?: string; routes?: readonly TestRoutes[] } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-data-'));
   const emptySite = options.siteRoot ? undefined : await mkdtemp(path.join(tmpdir(), 'api-test-site-'));
@@ -34,6 +47,8 @@ export async function startTestServer(
     ...options.env,
   });
   const running = await startServer(config, options.deps);
+  // The router dispatches on its routes at request time (the API 404/405 too), so these answer from the first request.
+  for (const register of options.routes ?? []) register(running.instance.router);
   return {
     url: `http://127.0.0.1:${running.port}`,
     config,

@@ -86,4 +86,9 @@ export interface ShellRenderResult {
 /** The shell's server entry (`shell/dist/server/entry.js`, from `shell/src/app/server-entry.tsx`). */
 export interface ShellServerEntry {
   renderPage(input: ShellRenderInput): Promise<ShellRenderResult>;
+  /**
+   * The packages the remotes' server entries import without bundling (react, react-dom, react-router-dom,
+   * react/jsx-runtime), by specifier: the very module instances the shell renders with. Absent in older builds.
+   */
+  shared?: Record<string, unknown>;
 }

@@ -1,9 +1,13 @@
 // The shell's server entry (built to dist/server/entry.js, imported by the API): renders the chrome around the
 // matched remote's page into HTML, in the same tree main.tsx hydrates.
 import { Writable } from 'node:stream';
+import * as React from 'react';
 import type { ReactNode } from 'react';
+import * as ReactDOM from 'react-dom';
 import { renderToPipeableStream } from 'react-dom/server';
+import * as ReactRouterDOM from 'react-router-dom';
 import { StaticRouter } from 'react-router-dom';
+import * as JSXRuntime from 'react/jsx-runtime';
 import type { ShellRenderInput as ContractInput, ShellRenderResult } from '@site/contracts/server-render';
 import { SiteDataProvider } from '@site/ui';
 import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from '../features/remotes/lib/remote-environment';
@@ -13,6 +17,18 @@ import { ShellRoot } from './shell-root';
 /** What the API hands the shell's server entry (the server-render contract, with React's nodes). */
 export type ShellRenderInput = ContractInput<ReactNode>;
 export type { ShellRenderResult };
+
+/**
+ * The shared singletons this server entry renders with, as the remotes' server entries must see them: the server
+ * hands these to each remote's module when it loads it (release-format's importer), as Module Federation hands the
+ * shell's copies to the remotes in the browser. One React, one router context, whatever release is loaded.
+ */
+export const shared: Record<string, unknown> = {
+  react: React,
+  'react-dom': ReactDOM,
+  'react-router-dom': ReactRouterDOM,
+  'react/jsx-runtime': JSXRuntime,
+};
 
 /** Renders the whole page body (header, main with the remote's area, footer, toaster) once everything is ready. */
 export function renderPage(input: ShellRenderInput): Promise<ShellRenderResult> {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from '@site/contracts/error';
-import type { RouteModule } from '../../routes/route-module';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { startTestServer, type TestRoutes, type TestServer } from '../../test-support/test-server';
 
-const failingRoutes: RouteModule = (router) => {
+const failingRoutes: TestRoutes = (router) => {
   router.get('/api/test/crash', () => {
     const error = new Error('database password is hunter2');
     throw error;
@@ -21,7 +20,7 @@ const failingRoutes: RouteModule = (router) => {
 describe('error envelope', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ deps: { routes: [failingRoutes] } });
+    server = await startTestServer({ routes: [failingRoutes] });
   });
   afterAll(() => server.close());
 

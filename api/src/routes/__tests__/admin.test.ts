@@ -13,11 +13,10 @@ import {
   vulnerabilitySummarySchema,
 } from '@site/contracts/admin';
 import { postSchema } from '@site/contracts/posts';
-import type { RouteModule } from '../route-module';
 import { hashPassword } from '../../services/admin/password';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { startTestServer, type TestRoutes, type TestServer } from '../../test-support/test-server';
 
 const PASSWORD = 'correct horse battery staple';
 const ORIGIN = 'https://example.test'; // PUBLIC_ORIGIN of the test server
@@ -34,7 +33,7 @@ const VALID_POST = {
 };
 
 /** Routes that fail on purpose: the 5xx alert hook. */
-const boomRoutes: RouteModule = (router) => {
+const boomRoutes: TestRoutes = (router) => {
   router.get('/api/test-boom', () => {
     throw new Error('boom for the alert test');
   });
@@ -96,9 +95,9 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
         WEBHOOK_SECRET: 'webhook-secret-for-admin-tests',
         ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
       },
+      routes: [boomRoutes],
       deps: {
         clock: () => new Date(now),
-        routes: [boomRoutes],
         ...(backend === 'postgres' ? { database: { pgSchema: schema } } : {}),
       },
     });

@@ -33,6 +33,12 @@ interface Build {
   serverModule?: string;
 }
 
+const FIRST: Build = { version: '1.0.0', title: 'Blog, first edition', chunk: 'page-First111.js' };
+const SECOND: Build = { version: '2.0.0', title: 'Blog, second edition', chunk: 'page-Second22.js' };
+const BROKEN: Build = { version: '4.0.0', title: 'Blog with a broken server', chunk: 'page-Broken44.js', serverModule: 'export const routes = [ this is not javascript' };
+const NO_ROUTES: Build = { version: '4.1.0', title: 'Blog without routes', chunk: 'page-NoRoute4.js', serverModule: 'export const nothing = 1;' };
+const FIXED: Build = { version: '5.0.0', title: 'Blog, fixed edition', chunk: 'page-Fixed555.js' };
+
 describe('deploying a remote as a release, and rolling it back, while the server runs', () => {
   let site: SiteFixture;
   let server: TestServer;
@@ -80,7 +86,9 @@ describe('deploying a remote as a release, and rolling it back, while the server
     return healthSchema.parse(await response.json()).remotes.blog;
   }
 
-  beforeAll(async () => {
+  // Each test starts from a fresh clone serving mfe-blog/dist (no release yet) and deploys what it needs.
+  beforeEach(async () => {
+    logLines.length = 0;
     site = await createSiteFixture();
     builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
     server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV, deps: { logger } });
@@ -97,7 +105,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
       { allowStatus: true },
     );
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await server.close();
     await site.cleanup();
     await rm(builds, { recursive: true, force: true });
@@ -109,7 +117,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
   });
 
   it('serves a deployed release on the next request, with no restart: version, page text, remote entry, server module', async () => {
-    const result = await deploy({ version: '1.0.0', title: 'Blog, first edition', chunk: 'page-First111.js' });
+    const result = await deploy(FIRST);
     expect(result.stdout).toContain('blog 1.0.0 is live');
     expect(await served()).toEqual({
       version: '1.0.0',
@@ -120,7 +128,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
     expect(await blogHealth()).toEqual({ version: '1.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '1.0.0', since: expect.any(String) });
 
     // The second deploy is the visible text change.
-    await deploy({ version: '2.0.0', title: 'Blog, second edition', chunk: 'page-Second22.js' });
+    await deploy(SECOND);
     expect(await served()).toEqual({
       version: '2.0.0',
       title: 'Blog, second edition',
@@ -130,6 +138,8 @@ describe('deploying a remote as a release, and rolling it back, while the server
   });
 
   it('keeps answering the hashed chunks of earlier releases (tabs still open on them), never their entry points', async () => {
+    await deploy(FIRST);
+    await deploy(SECOND);
     const old = await fetch(`${server.url}/mfe/blog/assets/page-First111.js`);
     expect(old.status).toBe(200);
     expect(old.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -143,6 +153,8 @@ describe('deploying a remote as a release, and rolling it back, while the server
   });
 
   it('rolls back to the previous release in one step: the old text is back on the next request', async () => {
+    await deploy(FIRST);
+    await deploy(SECOND);
     const result = await script(site.root, 'rollback', 'blog');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('current: 2.0.0 -> 1.0.0');
@@ -158,6 +170,10 @@ describe('deploying a remote as a release, and rolling it back, while the server
   });
 
   it('never serves a half-written deploy: a release being copied, or a pointer naming a missing or incomplete release', async () => {
+    // Serving 1.0.0 (rolled back to), with 2.0.0 beside it.
+    await deploy(FIRST);
+    await deploy(SECOND);
+    expect((await script(site.root, 'rollback', 'blog')).code).toBe(0);
     // A copy under way: in its hidden incoming folder, or already named but the pointer not swapped yet.
     await site.writeFile('mfe-blog/releases/.incoming-3.0.0-4242/mfe-manifest.json', JSON.stringify({ ...MANIFESTS.blog, version: '3.0.0' }));
     await site.writeFile(
@@ -195,7 +211,10 @@ describe('deploying a remote as a release, and rolling it back, while the server
   });
 
   it('keeps serving the last known good release entirely when a new release’s server module does not load, and says so in health', async () => {
-    await deploy({ version: '4.0.0', title: 'Blog with a broken server', chunk: 'page-Broken44.js', serverModule: 'export const routes = [ this is not javascript' });
+    await deploy(FIRST);
+    await deploy(SECOND);
+    expect((await served()).version).toBe('2.0.0');
+    await deploy(BROKEN);
     // Browser code and server code stay those of 2.0.0: nothing of 4.0.0 is served but its hashed chunks.
     expect(await served()).toEqual({
       version: '2.0.0',
@@ -208,17 +227,20 @@ describe('deploying a remote as a release, and rolling it back, while the server
     expect(health?.failedRelease?.reason).toContain('server/routes.js does not load');
 
     // A release whose server module loads but exports no route table is refused too.
-    await deploy({ version: '4.1.0', title: 'Blog without routes', chunk: 'page-NoRoute4.js', serverModule: 'export const nothing = 1;' });
+    await deploy(NO_ROUTES);
     expect((await blogHealth())?.failedRelease).toEqual({ version: '4.1.0', reason: 'server/routes.js does not load: it does not export a `routes` array' });
     expect((await served()).version).toBe('2.0.0');
 
     // The fixed build goes live at once.
-    await deploy({ version: '5.0.0', title: 'Blog, fixed edition', chunk: 'page-Fixed555.js' });
+    await deploy(FIXED);
     expect(await served()).toMatchObject({ version: '5.0.0', title: 'Blog, fixed edition', postTitle: 'Chatbots for dentists | Blog, fixed edition' });
     expect(await blogHealth()).toEqual({ version: '5.0.0', remoteEntry: 'ok', serverEntry: 'ok', pointer: '5.0.0', since: expect.any(String) });
   });
 
   it('after a restart with the pointer on a broken release, serves the release below it in the history', async () => {
+    // History 1.0.0, 2.0.0, 4.0.0 (broken), 4.1.0 (no route table), 5.0.0; this process has served 5.0.0.
+    for (const b of [FIRST, SECOND, BROKEN, NO_ROUTES, FIXED]) await deploy(b);
+    expect(await served()).toMatchObject({ version: '5.0.0', title: 'Blog, fixed edition' });
     // Rolling back from 5.0.0 lands on 4.1.0 (no route table): this process keeps 5.0.0, the last it served.
     expect((await script(site.root, 'rollback', 'blog', '--skip-load-check')).stdout).toContain('current: 5.0.0 -> 4.1.0');
     expect(await blogHealth()).toMatchObject({ version: '5.0.0', lastKnownGood: '5.0.0', failedRelease: { version: '4.1.0' } });

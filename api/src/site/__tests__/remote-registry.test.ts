@@ -1,28 +1,21 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
-import { createRemoteRegistry } from '../remote-registry';
+import { importRelease } from '../release-format';
+import { createRemoteRegistry, type ReleaseImporter } from '../remote-registry';
 
 /*
  * The registry is the one owner of what is served: which release of each remote, with its imported server module.
- * These tests drive it directly, with server modules that finish importing only when the test says so.
+ * These tests drive it directly; where timing matters, a server module loads only when the test says so.
  */
 
-type Gates = Record<string, () => void>;
-const gates = globalThis as unknown as { __releaseGates?: Record<string, Promise<void>>; __openGates?: Gates; __importing?: Record<string, boolean> };
-
-/** A server module whose import waits until the test calls open(name). */
-function gatedModule(name: string, title: string): string {
-  return `(globalThis.__importing ??= {})[${JSON.stringify(name)}] = true;\nawait globalThis.__releaseGates[${JSON.stringify(name)}];\nexport const routes = [{ path: '/blog', head: () => ({ path: '/blog', title: ${JSON.stringify(title)}, description: 'x' }) }];`;
-}
-
-function gate(name: string): () => void {
-  gates.__releaseGates ??= {};
-  gates.__openGates ??= {};
-  gates.__releaseGates[name] = new Promise<void>((resolve) => (gates.__openGates![name] = resolve));
-  return () => gates.__openGates![name]!();
+/** A promise the test resolves when it chooses. */
+function deferred() {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
 }
 
 describe('the remote registry', () => {
@@ -52,31 +45,25 @@ describe('the remote registry', () => {
     await site.cleanup();
   });
 
-  it('takes a server module still importing at the deadline as not ready, not as broken: it is served once it has loaded', async () => {
-    const open = gate('slow-2');
-    await release('1.0.0');
-    await release('2.0.0', { serverModule: gatedModule('slow-2', 'Blog 2') });
-    await point('2.0.0', ['1.0.0', '2.0.0']);
-    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, importTimeoutMs: 50 });
-
-    const first = (await registry.snapshot()).served?.blog;
-    expect(first).toMatchObject({ version: '1.0.0', serverEntry: 'ok', rejected: { version: '2.0.0' } });
-    expect(first?.rejected?.reason).toContain('did not load within 50 ms');
-
-    open();
-    // The same import finishes; a later request resolves again and serves 2.0.0, with no restart and no new deploy.
-    await vi.waitFor(async () => {
-      const served = (await registry.snapshot()).served?.blog;
-      expect(served).toMatchObject({ version: '2.0.0', serverEntry: 'ok' });
-      expect(served?.rejected).toBeUndefined();
+  it("loads a release's server module with the shell's shared packages, and a fresh copy of its code per load", async () => {
+    await release('1.0.0', {
+      serverModule: "import * as React from 'react';\nexport const routes = [{ path: '/blog', head: () => ({ path: '/blog', title: React.marker, description: 'x' }) }];",
     });
-    const served = (await registry.snapshot()).served?.blog;
-    expect((served?.module?.routes[0]?.head?.({}, undefined) as { title: string }).title).toBe('Blog 2');
+    await point('1.0.0', ['1.0.0']);
+    const shared = { react: { marker: "the shell's React" } };
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, shared: async () => shared });
+    const module = (await registry.snapshot()).served?.blog?.module;
+    expect((module?.routes[0]?.head?.({}, undefined) as { title: string }).title).toBe("the shell's React");
+
+    // Another registry (a restart) loads its own copy of the code: nothing is kept in a process-wide module cache.
+    const again = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, shared: async () => shared });
+    expect((await again.snapshot()).served?.blog?.module).not.toBe(module);
   });
 
   it('lets the newer of two resolutions land last, however long the older one takes', async () => {
-    const open = gate('slow-3');
-    await release('3.0.0', { serverModule: gatedModule('slow-3', 'Blog 3') });
+    const slow = deferred();
+    const loading = deferred();
+    await release('3.0.0');
     // No server module: resolved at once, while 3.0.0 still waits.
     await release('4.0.0', { serverModule: null });
     await point('3.0.0', ['3.0.0']);
@@ -85,17 +72,25 @@ describe('the remote registry', () => {
       level: 'info',
       destination: { write: (line: string) => void (/^mfe-blog serves /.test(JSON.parse(line).msg) && switches.push(JSON.parse(line).version)) },
     });
-    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, importTimeoutMs: 30_000, logger });
+    // 3.0.0's server module takes as long as the test says (a cold import on a busy machine).
+    const importer: ReleaseImporter = async (dir, manifest, shared) => {
+      if (manifest.version === '3.0.0') {
+        loading.open();
+        await slow.promise;
+      }
+      return importRelease(dir, manifest, shared);
+    };
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, logger, importer });
 
     const older = registry.snapshot();
-    await vi.waitFor(() => expect(gates.__importing?.['slow-3']).toBe(true));
+    await loading.promise;
     // While 3.0.0's server module is still importing, the pointer moves on to 4.0.0 (a quick deploy after a slow one).
     await point('4.0.0', ['3.0.0', '4.0.0']);
     const newer = registry.snapshot();
     // Give the newer resolution every chance to finish first (it would, were resolutions not taken in turn), then
     // let the older one's import end.
     await Promise.race([newer, new Promise((resolve) => setTimeout(resolve, 300))]);
-    open();
+    slow.open();
     await Promise.all([older, newer]);
 
     expect((await newer).served?.blog?.version).toBe('4.0.0');

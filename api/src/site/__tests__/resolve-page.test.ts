@@ -27,7 +27,7 @@ function setup() {
     manifests: [MANIFESTS.blog],
     map: {},
     routes: MANIFESTS.blog.routes,
-    served: { blog: { name: 'blog', version: '0.9.0', dir: '/site/mfe-blog/dist', layout: 'dist', serverEntry: 'ok', module, since: '2026-11-25T10:00:00.000Z', pointer: null } },
+    served: { blog: { name: 'blog' as const, version: '0.9.0', dir: '/site/mfe-blog/dist', layout: 'dist' as const, serverEntry: 'ok' as const, module, since: '2026-11-25T10:00:00.000Z', pointer: null } },
   });
   return { calls, loaders, snapshot, module };
 }

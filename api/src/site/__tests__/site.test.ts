@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../../lib/logger';
 import {
@@ -52,13 +52,15 @@ describe('site serving', () => {
   let post: Post;
   const logs = captureLogs();
 
-  beforeAll(async () => {
+  // Several tests redeploy or remove files of the site: each test gets a site, a server and a published post of its own.
+  beforeEach(async () => {
+    logs.lines.length = 0;
     site = await createSiteFixture();
     server = await startTestServer({ siteRoot: site.root, deps: { logger: logs.logger } });
     url = server.url;
     post = await server.instance.services.posts.create(POST, { allowStatus: true });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await server.close();
     await site.cleanup();
   });
@@ -204,6 +206,8 @@ describe('site serving', () => {
     });
 
     it('keeps the last module when the file goes missing, and falls back to the default head (200) when head() throws', async () => {
+      // The server has served the post with the blog's module once.
+      expect(headBlock(await (await fetch(`${url}/blog/${post.slug}`)).text())).toContain('dentists | Tri-Valley AI Automation</title>');
       await site.remove('mfe-blog/dist/server');
       expect(headBlock(await (await fetch(`${url}/blog/${post.slug}`)).text())).toContain('dentists | Tri-Valley AI Automation</title>');
       expect(logs.lines.some((l) => l.remote === 'blog' && /server module that is missing/.test(l.msg))).toBe(true);

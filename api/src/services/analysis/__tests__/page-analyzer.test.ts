@@ -3,8 +3,9 @@ import { analysisResponseSchema } from '@site/contracts/analysis';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { notBuiltMessage } from '../../../test-support/built-site';
 import { bundleMissing, startChildServer, type ChildServer } from '../../../test-support/child-server';
-import { startTestServer } from '../../../test-support/test-server';
+import { readingLoopbackSites, startTestServer } from '../../../test-support/test-server';
 import { hostilePages, largeOrdinaryPage } from '../../../test-support/hostile-pages';
 import { analyzeHtml, emailsIn } from '../website/analyze-html';
 import { createPageAnalyzer, PageTooComplexError, PAGE_ANALYSIS_BUDGET_MS } from '../website/page-analyzer';
@@ -67,7 +68,7 @@ describe('a hostile page cannot hold the server', () => {
 
   beforeAll(async () => {
     const missing = bundleMissing();
-    if (missing) throw new Error(missing);
+    if (missing) throw new Error(notBuiltMessage(missing));
     for (const [i, page] of hostilePages(PAGE_BYTES).entries()) pages.set(`/hostile/${i}`, Buffer.from(page.html));
     pages.set('/ordinary', Buffer.from(largeOrdinaryPage(PAGE_BYTES)));
     site = await startLocalServer((req, _body, res) => {
@@ -144,10 +145,7 @@ describe('the page analysis budget', () => {
 
   it('the visitor is told the page was too large or complex to analyze', async () => {
     const site = await startLocalServer((_req, _body, res) => html(res, largeOrdinaryPage(500_000)));
-    const server = await startTestServer({
-      env: { ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK: '1' },
-      deps: { analysis: { pageAnalysis: { budgetMs: 1 } } },
-    });
+    const server = await startTestServer({ deps: { analysis: readingLoopbackSites({ pageAnalysis: { budgetMs: 1 } }) } });
     try {
       const res = await fetch(`${server.url}/api/analyze-website`, {
         method: 'POST',
