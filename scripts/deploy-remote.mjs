@@ -17,7 +17,7 @@
 // the new release in the stack: the server serves that dist in place, so without a copy a rollback would have
 // nothing to return to, and the dist itself may be rebuilt at any time.
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,12 +31,20 @@ const LOG_ENTRIES_KEPT = 100;
  */
 async function loadReleaseFormat() {
   const built = path.join(REPO_ROOT, 'api', 'dist', 'release-format.js');
-  const sources = ['api/src/site/release-format.ts', 'packages/contracts/src/manifest.ts', 'packages/contracts/src/release-compat.ts'];
-  const builtAt = await stat(built).then((s) => s.mtimeMs, () => 0);
+  const sources = [
+    'api/src/site/release-format.ts',
+    'api/src/site/release-store.ts',
+    'api/src/db/database.ts',
+    'api/src/db/migrations/all-migrations.ts',
+    'packages/contracts/src/manifest.ts',
+    'packages/contracts/src/release-compat.ts',
+  ];
+  // The release store (api/dist/release-store.js, for PostgreSQL) is built with it.
+  const builtAt = Math.min(...(await Promise.all([built, path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')].map((file) => stat(file).then((s) => s.mtimeMs, () => 0)))));
   const newest = Math.max(...(await Promise.all(sources.map((file) => stat(path.join(REPO_ROOT, file)).then((s) => s.mtimeMs, () => 0)))));
   if (builtAt === 0 || newest > builtAt) {
     const result = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'api'), encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`could not build api/dist/release-format.js:\n${result.stderr || result.stdout}`);
+    if (result.status !== 0) throw new Error(`could not build api/dist/release-format.js and release-store.js:\n${result.stderr || result.stdout}`);
   }
   return import(pathToFileURL(built).href);
 }
@@ -162,25 +170,29 @@ async function withLock(remoteDir, name, work) {
   }
 }
 
-/** `base`, or the first of base+2, base+3… (base.2… when it has build metadata already) with no folder yet. */
-async function freeName(releases, base) {
-  if (!(await exists(path.join(releases, base)))) return base;
+/** Whether a release of that name exists in the folder `releases`. */
+const inFolder = (releases) => (name) => exists(path.join(releases, name));
+
+/** `base`, or the first of base+2, base+3… (base.2… when it has build metadata already) not `taken` yet. */
+async function freeName(taken, base) {
+  if (!(await taken(base))) return base;
   const separator = base.includes('+') ? '.' : '+';
   for (let n = 2; ; n++) {
     const candidate = `${base}${separator}${n}`;
-    if (!(await exists(path.join(releases, candidate)))) return candidate;
+    if (!(await taken(candidate))) return candidate;
   }
 }
 
-async function nextVersion(releases, base, explicit) {
+/** The version a deploy names its release: `explicit` (--version), else the manifest's `base`, made free. */
+async function nextVersion(taken, base, explicit, label = (version) => `releases/${version}`) {
   if (explicit) {
     if (!RELEASE_NAME.test(explicit)) throw new DeployError(`--version ${JSON.stringify(explicit)}: use letters, digits, . _ + - (not first), at most 100 characters`);
-    if (await exists(path.join(releases, explicit))) throw new DeployError(`releases/${explicit} exists already: pick another --version`);
+    if (await taken(explicit)) throw new DeployError(`${label(explicit)} exists already: pick another --version`);
     return explicit;
   }
   if (!RELEASE_NAME.test(base)) throw new DeployError(`the manifest's version ${JSON.stringify(base)} cannot name a folder: pass --version`);
   // Same manifest version built again: a build number after it (semver build metadata).
-  return freeName(releases, base);
+  return freeName(taken, base);
 }
 
 /**
@@ -231,7 +243,7 @@ async function keepServedDist(remoteDir, releases, name, siteRoot) {
     return null;
   }
   const marked = `${manifest.version}${manifest.version.includes('+') ? '.' : '+'}dist`;
-  const version = await freeName(releases, RELEASE_NAME.test(marked) ? marked : 'dist');
+  const version = await freeName(inFolder(releases), RELEASE_NAME.test(marked) ? marked : 'dist');
   const kept = await copyRelease(dist, releases, version, name, siteRoot).catch((error) => {
     throw new DeployError(`could not keep ${rel(dist)}, served until now, as a release (the rollback target): ${error.message}`);
   });
@@ -253,7 +265,7 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
   await mkdir(releases, { recursive: true });
 
   return withLock(remoteDir, name, async () => {
-    const version = await nextVersion(releases, source.manifest.version, explicit);
+    const version = await nextVersion(inFolder(releases), source.manifest.version, explicit);
     const target = path.join(releases, version);
     console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) as ${rel(target)}`);
     const copied = await copyRelease(from, releases, version, name, siteRoot);
@@ -300,6 +312,37 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
   });
 }
 
+/**
+ * Where a rollback of `name` goes from `current`: `to`, else the release below it in the history's stack. Returns the
+ * target and the stack after the rollback; throws `nothingBefore()` (or why) when there is nowhere to go.
+ */
+function pickRollback(name, history, current, to, nothingBefore) {
+  const at = history.stack.lastIndexOf(current);
+  let target;
+  let stack;
+  if (to) {
+    target = to;
+    const index = history.stack.lastIndexOf(to);
+    stack = index >= 0 ? history.stack.slice(0, index + 1) : [...history.stack, to];
+  } else if (at > 0) {
+    target = history.stack[at - 1];
+    stack = history.stack.slice(0, at);
+  } else if (at < 0 && history.stack.length > 0 && history.stack.at(-1) !== current) {
+    target = history.stack.at(-1);
+    stack = history.stack;
+  } else if (keptDists(history).has(current)) {
+    throw new DeployError(
+      `${name} has no release before ${current} to roll back to: ${current} is mfe-${name}/dist as it was served before the first release, ` +
+        `nothing earlier was kept. Pick another with --to (see: node scripts/deploy-remote.mjs list ${name})`,
+    );
+  } else {
+    throw nothingBefore();
+  }
+  if (target === current) throw new DeployError(`${name} already serves ${current}`);
+  if (!RELEASE_NAME.test(target)) throw new DeployError(`${JSON.stringify(target)} is not a release name`);
+  return { target, stack };
+}
+
 async function rollback({ name, siteRoot, to, skipLoadCheck }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const noPointer = () =>
@@ -311,32 +354,12 @@ async function rollback({ name, siteRoot, to, skipLoadCheck }) {
     const current = await readPointer(remoteDir);
     if (!current && !to) throw noPointer();
     const history = await readHistory(remoteDir);
-    const at = history.stack.lastIndexOf(current);
-    let target;
-    let stack;
-    if (to) {
-      target = to;
-      const index = history.stack.lastIndexOf(to);
-      stack = index >= 0 ? history.stack.slice(0, index + 1) : [...history.stack, to];
-    } else if (at > 0) {
-      target = history.stack[at - 1];
-      stack = history.stack.slice(0, at);
-    } else if (at < 0 && history.stack.length > 0 && history.stack.at(-1) !== current) {
-      target = history.stack.at(-1);
-      stack = history.stack;
-    } else if (keptDists(history).has(current)) {
-      throw new DeployError(
-        `${name} has no release before ${current} to roll back to: ${current} is mfe-${name}/dist as it was served before the first release, ` +
-          `nothing earlier was kept. Pick another with --to (see: node scripts/deploy-remote.mjs list ${name})`,
-      );
-    } else {
-      throw new DeployError(
+    const { target, stack } = pickRollback(name, history, current, to, () =>
+      new DeployError(
         `${name} has no release before ${current} to roll back to. Pick one with --to (see: node scripts/deploy-remote.mjs list ${name}), ` +
           `or delete ${rel(path.join(remoteDir, 'current'))} to serve mfe-${name}/dist again`,
-      );
-    }
-    if (target === current) throw new DeployError(`${name} already serves ${current}`);
-    if (!RELEASE_NAME.test(target)) throw new DeployError(`${JSON.stringify(target)} is not a release name`);
+      ),
+    );
     const targetDir = path.join(remoteDir, 'releases', target);
     const { manifest, checked, serverModules } = await checkDist(targetDir, name, siteRoot).catch((error) => {
       throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
@@ -385,6 +408,141 @@ async function list({ name, siteRoot }) {
   if (found.length === 0) console.log('  no releases yet');
 }
 
+/*
+ * Releases shared by every instance: with DATABASE_URL on PostgreSQL, a deploy or rollback goes to the database
+ * (api/src/site/release-store.ts, built to api/dist/release-store.js), never to this machine's folders. The files are
+ * stored by content hash and the pointer moves in the same transaction: killed before the commit, nothing changed.
+ * On commit every instance is told, copies the release into its own SITE_ROOT and serves it from its next request
+ * (api/src/site/release-sync.ts). The checks are the same as for a local deploy, against this machine's shell.
+ */
+const isPostgres = (url) => /^postgres(?:ql)?:\/\//i.test(url ?? '');
+
+async function openStore(databaseUrl) {
+  const store = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')).href);
+  const { db, close } = await store.openReleaseStore(databaseUrl);
+  return { ...store, db, close };
+}
+
+/** Every file of a dist: relative path (with /) -> bytes. */
+async function readDistFiles(dir) {
+  const files = new Map();
+  for (const file of (await listFiles(dir)).keys()) files.set(file.split(path.sep).join('/'), await readFile(path.join(dir, file)));
+  return files;
+}
+
+/**
+ * A release's files written to a folder below this machine's mfe-<name>/ (so its server module resolves packages as
+ * the server here would), checked as a local deploy checks them, then removed.
+ */
+async function checkHere(remoteDir, name, siteRoot, version, files, skipLoadCheck) {
+  const dir = path.join(remoteDir, 'releases', `.check-${version}-${process.pid}`);
+  try {
+    for (const [file, bytes] of files) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), bytes);
+    }
+    const checked = await checkDist(dir, name, siteRoot);
+    if (!skipLoadCheck && checked.serverModules.length > 0) await checkServerModulesLoad(dir, { ...checked.manifest, version });
+    return checked;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function deployShared({ name, siteRoot, from, version: explicit, skipLoadCheck, store }) {
+  const remoteDir = path.join(siteRoot, `mfe-${name}`);
+  await mkdir(path.join(remoteDir, 'releases'), { recursive: true });
+  await checkDist(from, name, siteRoot);
+  const files = await readDistFiles(from);
+  const source = await checkHere(remoteDir, name, siteRoot, 'incoming', files, skipLoadCheck);
+  const bytes = [...files.values()].reduce((sum, file) => sum + file.length, 0);
+  console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) to the shared release store (every instance)`);
+  console.log(`  read ${files.size} files (${size(bytes)}); verified ${source.checked.join(', ')}${source.serverModules.length && !skipLoadCheck ? `; ${source.serverModules.join(', ')} loads` : ''}`);
+
+  // The served dist before any shared release: this machine's, kept so that the first rollback has somewhere to go.
+  const dist = path.join(remoteDir, 'dist');
+  const keptDist = await checkDist(dist, name, siteRoot).then(
+    async (checked) => ({ manifest: checked.manifest, files: await readDistFiles(dist) }),
+    () => null,
+  );
+
+  const now = new Date();
+  const result = await store.releaseTransaction(store.db, name, async (trx) => {
+    const pointer = await store.readSharedPointer(trx, name);
+    const taken = async (version) => (await store.readStoredRelease(trx, name, version)) !== null;
+    const version = await nextVersion(taken, source.manifest.version, explicit, (v) => `release ${v} of ${name} (stored)`);
+    const history = { stack: [...(pointer?.stack ?? [])], log: [...(pointer?.log ?? [])] };
+    const at = now.toISOString();
+    let kept = null;
+    if (!pointer && keptDist) {
+      const marked = `${keptDist.manifest.version}${keptDist.manifest.version.includes('+') ? '.' : '+'}dist`;
+      kept = await freeName(taken, RELEASE_NAME.test(marked) ? marked : 'dist');
+      // Older than the new release: its files' time is its build's.
+      await store.storeRelease(trx, { remote: name, version: kept, manifest: { ...keptDist.manifest, version: kept }, files: keptDist.files }, new Date(now.getTime() - 1000));
+      history.log.push({ at, action: KEPT_DIST, version: kept, from: dist });
+      console.log(`  kept ${rel(dist)}, served until now, as ${kept} (${keptDist.files.size} files): the rollback target`);
+    }
+    const stored = await store.storeRelease(trx, { remote: name, version, manifest: { ...source.manifest, version }, files }, now);
+    const below = pointer?.version ?? kept;
+    if (below && history.stack.at(-1) !== below) history.stack.push(below);
+    history.stack.push(version);
+    history.log.push({ at, action: 'deploy', version, previous: pointer?.version ?? null, from: path.resolve(from) });
+    await store.movePointer(trx, name, { version, stack: history.stack, log: history.log }, now);
+    console.log(`  stored ${stored.stored} new files (the others were stored already), release digest ${stored.digest.slice(0, 12)}`);
+    return { version, previous: pointer?.version ?? null, kept, depth: history.stack.length };
+  });
+  const before = result.previous ?? (result.kept ? `(none: mfe-${name}/dist was served, kept as ${result.kept})` : '(none)');
+  console.log(`  shared pointer: ${before} -> ${result.version}`);
+  const undo = result.depth > 1 ? `Undo with: npm run rollback -- ${name}` : 'Nothing was served before it, so there is nothing to roll back to.';
+  console.log(`${name} ${result.version} is live on every instance within seconds, no restart (/api/health lists what each serves). ${undo}`);
+  return result;
+}
+
+async function rollbackShared({ name, siteRoot, to, skipLoadCheck, store }) {
+  const remoteDir = path.join(siteRoot, `mfe-${name}`);
+  await mkdir(path.join(remoteDir, 'releases'), { recursive: true });
+  const now = new Date();
+  const result = await store.releaseTransaction(store.db, name, async (trx) => {
+    const pointer = await store.readSharedPointer(trx, name);
+    if (!pointer) throw new DeployError(`${name} has no shared release yet: nothing to roll back`);
+    const current = pointer.version;
+    const { target, stack } = pickRollback(name, pointer, current, to, () =>
+      new DeployError(`${name} has no release before ${current} to roll back to. Pick one with --to (see: node scripts/deploy-remote.mjs list ${name})`),
+    );
+    const release = await store.readStoredRelease(trx, name, target);
+    if (!release) throw new DeployError(`cannot roll back to ${target}: no release of ${name} by that name is stored (see: node scripts/deploy-remote.mjs list ${name})`);
+    const blobs = await store.readBlobs(trx, Object.values(release.files));
+    const files = new Map(Object.entries(release.files).map(([file, hash]) => [file, blobs.get(hash)]));
+    const { checked } = await checkHere(remoteDir, name, siteRoot, target, files, skipLoadCheck).catch((error) => {
+      throw new DeployError(`cannot roll back to ${target}: ${error.message}`);
+    });
+    console.log(`${name}: rolling back ${current} -> ${target} (verified ${checked.join(', ')})`);
+    await store.movePointer(trx, name, { version: target, stack, log: [...pointer.log, { at: now.toISOString(), action: 'rollback', version: target, previous: current }] }, now);
+    return { version: target, previous: current };
+  });
+  console.log(`  shared pointer: ${result.previous} -> ${result.version} (${result.previous} stays stored: npm run rollback -- ${name} --to ${result.previous} serves it again)`);
+  console.log(`${name} ${result.version} is live again on every instance within seconds, no restart.`);
+  return result;
+}
+
+async function listShared({ name, store }) {
+  const pointer = await store.readSharedPointer(store.db, name);
+  const releases = await store.listStoredReleases(store.db, name);
+  const below = pointer ? pointer.stack[pointer.stack.lastIndexOf(pointer.version) - 1] : undefined;
+  const kept = keptDists(pointer ?? { log: [] });
+  console.log(`${name}: ${pointer ? `shared pointer ${pointer.version} since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC` : 'no shared release: each instance serves its own mfe-' + name + '/dist'} (PostgreSQL)`);
+  for (const release of releases) {
+    const notes = [
+      release.version === pointer?.version && 'current',
+      release.version === below && `rollback target (npm run rollback -- ${name})`,
+      kept.has(release.version) && `mfe-${name}/dist as served before the first release`,
+    ].filter(Boolean);
+    const mark = release.version === pointer?.version ? '*' : ' ';
+    console.log(`${mark} ${release.version.padEnd(24)} ${release.createdAt.slice(0, 16).replace('T', ' ')}  ${release.files} files  ${notes.join(', ')}`);
+  }
+  if (releases.length === 0) console.log('  no releases yet');
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   let parsed;
@@ -417,20 +575,25 @@ async function main(argv) {
   // npm runs scripts from the repo root; paths on the command line are relative to where it was typed.
   const cwd = process.env.INIT_CWD || process.cwd();
   const siteRoot = path.resolve(cwd, process.env.SITE_ROOT || REPO_ROOT);
+  // DATABASE_URL on PostgreSQL (as the server is given): the release goes to every instance through the database.
+  const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;
   try {
+    const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store };
     if (command === 'deploy') {
       const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
-      await deploy({ name, siteRoot, from, version: values.version, skipLoadCheck: values['skip-load-check'] });
+      await (store ? deployShared : deploy)({ ...options, from, version: values.version });
     } else if (command === 'rollback') {
-      await rollback({ name, siteRoot, to: values.to, skipLoadCheck: values['skip-load-check'] });
+      await (store ? rollbackShared : rollback)({ ...options, to: values.to });
     } else {
-      await list({ name, siteRoot });
+      await (store ? listShared : list)(options);
     }
     return 0;
   } catch (error) {
     if (!(error instanceof DeployError)) throw error;
     console.error(`✖ ${error.message}`);
     return 1;
+  } finally {
+    await store?.close();
   }
 }
 

@@ -28,10 +28,12 @@ import { postsRoutes } from './routes/posts';
 import { webhookRoutes } from './routes/webhook';
 import { openApiRoutes } from './routes/openapi';
 import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
+import type { DeployedRemotes } from './services/deployed-remotes';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
 import { createRenderQueue } from './site/render-queue';
 import { createPageComposer } from './site/compose-page';
 import { createRouteDataLoaders } from './site/route-data';
+import { createReleaseSync } from './site/release-sync';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { createShellServer } from './site/shell-server';
@@ -111,13 +113,28 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger,
     shared: async () => (await shellServer.load())?.shared,
   });
+  // On PostgreSQL, releases are shared by every instance: deploys land in the database and each instance copies the
+  // pointer's release into its own SITE_ROOT, where the registry serves it (README, site/release-sync.ts).
+  const releaseSync =
+    database.dialect === 'postgres' && config.databaseUrl
+      ? createReleaseSync({
+          db: database.db,
+          databaseUrl: config.databaseUrl,
+          siteRoot: config.siteRoot,
+          remotes,
+          logger,
+          clock,
+          pollMs: config.releasePollMs ?? 5000,
+        })
+      : undefined;
+  const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
   const services = createServices({
     db: database.db,
     clock,
     config,
     logger,
     ping: () => database.ping(),
-    remotes,
+    remotes: deployed,
     rateLimits,
     analysis: deps.analysis,
   });
@@ -189,6 +206,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       draining = true;
       await services.admin.stop();
       await services.contact.stop();
+      await releaseSync?.close();
       await database.close();
       if (redis) await closeRedis(redis);
     },

@@ -64,6 +64,11 @@ export interface Config {
    */
   ssrConcurrency?: number;
   ssrQueueMs?: number;
+  /**
+   * RELEASE_POLL_MS (default 5000): with DATABASE_URL on PostgreSQL, how often an instance also checks the shared
+   * release pointers, behind the LISTEN notice it gets when a deploy commits (site/release-sync.ts).
+   */
+  releasePollMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +161,7 @@ const envSchema = z.object({
   SSR_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10_000).default(150),
   SSR_CONCURRENCY: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(4),
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
+  RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   NODE_ENV: z.string().optional(),
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
@@ -214,5 +220,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrTimeoutMs: e.SSR_TIMEOUT_MS,
     ssrConcurrency: e.SSR_CONCURRENCY,
     ssrQueueMs: e.SSR_QUEUE_MS,
+    releasePollMs: e.RELEASE_POLL_MS,
   };
 }

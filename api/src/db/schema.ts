@@ -29,8 +29,16 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/release-store.ts). */
+export interface ReleaseTables {
+  release_blobs: { hash: string; size: number; content: string };
+  releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string };
+  release_pointers: { remote: string; version: string; since: string; stack: string; log: string };
+  release_instances: { instance: string; remote: string; version: string | null; since: string | null; problem: string | null; reported_at: string };
+}
+
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
-export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables {
+export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables {
   events: EventsTable;
   leases: LeasesTable;
 }

@@ -39,8 +39,32 @@ export interface RemotesSnapshot {
   served?: Partial<Record<RemoteName, ServedRemote>>;
 }
 
+/** One instance's report of what it serves of a remote (releases shared through PostgreSQL). */
+export interface InstanceServing {
+  instance: string;
+  remote: RemoteName;
+  /** The release it serves (null: nothing of this remote). */
+  version: string | null;
+  /** When it started serving it. */
+  since: string | null;
+  /** Why it does not serve the shared pointer's release, when it does not. */
+  problem: string | null;
+  reportedAt: string;
+}
+
+/** Releases shared by every instance (DATABASE_URL on PostgreSQL): the pointers and what each live instance serves. */
+export interface SharedReleases {
+  /** This instance's name in `instances`. */
+  self: string;
+  pointers: Partial<Record<RemoteName, { version: string; since: string }>>;
+  /** Reports of the instances that reported lately (an instance that stopped drops out). */
+  instances: InstanceServing[];
+}
+
 /** The deployed remotes as the services see them. */
 export interface DeployedRemotes {
   /** The current deployment. */
   snapshot(): Promise<RemotesSnapshot>;
+  /** The shared releases' pointers and instances; absent when releases are this machine's folders (SQLite). */
+  shared?(): Promise<SharedReleases>;
 }

@@ -46,13 +46,18 @@ export function createHealthService(deps: {
   /** One trivial query against the database: true when it answers in time. */
   ping: () => Promise<boolean>;
   /** The deployed remotes; none listed when absent. */
-  remotes?: Pick<DeployedRemotes, 'snapshot'>;
+  remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
 }): HealthService {
   return {
     ping: () => deps.ping(),
     async check() {
       const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
-      const [dbOk, snapshot] = await Promise.all([deps.ping(), deps.remotes?.snapshot() ?? none]);
+      const [dbOk, snapshot, shared] = await Promise.all([
+        deps.ping(),
+        deps.remotes?.snapshot() ?? none,
+        // A database that does not answer leaves the shared part out, not the health answer.
+        deps.remotes?.shared?.().catch(() => undefined),
+      ]);
       const remotes = await Promise.all(
         snapshot.manifests.map(async (m): Promise<[string, RemoteHealth]> => {
           const served = snapshot.served?.[m.name];
@@ -67,6 +72,16 @@ export function createHealthService(deps: {
           if (served?.rejected) {
             health.lastKnownGood = served.version;
             health.failedRelease = served.rejected;
+          }
+          const pointer = shared?.pointers[m.name];
+          if (shared && pointer) {
+            health.shared = {
+              pointer: pointer.version,
+              since: pointer.since,
+              instances: shared.instances
+                .filter((report) => report.remote === m.name)
+                .map(({ instance, version, since, problem }) => ({ instance, self: instance === shared.self, version, since, problem })),
+            };
           }
           return [m.name, health];
         }),

@@ -68,7 +68,7 @@ export function createServices(deps: {
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
   /** The deployed remotes the health check lists. */
-  remotes?: Pick<DeployedRemotes, 'snapshot'>;
+  remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   analysis?: AnalysisEngineOverrides;
   logger?: Logger;
   /** Where rate-limit counters live (the admin login lockout); this process when absent. */

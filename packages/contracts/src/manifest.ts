@@ -107,6 +107,19 @@ export const remoteHealthSchema = z.object({
   pointer: z.string().optional(),
   /** When this instance started serving `version` (ISO time). */
   since: z.string().optional(),
+  /**
+   * Releases shared by every instance (DATABASE_URL on PostgreSQL): the shared pointer's release, when it moved, and
+   * what each instance that reported lately serves (`self`: the one answering).
+   */
+  shared: z
+    .object({
+      pointer: z.string(),
+      since: z.string(),
+      instances: z.array(
+        z.object({ instance: z.string(), self: z.boolean(), version: z.string().nullable(), since: z.string().nullable(), problem: z.string().nullable() }),
+      ),
+    })
+    .optional(),
 });
 export type RemoteHealth = z.infer<typeof remoteHealthSchema>;
 

@@ -4,7 +4,8 @@ import { contactMessagesMigration } from './0003-contact-messages';
 import { analysesMigration } from './0004-analyses';
 import { adminMigration } from './0005-admin';
 import { leasesMigration } from './0006-leases';
+import { releasesMigration } from './0007-releases';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration];

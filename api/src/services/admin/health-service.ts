@@ -8,7 +8,7 @@ import type { AdminStateRepository } from '../../db/repositories/admin-state-rep
 import type { LeadsRepository } from '../../db/repositories/leads-repository';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
-import type { DeployedRemotes } from '../deployed-remotes';
+import type { DeployedRemotes, SharedReleases } from '../deployed-remotes';
 import type { AlertService } from './alert-service';
 import { gitHead, hostCpuLoad, vulnerabilitySummary, type CpuLoad } from './host-facts';
 
@@ -35,7 +35,7 @@ export interface HealthService {
 
 export interface HealthServiceDeps {
   database: Pick<DatabaseHandle, 'ping'>;
-  remotes: Pick<DeployedRemotes, 'snapshot'>;
+  remotes: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   leads: Pick<LeadsRepository, 'outboxBacklog'>;
   state: AdminStateRepository;
   alerts: AlertService;
@@ -93,7 +93,27 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     });
   }
 
-  async function remoteCheck(name: RemoteName, snapshot: Awaited<ReturnType<DeployedRemotes['snapshot']>>): Promise<HealthCheck> {
+  /**
+   * With releases shared through PostgreSQL: the shared pointer and what every instance serves, e.g. "shared pointer
+   * 1.1.0 (since 10:02 UTC); instances: web-1 1.1.0, web-2 1.0.0 (release 1.1.0 could not be copied here: …)".
+   * `behind` when an instance does not serve the pointer's release.
+   */
+  function sharedSummary(name: RemoteName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
+    const pointer = shared?.pointers[name];
+    if (!shared || !pointer) return undefined;
+    const instances = shared.instances.filter((report) => report.remote === name);
+    const described = instances.map((report) => {
+      const who = report.instance === shared.self ? `${report.instance} (this one)` : report.instance;
+      const problem = report.version !== pointer.version && report.problem ? ` (${report.problem})` : '';
+      return `${who} ${report.version ?? 'nothing'}${problem}`;
+    });
+    return {
+      text: `; shared pointer ${pointer.version} (since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC); instances: ${described.join(', ') || 'none reported'}`,
+      behind: instances.some((report) => report.version !== pointer.version),
+    };
+  }
+
+  async function remoteCheck(name: RemoteName, snapshot: Awaited<ReturnType<DeployedRemotes['snapshot']>>, shared?: SharedReleases): Promise<HealthCheck> {
     const base = { id: `remote:${name}`, kind: 'remote' as const, name: `Remote: ${name}` };
     const manifest = snapshot.manifests.find((m) => m.name === name);
     const info = snapshot.map[name];
@@ -122,12 +142,13 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
       // Which release this instance serves since when, and what the pointer names when that is another release.
       const since = served ? `, served here since ${served.since.slice(0, 16).replace('T', ' ')} UTC` : '';
       const pointer = served?.pointer && served.pointer !== version ? `; the pointer names ${served.pointer}, not served: ${served.rejected?.reason ?? 'see the logs'}` : '';
+      const instances = sharedSummary(name, shared);
       return check({
         ...base,
-        status: pointer ? 'warning' : 'ok',
+        status: pointer || instances?.behind ? 'warning' : 'ok',
         version,
         responseTimeMs: ms,
-        message: `remoteEntry.js present (${info2.size} bytes), version ${version} from ${where}${since}${pointer}`,
+        message: `remoteEntry.js present (${info2.size} bytes), version ${version} from ${where}${since}${pointer}${instances?.text ?? ''}`,
       });
     } catch {
       return check({ ...base, status: 'down', version, message: `remoteEntry.js is missing from ${where}/${relative}` });
@@ -340,10 +361,11 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
   async function runOnce(): Promise<AdminHealth> {
     const thresholds = await deps.alerts.thresholds().catch(() => ({ diskSpace: 85, memory: 90, cpu: 90 }));
     const snapshot = await deps.remotes.snapshot();
+    const shared = await deps.remotes.shared?.().catch(() => undefined);
     const cpu = cpuCheck(thresholds.cpu);
     const checks = [
       await databaseCheck(),
-      ...(await Promise.all(REMOTE_NAMES.map((name) => remoteCheck(name, snapshot)))),
+      ...(await Promise.all(REMOTE_NAMES.map((name) => remoteCheck(name, snapshot, shared)))),
       await outboxCheck(),
       await diskCheck(thresholds.diskSpace),
       memoryCheck(thresholds.memory),

@@ -1,0 +1,209 @@
+/*
+ * Releases shared by every instance (DATABASE_URL on PostgreSQL). `npm run deploy`/`rollback` (scripts/deploy-remote.mjs,
+ * through the built api/dist/release-store.js) store a remote's checked release here, as files named by their
+ * SHA-256, and move the remote's pointer in the same transaction, which notifies every instance (NOTIFY
+ * site_releases). Each instance copies the pointer's release into its own SITE_ROOT in the release format
+ * (release-sync.ts), where its registry verifies, imports and serves it as if it had been deployed there.
+ * Tables: migrations/0007-releases.ts.
+ */
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
+import { openDatabase } from '../db/database';
+import type { Database } from '../db/schema';
+
+/** The channel every instance listens on; the payload is the remote's name. */
+export const RELEASES_CHANNEL = 'site_releases';
+/** Entries of a remote's log kept (as history.json keeps). */
+const LOG_KEPT = 100;
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** A release's files: path inside the dist (with `/`) -> SHA-256 of its bytes. */
+export type FileHashes = Record<string, string>;
+
+/** The digest of a release: its sorted file list and their hashes. Same files, same digest. */
+export function releaseDigest(files: FileHashes): string {
+  return sha256(Buffer.from(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
+}
+
+export interface SharedPointer {
+  version: string;
+  since: string;
+  /** Versions deployed, oldest first (a rollback pops), as history.json's stack. */
+  stack: string[];
+  log: Record<string, unknown>[];
+}
+
+export interface StoredRelease {
+  remote: RemoteName;
+  version: string;
+  digest: string;
+  manifest: MfeManifest;
+  files: FileHashes;
+  createdAt: string;
+}
+
+export interface InstanceReport {
+  instance: string;
+  remote: RemoteName;
+  version: string | null;
+  since: string | null;
+  problem: string | null;
+  reportedAt: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export async function readSharedPointer(db: Db, remote: RemoteName): Promise<SharedPointer | null> {
+  const row = await db.selectFrom('release_pointers').selectAll().where('remote', '=', remote).executeTakeFirst();
+  if (!row) return null;
+  return { version: row.version, since: row.since, stack: JSON.parse(row.stack) as string[], log: JSON.parse(row.log) as Record<string, unknown>[] };
+}
+
+export async function readSharedPointers(db: Db): Promise<Map<RemoteName, SharedPointer>> {
+  const rows = await db.selectFrom('release_pointers').selectAll().execute();
+  return new Map(
+    rows.map((row) => [
+      row.remote as RemoteName,
+      { version: row.version, since: row.since, stack: JSON.parse(row.stack) as string[], log: JSON.parse(row.log) as Record<string, unknown>[] },
+    ]),
+  );
+}
+
+export async function readStoredRelease(db: Db, remote: RemoteName, version: string): Promise<StoredRelease | null> {
+  const row = await db.selectFrom('releases').selectAll().where('remote', '=', remote).where('version', '=', version).executeTakeFirst();
+  if (!row) return null;
+  return {
+    remote,
+    version: row.version,
+    digest: row.digest,
+    manifest: JSON.parse(row.manifest) as MfeManifest,
+    files: JSON.parse(row.files) as FileHashes,
+    createdAt: row.created_at,
+  };
+}
+
+/** Every stored release of a remote, newest first. */
+export async function listStoredReleases(db: Db, remote: RemoteName): Promise<Array<{ version: string; createdAt: string; files: number }>> {
+  const rows = await db.selectFrom('releases').select(['version', 'created_at', 'files']).where('remote', '=', remote).orderBy('created_at', 'desc').execute();
+  return rows.map((row) => ({ version: row.version, createdAt: row.created_at, files: Object.keys(JSON.parse(row.files) as object).length }));
+}
+
+/** The bytes of the given hashes, checked against their names (a corrupted row is an error, not a file). */
+export async function readBlobs(db: Db, hashes: readonly string[]): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  const wanted = [...new Set(hashes)];
+  for (let i = 0; i < wanted.length; i += 200) {
+    const rows = await db.selectFrom('release_blobs').select(['hash', 'content']).where('hash', 'in', wanted.slice(i, i + 200)).execute();
+    for (const row of rows) {
+      const bytes = Buffer.from(row.content, 'base64');
+      if (sha256(bytes) !== row.hash) throw new Error(`stored file ${row.hash.slice(0, 12)}… does not match its hash`);
+      blobs.set(row.hash, bytes);
+    }
+  }
+  const missing = wanted.filter((hash) => !blobs.has(hash));
+  if (missing.length > 0) throw new Error(`${missing.length} stored file(s) are missing (${missing[0]!.slice(0, 12)}…)`);
+  return blobs;
+}
+
+/**
+ * One deploy or rollback of a remote: takes the remote's lock for the transaction (concurrent deploys of one remote
+ * take turns), runs `work`, and commits, which is when every instance is told. Killed or failed before the commit,
+ * nothing changed.
+ */
+export async function releaseTransaction<T>(db: Kysely<Database>, remote: RemoteName, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`site-release:${remote}`}))`.execute(trx);
+    return work(trx);
+  });
+}
+
+/**
+ * Stores a release (files by hash, then the release row). An existing release of that name is kept as it is: the
+ * caller checks its digest first (a name never changes what it holds).
+ */
+export async function storeRelease(
+  trx: Transaction<Database>,
+  release: { remote: RemoteName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer> },
+  now: Date,
+): Promise<{ digest: string; stored: number; bytes: number }> {
+  const hashes: FileHashes = {};
+  let stored = 0;
+  let bytes = 0;
+  const rows: Array<{ hash: string; size: number; content: string }> = [];
+  for (const [file, content] of release.files) {
+    const hash = sha256(content);
+    hashes[file] = hash;
+    bytes += content.length;
+    rows.push({ hash, size: content.length, content: content.toString('base64') });
+  }
+  const unique = [...new Map(rows.map((row) => [row.hash, row])).values()];
+  for (let i = 0; i < unique.length; i += 50) {
+    const result = await trx
+      .insertInto('release_blobs')
+      .values(unique.slice(i, i + 50))
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .executeTakeFirst();
+    stored += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  const digest = releaseDigest(hashes);
+  await trx
+    .insertInto('releases')
+    .values({
+      remote: release.remote,
+      version: release.version,
+      digest,
+      manifest: JSON.stringify(release.manifest),
+      files: JSON.stringify(hashes),
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['remote', 'version']).doNothing())
+    .execute();
+  return { digest, stored, bytes };
+}
+
+/** Moves a remote's pointer (with its stack and a log entry) and tells every instance, on commit. */
+export async function movePointer(
+  trx: Transaction<Database>,
+  remote: RemoteName,
+  next: { version: string; stack: string[]; log: Record<string, unknown>[] },
+  now: Date,
+): Promise<void> {
+  const row = { version: next.version, since: now.toISOString(), stack: JSON.stringify(next.stack), log: JSON.stringify(next.log.slice(-LOG_KEPT)) };
+  await trx
+    .insertInto('release_pointers')
+    .values({ remote, ...row })
+    .onConflict((oc) => oc.column('remote').doUpdateSet(row))
+    .execute();
+  await sql`select pg_notify(${RELEASES_CHANNEL}, ${remote})`.execute(trx);
+}
+
+/** What an instance serves of a remote, as it says (one row per instance and remote). */
+export async function reportServed(db: Db, report: InstanceReport): Promise<void> {
+  const row = { version: report.version, since: report.since, problem: report.problem, reported_at: report.reportedAt };
+  await db
+    .insertInto('release_instances')
+    .values({ instance: report.instance, remote: report.remote, ...row })
+    .onConflict((oc) => oc.columns(['instance', 'remote']).doUpdateSet(row))
+    .execute();
+}
+
+/** What every instance said it serves, most recent reports first. */
+export async function readInstanceReports(db: Db): Promise<InstanceReport[]> {
+  const rows = await db.selectFrom('release_instances').selectAll().orderBy('reported_at', 'desc').execute();
+  return rows.map((row) => ({
+    instance: row.instance,
+    remote: row.remote as RemoteName,
+    version: row.version,
+    since: row.since,
+    problem: row.problem,
+    reportedAt: row.reported_at,
+  }));
+}
+
+/** For npm run deploy/rollback: the site's PostgreSQL database, migrated (as the server opens it). */
+export async function openReleaseStore(databaseUrl: string) {
+  const handle = await openDatabase({ databaseUrl, dataDir: '' });
+  return { db: handle.db, close: () => handle.close() };
+}

@@ -1,0 +1,225 @@
+/*
+ * One instance's side of releases shared through PostgreSQL (release-store.ts). When a deploy or rollback commits,
+ * PostgreSQL notifies every instance (LISTEN site_releases; a poll every RELEASE_POLL_MS covers a lost connection).
+ * The instance then copies the pointer's release, and the earlier ones whose chunks open tabs may still ask for, from
+ * the store into its own SITE_ROOT in the release format (checking every file against its hash and the release
+ * against release-format's checkRelease before renaming it into place), writes history.json, then `current`. From
+ * there its registry does what it does for a local deploy: imports the server module, serves it from the next
+ * request, or keeps the last good release and says why. What it serves is written back to the store, so health and
+ * the admin dashboard show every instance.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import type { Database } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import type { RemotesSnapshot, SharedReleases } from '../services/deployed-remotes';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir } from './release-format';
+import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
+
+export interface ReleaseSync {
+  /** This process's name in the store's reports. */
+  readonly instance: string;
+  /** Brings the local release folders and pointers up to the store's, then reports what is served. */
+  sync(): Promise<void>;
+  /** The shared pointers and what each instance that reported lately serves (health, the admin dashboard). */
+  status(): Promise<SharedReleases>;
+  close(): Promise<void>;
+}
+
+async function writeAtomically(file: string, content: string): Promise<void> {
+  const temp = `${file}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}
+
+const readText = (file: string) => readFile(file, 'utf8').catch(() => undefined);
+const exists = (file: string) => stat(file).then(
+  () => true,
+  () => false,
+);
+
+export function createReleaseSync(options: {
+  db: Kysely<Database>;
+  /** The PostgreSQL URL (LISTEN needs a connection of its own). */
+  databaseUrl: string;
+  siteRoot: string;
+  /** What this instance serves (the registry), reported after each sync. */
+  remotes: { snapshot(): Promise<RemotesSnapshot> };
+  logger: Logger;
+  clock: Clock;
+  /** The poll behind LISTEN (ms). */
+  pollMs: number;
+}): ReleaseSync {
+  const { db, logger, siteRoot } = options;
+  const instance = `${process.env.HOSTNAME || 'instance'}-${process.pid}-${randomUUID().slice(0, 6)}`;
+  let closed = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  /** Why a remote's stored release could not be copied here (reported with what is served). */
+  const problems = new Map<RemoteName, string>();
+
+  /** Copies one stored release into releases/<version>/ unless it is there; throws why it cannot. */
+  async function materialise(name: RemoteName, version: string): Promise<void> {
+    if (!RELEASE_NAME.test(version)) throw new Error(`${JSON.stringify(version)} is not a release name`);
+    const target = releaseDir(siteRoot, name, version);
+    if (await exists(target)) return;
+    const release = await readStoredRelease(db, name, version);
+    if (!release) throw new Error(`release ${version} is not in the store`);
+    const blobs = await readBlobs(db, Object.values(release.files));
+    const incoming = path.join(path.dirname(target), `.incoming-${version}-${process.pid}-${randomUUID().slice(0, 6)}`);
+    try {
+      for (const [file, hash] of Object.entries(release.files)) {
+        const destination = path.resolve(incoming, file);
+        if (!destination.startsWith(incoming + path.sep)) throw new Error(`${file} is outside the release`);
+        await mkdir(path.dirname(destination), { recursive: true });
+        await writeFile(destination, blobs.get(hash)!);
+        // What is on disk is what was stored.
+        if (sha256(await readFile(destination)) !== hash) throw new Error(`${file} did not copy intact`);
+      }
+      const check = await checkRelease(incoming, name);
+      if (!check.ok) throw new Error(check.problems.join('; '));
+      // Dated by its deploy: the registry answers old hashed chunks from the newest earlier releases.
+      const at = new Date(release.createdAt);
+      await utimes(incoming, at, at);
+      await rename(incoming, target);
+      logger.info({ remote: name, version, files: Object.keys(release.files).length }, 'copied a shared release to this instance');
+    } catch (error) {
+      await rm(incoming, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async function syncRemote(name: RemoteName, pointer: SharedPointer): Promise<void> {
+    const dir = remoteDir(siteRoot, name);
+    await mkdir(path.join(dir, 'releases'), { recursive: true });
+    try {
+      await materialise(name, pointer.version);
+      problems.delete(name);
+    } catch (error) {
+      // The pointer stays where it was here: this instance keeps serving its last good release.
+      const reason = `release ${pointer.version} could not be copied here: ${errorText(error)}`;
+      if (problems.get(name) !== reason) logger.error({ remote: name, version: pointer.version, err: error }, reason);
+      problems.set(name, reason);
+      return;
+    }
+    // The releases below it (the registry falls back to them, and answers their chunks to open tabs).
+    const at = pointer.stack.lastIndexOf(pointer.version);
+    const below = (at >= 0 ? pointer.stack.slice(0, at) : pointer.stack).slice(-PREVIOUS_RELEASES_SERVED).reverse();
+    for (const version of below) {
+      await materialise(name, version).catch((error: unknown) =>
+        logger.warn({ remote: name, version, err: error }, 'an earlier shared release could not be copied here'),
+      );
+    }
+    // History first, then the pointer, as the deploy script does on one machine.
+    const history = `${JSON.stringify({ stack: pointer.stack, log: pointer.log }, null, 2)}\n`;
+    if ((await readText(path.join(dir, HISTORY_FILE))) !== history) await writeAtomically(path.join(dir, HISTORY_FILE), history);
+    if ((await readText(path.join(dir, POINTER_FILE)))?.trim() !== pointer.version) {
+      await writeAtomically(path.join(dir, POINTER_FILE), `${pointer.version}\n`);
+      logger.info({ remote: name, version: pointer.version }, 'the shared pointer moved: serving its release from the next request');
+    }
+  }
+
+  async function report(pointers: Map<RemoteName, SharedPointer>): Promise<void> {
+    const snapshot = await options.remotes.snapshot();
+    const reportedAt = options.clock().toISOString();
+    for (const name of REMOTE_NAMES) {
+      if (!pointers.has(name)) continue;
+      const served = snapshot.served?.[name];
+      const problem =
+        problems.get(name) ??
+        (served?.rejected ? `serves ${served.version}: ${served.rejected.version} ${served.rejected.reason}` : served?.serverError) ??
+        (served ? null : 'nothing of this remote is served');
+      await reportServed(db, { instance, remote: name, version: served?.version ?? null, since: served?.since ?? null, problem, reportedAt });
+    }
+  }
+
+  async function syncOnce(): Promise<void> {
+    const pointers = await readSharedPointers(db);
+    for (const [name, pointer] of pointers) {
+      if (REMOTE_NAMES.includes(name)) await syncRemote(name, pointer);
+    }
+    if (pointers.size > 0) await report(pointers);
+  }
+
+  /** One sync at a time; a request during one runs another right after it (nothing notified is missed). */
+  function sync(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await syncOnce().catch((error: unknown) => logger.error({ err: error }, 'shared releases: sync failed (retried on the next notice or poll)'));
+      } while (again && !closed);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  // LISTEN on a connection of its own, reconnected after a loss; the poll covers the gap.
+  let listener: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  async function listen(): Promise<void> {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: options.databaseUrl });
+    client.on('error', (error) => logger.warn({ err: error }, 'shared releases: the LISTEN connection failed; reconnecting'));
+    client.on('end', () => {
+      if (listener === client) listener = undefined;
+      if (!closed) retry = setTimeout(() => void listen(), 1000);
+    });
+    client.on('notification', (message) => {
+      if (message.channel === RELEASES_CHANNEL) void sync();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${RELEASES_CHANNEL}`);
+      listener = client;
+      if (closed) await client.end();
+      else void sync(); // whatever was committed while not listening
+    } catch (error) {
+      logger.warn({ err: error }, 'shared releases: cannot LISTEN yet; polling meanwhile');
+      await client.end().catch(() => undefined);
+    }
+  }
+  void listen();
+  const poll = setInterval(() => void sync(), options.pollMs);
+  poll.unref();
+
+  async function status(): Promise<SharedReleases> {
+    const [pointers, reports] = await Promise.all([readSharedPointers(db), readInstanceReports(db)]);
+    // Every instance reports at each poll: one silent for three polls (and a minute) has stopped.
+    const fresh = options.clock().getTime() - Math.max(60_000, 3 * options.pollMs);
+    return {
+      self: instance,
+      pointers: Object.fromEntries([...pointers].map(([name, pointer]) => [name, { version: pointer.version, since: pointer.since }])),
+      instances: reports.filter((report) => Date.parse(report.reportedAt) >= fresh || report.instance === instance),
+    };
+  }
+
+  return {
+    instance,
+    sync,
+    status,
+    async close() {
+      closed = true;
+      clearInterval(poll);
+      clearTimeout(retry);
+      await listener?.end().catch(() => undefined);
+      await running;
+    },
+  };
+}
