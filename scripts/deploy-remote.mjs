@@ -17,6 +17,7 @@
 // the new release in the stack: the server serves that dist in place, so without a copy a rollback would have
 // nothing to return to, and the dist itself may be rebuilt at any time.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -57,6 +58,7 @@ const USAGE = `Usage:
   npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--skip-load-check]
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
+  npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.`;
 
 const exists = (file) => stat(file).then(
@@ -543,6 +545,87 @@ async function listShared({ name, store }) {
   if (releases.length === 0) console.log('  no releases yet');
 }
 
+/*
+ * The shell deploys alone too: `npm run deploy -- shell --from <shell dist>` replaces SITE_ROOT/shell/dist (keeping
+ * the one it replaces as shell/dist.previous, `npm run rollback -- shell` swaps them back). A shell that could not run
+ * a remote being served (the shared singletons it provides, its server contract: what every remote's manifest says
+ * it was built against) is refused with nothing changed, as a remote the serving shell cannot run is.
+ */
+
+/** The manifests of the remotes served from `siteRoot` (the pointer's release, else the dist), and the shared pointers'. */
+async function servedManifests(siteRoot, store) {
+  const manifests = [];
+  for (const name of REMOTES) {
+    const remoteDir = path.join(siteRoot, `mfe-${name}`);
+    const pointer = await readPointer(remoteDir);
+    const read = await format.readManifest(pointer ? path.join(remoteDir, 'releases', pointer) : path.join(remoteDir, 'dist'), name);
+    if ('manifest' in read) manifests.push({ ...read.manifest, version: pointer ?? read.manifest.version });
+    const shared = store && (await store.readSharedPointer(store.db, name));
+    const release = shared && (await store.readStoredRelease(store.db, name, shared.version));
+    if (release && release.version !== pointer) manifests.push({ ...release.manifest, version: `${release.version} (shared)` });
+  }
+  return manifests;
+}
+
+/** Checks that the shell build in `dir` is whole and strands no served remote; returns its manifest. */
+async function checkShell(dir, siteRoot, store, what) {
+  const read = await format.readShellManifest(dir);
+  const missing = ['index.html'].filter((file) => !existsSync(path.join(dir, file)));
+  if ('reason' in read || missing.length > 0) {
+    const problems = [...('reason' in read ? [read.reason] : []), ...missing.map((file) => `${file} is missing`)];
+    throw new DeployError(`${rel(dir)} is not a built shell: ${problems.join('; ')}`);
+  }
+  const stranded = (await servedManifests(siteRoot, store)).map((manifest) => format.strands(manifest, read.builtWith)).filter(Boolean);
+  if (stranded.length > 0) {
+    throw new DeployError(`${what} would strand ${stranded.length === 1 ? 'a served remote' : `${stranded.length} served remotes`}, which could not run in it:\n  - ${stranded.join('\n  - ')}\nDeploy remotes built against it first. Nothing was changed.`);
+  }
+  return read;
+}
+
+async function deployShell({ siteRoot, from, store }) {
+  const shellDir = path.join(siteRoot, 'shell');
+  const served = path.join(shellDir, 'dist');
+  if (path.resolve(from) === path.resolve(served)) {
+    throw new DeployError(`${rel(from)} is the shell being served (npm run build writes it in place): pass --from <a shell build elsewhere>`);
+  }
+  const shell = await checkShell(from, siteRoot, store, `the shell in ${rel(from)}`);
+  await mkdir(shellDir, { recursive: true });
+  return withLock(shellDir, 'shell', async () => {
+    const incoming = path.join(shellDir, `.incoming-${process.pid}`);
+    const previous = path.join(shellDir, 'dist.previous');
+    try {
+      await cp(from, incoming, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+      const [wanted, copied] = await Promise.all([listFiles(from), listFiles(incoming)]);
+      if (copied.size !== wanted.size || [...wanted].some(([file, bytes]) => copied.get(file) !== bytes)) {
+        throw new DeployError(`the copy differs from ${rel(from)}: was the build changing during the deploy?`);
+      }
+      await rm(previous, { recursive: true, force: true });
+      // Two renames: the old shell steps aside (kept for the rollback), the new one takes its place.
+      if (await exists(served)) await rename(served, previous);
+      await rename(incoming, served);
+    } catch (error) {
+      await rm(incoming, { recursive: true, force: true });
+      throw error;
+    }
+    console.log(`shell ${shell.version} is live: the next request serves it, no restart (the one it replaced is shell/dist.previous: npm run rollback -- shell)`);
+  });
+}
+
+async function rollbackShell({ siteRoot, store }) {
+  const shellDir = path.join(siteRoot, 'shell');
+  const served = path.join(shellDir, 'dist');
+  const previous = path.join(shellDir, 'dist.previous');
+  if (!(await exists(previous))) throw new DeployError('the shell has no earlier build to roll back to (shell/dist.previous is made by npm run deploy -- shell)');
+  const shell = await checkShell(previous, siteRoot, store, 'the previous shell');
+  return withLock(shellDir, 'shell', async () => {
+    const aside = path.join(shellDir, `.rollback-${process.pid}`);
+    await rename(served, aside);
+    await rename(previous, served);
+    await rename(aside, previous);
+    console.log(`shell ${shell.version} is live again: the next request serves it, no restart (npm run rollback -- shell swaps back)`);
+  });
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   let parsed;
@@ -568,7 +651,8 @@ async function main(argv) {
     console.log(USAGE);
     return 0;
   }
-  if (!['deploy', 'rollback', 'list'].includes(command) || !REMOTES.includes(name) || positionals.length > 1) {
+  const isShell = name === 'shell' && command !== 'list';
+  if (!['deploy', 'rollback', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
     console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
     return 2;
   }
@@ -579,7 +663,10 @@ async function main(argv) {
   const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;
   try {
     const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store };
-    if (command === 'deploy') {
+    if (isShell) {
+      const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
+      await (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });
+    } else if (command === 'deploy') {
       const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
       await (store ? deployShared : deploy)({ ...options, from, version: values.version });
     } else if (command === 'rollback') {

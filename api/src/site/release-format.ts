@@ -106,12 +106,30 @@ export async function checkRelease(dir: string, name: RemoteName): Promise<Relea
 
 /** What the shell serving from `siteRoot` provides (its build's shell-manifest.json); undefined for an older build. */
 export async function readShellBuiltWith(siteRoot: string): Promise<BuiltWith | undefined> {
+  const read = await readShellManifest(path.dirname(path.join(siteRoot, SHELL_MANIFEST_FILE)));
+  return 'builtWith' in read ? read.builtWith : undefined;
+}
+
+/** A shell build's `shell-manifest.json` in `dir` (what it provides to the remotes), or why it cannot be read. */
+export async function readShellManifest(dir: string): Promise<{ builtWith: BuiltWith; version: string } | { reason: string }> {
+  let raw: string;
   try {
-    const parsed = shellManifestSchema.safeParse(JSON.parse(await readFile(path.join(siteRoot, SHELL_MANIFEST_FILE), 'utf8')));
-    return parsed.success ? parsed.data.builtWith : undefined;
+    raw = await readFile(path.join(dir, 'shell-manifest.json'), 'utf8');
   } catch {
-    return undefined;
+    return { reason: 'shell-manifest.json is missing' };
   }
+  try {
+    const parsed = shellManifestSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? { builtWith: parsed.data.builtWith, version: parsed.data.version } : { reason: 'shell-manifest.json is not a shell manifest' };
+  } catch {
+    return { reason: 'shell-manifest.json is not valid JSON' };
+  }
+}
+
+/** Why a served remote (its manifest) could not run in a shell that provides `shell`, or undefined when it could. */
+export function strands(manifest: MfeManifest, shell: BuiltWith): string | undefined {
+  const problems = compatibilityProblems(manifest.builtWith, shell);
+  return problems.length > 0 ? `${manifest.name} ${manifest.version}: ${problems.join('; ')}` : undefined;
 }
 
 /** Why this release cannot run in the serving shell, or undefined when it can (see release-compat). */

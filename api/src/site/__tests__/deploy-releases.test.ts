@@ -475,4 +475,34 @@ describe('a release the serving shell cannot run', () => {
     expect(contract.stderr).toContain('built for server contract 2, the shell serves contract 1');
     expect((await readFile(path.join(site.root, 'mfe-blog/current'), 'utf8')).trim()).toBe('2.1.0');
   });
+
+  /** A shell build providing these shared singletons (index.html, shell-manifest.json). */
+  async function shellWith(name: string, shared: Record<string, string>): Promise<string> {
+    const dir = path.join(builds, `shell-${name}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), `<!doctype html><title>${name}</title>`);
+    await writeFile(path.join(dir, 'shell-manifest.json'), JSON.stringify({ name: 'shell', version: name, builtWith: { shared, serverContract: 1 } }));
+    return dir;
+  }
+  const servedShell = async () => JSON.parse(await readFile(path.join(site.root, 'shell/dist/shell-manifest.json'), 'utf8')) as { version: string };
+
+  it("the shell's own deploy refuses a shell that would strand a served remote, with nothing changed; a compatible one deploys and rolls back", async () => {
+    expect((await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.1.0', { react: '19.2.0', 'react-dom': '19.2.0' }))).code).toBe(0);
+
+    const react18 = await script(site.root, 'deploy', 'shell', '--from', await shellWith('0.9.0', { react: '18.3.1', 'react-dom': '18.3.1', 'react-router-dom': '7.18.5' }));
+    expect(react18.code).toBe(1);
+    expect(react18.stderr).toContain('would strand a served remote, which could not run in it');
+    expect(react18.stderr).toContain('blog 2.1.0: it was built against react 19.2.0 (needs ^19.2.0), the shell provides 18.3.1');
+    expect(react18.stderr).toContain('Nothing was changed.');
+    expect((await servedShell()).version).toBe('1.0.0');
+    expect(existsSync(path.join(site.root, 'shell/dist.previous'))).toBe(false);
+
+    const newer = await script(site.root, 'deploy', 'shell', '--from', await shellWith('1.1.0', { react: '19.4.0', 'react-dom': '19.4.0', 'react-router-dom': '7.18.5' }));
+    expect(newer.stderr).toBe('');
+    expect(newer.code).toBe(0);
+    expect((await servedShell()).version).toBe('1.1.0');
+    const back = await script(site.root, 'rollback', 'shell');
+    expect(back.code).toBe(0);
+    expect((await servedShell()).version).toBe('1.0.0');
+  });
 });
