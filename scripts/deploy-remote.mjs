@@ -127,17 +127,7 @@ async function readPointer(remoteDir) {
 const readHistory = (remoteDir) => format.readHistory(remoteDir);
 
 /** Replaces `file` in one step: readers see the old content or the new one, never a partial write. */
-async function writeAtomically(file, content) {
-  const temp = `${file}.tmp-${process.pid}`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-}
+const writeAtomically = (file, content) => format.writeAtomically(file, content);
 
 async function writeHistory(remoteDir, history) {
   await writeAtomically(path.join(remoteDir, 'history.json'), `${JSON.stringify({ stack: history.stack, log: history.log.slice(-LOG_ENTRIES_KEPT) }, null, 2)}\n`);

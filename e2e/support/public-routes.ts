@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { expectHydrated } from './test';
 
 /** Every public route (one of each kind of dynamic page), with the h1 that says its content is there. */
 export const PUBLIC_ROUTES: { path: string; h1: RegExp }[] = [
@@ -25,9 +26,13 @@ export const PUBLIC_ROUTES: { path: string; h1: RegExp }[] = [
   { path: '/no-such-page-here', h1: /Page not found/ },
 ];
 
-/** Waits until the page's own content (its h1) is shown, its requests are done and no animation runs. */
-export async function settle(page: Page, h1: RegExp): Promise<void> {
+/**
+ * Waits until the page's own content (its h1) is shown, everything its HTML loads has loaded (the `load` event), its
+ * code has hydrated it (`live`; pass false for a page whose scripts the test refuses) and no animation runs.
+ */
+export async function settle(page: Page, h1: RegExp, { live = true } = {}): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: h1 }).first()).toBeVisible({ timeout: 15_000 });
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  if (live) await expectHydrated(page, 15_000);
   await page.evaluate(() => document.fonts.ready.then(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))));
 }

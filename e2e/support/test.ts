@@ -1,4 +1,4 @@
-import { test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 
 export * from '@playwright/test';
 
@@ -17,6 +17,14 @@ async function waitForHydration(page: Page): Promise<void> {
       timeout: HYDRATION_WAIT_MS,
     })
     .catch(() => undefined);
+}
+
+/**
+ * Asserts that the page's route is live in the browser (`<html data-hydrated="true">`): its code has run and hydrated
+ * the server's HTML, or rendered the page. Unlike the wait after each navigation, it fails when that never happens.
+ */
+export async function expectHydrated(page: Page, timeout = HYDRATION_WAIT_MS): Promise<void> {
+  await expect(page.locator('html'), "the page's code has made it live").toHaveAttribute('data-hydrated', 'true', { timeout });
 }
 
 function patch(page: Page): void {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { expect, test, type Page } from '../support/test';
 import { expectNoSeriousA11yViolations } from '../support/axe';
+import { deferred } from '../support/deferred';
 import { E2E_PORT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
@@ -53,23 +54,28 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('button', { name: 'Analyze', exact: true })).toBeDisabled();
     await expectNoSeriousA11yViolations(page, `/free-analysis ${theme}`);
 
-    // Hold the answer a moment so the progress panel can be seen (the simulated analysis is fast).
+    // Hold the answer until the progress panel has been seen (the simulated analysis is fast); released in any case.
+    const answerHeld = deferred();
     await page.route('**/api/analyze-smb-business', async (route) => {
       const res = await route.fetch();
-      await new Promise((r) => setTimeout(r, 2500));
+      await answerHeld.promise;
       await route.fulfill({ response: res });
     });
     const started = nextEvent(page, 'analysis_started');
     const completed = nextEvent(page, 'analysis_completed');
-    await page.getByLabel('Business name').fill(`Sunrise Cafe ${theme}`);
-    await expect(page.getByText('Detected business type: Restaurant (from the name)')).toBeVisible();
-    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
     const bar = page.getByRole('progressbar', { name: 'Analysis progress' });
-    await expect(bar).toBeVisible();
-    await expect(page.getByText('Analysis typically takes a few seconds.', { exact: false })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
-    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(43);
-    expect((await started).props).toMatchObject({ mode: 'smb', location: 'Danville, CA', businessType: 'Restaurant' });
+    try {
+      await page.getByLabel('Business name').fill(`Sunrise Cafe ${theme}`);
+      await expect(page.getByText('Detected business type: Restaurant (from the name)')).toBeVisible();
+      await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+      await expect(bar).toBeVisible();
+      await expect(page.getByText('Analysis typically takes a few seconds.', { exact: false })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
+      await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(43);
+      expect((await started).props).toMatchObject({ mode: 'smb', location: 'Danville, CA', businessType: 'Restaurant' });
+    } finally {
+      answerHeld.resolve();
+    }
 
     await expect(page.getByRole('article', { name: `Scorecard for Sunrise Cafe ${theme}` })).toBeVisible({ timeout: 15_000 });
     await expect(bar).toHaveCount(0);

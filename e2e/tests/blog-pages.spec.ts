@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '../support/test';
+import { expect, expectHydrated, test, type APIRequestContext } from '../support/test';
 import { postSchema } from '@site/contracts/posts';
 import { adminGet, adminLogin, adminSend } from '../support/admin-api';
+import { deferred } from '../support/deferred';
 import { watchPageErrors } from '../support/page-errors';
 import { E2E_WEBHOOK_SECRET } from '../support/env';
 
@@ -92,13 +93,18 @@ test('the listing shows the seeded posts with search, toggling filters, counts a
 test('a returning visitor sees the cached list at once; unparsable storage is ignored', async ({ page }) => {
   await page.goto('/blog');
   await expect(page.getByRole('article')).toHaveCount(3);
-  // Hold the API back: the cached list must still be on screen.
+  // Hold the API back until the list has been seen: the cached list must be on screen without its answer.
+  const apiHeld = deferred();
   await page.route('**/api/posts', async (route) => {
-    await new Promise((r) => setTimeout(r, 6000));
+    await apiHeld.promise;
     await route.continue();
   });
-  await page.reload();
-  await expect(page.getByRole('article')).toHaveCount(3, { timeout: 4000 });
+  try {
+    await page.reload();
+    await expect(page.getByRole('article')).toHaveCount(3, { timeout: 4000 });
+  } finally {
+    apiHeld.resolve();
+  }
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   await page.evaluate(() => localStorage.setItem('blog:queries:v1', '{not json'));
   await page.reload();
@@ -113,7 +119,8 @@ test('an API failure is visible and retryable', async ({ page }) => {
   await page.goto('/local-services');
   await page.evaluate(() => localStorage.clear());
   await page.reload();
-  await page.waitForLoadState('networkidle');
+  // The click must be the shell's client-side navigation (a full page load would bring the posts in its HTML).
+  await expectHydrated(page);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
   await expect(page.getByRole('alert')).toContainText('We could not load the articles');
   fail = false;
@@ -223,11 +230,18 @@ test('HTML with XSS payloads, written in the admin panel, is stored clean and re
   const link = page.getByRole('link', { name: 'click me' });
   if (await link.count()) {
     expect(await link.getAttribute('href')).toBeNull();
+    // Handled before the click returns: an alert from it would already be in `dialogs`.
     await link.click();
   }
-  await page.waitForTimeout(500);
+  // Every way a payload could run has had its chance: the HTML parsed and loaded (goto waits for the `load` event:
+  // scripts, frames, images that failed), the page's code hydrated it, and every image of the article has loaded or
+  // failed (an onerror runs then).
+  await expectHydrated(page);
+  const article = page.locator('.post-content');
+  await expect
+    .poll(() => article.locator('img').evaluateAll((images) => images.every((img) => (img as HTMLImageElement).complete)))
+    .toBe(true);
   expect(dialogs).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
-  const article = page.locator('.post-content');
   expect(await article.locator('script, iframe, svg, math, style, [onerror], [onload], [ontoggle], [style]').count()).toBe(0);
 });

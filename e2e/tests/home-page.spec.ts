@@ -86,10 +86,17 @@ test.describe('home page', () => {
     });
     await page.goto('/');
     await expect(page.locator('#contact')).toBeAttached();
-    for (const y of [0.3, 0.6, 0.3, 1]) {
-      await page.evaluate((f) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * f), y);
-      await page.waitForTimeout(150);
+    const depths = () => events.filter((e) => e.name === 'scroll_depth').map((e) => e.props?.depth);
+    // Each scroll comes to rest, and the depths it reaches are recorded, before the next: back up to 30 % sends nothing
+    // again (a second 25 would stay in the list and fail the last step).
+    for (const [y, sent] of [
+      [0.3, [25]],
+      [0.6, [25, 50]],
+      [0.3, [25, 50]],
+      [1, [25, 50, 75, 90]],
+    ] as const) {
+      await scrollPageTo(page, { fraction: y });
+      await expect.poll(depths).toEqual(sent);
     }
-    await expect.poll(() => events.filter((e) => e.name === 'scroll_depth').map((e) => e.props?.depth)).toEqual([25, 50, 75, 90]);
   });
 });

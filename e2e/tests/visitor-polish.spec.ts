@@ -2,20 +2,9 @@ import { expect, test, type Locator, type Page } from '../support/test';
 import { adminLogin, adminSend } from '../support/admin-api';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { watchPageErrors } from '../support/page-errors';
+import { scrollEndAfter, scrollPageTo } from '../support/scroll';
 
 const ILLUSTRATIVE = 'Illustrative scenarios: the figures show the kind of change to expect, not audited results.';
-
-/** Resolves once the page has stopped scrolling (smooth scrolling included). */
-async function settledScrollY(page: Page): Promise<number> {
-  let last = -1;
-  for (let i = 0; i < 60; i++) {
-    const y = await page.evaluate(() => window.scrollY);
-    if (y === last) return y;
-    last = y;
-    await page.waitForTimeout(100);
-  }
-  return last;
-}
 
 /**
  * Clicks where the element is, as a person would. Playwright's own click first scrolls the target into view,
@@ -45,13 +34,11 @@ test.describe('phone menu', () => {
       await page.goto('/');
       await expect(page.locator('#contact')).toBeVisible();
       // Start away from the target so the menu really has to scroll.
-      await page.evaluate((id) => window.scrollTo(0, id === 'contact' ? 0 : document.body.scrollHeight), c.section);
-      await settledScrollY(page);
+      await scrollPageTo(page, c.section === 'contact' ? 0 : { fraction: 1 });
       await page.getByRole('button', { name: 'Open menu' }).click();
       const menu = page.locator('#mobile-menu');
-      await menu.getByRole(c.role, { name: c.label, exact: true }).click();
+      await scrollEndAfter(page, () => menu.getByRole(c.role, { name: c.label, exact: true }).click(), { atClick: true });
       await expect(menu).toHaveCount(0);
-      await settledScrollY(page);
       const delta = (await topOf(page, c.section)) - (await headerBottom(page));
       expect(Math.abs(delta), `section top ${delta}px from the header`).toBeLessThanOrEqual(8);
     });
@@ -63,21 +50,20 @@ test.describe('scroll between pages', () => {
     const errors = watchPageErrors(page);
     await page.goto('/');
     await expect(page.locator('#contact')).toBeVisible();
-    await page.evaluate(() => window.scrollTo(0, 2400));
-    const left = await settledScrollY(page);
+    const left = await scrollPageTo(page, 2400);
     expect(left).toBeGreaterThan(2000);
 
-    await clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }));
+    const opened = await scrollEndAfter(page, () => clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' })), {
+      atClick: true,
+    });
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page).toHaveURL(/\/blog$/);
-    expect(await settledScrollY(page)).toBe(0);
+    expect(opened).toBe(0);
 
-    await page.evaluate(() => window.scrollTo(0, 300));
-    await settledScrollY(page);
-    await page.goBack();
+    await scrollPageTo(page, 300);
+    const back = await scrollEndAfter(page, () => page.goBack());
     await expect(page).toHaveURL(/\/$/);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(left - 20);
-    expect(Math.abs((await settledScrollY(page)) - left)).toBeLessThanOrEqual(20);
+    expect(Math.abs(back - left)).toBeLessThanOrEqual(20);
 
     await page.goForward();
     await expect(page).toHaveURL(/\/blog$/);
@@ -88,23 +74,25 @@ test.describe('scroll between pages', () => {
   test('Free Analysis and city-to-city links open at the top too', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('#contact')).toBeVisible();
-    await page.evaluate(() => window.scrollTo(0, 2000));
-    await settledScrollY(page);
-    await clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Free Analysis' }));
+    await scrollPageTo(page, 2000);
+    const analysisTop = await scrollEndAfter(
+      page,
+      () => clickInPlace(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Free Analysis' })),
+      { atClick: true },
+    );
     await expect(page).toHaveURL(/\/free-analysis$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(await settledScrollY(page)).toBe(0);
+    expect(analysisTop).toBe(0);
 
     await page.goto('/local-services/danville-ai-automation');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await page.evaluate(() => window.scrollTo(0, 1500));
-    await settledScrollY(page);
+    await scrollPageTo(page, 1500);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await clickInPlace(page, nav.getByRole('button', { name: 'Local Services' }));
-    await clickInPlace(page, nav.getByRole('link', { name: 'San Ramon' }));
+    const cityTop = await scrollEndAfter(page, () => clickInPlace(page, nav.getByRole('link', { name: 'San Ramon' })), { atClick: true });
     await expect(page).toHaveURL(/san-ramon-business-automation$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('San Ramon');
-    expect(await settledScrollY(page)).toBe(0);
+    expect(cityTop).toBe(0);
   });
 });
 

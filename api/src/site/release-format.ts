@@ -9,7 +9,7 @@
  *   mfe-<name>/current               the served version (one line), swapped by write-temp-then-rename, after history
  *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { compileFunction } from 'node:vm';
@@ -136,6 +136,23 @@ export function strands(manifest: MfeManifest, shell: BuiltWith): string | undef
 export function incompatibility(manifest: MfeManifest, shell: BuiltWith | undefined): string | undefined {
   const problems = compatibilityProblems(manifest.builtWith, shell);
   return problems.length > 0 ? `it cannot run in the serving shell: ${problems.join('; ')}` : undefined;
+}
+
+/**
+ * Replaces `file` with `content` as one step: written to a temp file beside it, flushed, renamed over it. A reader
+ * sees the old content or the new, never a part (how `current` and history.json are written, by the deploy script
+ * and by each instance copying shared releases).
+ */
+export async function writeAtomically(file: string, content: string): Promise<void> {
+  const temp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
 }
 
 /** history.json: the stack of deployed versions (oldest first) and the log. Missing or unreadable: empty. */

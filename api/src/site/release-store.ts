@@ -11,6 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
 import { openDatabase } from '../db/database';
 import type { Database } from '../db/schema';
+import type { InstanceServing } from '../services/deployed-remotes';
 
 /** The channel every instance listens on; the payload is the remote's name. */
 export const RELEASES_CHANNEL = 'site_releases';
@@ -44,14 +45,8 @@ export interface StoredRelease {
   createdAt: string;
 }
 
-export interface InstanceReport {
-  instance: string;
-  remote: RemoteName;
-  version: string | null;
-  since: string | null;
-  problem: string | null;
-  reportedAt: string;
-}
+/** One instance's report of what it serves of a remote (the services' description of it). */
+export type InstanceReport = InstanceServing;
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -9,16 +9,16 @@
  * the admin dashboard show every instance.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import type { Logger } from 'pino';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
 import type { RemotesSnapshot, SharedReleases } from '../services/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir } from './release-format';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
 export interface ReleaseSync {
@@ -29,18 +29,6 @@ export interface ReleaseSync {
   /** The shared pointers and what each instance that reported lately serves (health, the admin dashboard). */
   status(): Promise<SharedReleases>;
   close(): Promise<void>;
-}
-
-async function writeAtomically(file: string, content: string): Promise<void> {
-  const temp = `${file}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
 }
 
 const readText = (file: string) => readFile(file, 'utf8').catch(() => undefined);
