@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '../support/test';
+import { expect, expectHydrated, test, type Page } from '../support/test';
 import { BASE_URL } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 
@@ -74,7 +74,8 @@ test('a case study, then a click to /blog: the whole head is the blog\'s (no cas
   const errors = watchPageErrors(page);
   await page.goto('/case-studies/restaurant-automation');
   await expect(page.getByRole('heading', { level: 1, name: 'Restaurant Automation Case Study' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  // The page's code has run (and had its chance to change the head) before the head is compared.
+  await expectHydrated(page);
   await expectHeadOf(page, '/case-studies/restaurant-automation');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
@@ -90,7 +91,7 @@ test('a fresh city page has exactly one JSON-LD block; a click to another city r
   const errors = watchPageErrors(page);
   await page.goto('/local-services/danville-ai-automation');
   await expect(page.getByRole('heading', { level: 1, name: /Danville/ })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await expectHydrated(page);
   const first = await liveHead(page);
   expect(first.jsonLd).toHaveLength(1);
   await expectHeadOf(page, '/local-services/danville-ai-automation');
@@ -123,7 +124,7 @@ test('from /blog to a post and back to /blog: each time the head is the page\'s 
 test('a post loaded fresh keeps the server\'s head; an unknown page is noindex with no canonical or JSON-LD', async ({ page }) => {
   await page.goto(POST);
   await expect(page.getByRole('heading', { level: 1, name: /AI Chatbots/ })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await expectHydrated(page);
   await expectHeadOf(page, POST);
 
   await page.getByRole('link', { name: 'Back to Blog' }).first().click();

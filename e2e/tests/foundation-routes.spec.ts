@@ -1,5 +1,6 @@
-import { expect, test } from '../support/test';
+import { expect, expectHydrated, test } from '../support/test';
 import { builtManifests } from '../support/manifests';
+import { watchRequests } from '../support/network';
 import { watchPageErrors } from '../support/page-errors';
 
 // The spec's route table (section 2), with sample values for its parameters.
@@ -35,6 +36,7 @@ const titles = new Map(builtManifests().flatMap((m) => (m.pages ?? []).map((p) =
 for (const route of ROUTES) {
   test(`${route} answers 200 and shows its page`, async ({ page }) => {
     const errors = watchPageErrors(page);
+    const requests = watchRequests(page);
     const res = await page.goto(route);
     expect(res?.status()).toBe(200);
     const h1 = page.getByRole('heading', { level: 1 }).first();
@@ -45,7 +47,9 @@ for (const route of ROUTES) {
     if (gated) await expect(h1).toHaveText('Admin Access');
     const title = titles.get(gated ? '/admin' : route);
     if (title) expect(await page.title()).toBe(title);
-    await page.waitForLoadState('networkidle');
+    // Live, and every request it made while loading and hydrating answered: a failure among them is in `errors`.
+    await expectHydrated(page);
+    await requests.answered();
     errors.expectClean();
   });
 }

@@ -1,4 +1,5 @@
 import { expect, test } from '../support/test';
+import { deferred } from '../support/deferred';
 import { watchPageErrors } from '../support/page-errors';
 
 test.describe('not found', () => {
@@ -85,20 +86,29 @@ test('a header link from another page lands on / scrolled to its section', async
 });
 
 test('Pricing and Free Consultation scroll to services and contact, even when clicked while the page loads', async ({ page }) => {
-  // Hold the home page's code back so the click lands before its sections are hydrated, as a quick visitor's would:
-  // the sections are already there, in the server's HTML, and the header (hydrated by the shell) scrolls to them.
+  // Hold the home page's code back until both clicks have landed, as a quick visitor's would before its sections are
+  // hydrated: the sections are already there, in the server's HTML, and the header (hydrated by the shell) scrolls to them.
+  const codeHeld = deferred();
   await page.route('**/mfe/marketing/assets/__federation_expose_App-*.js', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
+    await codeHeld.promise;
     await route.continue();
   });
-  // Not waiting for the page's code at all: once the HTML is parsed, a click is kept until the code can act on it.
-  await page.goto('/', { waitUntil: 'domcontentloaded' });
-  await expect(page.locator('#contact')).toHaveCount(1);
-  await expect(page.locator('#contact')).not.toBeInViewport();
-  await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
-  await expect(page.locator('#contact')).toBeInViewport();
-  await page.getByRole('button', { name: 'Pricing' }).click();
-  await expect(page.locator('#services')).toBeInViewport();
+  try {
+    // Not waiting for the page's code at all ('commit': the fixture would wait for hydration): once the HTML is
+    // parsed, a click is kept until the code can act on it.
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.waitForLoadState('domcontentloaded');
+    await expect(page.locator('#contact')).toHaveCount(1);
+    await expect(page.locator('#contact')).not.toBeInViewport();
+    await page.getByRole('button', { name: 'Free Consultation', exact: true }).click();
+    await expect(page.locator('#contact')).toBeInViewport();
+    await page.getByRole('button', { name: 'Pricing' }).click();
+    await expect(page.locator('#services')).toBeInViewport();
+    // All of it happened while the page's own code was still held: it has not hydrated the page.
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+  } finally {
+    codeHeld.resolve();
+  }
 });
 
 test('the Local Services submenu lists the four towns and works with the keyboard', async ({ page }) => {

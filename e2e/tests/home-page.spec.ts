@@ -1,5 +1,6 @@
 import { expect, test } from '../support/test';
 import { watchPageErrors } from '../support/page-errors';
+import { scrollPageTo } from '../support/scroll';
 
 test.describe('home page', () => {
   test('shows every section, and its links lead where they say', async ({ page }) => {

@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { REPO_ROOT } from '../support/env';
+import { watchRequests } from '../support/network';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
+import { expectHydrated } from '../support/test';
 
 // Public pages arrive as HTML rendered on the server (shell + the page's remote) and are hydrated by the same code:
 // no hydration mismatch, no console error, interactive afterwards, and readable with JavaScript off.
@@ -28,12 +30,17 @@ const ROUTES: { path: string; h1: RegExp | string; text: RegExp }[] = [
   { path: '/website-analysis', h1: /Free Website & Business Analysis/, text: /website/i },
 ];
 
-/** Opens `path` and waits until the remote's code has hydrated the server's HTML (its ./App ran in the browser). */
+/**
+ * Opens `path` and waits until the remote's code has hydrated the server's HTML (its ./App ran in the browser) and
+ * every request the page made meanwhile is answered (a failed one would be among the errors).
+ */
 async function openHydrated(page: Page, path: string) {
+  const requests = watchRequests(page);
   await page.goto(path);
-  // The remote's area stays server HTML until its code has loaded and hydrated; the load settles that.
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => document.getElementById('root')?.hasAttribute('data-ssr'));
+  await expect(page.locator('#root[data-ssr]'), 'the server rendered the page').toBeAttached();
+  // The remote's area stays server HTML until its code has loaded and hydrated it; then the page is marked live.
+  await expectHydrated(page);
+  await requests.answered();
 }
 
 async function createReport(page: Page): Promise<string> {
@@ -138,10 +145,13 @@ test('an unknown URL, post and report answer 404 with their not-found page, hydr
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/api/')) fetched.push(r.url());
     });
+    const requests = watchRequests(page);
     const res = await page.goto(path);
     expect(res?.status()).toBe(404);
     expect(await res!.text()).toContain(`${heading}</h1>`);
-    await page.waitForLoadState('networkidle');
+    // Hydrated, and every request made meanwhile answered: one to the API would be in `fetched` by then.
+    await expectHydrated(page);
+    await requests.answered();
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     // The browser does not ask the API again for what the server already answered 404.
     expect(fetched.filter((u) => !u.endsWith('/api/events'))).toEqual([]);

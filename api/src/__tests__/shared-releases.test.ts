@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminHealthSchema } from '@site/contracts/admin';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { describeNeedingBuild } from '../test-support/built-site';
@@ -180,6 +181,14 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     // Either instance tells the owner that b is behind, and why.
     await waitFor(async () => (await blogHealth(a)).shared?.instances.some((i) => !i.self && i.version === lastGood && i.problem?.includes('3.0.0')) ?? false, 5000, 'b to report its problem');
     expect((await blogHealth(a)).shared?.instances.find((i) => i.self)).toMatchObject({ version: '3.0.0', problem: null });
+
+    // The dashboard's remote check (Refresh on the admin panel) warns, naming the pointer and each instance.
+    const refreshed = await fetch(`${a.url}/api/admin/health/refresh`, { method: 'POST', headers: { cookie: cookies.get(a)!, origin: ORIGIN } });
+    const check = adminHealthSchema.parse(await refreshed.json()).checks.find((c) => c.id === 'remote:blog')!;
+    expect(check.status).toBe('warning');
+    expect(check.message).toContain('shared pointer 3.0.0');
+    expect(check.message).toMatch(/instances: .*\(this one\) 3\.0\.0 since \d\d:\d\d UTC/);
+    expect(check.message).toMatch(new RegExp(`${lastGood!.replace(/[.+]/g, '\\$&')} since \\d\\d:\\d\\d UTC \\(serves ${lastGood!.replace(/[.+]/g, '\\$&')}: 3\\.0\\.0`));
   });
 
   it('a deploy killed half-way changes nothing', async () => {

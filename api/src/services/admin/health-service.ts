@@ -94,8 +94,9 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
   }
 
   /**
-   * With releases shared through PostgreSQL: the shared pointer and what every instance serves, e.g. "shared pointer
-   * 1.1.0 (since 10:02 UTC); instances: web-1 1.1.0, web-2 1.0.0 (release 1.1.0 could not be copied here: …)".
+   * With releases shared through PostgreSQL: the shared pointer and what every instance serves since when, e.g.
+   * "shared pointer 1.1.0 (since 2026-11-26 10:02 UTC); instances: web-1 1.1.0 since 10:02 UTC, web-2 1.0.0 since
+   * 09:40 UTC (release 1.1.0 could not be copied here: …)".
    * `behind` when an instance does not serve the pointer's release.
    */
   function sharedSummary(name: RemoteName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
@@ -105,7 +106,8 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     const described = instances.map((report) => {
       const who = report.instance === shared.self ? `${report.instance} (this one)` : report.instance;
       const problem = report.version !== pointer.version && report.problem ? ` (${report.problem})` : '';
-      return `${who} ${report.version ?? 'nothing'}${problem}`;
+      const since = report.since ? ` since ${report.since.slice(11, 16)} UTC` : '';
+      return `${who} ${report.version ?? 'nothing'}${since}${problem}`;
     });
     return {
       text: `; shared pointer ${pointer.version} (since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC); instances: ${described.join(', ') || 'none reported'}`,
