@@ -33,7 +33,9 @@ import { createServices, type AnalysisEngineOverrides, type Services } from './s
 import { createRenderQueue } from './site/render-queue';
 import { createPageComposer } from './site/compose-page';
 import { createRouteDataLoaders } from './site/route-data';
+import { createContentEvents } from './site/content-events';
 import { createReleaseSync } from './site/release-sync';
+import { createRenderCache } from './site/render-cache';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { createShellServer } from './site/shell-server';
@@ -128,6 +130,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
         })
       : undefined;
   const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
+  // Rendered public pages, kept until what they were made from changes (site/render-cache.ts); content changes reach
+  // every instance's cache through PostgreSQL (site/content-events.ts).
+  const renderCache = createRenderCache({ maxBytes: config.renderCacheBytes });
+  const contentEvents = createContentEvents({
+    cache: renderCache,
+    logger,
+    ...(database.dialect === 'postgres' && config.databaseUrl ? { postgres: { db: database.db, databaseUrl: config.databaseUrl } } : {}),
+  });
   const services = createServices({
     db: database.db,
     clock,
@@ -137,6 +147,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     remotes: deployed,
     rateLimits,
     analysis: deps.analysis,
+    onContentChange: (tags) => contentEvents.changed(tags),
+    renderCacheStats: () => renderCache.stats(),
   });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
@@ -188,7 +200,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
-  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger }));
+  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger, ...(config.renderCacheBytes ? { cache: renderCache } : {}) }));
 
   return {
     app,
@@ -207,6 +219,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       await services.admin.stop();
       await services.contact.stop();
       await releaseSync?.close();
+      await contentEvents.close();
       await database.close();
       if (redis) await closeRedis(redis);
     },

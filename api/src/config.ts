@@ -69,6 +69,8 @@ export interface Config {
    * release pointers, behind the LISTEN notice it gets when a deploy commits (site/release-sync.ts).
    */
   releasePollMs?: number;
+  /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
+  renderCacheBytes?: number;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +163,7 @@ const envSchema = z.object({
   SSR_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10_000).default(150),
   SSR_CONCURRENCY: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(4),
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
+  RENDER_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).min(0, { message: 'Must be 0 or more' }).max(4096).default(64),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   NODE_ENV: z.string().optional(),
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
@@ -221,5 +224,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrConcurrency: e.SSR_CONCURRENCY,
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
+    renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
   };
 }

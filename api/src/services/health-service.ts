@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { healthSchema, type Health, type RemoteHealth } from '@site/contracts/manifest';
+import { healthSchema, type Health, type RemoteHealth, type RenderCacheHealth } from '@site/contracts/manifest';
 import { API_VERSION } from '../lib/version';
 import type { DeployedRemotes, RemotesSnapshot } from './deployed-remotes';
 
@@ -47,6 +47,8 @@ export function createHealthService(deps: {
   ping: () => Promise<boolean>;
   /** The deployed remotes; none listed when absent. */
   remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
+  /** The render cache's counters (admin view). */
+  renderCache?: () => RenderCacheHealth;
 }): HealthService {
   return {
     ping: () => deps.ping(),
@@ -91,6 +93,7 @@ export function createHealthService(deps: {
         version: API_VERSION,
         db: dbOk ? 'ok' : 'down',
         remotes: Object.fromEntries(remotes),
+        ...(deps.renderCache ? { renderCache: deps.renderCache() } : {}),
       });
     },
   };

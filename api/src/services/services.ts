@@ -21,6 +21,9 @@ import {
 } from './analysis/analysis-service';
 import { createHealthService, type HealthService } from './health-service';
 import type { DeployedRemotes } from './deployed-remotes';
+import type { RenderCacheHealth } from '@site/contracts/manifest';
+import type { Post } from '@site/contracts/posts';
+import { postChangeTags } from '../lib/content-tags';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
 
 /**
@@ -73,9 +76,16 @@ export function createServices(deps: {
   logger?: Logger;
   /** Where rate-limit counters live (the admin login lockout); this process when absent. */
   rateLimits?: RateLimitStore;
+  /**
+   * Told, after each stored change of public content, which pages it touches (lib/content-tags.ts): the render cache
+   * drops them, here and on every instance. Called before the change's caller gets its answer.
+   */
+  onContentChange?: (tags: string[]) => void;
+  /** The render cache's counters, for the admin view of /api/health. */
+  renderCacheStats?: () => RenderCacheHealth;
 }): Services {
   const events = createEventsRepository(deps.db);
-  const posts = createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock });
+  const posts = withContentChanges(createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock }), deps.onContentChange);
   return {
     posts,
     webhook: createWebhookService({
@@ -104,7 +114,7 @@ export function createServices(deps: {
       repository: createAnalysesRepository(deps.db),
       clock: deps.clock,
     }),
-    health: createHealthService({ ping: deps.ping, remotes: deps.remotes }),
+    health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin: createAdminServices({
       db: deps.db,
       clock: deps.clock,
@@ -114,5 +124,42 @@ export function createServices(deps: {
       remotes: deps.remotes ?? NO_REMOTES,
       rateLimits: deps.rateLimits,
     }),
+  };
+}
+
+/**
+ * The post service, saying after each change which public pages it touched (the post before and after: its page,
+ * the index, its categories; nothing for drafts). Every way a post changes (admin, webhook, imports) goes through it.
+ */
+function withContentChanges(posts: PostService, changed: ((tags: string[]) => void) | undefined): PostService {
+  if (!changed) return posts;
+  const tell = (...versions: Array<Post | undefined>) => {
+    const tags = postChangeTags(...versions);
+    if (tags.length > 0) changed(tags);
+  };
+  const before = (id: string) => posts.getById(id).catch(() => undefined);
+  return {
+    ...posts,
+    async create(input, options) {
+      const post = await posts.create(input, options);
+      tell(post);
+      return post;
+    },
+    async update(id, input, options) {
+      const old = await before(id);
+      const post = await posts.update(id, input, options);
+      tell(old, post);
+      return post;
+    },
+    async delete(id) {
+      const old = await before(id);
+      await posts.delete(id);
+      tell(old);
+    },
+    async publish(id) {
+      const post = await posts.publish(id);
+      tell(post);
+      return post;
+    },
   };
 }

@@ -15,9 +15,16 @@ export interface ComposedBody {
   headTags: string;
   /** Milliseconds from asking the remote to render until the HTML was complete. */
   renderMs: number;
+  /**
+   * Everything was rendered on the server: no area handed to the browser after an error, a timeout or a missing
+   * server module. Only a complete page is kept by the render cache.
+   */
+  complete: boolean;
 }
 
 export interface PageComposer {
+  /** Names the shell's server entry in use (changes when a new one loads): part of a cached page's key. */
+  shellVersion(): Promise<string>;
   /**
    * The server-rendered body of one page, or null when the page is rendered in the browser alone (no shell server
    * entry, or a remote without server rendering such as admin). Never throws for a remote's failure: that remote's
@@ -29,6 +36,15 @@ export interface PageComposer {
     /** The request's page, resolved once: its owner, the release and module serving it, its route and data. */
     page: ResolvedPage;
   }): Promise<ComposedBody | null>;
+}
+
+const ids = new WeakMap<object, string>();
+let nextId = 0;
+/** A name for one object (a loaded module) for as long as it lives: two loads of a file are two names. */
+export function identity(value: object): string {
+  let id = ids.get(value);
+  if (!id) ids.set(value, (id = `#${++nextId}`));
+  return id;
 }
 
 class RenderTimeout extends Error {
@@ -59,6 +75,10 @@ export function createPageComposer(options: {
   const queue = options.queue ?? createRenderQueue();
 
   return {
+    async shellVersion() {
+      const shell = await options.shell.load();
+      return shell ? identity(shell) : 'none';
+    },
     async compose(input) {
       const shell = await options.shell.load();
       if (!shell) return null;
@@ -144,7 +164,9 @@ export function createPageComposer(options: {
         );
       }
       const links = LEADING_LINKS.exec(result.html)?.[0] ?? '';
-      return { html: result.html.slice(links.length), headTags: links, site, renderMs: performance.now() - started };
+      // A page of a remote is complete when the remote's area was rendered here; the shell's own pages always are.
+      const complete = owner ? area.kind === 'remote' && !result.areaInBrowser : true;
+      return { html: result.html.slice(links.length), headTags: links, site, renderMs: performance.now() - started, complete };
     }
   }
 }

@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import { listenToPostgres } from '../db/pg-listen';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
@@ -158,32 +158,15 @@ export function createReleaseSync(options: {
     return running;
   }
 
-  // LISTEN on a connection of its own, reconnected after a loss; the poll covers the gap.
-  let listener: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  async function listen(): Promise<void> {
-    if (closed) return;
-    const client = new pg.Client({ connectionString: options.databaseUrl });
-    client.on('error', (error) => logger.warn({ err: error }, 'shared releases: the LISTEN connection failed; reconnecting'));
-    client.on('end', () => {
-      if (listener === client) listener = undefined;
-      if (!closed) retry = setTimeout(() => void listen(), 1000);
-    });
-    client.on('notification', (message) => {
-      if (message.channel === RELEASES_CHANNEL) void sync();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${RELEASES_CHANNEL}`);
-      listener = client;
-      if (closed) await client.end();
-      else void sync(); // whatever was committed while not listening
-    } catch (error) {
-      logger.warn({ err: error }, 'shared releases: cannot LISTEN yet; polling meanwhile');
-      await client.end().catch(() => undefined);
-    }
-  }
-  void listen();
+  // Told at each commit of a deploy or rollback; the poll covers a lost connection.
+  const listener = listenToPostgres({
+    connectionString: options.databaseUrl,
+    channels: [RELEASES_CHANNEL],
+    onNotification: () => void sync(),
+    // Whatever was committed while not listening.
+    onConnect: () => void sync(),
+    logger,
+  });
   const poll = setInterval(() => void sync(), options.pollMs);
   poll.unref();
 
@@ -205,8 +188,7 @@ export function createReleaseSync(options: {
     async close() {
       closed = true;
       clearInterval(poll);
-      clearTimeout(retry);
-      await listener?.end().catch(() => undefined);
+      await listener.close();
       await running;
     },
   };

@@ -123,10 +123,25 @@ export const remoteHealthSchema = z.object({
 });
 export type RemoteHealth = z.infer<typeof remoteHealthSchema>;
 
+/** The render cache of the instance answering (admin view of `/api/health`): how often pages were sent as kept. */
+export const renderCacheHealthSchema = z.object({
+  hits: z.number().int(),
+  staleHits: z.number().int(),
+  misses: z.number().int(),
+  coalesced: z.number().int(),
+  entries: z.number().int(),
+  bytes: z.number().int(),
+  maxBytes: z.number().int(),
+  hitRatio: z.number().nullable(),
+});
+
+export type RenderCacheHealth = z.infer<typeof renderCacheHealthSchema>;
+
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   db: z.enum(['ok', 'down']),
   remotes: z.record(z.string(), remoteHealthSchema),
+  renderCache: renderCacheHealthSchema.optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

@@ -45,6 +45,8 @@ describe('GET /api/health', () => {
         blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok', since: expect.any(String) },
         admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String) },
       },
+      // No page was asked for yet: nothing kept, no ratio.
+      renderCache: { hits: 0, staleHits: 0, misses: 0, coalesced: 0, entries: 0, bytes: 0, maxBytes: 64 * 1024 * 1024, hitRatio: null },
     });
   });
 
