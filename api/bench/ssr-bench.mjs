@@ -1,5 +1,7 @@
 // Server render time of every public route under load, over loopback (build the API, the shell and the remotes
-// first): `node api/bench/ssr-bench.mjs [--duration 5] [--connections 50] [--warmup 2]`.
+// first): `node api/bench/ssr-bench.mjs [--duration 5] [--connections 50] [--warmup 2] [--cache-mb 64]`.
+// `--cache-mb 0` turns the render cache off (RENDER_CACHE_MB): every answer is rendered, as a first visit after a
+// deploy is. The first line is a bare Koa route (one `ctx.body = 'ok'`, its own process) measured the same way.
 //
 // Starts `node api/dist/server.js` on a fresh SQLite DATA_DIR (the seeded posts; one analysis report is created
 // through the API), then, route by route, asks for it on --connections concurrent keep-alive connections for
@@ -22,6 +24,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
+    'cache-mb': { type: 'string', default: '64' },
   },
 });
 const DURATION = Number(args.duration);
@@ -32,8 +35,8 @@ if (![DURATION, CONNECTIONS, WARMUP].every((n) => Number.isFinite(n) && n > 0) |
   process.exit(2);
 }
 
-function startServer(env) {
-  const child = spawn(process.execPath, ['api/dist/server.js'], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(env, script = ['api/dist/server.js']) {
+  const child = spawn(process.execPath, script, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start in 20 s:\n${out}`)), 20_000);
@@ -65,6 +68,7 @@ async function run(url, durationS) {
   const firstByteMs = [];
   const totalMs = [];
   const statuses = new Map();
+  const cache = new Map();
   let errors = 0;
   let answered = 0;
   const until = performance.now() + durationS * 1000;
@@ -85,6 +89,8 @@ async function run(url, durationS) {
           totalMs.push(performance.now() - started);
           firstByteMs.push(first ?? performance.now() - started);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          const how = res.headers['x-render-cache'] ?? 'none';
+          cache.set(how, (cache.get(how) ?? 0) + 1);
           const timing = /ssr;dur=([\d.]+)/.exec(String(res.trailers['server-timing'] ?? ''))?.[1];
           if (timing) renderMs.push(Number(timing));
           resolve();
@@ -102,11 +108,23 @@ async function run(url, durationS) {
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
   agent.destroy();
   const sort = (list) => list.sort((x, y) => x - y);
-  return { renderMs: sort(renderMs), firstByteMs: sort(firstByteMs), totalMs: sort(totalMs), statuses, errors, answered, perSecond: answered / durationS };
+  return { renderMs: sort(renderMs), firstByteMs: sort(firstByteMs), totalMs: sort(totalMs), statuses, cache, errors, answered, perSecond: answered / durationS };
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'ssr-bench-'));
-const server = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_MULTIPLIER: '100000', PUBLIC_ORIGIN: 'http://127.0.0.1' });
+const server = startServer({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'error',
+  RATE_LIMIT_MULTIPLIER: '100000',
+  PUBLIC_ORIGIN: 'http://127.0.0.1',
+  RENDER_CACHE_MB: args['cache-mb'],
+});
+// The reference: Koa with one route, nothing else, in a process of its own.
+const BARE_KOA = `const Koa = require('koa'); const app = new Koa(); app.use((ctx) => { ctx.body = 'ok'; });
+const s = app.listen(0, '127.0.0.1', () => console.log('Site running at http://127.0.0.1:' + s.address().port));`;
+const bare = startServer({ NODE_PATH: path.join(root, 'api/node_modules') }, ['-e', BARE_KOA]);
 try {
   const base = await server.url;
   const report = await fetch(`${base}/api/analyze-smb-business`, {
@@ -133,20 +151,28 @@ try {
     `/free-analysis/report/${id}`,
   ];
 
-  console.log(`${CONNECTIONS} connections, ${DURATION} s per route (after ${WARMUP} s of warm-up), loopback, node ${process.version}\n`);
-  console.log('| route | render p50 (ms) | render p95 (ms) | first byte p50 (ms) | whole page p50 (ms) | whole page p95 (ms) | req/s | answers |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`${CONNECTIONS} connections, ${DURATION} s per route (after ${WARMUP} s of warm-up), loopback, node ${process.version}, render cache ${Number(args['cache-mb']) > 0 ? `${args['cache-mb']} MB` : 'off'}\n`);
+  console.log('| route | render p50 (ms) | render p95 (ms) | first byte p50 (ms) | whole page p50 (ms) | whole page p95 (ms) | req/s | answers | from the cache |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const bareUrl = await bare.url;
+  await run(bareUrl, WARMUP);
+  const koa = await run(bareUrl, DURATION);
+  const msOf = (list, p) => percentile(list, p).toFixed(1);
+  console.log(`| bare Koa route | - | - | ${msOf(koa.firstByteMs, 50)} | ${msOf(koa.totalMs, 50)} | ${msOf(koa.totalMs, 95)} | ${Math.round(koa.perSecond)} | ${[...koa.statuses].map(([status, n]) => `${n}x${status}`).join(' ')} | - |`);
+  bare.child.kill('SIGTERM');
   for (const route of routes) {
     await run(`${base}${route}`, WARMUP);
-    const { renderMs, firstByteMs, totalMs, statuses, errors, answered, perSecond } = await run(`${base}${route}`, DURATION);
+    const { renderMs, firstByteMs, totalMs, statuses, cache, errors, answered, perSecond } = await run(`${base}${route}`, DURATION);
+    const kept = (cache.get('hit') ?? 0) + (cache.get('coalesced') ?? 0) + (cache.get('stale') ?? 0);
     const answers = [...statuses].map(([status, n]) => `${n}x${status}`).join(' ');
     const label = route.startsWith('/free-analysis/report/') ? '/free-analysis/report/:id' : route;
     const ms = (list, p) => percentile(list, p).toFixed(1);
     console.log(
-      `| ${label} | ${ms(renderMs, 50)} | ${ms(renderMs, 95)} | ${ms(firstByteMs, 50)} | ${ms(totalMs, 50)} | ${ms(totalMs, 95)} | ${Math.round(perSecond)} | ${answers}${errors ? ` ${errors} errors` : ''}${renderMs.length < answered ? ` (${answered - renderMs.length} not server-rendered)` : ''} |`,
+      `| ${label} | ${renderMs.length ? ms(renderMs, 50) : '-'} | ${renderMs.length ? ms(renderMs, 95) : '-'} | ${ms(firstByteMs, 50)} | ${ms(totalMs, 50)} | ${ms(totalMs, 95)} | ${Math.round(perSecond)} | ${answers}${errors ? ` ${errors} errors` : ''} | ${answered ? `${((100 * kept) / answered).toFixed(1)}%` : '-'} |`,
     );
   }
 } finally {
+  bare.child.kill('SIGTERM');
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
   await rm(dataDir, { recursive: true, force: true });

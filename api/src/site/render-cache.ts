@@ -45,7 +45,6 @@ export function bodyOf(page: CachedPage, encoding: Encoding | null): Buffer {
   let body = page.encoded[encoding];
   if (!body) {
     body = page.encoded[encoding] = compress(page.identity, encoding);
-    page.bytes += body.length;
   }
   return body;
 }
@@ -107,8 +106,9 @@ function makeEntry(status: number, html: string, tags: readonly string[], now: n
     tags,
     storedAt: now,
     maxAgeMs: status === 404 ? NOT_FOUND_MAX_AGE_MS : PAGE_MAX_AGE_MS,
-    // The string is held too (UTF-16 in V8: up to twice its length in bytes); compressed bodies add theirs.
-    bytes: identity.length * 3 + 200,
+    // Counted whole from the start: the bytes, the string (UTF-16 in V8: up to twice its length) and room for the
+    // brotli and gzip bodies made later (a page compresses to well under a third of its size each).
+    bytes: Math.ceil(identity.length * 3.7) + 200,
   };
 }
 
@@ -125,11 +125,14 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
   let bytes = 0;
   const counts = { hits: 0, staleHits: 0, misses: 0, coalesced: 0 };
 
+  /** Bytes of kept 404s: at most an eighth of the whole, so made-up addresses cannot push real pages out. */
+  let notFoundBytes = 0;
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
     bytes -= entry.bytes;
+    if (entry.status === 404) notFoundBytes -= entry.bytes;
   };
 
   function store(key: string, entry: CachedPage) {
@@ -137,6 +140,11 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
     drop(key);
     entries.set(key, entry);
     bytes += entry.bytes;
+    if (entry.status === 404) notFoundBytes += entry.bytes;
+    for (const [oldest, kept] of entries) {
+      if (notFoundBytes <= maxBytes / 8) break;
+      if (kept.status === 404) drop(oldest);
+    }
     for (const oldest of entries.keys()) {
       if (bytes <= maxBytes) break;
       drop(oldest);

@@ -224,6 +224,19 @@ describe('render cache memory', () => {
     expect(cache.lookup('/p1').kind).toBe('render');
   });
 
+  it('keeps 404s in an eighth of it: made-up addresses do not push pages out', () => {
+    const cache = createRenderCache({ maxBytes: 80_000 });
+    const keep = (key: string, status: number) => {
+      const lookup = cache.lookup(key);
+      if (lookup.kind !== 'render') throw new Error('expected a miss');
+      lookup.done({ status, html: `<p>${key.repeat(400)}</p>`, tags: [], cacheable: true });
+    };
+    keep('/blog', 200);
+    for (let i = 0; i < 50; i++) keep(`/blog/made-up-${i}`, 404);
+    expect(cache.lookup('/blog').kind).toBe('fresh');
+    expect(cache.stats().entries).toBeLessThan(10);
+  });
+
   it('does not keep a render that started before an invalidation of what it shows', async () => {
     const cache = createRenderCache();
     const lookup = cache.lookup('/blog/a');
