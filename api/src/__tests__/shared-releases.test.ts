@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,10 +8,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminHealthSchema } from '@site/contracts/admin';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
-import { describeNeedingBuild } from '../test-support/built-site';
+import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../test-support/built-site';
 import { bundleMissing, postgresUrlWithSchema, reachableRedis, redisDatabaseUrl, startChildServer, type ChildServer } from '../test-support/child-server';
 import { uniqueSchema } from '../test-support/databases';
-import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../test-support/site-fixture';
+import { blogServerModule, createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../test-support/site-fixture';
 import { waitFor } from '../test-support/site-client';
 
 /*
@@ -34,11 +34,13 @@ interface Build {
   title: string;
   /** Text put before the server module (e.g. an import of a package only one machine has). */
   serverPrefix?: string;
+  /** The server module itself (default: the fixture's route table, which does not render). */
+  server?: string;
   /** Extra files (a large release, to be killed while it is stored). */
   extra?: Record<string, Uint8Array>;
 }
 
-describeNeedingBuild('releases shared by two instances on two site roots (PostgreSQL)', { missing: bundleMissing(), unavailable }, () => {
+describeNeedingBuild('releases shared by two instances on two site roots (PostgreSQL)', { missing: bundleMissing() ?? serverEntriesMissing(), unavailable }, () => {
   const schema = uniqueSchema();
   let admin: pg.Client;
   let sites: SiteFixture[] = [];
@@ -60,9 +62,15 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
   async function build(b: Build): Promise<string> {
     const dir = path.join(builds, b.version);
     const files: Record<string, string | Uint8Array> = {
-      'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version: b.version, pages: [{ path: '/blog', title: b.title, description: 'Guides' }] }),
+      'mfe-manifest.json': JSON.stringify({
+        ...MANIFESTS.blog,
+        version: b.version,
+        pages: [{ path: '/blog', title: b.title, description: 'Guides' }],
+        // A module that renders is the remote's server entry (the route table alone only gives heads).
+        ...(b.server ? { server: { entry: 'server/routes.js' } } : {}),
+      }),
       'assets/remoteEntry.js': `export const title = ${JSON.stringify(b.title)};`,
-      'server/routes.js': `${b.serverPrefix ?? ''}${blogServerModule()}`,
+      'server/routes.js': `${b.serverPrefix ?? ''}${b.server ?? blogServerModule()}`,
       ...b.extra,
     };
     for (const [file, content] of Object.entries(files)) {
@@ -99,6 +107,12 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     builds = await mkdtemp(path.join(tmpdir(), 'shared-release-builds-'));
     // Two machines: each its own site root with its own built dists, and its own data directory.
     sites = [await createSiteFixture(), await createSiteFixture()];
+    // The built shell's server entry on both machines (React beside it), so blog pages are rendered and kept.
+    for (const site of sites) {
+      await mkdir(path.join(site.root, 'shell/dist/server'), { recursive: true });
+      await copyFile(path.join(REPO_ROOT, 'shell/dist/server/entry.js'), path.join(site.root, 'shell/dist/server/entry.js'));
+      await symlink(path.join(REPO_ROOT, 'shell/node_modules'), path.join(site.root, 'shell/node_modules'), 'dir');
+    }
     // A package only the first machine has: a server module that imports it loads there and not on the second.
     await sites[0]!.writeFile('node_modules/only-on-the-first-machine/package.json', JSON.stringify({ name: 'only-on-the-first-machine', main: 'index.js' }));
     await sites[0]!.writeFile('node_modules/only-on-the-first-machine/index.js', 'module.exports = { here: true };');
@@ -189,6 +203,42 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     expect(check.message).toContain('shared pointer 3.0.0');
     expect(check.message).toMatch(/instances: .*\(this one\) 3\.0\.0 since \d\d:\d\d UTC/);
     expect(check.message).toMatch(new RegExp(`${lastGood!.replace(/[.+]/g, '\\$&')} since \\d\\d:\\d\\d UTC \\(serves ${lastGood!.replace(/[.+]/g, '\\$&')}: 3\\.0\\.0`));
+  });
+
+  it('a post published through one instance is on the next page of either, though both kept the page before', async () => {
+    // A blog that renders on the server, so its pages are kept (render cache) on both instances.
+    const deployed = await script(sites[0]!, 'deploy', 'blog', '--from', await build({ version: '4.0.0', title: 'Blog, rendered', server: renderingBlogEntry('Rendered blog') }));
+    expect(deployed.code).toBe(0);
+    await waitFor(async () => (await served(a)).version === '4.0.0' && (await served(b)).version === '4.0.0', SWITCH_MS, 'both to serve 4.0.0');
+    const kept = async (instance: ChildServer) => (await fetch(`${instance.url}/blog`, { headers: { accept: 'text/html' } })).headers.get('x-render-cache');
+    for (const instance of [a, b]) {
+      await waitFor(async () => (await kept(instance)) === 'hit', 5000, `${instance.url}/blog to be kept`);
+    }
+
+    // Written and published through the first instance's admin API, as the owner does in the panel.
+    await blogHealth(a); // signs in
+    const headers = { 'content-type': 'application/json', cookie: cookies.get(a)!, origin: ORIGIN };
+    const created = await fetch(`${a.url}/api/admin/posts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        title: 'Published on one, seen on both',
+        excerpt: 'A post published through the first instance.',
+        content: `<p>${'Words of a post published through one instance. '.repeat(4)}</p>`,
+        author: 'Tri-Valley AI Team',
+        category: 'AI Automation',
+        metaDescription: 'A post published through one instance and read on the other at once.',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const publish = await fetch(`${a.url}/api/admin/posts/${id}/publish`, { method: 'POST', headers });
+    expect(publish.status).toBe(200);
+    const published = Date.now();
+    // The next request on the first shows it; the second drops its kept page on the notice within moments.
+    expect(await (await fetch(`${a.url}/blog`, { headers: { accept: 'text/html' } })).text()).toContain('Published on one, seen on both');
+    await waitFor(async () => (await (await fetch(`${b.url}/blog`, { headers: { accept: 'text/html' } })).text()).includes('Published on one, seen on both'), 1000, 'b to show the post');
+    console.info(`a post published through a is on b's /blog after ${Date.now() - published} ms`);
   });
 
   it('a deploy killed half-way changes nothing', async () => {

@@ -150,3 +150,29 @@ export async function createSiteFixture(): Promise<SiteFixture> {
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A blog server module that renders on the server (with the built shell's server entry): a heading, then the titles
+ * of its data (a post, or the first list), with the blog's data sources and a head for posts.
+ */
+export function renderingBlogEntry(label: string): string {
+  return `
+import { createElement } from 'react';
+export const routes = [
+  { path: '/blog', data: { source: 'post-list' } },
+  { path: '/blog/category/:category', data: { source: 'post-list', param: 'category' } },
+  {
+    path: '/blog/:slug',
+    data: { source: 'post', param: 'slug' },
+    head: (params, post) => ({ path: '/blog/' + post.slug, title: post.title, description: post.excerpt }),
+  },
+];
+export async function render(url, ctx) {
+  const titles = ctx.data?.title ? [ctx.data.title] : (ctx.data?.lists?.[0]?.list.posts ?? []).map((p) => p.title);
+  return {
+    element: createElement('div', null, createElement('h1', null, ${JSON.stringify(label)}), createElement('ul', null, ...titles.map((t) => createElement('li', { key: t }, t)))),
+    status: 200,
+  };
+}
+`;
+}

@@ -5,7 +5,7 @@ import { healthSchema } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../test-support/built-site';
-import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
+import { createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { createRenderCache } from '../render-cache';
 
@@ -14,25 +14,7 @@ import { createRenderCache } from '../render-cache';
  * module that renders the titles of its data, on a fixture site root.
  */
 
-const blogEntry = (label: string) => `
-import { createElement } from 'react';
-export const routes = [
-  { path: '/blog', data: { source: 'post-list' } },
-  { path: '/blog/category/:category', data: { source: 'post-list', param: 'category' } },
-  {
-    path: '/blog/:slug',
-    data: { source: 'post', param: 'slug' },
-    head: (params, post) => ({ path: '/blog/' + post.slug, title: post.title, description: post.excerpt }),
-  },
-];
-export async function render(url, ctx) {
-  const titles = ctx.data?.title ? [ctx.data.title] : (ctx.data?.lists?.[0]?.list.posts ?? []).map((p) => p.title);
-  return {
-    element: createElement('div', null, createElement('h1', null, ${JSON.stringify(label)}), createElement('ul', null, ...titles.map((t) => createElement('li', { key: t }, t)))),
-    status: 200,
-  };
-}
-`;
+const blogEntry = renderingBlogEntry;
 
 const POST = {
   excerpt: 'A short summary of the post for the list.',
