@@ -11,6 +11,7 @@ import { closeRedis, connectRedis } from './lib/redis';
 import { apiFallback } from './middleware/api-fallback';
 import { compress } from './middleware/compress';
 import { errors } from './middleware/errors';
+import { etags } from './middleware/etag';
 import { requestBodyLimits } from './middleware/json-body';
 import { observeRequests } from './middleware/observe-requests';
 import { requestLog } from './middleware/request-log';
@@ -191,6 +192,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(contactFailureAnswer());
   app.use(errors({ logger, onServerError: (info) => services.admin.serverError(info) }));
   app.use(compress());
+  // Validators for reads made in memory, on the body before compression (middleware/etag.ts).
+  app.use(etags());
   app.use(
     securityHeaders({
       inlineScriptHashes: () => shell.scriptHashes(),

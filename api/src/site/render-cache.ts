@@ -19,8 +19,8 @@
  * entries go first once the bytes exceed `maxBytes`. A render that started before an invalidation of one of its tags
  * is not stored (it may hold the old content).
  */
-import { createHash } from 'node:crypto';
 import { compress, type Encoding } from '../lib/compression';
+import { strongEtag } from '../lib/etag';
 
 export interface CachedPage {
   status: number;
@@ -91,9 +91,6 @@ export const PAGE_STALE_MS = 10 * 60_000;
 /** A not-found page may be published any moment: kept briefly. */
 export const NOT_FOUND_MAX_AGE_MS = 10_000;
 
-export function etagOf(html: string): string {
-  return `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`;
-}
 
 function makeEntry(status: number, html: string, tags: readonly string[], now: number): CachedPage {
   const identity = Buffer.from(html);
@@ -102,7 +99,7 @@ function makeEntry(status: number, html: string, tags: readonly string[], now: n
     html,
     identity,
     encoded: {},
-    etag: etagOf(html),
+    etag: strongEtag(html),
     tags,
     storedAt: now,
     maxAgeMs: status === 404 ? NOT_FOUND_MAX_AGE_MS : PAGE_MAX_AGE_MS,

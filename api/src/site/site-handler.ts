@@ -7,6 +7,7 @@ import { compressorStream, pickEncoding } from '../lib/compression';
 import type { Logger } from '../lib/logger';
 import { createHash } from 'node:crypto';
 import { dataTags, remoteTag } from '../lib/content-tags';
+import { matchesIfNoneMatch } from '../lib/etag';
 import { identity, type PageComposer } from './compose-page';
 import { bodyOf, type CachedPage, type Lookup, type RenderCache } from './render-cache';
 import { resolveHead } from './dynamic-pages';
@@ -269,7 +270,7 @@ function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coal
   } else {
     ctx.set('Cache-Control', NO_CACHE);
     setCdnHeaders(ctx, page.tags);
-    if (ifNoneMatch(ctx.get('If-None-Match'), page.etag)) {
+    if (matchesIfNoneMatch(ctx.get('If-None-Match'), page.etag)) {
       ctx.status = 304;
       return;
     }
@@ -279,14 +280,6 @@ function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coal
   ctx.body = bodyOf(page, encoding);
 }
 
-/** Whether an If-None-Match header names this strong ETag (or `*`); a weak form of it counts (RFC 9110 13.1.2). */
-function ifNoneMatch(header: string, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
-}
 
 /**
  * Sends an HTML document as it is made: `start` (the head) at once, so the browser fetches the stylesheets while
