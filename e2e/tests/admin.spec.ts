@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '../support/test';
+import { expect, expectHydrated, test, type APIRequestContext, type Browser, type Page } from '../support/test';
 import { adminLogin, adminSend } from '../support/admin-api';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { BASE_URL, E2E_ADMIN_PASSWORD, E2E_PORT } from '../support/env';
@@ -224,7 +224,9 @@ for (const theme of ['light', 'dark'] as const) {
       for (const [path, heading] of screens) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        // The screen as it is once its data is in: live, and no panel still showing its loading placeholder.
+        await expectHydrated(page);
+        await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
         await expectNoSeriousA11yViolations(page, `${path} ${theme} ${width}px`);
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${path} wider than ${width}px`).toBeLessThanOrEqual(0);
       }
