@@ -3,6 +3,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from '@site/contracts/manifest';
 import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../lib/logger';
+import { statShared } from '../lib/stat-shared';
 import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../services/deployed-remotes';
 import {
   POINTER_FILE,
@@ -76,12 +77,8 @@ type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null };
 type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string };
 
 const statKey = async (file: string) => {
-  try {
-    const info = await stat(file);
-    return `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${info.size}`;
-  } catch {
-    return 'absent';
-  }
+  const info = await statShared(file);
+  return info ? `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${info.size}` : 'absent';
 };
 /**
  * Serves each remote from `mfe-<name>/releases/<current>/` when a `current` pointer exists, else from

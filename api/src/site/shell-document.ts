@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { statShared } from '../lib/stat-shared';
 
 export interface ShellPage {
   /** The built `shell/dist/index.html`, placeholders intact. */
@@ -42,14 +43,12 @@ export function createShellDocument(options: { siteRoot: string }): ShellDocumen
   let cached: { key: string; page: ShellPage } | undefined;
 
   async function load(): Promise<ShellPage | null> {
-    let key: string;
-    try {
-      const info = await stat(file);
-      key = `${info.mtimeMs}:${info.ctimeMs}:${info.size}`;
-    } catch {
+    const info = await statShared(file);
+    if (!info) {
       cached = undefined;
       return null;
     }
+    const key = `${info.mtimeMs}:${info.ctimeMs}:${info.size}`;
     if (cached?.key === key) return cached.page;
     let html: string;
     try {

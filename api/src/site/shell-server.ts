@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ShellServerEntry } from '@site/contracts/server-render';
 import type { Logger } from '../lib/logger';
+import { statShared } from '../lib/stat-shared';
 
 // The server-render contract (what the shell's server entry takes and answers) is @site/contracts/server-render.
 export type { ServerArea, ShellServerEntry, SiteData } from '@site/contracts/server-render';
@@ -26,13 +26,9 @@ export function createShellServer(options: { siteRoot: string; logger?: Logger }
 
   return {
     async load() {
-      let key: string;
-      try {
-        const info = await stat(file);
-        key = `${info.mtimeMs}-${info.size}`;
-      } catch {
-        return current?.entry ?? null;
-      }
+      const info = await statShared(file);
+      if (!info) return current?.entry ?? null;
+      const key = `${info.mtimeMs}-${info.size}`;
       if (current?.key === key) return current.entry;
       if (pending?.key === key) return pending.promise;
       const previous = current?.entry ?? null;

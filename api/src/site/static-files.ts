@@ -1,8 +1,8 @@
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
 import { acceptedEncodings, isCompressible, type Encoding } from '../lib/compression';
+import { statShared } from '../lib/stat-shared';
 
 export const NO_CACHE = 'no-cache';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -59,12 +59,8 @@ const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' 
 const isPrecompressedName = (relative: string) => /\.(?:br|gz)$/i.test(relative);
 
 async function fileStats(file: string): Promise<Stats | undefined> {
-  try {
-    const info = await stat(file);
-    return info.isFile() ? info : undefined;
-  } catch {
-    return undefined;
-  }
+  const info = await statShared(file);
+  return info?.isFile() ? info : undefined;
 }
 
 /**
