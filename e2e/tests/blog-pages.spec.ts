@@ -6,7 +6,7 @@ import { adminGet, adminLogin, adminSend } from '../support/admin-api';
 import { deferred } from '../support/deferred';
 import { watchPageErrors } from '../support/page-errors';
 import { E2E_PORT, E2E_WEBHOOK_SECRET } from '../support/env';
-import { startSiteServer } from '../support/servers';
+import { startSiteServer, type RunningServer } from '../support/servers';
 
 // One file, in order: the listing counts are checked before the webhook adds posts.
 test.describe.configure({ mode: 'serial' });
@@ -40,15 +40,18 @@ const newPost = (title: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+// The tests that count the list run on a server of their own, on a fresh database: the seeded three posts and nothing
+// else (other spec files publish posts of their own on the shared server, for minutes, while these run).
+let seeded: RunningServer;
+test.beforeAll(async () => {
+  seeded = await startSiteServer(E2E_PORT + 67);
+});
+test.afterAll(async () => {
+  await seeded?.stop();
+});
+
 test('the listing shows the seeded posts with search, toggling filters, counts and clear', async ({ page }) => {
-  // A server of its own on a fresh database: the seeded three posts and nothing else (other spec files publish posts
-  // of their own on the shared server while this runs, and the counts below are exact).
-  const site = await startSiteServer(E2E_PORT + 67);
-  try {
-    await listingShowsTheSeededPosts(page, site.url);
-  } finally {
-    await site.stop();
-  }
+  await listingShowsTheSeededPosts(page, seeded.url);
 });
 
 async function listingShowsTheSeededPosts(page: Page, base: string) {
@@ -105,13 +108,13 @@ async function listingShowsTheSeededPosts(page: Page, base: string) {
 
 test('a returning visitor sees the cached list at once; unparsable storage is ignored', async ({ page }) => {
   // The first visit keeps the list in storage.
-  await page.goto('/blog');
+  await page.goto(`${seeded.url}/blog`);
   await expect(page.getByRole('article')).toHaveCount(3);
   await expectHydrated(page);
   // Back later from another page (a full load: nothing in memory), coming to the blog in the page: the HTML of /blog
   // is not part of it, so the list on screen while the API is held back can only come from storage.
   const blogLink = () => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' });
-  await page.goto('/local-services');
+  await page.goto(`${seeded.url}/local-services`);
   await expectHydrated(page);
   const apiHeld = deferred();
   await page.route('**/api/posts*', async (route) => {
@@ -128,7 +131,7 @@ test('a returning visitor sees the cached list at once; unparsable storage is ig
 
   // Storage that is not JSON is ignored: the list comes from the API as for a first visit.
   await page.evaluate(() => localStorage.setItem('blog:queries:v1', '{not json'));
-  await page.goto('/local-services');
+  await page.goto(`${seeded.url}/local-services`);
   await expectHydrated(page);
   const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/posts');
   await blogLink().click();
@@ -141,7 +144,7 @@ test('an API failure is visible and retryable', async ({ page }) => {
   await page.route('**/api/posts', (route) => (fail ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal_error","message":"Something went wrong on our side. Please try again later."}}' }) : route.continue()));
   // The first page of a visit arrives with its posts in the HTML (server rendering); the browser asks the API when
   // the visitor comes to the blog from another page, with nothing cached.
-  await page.goto('/local-services');
+  await page.goto(`${seeded.url}/local-services`);
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   // The click must be the shell's client-side navigation (a full page load would bring the posts in its HTML).
