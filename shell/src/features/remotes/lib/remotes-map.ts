@@ -9,13 +9,17 @@ const NAMES: Record<RemoteName, true> = { marketing: true, analysis: true, blog:
  */
 export function asRemotesMap(value: unknown): RemotesMap | null {
   if (!isRecord(value)) return null;
+  const map: Partial<Record<RemoteName, unknown>> = {};
   for (const [name, info] of Object.entries(value)) {
+    // An own "__proto__" key is left out, as zod leaves it out (never a remote, never copied onto anything).
+    if (name === '__proto__') continue;
     if (!Object.hasOwn(NAMES, name) || !isRecord(info)) return null;
     const { entry, version, routes } = info;
     if (typeof entry !== 'string' || entry.length === 0 || typeof version !== 'string') return null;
     if (!Array.isArray(routes) || !routes.every((r) => typeof r === 'string')) return null;
+    map[name as RemoteName] = info;
   }
-  return value as RemotesMap;
+  return map as RemotesMap;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
