@@ -158,14 +158,15 @@ test('an API failure is visible and retryable', async ({ page }) => {
 
 test('a post page shows the article, its tags and views, and counts one view', async ({ page, request }) => {
   const errors = watchPageErrors(page);
-  const before = (await (await request.get('/api/posts?category=case-studies')).json()).posts[0];
-  await page.goto('/blog');
+  // The seeded restaurant post, on the server where it is the only case study (another spec may add one elsewhere).
+  const before = (await (await request.get(`${seeded.url}/api/posts?category=case-studies`)).json()).posts[0];
+  await page.goto(`${seeded.url}/blog`);
   await page.getByRole('link', { name: SEEDED.restaurant }).click();
   await expect(page.getByRole('heading', { level: 1, name: SEEDED.restaurant })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'The challenge' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Tags' })).toContainText('#restaurant automation');
   await expect(page.getByText(`${(before.views + 1).toLocaleString('en-US')} views`)).toBeVisible();
-  const after = (await (await request.get('/api/posts?category=case-studies')).json()).posts[0];
+  const after = (await (await request.get(`${seeded.url}/api/posts?category=case-studies`)).json()).posts[0];
   expect(after.views).toBe(before.views + 1);
   await page.getByRole('link', { name: 'Back to Blog' }).first().click();
   await expect(page).toHaveURL(/\/blog$/);
