@@ -50,20 +50,21 @@ export type InstanceReport = InstanceServing;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+const toPointer = (row: Database['release_pointers']): SharedPointer => ({
+  version: row.version,
+  since: row.since,
+  stack: JSON.parse(row.stack) as string[],
+  log: JSON.parse(row.log) as Record<string, unknown>[],
+});
+
 export async function readSharedPointer(db: Db, remote: RemoteName): Promise<SharedPointer | null> {
   const row = await db.selectFrom('release_pointers').selectAll().where('remote', '=', remote).executeTakeFirst();
-  if (!row) return null;
-  return { version: row.version, since: row.since, stack: JSON.parse(row.stack) as string[], log: JSON.parse(row.log) as Record<string, unknown>[] };
+  return row ? toPointer(row) : null;
 }
 
 export async function readSharedPointers(db: Db): Promise<Map<RemoteName, SharedPointer>> {
   const rows = await db.selectFrom('release_pointers').selectAll().execute();
-  return new Map(
-    rows.map((row) => [
-      row.remote as RemoteName,
-      { version: row.version, since: row.since, stack: JSON.parse(row.stack) as string[], log: JSON.parse(row.log) as Record<string, unknown>[] },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.remote as RemoteName, toPointer(row)]));
 }
 
 export async function readStoredRelease(db: Db, remote: RemoteName, version: string): Promise<StoredRelease | null> {
