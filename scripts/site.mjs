@@ -6,7 +6,7 @@
 //   test    install, get Debian's chromium if missing, build, lint, typecheck, vitest, Playwright
 //   lint | typecheck | unit | e2e   one step of `test`
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -84,8 +84,38 @@ const lint = () =>
 const typecheck = () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck'], 'Typecheck', { soft: true });
 // After `npm test` has built everything, a suite that needs a build fails instead of being skipped
 // (api/src/test-support/built-site.ts): a missing build is then a broken build, not a reason to test less.
-const unit = (requireBuild = false) =>
-  pnpm(['exec', 'vitest', 'run'], 'Unit and integration tests', { soft: true, env: requireBuild ? { SITE_REQUIRE_BUILD: '1' } : {} });
+// Besides the usual output, vitest writes its results as JSON, so that `test` can name the failed tests again at the
+// very end: the browser tests' output comes after the unit tests' and would otherwise hide which one failed.
+const UNIT_RESULTS = path.join(ROOT, 'node_modules/.cache/vitest-results.json');
+const unit = (requireBuild = false) => {
+  rmSync(UNIT_RESULTS, { force: true });
+  return pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${UNIT_RESULTS}`], 'Unit and integration tests', {
+    soft: true,
+    env: requireBuild ? { SITE_REQUIRE_BUILD: '1' } : {},
+  });
+};
+
+/** The failed unit tests, each with the first lines of its error; files that failed outside a test too. */
+function unitFailures() {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(UNIT_RESULTS, 'utf8'));
+  } catch {
+    return ['    (no results were written: vitest itself failed; its output is above)'];
+  }
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(ROOT, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) {
+      lines.push(`    ${where} › ${t.fullName}`);
+      const message = (t.failureMessages ?? []).join('\n').split('\n').slice(0, 6);
+      for (const m of message) lines.push(`        ${m}`);
+    }
+    if (!failed.length && file.status === 'failed') lines.push(`    ${where}: ${String(file.message ?? 'failed').split('\n').slice(0, 6).join('\n        ')}`);
+  }
+  return lines;
+}
 const e2e = () => pnpm(['--filter', 'e2e', 'exec', 'playwright', 'test'], 'Browser tests', { soft: true });
 
 const step = process.argv[2];
@@ -123,7 +153,10 @@ switch (step) {
     const results = { lint: lint(), typecheck: typecheck(), 'unit + integration': unit(true), browser: e2e() };
     const failed = Object.entries(results).filter(([, s]) => s !== 0);
     console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
-    for (const [name, s] of Object.entries(results)) console.log(`  ${s === 0 ? '✔' : '✖'} ${name}`);
+    for (const [name, s] of Object.entries(results)) {
+      console.log(`  ${s === 0 ? '✔' : '✖'} ${name}`);
+      if (name === 'unit + integration' && s !== 0) for (const line of unitFailures()) console.log(line);
+    }
     process.exit(failed.length ? 1 : 0);
     break;
   }

@@ -2,8 +2,10 @@
  * The render cache: the finished HTML of public pages, with its brotli and gzip bodies and a strong ETag, so that a
  * page is rendered once and then sent as bytes until something it was made from changes.
  *
- * What a page is made from (its key, pageKey below, and its tags):
- *   - the path and the query string (sorted), and the method-independent answer (HEAD reads the same entry);
+ * What a page is made from (its key, renderCacheKey in site-handler.ts, and its tags; RENDER_INPUTS there lists every
+ * input of a render, and render-inputs.test.ts fails on one that is not listed):
+ *   - the path (a request with a query string is never kept), and the method-independent answer (HEAD reads the
+ *     same entry);
  *   - the public origin (canonical URLs, JSON-LD);
  *   - the shell's document template (index.html) and the shell's server entry;
  *   - every remote's served release (the remotes map is inlined in every page; the owner's server module renders

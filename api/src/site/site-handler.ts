@@ -115,7 +115,7 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   let leader: Extract<Lookup, { kind: 'render' }> | undefined;
   const tags = cacheable ? pageTags(resolved) : [];
   if (cacheable) {
-    const lookup = cache!.lookup(await pageKey(options, page, snapshot, ctx.path));
+    const lookup = cache!.lookup(await renderCacheKey(options, page, snapshot, ctx.path));
     if (lookup.kind === 'fresh') return sendCached(ctx, lookup.page, 'hit');
     if (lookup.kind === 'wait') {
       if (lookup.stale) return sendCached(ctx, lookup.stale, 'stale');
@@ -211,8 +211,50 @@ async function renderPage(
   );
 }
 
-/** What a page's entry in the render cache is made from besides its tags (render-cache.ts lists them). */
-async function pageKey(options: SiteOptions, page: ShellPage, snapshot: RemotesSnapshot, path: string): Promise<string> {
+/**
+ * Everything a page's answer is read from, and how the render cache accounts for each (render-cache.ts says why):
+ * `key` (renderCacheKey below), `tags` (pageTags: dropped when the data changes), `bypass` (such a request is never
+ * kept), or a reason it does not change the kept document. render-inputs.test.ts renders every public route through
+ * recording proxies of the request, these options, the data loaders and the environment, and fails on a read that is
+ * not listed here: a new input goes in the key or the tags, or is said here to leave the kept page alone.
+ */
+export const RENDER_INPUTS = {
+  /** Read from the request (`header:<name>` for a header). */
+  request: {
+    method: 'answer: HEAD sends what GET would, rendered or kept; other methods get 405',
+    path: 'key',
+    url: 'key and bypass: the path, and the query string',
+    querystring: 'bypass: a page with a query string is rendered every time, never kept',
+    'header:accept': 'answer: the page or a plain 404, decided before the cache (Vary: Accept)',
+    'header:accept-encoding': 'answer: which of the kept bodies is sent (Vary: Accept-Encoding)',
+    'header:if-none-match': "answer: 304 when it names the kept page's ETag",
+  },
+  /** Read from SiteOptions. */
+  options: {
+    publicOrigin: 'key',
+    shell: "key: the digest of the shell's index.html",
+    remotes: 'key: the digest of the served snapshot (map, versions, folders, modules)',
+    composer: "key: the identity of the shell's server entry",
+    loaders: 'tags: the route data source and its param (dataTags)',
+    cache: 'the cache itself',
+    logger: 'answer: logs only',
+  },
+  /** The route data sources a render loads. */
+  data: {
+    post: 'tags: post:<slug>',
+    'post-list': 'tags: posts:index, category:<slug>; the query-string lists are bypassed',
+    'analysis-report': 'tags: analysis:<id>',
+  },
+  /** process.env, read while answering: only while a release's server modules are first loaded, never per page. */
+  env: {
+    NODE_ENV: "process: which build of React the server modules load, fixed for the process's life",
+    NODE_V8_COVERAGE: "process: Node's module loader, as it requires a module",
+    WATCH_REPORT_DEPENDENCIES: "process: Node's module loader, as it requires a module",
+  },
+} as const;
+
+/** What a page's entry in the render cache is made from besides its tags (RENDER_INPUTS). */
+export async function renderCacheKey(options: Pick<SiteOptions, 'publicOrigin' | 'composer'>, page: ShellPage, snapshot: RemotesSnapshot, path: string): Promise<string> {
   return [
     options.publicOrigin,
     path,
