@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '30' },
     // --no-pages: the API requests only (to tell the cost of server-rendered pages from the API's).
     pages: { type: 'boolean', default: true },
+    // --profile <dir>: the server writes a V8 CPU profile there when it exits (open it in Chrome DevTools).
+    profile: { type: 'string' },
   },
   allowNegative: true,
 });
@@ -98,7 +100,7 @@ function run(opts) {
 // ---------------------------------------------------------------------------------------------------- our server
 const dataDir = await mkdtemp(path.join(tmpdir(), 'load-bench-'));
 const siteBuilt = existsSync(path.join(root, 'shell/dist/index.html'));
-const server = startProcess([path.join(root, 'api/dist/server.js')], {
+const server = startProcess([...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(args.profile)] : []), path.join(root, 'api/dist/server.js')], {
   PORT: '0',
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,

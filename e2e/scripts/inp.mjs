@@ -3,19 +3,20 @@
 // slowed 4x (DevTools' "4x slowdown"), each interaction on a freshly loaded, hydrated page, measured by the
 // web-vitals library (onINP, every interaction from 16 ms reported). Prints the INP of each and the target (100 ms).
 // Needs a running site (npm start). Bounded: one page per interaction, nothing leaves the given address.
-//   node e2e/scripts/inp.mjs [baseUrl=http://127.0.0.1:3000] [--runs 3]
+//   node e2e/scripts/inp.mjs [baseUrl=http://127.0.0.1:3000] [--runs 3] [--only <part of an interaction's name>]
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '3' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } });
 const base = positionals[0] ?? 'http://127.0.0.1:3000';
-const RUNS = Number(values.runs);
+const RUNS = Number(opts.runs);
 const TARGET_MS = 100;
-// The IIFE build (defines window.webVitals), found beside the package's main file.
-const webVitals = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('web-vitals')), 'web-vitals.iife.js'), 'utf8');
+// The IIFE attribution build (defines window.webVitals), found beside the package's main file: besides the INP, where
+// its time went (input delay, the event handlers, the rendering until the next paint).
+const webVitals = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('web-vitals')), 'web-vitals.attribution.iife.js'), 'utf8');
 
 const report = await fetch(new URL('/api/analyze-smb-business', base), {
   method: 'POST',
@@ -58,12 +59,14 @@ const browser = await chromium.launch({
 });
 const results = [];
 try {
-  for (const [name, start, act] of interactions) {
+  for (const [name, start, act] of interactions.filter(([name]) => !opts.only || name.includes(opts.only))) {
     const values = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
       const page = await context.newPage();
-      await page.addInitScript(`${webVitals}\n;window.__inp = 0; webVitals.onINP((m) => { window.__inp = m.value; }, { reportAllChanges: true, durationThreshold: 16 });`);
+      await page.addInitScript(
+        `${webVitals}\n;window.__inp = { value: 0 }; webVitals.onINP((m) => { const a = m.attribution; window.__inp = { value: m.value, parts: [a.inputDelay, a.processingDuration, a.presentationDelay].map(Math.round) }; }, { reportAllChanges: true, durationThreshold: 16 });`,
+      );
       const cdp = await context.newCDPSession(page);
       await page.goto(new URL(start, base).href);
       // The hydrated page (RemoteRoutes marks <html data-hydrated>), then the phone's CPU.
@@ -76,14 +79,16 @@ try {
       values.push(await page.evaluate(() => window.__inp));
       await context.close();
     }
-    values.sort((a, b) => a - b);
-    results.push({ name, median: values[Math.floor(values.length / 2)], values });
+    values.sort((a, b) => a.value - b.value);
+    const median = values[Math.floor(values.length / 2)];
+    results.push({ name, median: median.value, parts: median.parts, values: values.map((v) => v.value) });
   }
 } finally {
   await browser.close();
 }
 
 console.log(`INP at 390 px, CPU 4x slower, median of ${RUNS} (0: no interaction took 16 ms or more), target <= ${TARGET_MS} ms, ${base}\n`);
-console.log('| interaction | INP median (ms) | runs (ms) | target |');
-console.log('|---|---|---|---|');
-for (const r of results) console.log(`| ${r.name} | ${r.median} | ${r.values.join(', ')} | ${r.median <= TARGET_MS ? 'met' : 'MISSED'} |`);
+console.log('| interaction | INP median (ms) | of which input delay / handlers / until paint (ms) | runs (ms) | target |');
+console.log('|---|---|---|---|---|');
+for (const r of results)
+  console.log(`| ${r.name} | ${r.median} | ${r.parts ? r.parts.join(' / ') : '-'} | ${r.values.join(', ')} | ${r.median <= TARGET_MS ? 'met' : 'MISSED'} |`);

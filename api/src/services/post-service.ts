@@ -31,7 +31,7 @@ import {
 } from '@site/contracts/admin';
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
-import type { PostFilter, PostPosition, PostsRepository, StoredPost } from '../db/repositories/posts-repository';
+import type { PostFilter, PostPosition, PostsRepository, StoredPost, StoredPostSummary } from '../db/repositories/posts-repository';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { sanitizePostHtml } from './sanitize-post-html';
@@ -150,8 +150,9 @@ export function toPost(p: StoredPost): Post {
   };
 }
 
-export function toSummary(p: StoredPost): PostSummary {
-  const { content: _content, ...summary } = toPost(p);
+/** A post as lists show it: the API's post without its content (lists read none from the database). */
+export function toSummary(p: StoredPostSummary): PostSummary {
+  const { content: _content, ...summary } = toPost({ ...p, content: '' });
   return summary;
 }
 
@@ -290,10 +291,11 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       await ensureCategory(v.category, categorySlug, now);
       const base = slugify(v.title);
       // The database's unique index on the slug decides: two posts with one title written at once (by this process or
-      // another instance) get two slugs, the loser of each race picking the next free one.
+      // another instance) get two slugs, the loser of each race picking the next free one. The title's own slug is
+      // tried first: a new title costs one indexed insert, and only a taken one reads the slugs like it (a scan).
       for (let attempt = 0; ; attempt++) {
         const slug =
-          attempt < SLUG_ATTEMPTS ? uniqueSlug(base, await posts.slugsLike(base)) : `${base}-${randomUUID().slice(0, 8)}`;
+          attempt === 0 ? base : attempt <= SLUG_ATTEMPTS ? uniqueSlug(base, await posts.slugsLike(base)) : `${base}-${randomUUID().slice(0, 8)}`;
         const post: StoredPost = {
           id: newId(),
           slug,
@@ -305,7 +307,7 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
           updatedAt: now,
         };
         if (await posts.insert(post)) return toPost(post);
-        if (attempt > SLUG_ATTEMPTS) throw new ConflictError('The post could not get a free address. Please try again.');
+        if (attempt > SLUG_ATTEMPTS + 1) throw new ConflictError('The post could not get a free address. Please try again.');
       }
     },
 

@@ -1,5 +1,6 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
 import type { ExternalToast, ToasterProps } from 'sonner';
+import { useThemeStore } from './use-theme-store';
 
 type Sonner = typeof import('./sonner-shared');
 
@@ -34,7 +35,8 @@ const subscribe = (listener: () => void) => {
 /**
  * The page's toaster (sonner's `Toaster`, same props). It renders nothing until the first toast loads sonner (on the
  * server and while hydrating too, so the markup always matches); sonner then shows the toasts raised before the
- * toaster subscribed.
+ * toaster subscribed. Its theme follows the visitor's preference unless `theme` is given: the toaster itself reads
+ * the theme store, so a theme change re-renders the toaster and the toggle, not the page around them.
  */
 export function Toasts(props: ToasterProps) {
   const sonner = useSyncExternalStore(
@@ -42,7 +44,8 @@ export function Toasts(props: ToasterProps) {
     () => loaded,
     () => null,
   );
-  return sonner ? <sonner.Toaster {...props} /> : null;
+  const preference = useThemeStore((s) => s.preference);
+  return sonner ? <sonner.Toaster theme={preference} {...props} /> : null;
 }
 
 type Show = (message: ReactNode, data?: ExternalToast) => void;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, Toasts, useThemeStore } from '@site/ui';
+import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, Toasts } from '@site/ui';
 import { usePageViews } from '../features/analytics/hooks/use-page-views';
 import { Footer } from '../features/layout/components/footer';
 import { Header } from '../features/layout/components/header';
@@ -10,7 +10,8 @@ import { RemoteRouter } from '../features/remotes/components/remote-router';
 /** The host: header, footer, theme, toasts, the global crash fallback, and the area a remote renders in. */
 export function App() {
   const { pathname } = useLocation();
-  const preference = useThemeStore((s) => s.preference);
+  // The theme is not read here: the toggle and the toaster follow it themselves, so changing it re-renders those two
+  // and not the whole page (its INP, e2e/scripts/inp.mjs).
   useEffect(() => startThemeSync(), []);
   useScrollRestoration();
   usePageViews();
@@ -34,7 +35,7 @@ export function App() {
       </main>
       <Footer />
       {/* sonner loads with the first toast (notify in @site/ui), not with the page */}
-      <Toasts richColors closeButton position="top-center" theme={preference} />
+      <Toasts richColors closeButton position="top-center" />
     </div>
   );
 }

@@ -26,6 +26,9 @@ export interface StoredPost {
   updatedAt: string;
 }
 
+/** A post as a list shows it: every stored field but the article itself (lists never read `content`). */
+export type StoredPostSummary = Omit<StoredPost, 'content'>;
+
 export interface StoredCategory {
   id: string;
   name: string;
@@ -51,7 +54,7 @@ export interface PostPosition {
 }
 
 export interface PostPage {
-  posts: StoredPost[];
+  posts: StoredPostSummary[];
   /** Every post matching the filter, across all pages. */
   total: number;
   /** Position of the last post when more follow. */
@@ -59,15 +62,15 @@ export interface PostPage {
 }
 
 export interface PostsRepository {
-  /** Newest first (published date, then creation). */
-  list(filter?: PostFilter): Promise<StoredPost[]>;
+  /** Newest first (published date, then creation). Lists read no article content. */
+  list(filter?: PostFilter): Promise<StoredPostSummary[]>;
   /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   /**
    * One numbered page of `list` (the admin's pages): up to `limit` posts after the first `offset`, in `list`'s order,
    * and `total`, every post matching the filter. Both in SQL: no other post is read.
    */
-  pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPost[]; total: number }>;
+  pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPostSummary[]; total: number }>;
   /** How many posts have each status, over every post (one grouped count); 0 for a status no post has. */
   countByStatus(): Promise<Record<PostStatus, number>>;
   findById(id: string): Promise<StoredPost | undefined>;
@@ -127,12 +130,12 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
   return {
     async list(filter = {}) {
-      const rows = await filtered(filter).selectAll().orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
-      return rows.map(toStoredPost);
+      const rows = await filtered(filter).select(SUMMARY_COLUMNS).orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
+      return rows.map(toStoredSummary);
     },
 
     async page(filter, { limit, after }) {
-      let query = filtered(filter).selectAll();
+      let query = filtered(filter).select(SUMMARY_COLUMNS);
       if (after) {
         // Strictly after the position in the list's order (sortedAt desc, created_at desc, id asc).
         query = query.where((eb) =>
@@ -147,7 +150,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).execute(),
         count(filter),
       ]);
-      const posts = rows.slice(0, limit).map(toStoredPost);
+      const posts = rows.slice(0, limit).map(toStoredSummary);
       const last = posts.at(-1);
       const next =
         rows.length > limit && last ? { sortedAt: last.publishedAt ?? last.createdAt, createdAt: last.createdAt, id: last.id } : undefined;
@@ -157,7 +160,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     async pageAt(filter, { limit, offset }) {
       const [rows, total] = await Promise.all([
         filtered(filter)
-          .selectAll()
+          .select(SUMMARY_COLUMNS)
           .orderBy(SORTED_AT, 'desc')
           .orderBy('created_at', 'desc')
           .orderBy('id')
@@ -166,7 +169,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
           .execute(),
         count(filter),
       ]);
-      return { posts: rows.map(toStoredPost), total };
+      return { posts: rows.map(toStoredSummary), total };
     },
 
     async countByStatus() {
@@ -299,7 +302,33 @@ function toRow(post: StoredPost) {
   };
 }
 
+/** Every column but `content`: what the lists read (an article can be tens of kilobytes; a list shows none). */
+const SUMMARY_COLUMNS = [
+  'id',
+  'slug',
+  'title',
+  'excerpt',
+  'keywords',
+  'author',
+  'category',
+  'category_slug',
+  'status',
+  'featured_image',
+  'og_image',
+  'read_time',
+  'views',
+  'meta_description',
+  'source',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<Exclude<keyof BlogPostRow, 'content'>>;
+
 function toStoredPost(row: BlogPostRow): StoredPost {
+  return { ...toStoredSummary(row), content: row.content };
+}
+
+function toStoredSummary(row: Omit<BlogPostRow, 'content'>): StoredPostSummary {
   let keywords: string[] = [];
   try {
     const parsed: unknown = JSON.parse(row.keywords);
@@ -312,7 +341,6 @@ function toStoredPost(row: BlogPostRow): StoredPost {
     slug: row.slug,
     title: row.title,
     excerpt: row.excerpt,
-    content: row.content,
     keywords,
     author: row.author,
     category: row.category,
