@@ -1,4 +1,4 @@
-import { createClient, type Client, type InValue, type ResultSet, type Transaction } from '@libsql/client';
+import Database from 'libsql';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -23,11 +23,13 @@ export interface LibsqlDialectConfig {
 }
 
 /**
- * Kysely dialect for a local SQLite file through @libsql/client.
+ * Kysely dialect for a local SQLite file through libsql (SQLite with a better-sqlite3-style synchronous API; the
+ * engine under @libsql/client, used directly: statements are prepared once and kept, and rows come out as the
+ * plain objects Kysely wants, where the client prepared every statement again and copied every row twice).
  *
- * The client is opened with a single connection, and every Kysely connection (one query, or a
- * whole transaction) holds a process-wide mutex, so concurrent requests never interleave
- * statements inside each other's transactions. SQLite allows one writer at a time anyway.
+ * One connection, and every Kysely connection (one query, or a whole transaction) holds a process-wide mutex, so
+ * concurrent requests never interleave statements inside each other's transactions. SQLite allows one writer at a
+ * time anyway.
  */
 export class LibsqlDialect implements Dialect {
   constructor(private readonly config: LibsqlDialectConfig) {}
@@ -49,8 +51,12 @@ export class LibsqlDialect implements Dialect {
   }
 }
 
+/** Prepared statements kept per connection (the SQL Kysely compiles repeats: a few dozen distinct statements). */
+const STATEMENT_CACHE_SIZE = 256;
+
 class LibsqlDriver implements Driver {
-  #client: Client | undefined;
+  #db: Database.Database | undefined;
+  readonly #statements = new Map<string, Database.Statement>();
   readonly #mutex = new Mutex();
 
   constructor(private readonly config: LibsqlDialectConfig) {}
@@ -58,30 +64,30 @@ class LibsqlDriver implements Driver {
   async init(): Promise<void> {
     const busyTimeoutMs = this.config.busyTimeoutMs ?? 5000;
     // One connection: the pragmas below are per connection, and the mutex is what serialises access.
-    const client = createClient({ url: `file:${this.config.path}`, concurrency: 1, timeout: busyTimeoutMs });
-    await client.execute('PRAGMA journal_mode = WAL');
+    const db = new Database(this.config.path);
+    db.exec('PRAGMA journal_mode = WAL');
     // With WAL, NORMAL only fsyncs at checkpoints: safe against a crashed process, far faster per write.
-    await client.execute('PRAGMA synchronous = NORMAL');
-    await client.execute(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
-    await client.execute('PRAGMA foreign_keys = ON');
-    this.#client = client;
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+    db.exec('PRAGMA foreign_keys = ON');
+    this.#db = db;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.#mutex.lock();
-    return new LibsqlConnection(this.#requireClient(), release);
+    return new LibsqlConnection((sql) => this.#prepare(sql), release);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await asLibsql(connection).begin();
+    asLibsql(connection).begin();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await asLibsql(connection).commit();
+    asLibsql(connection).commit();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await asLibsql(connection).rollback();
+    asLibsql(connection).rollback();
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -101,40 +107,61 @@ class LibsqlDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    // Wait for the statement in flight, then close; later callers get "client is closed".
+    // Wait for the statement in flight, then close; later callers get "the database is closed".
     const release = await this.#mutex.lock();
     try {
-      if (this.#client && !this.#client.closed) {
-        // Fold the WAL into the main file now: libsql finishes closing the file lazily, and a process
-        // that exits right after would leave the -wal file behind (still valid, but site.db alone
-        // would then not be a complete copy).
-        await this.#client.execute('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
-        this.#client.close();
+      const db = this.#db;
+      this.#db = undefined;
+      this.#statements.clear();
+      if (db?.open) {
+        // Fold the WAL into the main file now, so that site.db alone is a complete copy once the process has exited.
+        try {
+          db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        } catch {
+          // A checkpoint that cannot run now (another process reading) leaves a valid -wal file: nothing is lost.
+        }
+        db.close();
       }
     } finally {
       release();
     }
   }
 
-  #requireClient(): Client {
-    if (!this.#client) throw new Error('The database driver is not initialised');
-    return this.#client;
+  /** The statement for this SQL, prepared once and kept (the least recently used is dropped past the cache size). */
+  #prepare(sql: string): Database.Statement {
+    const db = this.#db;
+    if (!db) throw new Error('The database is closed');
+    let statement = this.#statements.get(sql);
+    if (statement) {
+      // Re-inserted: a Map keeps insertion order, so its first key is the least recently used.
+      this.#statements.delete(sql);
+    } else {
+      statement = db.prepare(sql);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
+    }
+    this.#statements.set(sql, statement);
+    return statement;
   }
 }
 
 class LibsqlConnection implements DatabaseConnection {
-  // While a transaction is open, statements go to the connection it holds.
-  #transaction: Transaction | undefined;
+  #inTransaction = false;
 
   constructor(
-    private readonly client: Client,
+    private readonly prepare: (sql: string) => Database.Statement,
     private readonly releaseLock: () => void,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = { sql: compiledQuery.sql, args: compiledQuery.parameters as InValue[] };
-    const result = await (this.#transaction ?? this.client).execute(statement);
-    return toQueryResult<R>(result);
+    const statement = this.prepare(compiledQuery.sql);
+    const args = compiledQuery.parameters.map(toSqlValue);
+    try {
+      if (statement.reader) return { rows: statement.all(args) as R[] };
+      const info = statement.run(args);
+      return { rows: [], numAffectedRows: BigInt(info.changes), insertId: BigInt(info.lastInsertRowid) };
+    } catch (error) {
+      throw withCode(error);
+    }
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
@@ -144,34 +171,34 @@ class LibsqlConnection implements DatabaseConnection {
     }
   }
 
-  async begin(): Promise<void> {
-    if (this.#transaction) throw new Error('A transaction is already open on this connection');
+  begin(): void {
+    if (this.#inTransaction) throw new Error('A transaction is already open on this connection');
     // BEGIN IMMEDIATE: take the write lock up front, so a transaction never fails half-way on a lock.
-    this.#transaction = await this.client.transaction('write');
+    this.prepare('BEGIN IMMEDIATE').run();
+    this.#inTransaction = true;
   }
 
-  async commit(): Promise<void> {
-    const tx = this.#takeTransaction();
-    await tx.commit();
+  commit(): void {
+    this.#end('COMMIT');
   }
 
-  async rollback(): Promise<void> {
-    const tx = this.#takeTransaction();
-    await tx.rollback();
+  rollback(): void {
+    this.#end('ROLLBACK');
   }
 
   release(): void {
     // A transaction left open (should not happen through Kysely) is rolled back before unlocking.
-    this.#transaction?.close();
-    this.#transaction = undefined;
-    this.releaseLock();
+    try {
+      if (this.#inTransaction) this.#end('ROLLBACK');
+    } finally {
+      this.releaseLock();
+    }
   }
 
-  #takeTransaction(): Transaction {
-    const tx = this.#transaction;
-    if (!tx) throw new Error('No transaction is open on this connection');
-    this.#transaction = undefined;
-    return tx;
+  #end(sql: 'COMMIT' | 'ROLLBACK'): void {
+    if (!this.#inTransaction) throw new Error('No transaction is open on this connection');
+    this.#inTransaction = false;
+    this.prepare(sql).run();
   }
 }
 
@@ -180,24 +207,21 @@ function asLibsql(connection: DatabaseConnection): LibsqlConnection {
   return connection;
 }
 
-function toQueryResult<R>(result: ResultSet): QueryResult<R> {
-  if (result.columns.length > 0) {
-    // libsql rows carry both index and name keys; spread keeps only the enumerable column names.
-    const rows = result.rows.map((row) => {
-      const plain: Record<string, unknown> = { ...row };
-      for (const key of Object.keys(plain)) {
-        const value = plain[key];
-        if (value instanceof ArrayBuffer) plain[key] = Buffer.from(value);
-      }
-      return plain as R;
-    });
-    return { rows };
-  }
-  return {
-    rows: [],
-    numAffectedRows: BigInt(result.rowsAffected),
-    ...(result.lastInsertRowid === undefined ? {} : { insertId: result.lastInsertRowid }),
-  };
+/** A parameter as SQLite takes it: booleans as 0/1, dates as milliseconds, byte arrays as Buffers. */
+function toSqlValue(value: unknown): unknown {
+  if (value === undefined) throw new TypeError('undefined cannot be bound to a SQL parameter');
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.valueOf();
+  if (value instanceof ArrayBuffer) return Buffer.from(value);
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}
+
+/** SQLite's error with its code in the message as well (`SQLITE_CONSTRAINT_UNIQUE: UNIQUE constraint failed: …`). */
+function withCode(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof code === 'string' && !error.message.startsWith(code)) error.message = `${code}: ${error.message}`;
+  return error;
 }
 
 function quoteIdentifier(name: string): string {

@@ -16,8 +16,13 @@
  *     route with the raw text as its param), instead of matching nothing.
  */
 export function matchRoutePattern(pattern: string, pathname: string): Record<string, string> | null {
+  return matchDecoded(pattern, decodePath(pathname));
+}
+
+/** matchRoutePattern on a path already decoded by decodePath (decoded once however many patterns are tried). */
+function matchDecoded(pattern: string, decoded: string): Record<string, string> | null {
   const { regex, names } = compile(pattern);
-  const match = regex.exec(decodePath(pathname));
+  const match = regex.exec(decoded);
   if (!match) return null;
   const params: Record<string, string> = {};
   names.forEach((name, i) => {
@@ -57,8 +62,9 @@ export function bestRouteMatch(
   pathname: string,
 ): { pattern: string; params: Record<string, string> } | null {
   let best: { pattern: string; params: Record<string, string>; score: number } | null = null;
+  const decoded = decodePath(pathname);
   for (const pattern of patterns) {
-    const params = matchRoutePattern(pattern, pathname);
+    const params = matchDecoded(pattern, decoded);
     if (!params) continue;
     const score = routeScore(pattern);
     if (!best || score > best.score) best = { pattern, params, score };
