@@ -76,6 +76,8 @@ type Inspection = { ok: true; manifest: MfeManifest; dir: string } | { ok: false
 type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null };
 type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string };
 
+const noop = () => undefined;
+
 const statKey = async (file: string) => {
   const info = await statShared(file);
   return info ? `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${info.size}` : 'absent';
@@ -334,6 +336,43 @@ export function createRemoteRegistry(options: {
     return [...earlier, distPath(name)];
   }
 
+  async function readSnapshot(): Promise<RemotesSnapshot> {
+    const resolved = await Promise.all(REMOTE_NAMES.map(current));
+    const key = resolved.map((s) => s.generation).join('|');
+    if (key === lastKey) return lastSnapshot;
+
+    const manifests = resolved.flatMap((s) => (s.manifest && s.served ? [s.manifest] : []));
+    const map: Partial<RemotesMap> = {};
+    const served: Partial<Record<RemoteName, ServedRemote>> = {};
+    for (const s of resolved) {
+      if (!s.manifest || !s.served) continue;
+      const m = s.manifest;
+      served[m.name] = s.served;
+      map[m.name] = {
+        entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY}`,
+        version: m.version,
+        routes: m.routes,
+      };
+    }
+    // Frozen: one request reads one value from start to end, whatever resolves meanwhile.
+    lastSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
+    lastKey = key;
+    return lastSnapshot;
+  }
+
+  let checking: Promise<RemotesSnapshot> | undefined;
+  let nextCheck: Promise<RemotesSnapshot> | undefined;
+  function startCheck(): Promise<RemotesSnapshot> {
+    const check = readSnapshot();
+    checking = check;
+    void check
+      .finally(() => {
+        if (checking === check) checking = undefined;
+      })
+      .catch(() => undefined);
+    return check;
+  }
+
   return {
     async staticDirs(name) {
       const { served, pointer } = await current(name);
@@ -341,28 +380,17 @@ export function createRemoteRegistry(options: {
       const dir = served?.dir ?? (pointer === null ? distPath(name) : null);
       return { current: dir, previous: await previousDirs(name, served) };
     },
-    async snapshot() {
-      const resolved = await Promise.all(REMOTE_NAMES.map(current));
-      const key = resolved.map((s) => s.generation).join('|');
-      if (key === lastKey) return lastSnapshot;
-
-      const manifests = resolved.flatMap((s) => (s.manifest && s.served ? [s.manifest] : []));
-      const map: Partial<RemotesMap> = {};
-      const served: Partial<Record<RemoteName, ServedRemote>> = {};
-      for (const s of resolved) {
-        if (!s.manifest || !s.served) continue;
-        const m = s.manifest;
-        served[m.name] = s.served;
-        map[m.name] = {
-          entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY}`,
-          version: m.version,
-          routes: m.routes,
-        };
-      }
-      // Frozen: one request reads one value from start to end, whatever resolves meanwhile.
-      lastSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
-      lastKey = key;
-      return lastSnapshot;
+    snapshot() {
+      // Every page request asks, and under load hundreds ask at once. A check (a few stats per remote) already under
+      // way began before this caller asked (a deploy may have landed since), so the caller waits for the next one,
+      // which starts when that one ends and is shared by everyone who asks meanwhile: what each caller gets was read
+      // after it asked, and there is one check at a time however many ask.
+      if (!checking) return startCheck();
+      nextCheck ??= checking.then(noop, noop).then(() => {
+        nextCheck = undefined;
+        return startCheck();
+      });
+      return nextCheck;
     },
   };
 }
