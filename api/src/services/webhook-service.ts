@@ -92,8 +92,9 @@ export function createWebhookService(deps: {
 
   /** The stored answer for the first of `keys` already seen (signature first), or undefined. */
   async function firstKnown(keys: readonly string[], bodyHash: string): Promise<{ result: WebhookResult; replayed: true } | undefined> {
+    const known = await deps.deliveries.find(keys);
     for (const key of keys) {
-      const previous = await deps.deliveries.find(key);
+      const previous = known.get(key);
       if (!previous) continue;
       if (previous.bodyHash !== bodyHash) {
         throw new ConflictError('This Idempotency-Key was already used with a different body. Use a new key for a new post.', {
@@ -103,7 +104,7 @@ export function createWebhookService(deps: {
       if (previous.result === '') {
         // A claim whose instance died before answering: forget it, so the sender's retry goes through.
         if (Date.parse(previous.createdAt) < deps.clock().getTime() - ABANDONED_CLAIM_MS) {
-          await deps.deliveries.release(key);
+          await deps.deliveries.release([key]);
           continue;
         }
         throw inProgress();
@@ -133,13 +134,9 @@ export function createWebhookService(deps: {
       const previous = await firstKnown(keys, bodyHash);
       if (previous) return previous;
       // Claim every key before creating the post: another instance racing with the same delivery finds the claim.
-      const claimed: string[] = [];
-      for (const key of keys) {
-        if (await deps.deliveries.insert({ key, bodyHash, result: '', createdAt: now.toISOString() })) {
-          claimed.push(key);
-          continue;
-        }
-        await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+      const claimed = await deps.deliveries.claim(keys, { bodyHash, createdAt: now.toISOString() });
+      if (claimed.length < keys.length) {
+        await deps.deliveries.release(claimed);
         const winner = await firstKnown(keys, bodyHash);
         if (winner) return winner;
         throw inProgress();
@@ -149,7 +146,7 @@ export function createWebhookService(deps: {
         post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
       } catch (error) {
         // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
-        await Promise.all(claimed.map((k) => deps.deliveries.release(k)));
+        await deps.deliveries.release(claimed);
         if (error instanceof PostValidationError) {
           // The spec's sentence ('Validation failed: ' and its messages joined by ', '), word for word what the admin
           // form gets; what an n8n user fixes (each field, its rule, what was received) stays in `details`.
@@ -165,7 +162,7 @@ export function createWebhookService(deps: {
         ...(post.status === 'published' ? { url: `${deps.publicOrigin}${blogPostPath(post.slug)}` } : {}),
         adminUrl: `${deps.publicOrigin}${adminEditPostPath(post.id)}`,
       };
-      await Promise.all(claimed.map((k) => deps.deliveries.complete(k, JSON.stringify(result))));
+      await deps.deliveries.complete(claimed, JSON.stringify(result));
       return { result, replayed: false };
     },
   };

@@ -358,37 +358,55 @@ function toStoredSummary(row: Omit<BlogPostRow, 'content'>): StoredPostSummary {
   };
 }
 
+export interface StoredDelivery {
+  bodyHash: string;
+  result: string;
+  createdAt: string;
+}
+
+/** The webhook's replay memory: one row per key (signature, Idempotency-Key); each call is one statement. */
 export interface WebhookDeliveriesRepository {
-  find(key: string): Promise<{ bodyHash: string; result: string; createdAt: string } | undefined>;
-  /** False when the key is already taken (a concurrent retry won). */
-  insert(delivery: { key: string; bodyHash: string; result: string; createdAt: string }): Promise<boolean>;
-  /** Stores the answer of a delivery claimed with an empty result. */
-  complete(key: string, result: string): Promise<void>;
-  /** Forgets one key (a claim whose delivery failed, so a corrected retry may use it). */
-  release(key: string): Promise<void>;
+  /** The stored deliveries among `keys`, by key. */
+  find(keys: readonly string[]): Promise<Map<string, StoredDelivery>>;
+  /**
+   * Claims the keys not taken yet, with an empty result: answers the keys this call claimed (those missing were
+   * taken first, by a concurrent retry on this instance or another; the unique key decides).
+   */
+  claim(keys: readonly string[], delivery: { bodyHash: string; createdAt: string }): Promise<string[]>;
+  /** Stores the answer of deliveries claimed with an empty result. */
+  complete(keys: readonly string[], result: string): Promise<void>;
+  /** Forgets keys (claims whose delivery failed, so a corrected retry may use them). */
+  release(keys: readonly string[]): Promise<void>;
   /** Forgets deliveries older than `before` (ISO time). */
   prune(before: string): Promise<void>;
 }
 
 export function createWebhookDeliveriesRepository(db: Kysely<Database>): WebhookDeliveriesRepository {
   return {
-    async find(key) {
-      const row = await db.selectFrom('webhook_deliveries').select(['body_hash', 'result', 'created_at']).where('key', '=', key).executeTakeFirst();
-      return row ? { bodyHash: row.body_hash, result: row.result, createdAt: row.created_at } : undefined;
+    async find(keys) {
+      const found = new Map<string, StoredDelivery>();
+      if (keys.length === 0) return found;
+      const rows = await db.selectFrom('webhook_deliveries').select(['key', 'body_hash', 'result', 'created_at']).where('key', 'in', keys).execute();
+      for (const row of rows) found.set(row.key, { bodyHash: row.body_hash, result: row.result, createdAt: row.created_at });
+      return found;
     },
-    async insert(d) {
-      const result = await db
+    async claim(keys, d) {
+      if (keys.length === 0) return [];
+      const rows = await db
         .insertInto('webhook_deliveries')
-        .values({ key: d.key, body_hash: d.bodyHash, result: d.result, created_at: d.createdAt })
+        .values(keys.map((key) => ({ key, body_hash: d.bodyHash, result: '', created_at: d.createdAt })))
         .onConflict((oc) => oc.column('key').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        .returning('key')
+        .execute();
+      return rows.map((r) => r.key);
     },
-    async complete(key, result) {
-      await db.updateTable('webhook_deliveries').set({ result }).where('key', '=', key).execute();
+    async complete(keys, result) {
+      if (keys.length === 0) return;
+      await db.updateTable('webhook_deliveries').set({ result }).where('key', 'in', keys).execute();
     },
-    async release(key) {
-      await db.deleteFrom('webhook_deliveries').where('key', '=', key).execute();
+    async release(keys) {
+      if (keys.length === 0) return;
+      await db.deleteFrom('webhook_deliveries').where('key', 'in', keys).execute();
     },
     async prune(before) {
       await db.deleteFrom('webhook_deliveries').where('created_at', '<', before).execute();
