@@ -45,8 +45,16 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/** How many posts have each status and category: kept by triggers on blog_posts (migration 0009), never written here. */
+export interface BlogPostCountsTable {
+  status: string;
+  category_slug: string;
+  posts: number;
+}
+
 export interface BlogTables {
   blog_posts: BlogPostsTable;
+  blog_post_counts: BlogPostCountsTable;
   blog_categories: BlogCategoriesTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -6,7 +6,8 @@ import { adminMigration } from './0005-admin';
 import { leasesMigration } from './0006-leases';
 import { releasesMigration } from './0007-releases';
 import { indexesMigration } from './0008-indexes';
+import { postCountsMigration } from './0009-post-counts';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration];

@@ -120,11 +120,22 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     return query;
   }
 
-  /** How many posts match a filter (PostgreSQL answers a bigint count as text; SQLite as a number). */
+  /**
+   * How many posts match a filter (PostgreSQL answers a bigint count or sum as text; SQLite as a number). Without
+   * search text, from the counts the database keeps per status and category (blog_post_counts): one row, not a
+   * count over every post.
+   */
   async function count(filter: PostFilter): Promise<number> {
-    const row = await filtered(filter)
-      .select((eb) => eb.fn.countAll<CountValue>().as('total'))
-      .executeTakeFirstOrThrow();
+    if (filter.q?.trim()) {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<CountValue>().as('total'))
+        .executeTakeFirstOrThrow();
+      return Number(row.total);
+    }
+    let query = db.selectFrom('blog_post_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<CountValue>('posts'), eb.lit(0)).as('total'));
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.categorySlug) query = query.where('category_slug', '=', filter.categorySlug);
+    const row = await query.executeTakeFirstOrThrow();
     return Number(row.total);
   }
 
@@ -174,9 +185,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
     async countByStatus() {
       const rows = await db
-        .selectFrom('blog_posts')
+        .selectFrom('blog_post_counts')
         .select('status')
-        .select((eb) => eb.fn.countAll<CountValue>().as('total'))
+        .select((eb) => eb.fn.sum<CountValue>('posts').as('total'))
         .groupBy('status')
         .execute();
       const counts = Object.fromEntries(POST_STATUSES.map((status) => [status, 0])) as Record<PostStatus, number>;
@@ -248,10 +259,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       // are all unpublished is not listed (its page is a 404).
       const rows = await db
         .selectFrom('blog_categories as c')
-        .innerJoin('blog_posts as p', (join) => join.onRef('p.category_slug', '=', 'c.slug').on('p.status', '=', 'published'))
-        .select(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])
-        .select((eb) => eb.fn.count<number | string | bigint>('p.id').as('post_count'))
-        .groupBy(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at'])
+        .innerJoin('blog_post_counts as n', (join) => join.onRef('n.category_slug', '=', 'c.slug').on('n.status', '=', 'published').on('n.posts', '>', 0))
+        .select(['c.id', 'c.name', 'c.slug', 'c.description', 'c.created_at', 'n.posts as post_count'])
         .orderBy('c.created_at')
         .orderBy('c.name')
         .execute();
