@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,6 +32,17 @@ describe('RoiCalculator', () => {
     expect(figure('Annual savings')).toBe('$46,374');
     expect(figure('ROI')).toBe('7.73%');
     expect(screen.getByRole('img', { name: 'Monthly cost before and after automation' })).toBeTruthy();
+  });
+
+  it('moves focus to the results once they are shown, and again on a later press', async () => {
+    const user = userEvent.setup();
+    renderAt();
+    await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your estimated savings' })));
+    await user.click(screen.getByRole('button', { name: 'Reset to defaults' }));
+    expect(document.activeElement).not.toBe(screen.getByRole('heading', { name: 'Your estimated savings' }));
+    await user.click(screen.getByRole('button', { name: 'Calculate ROI' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your estimated savings' }));
   });
 
   it('keeps results shown and follows later input changes; non-numeric input counts as 0', async () => {

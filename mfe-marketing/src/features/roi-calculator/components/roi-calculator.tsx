@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useTransition, type CSSProperties } from 'react';
 import { useLocation } from 'react-router-dom';
 import {
   calculateRoi,
@@ -76,6 +76,10 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const [fromSample] = useState(() => new URLSearchParams(search).get(ROI_SAMPLE_HANDOFF.param) === ROI_SAMPLE_HANDOFF.value);
   const [draft, setDraft] = useState<Draft>(() => toDraft(initial ?? ROI_DEFAULTS));
   const [shown, setShown] = useState(initial !== null);
+  // The results appear in a transition: the press is answered at the next frame, and the figures, the chart and the
+  // share box render right after it (INP, e2e/scripts/inp.mjs) instead of holding that frame.
+  const [revealing, startReveal] = useTransition();
+  const focusResults = useRef(false);
   const [shareUrl, setShareUrl] = useState('');
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
@@ -97,11 +101,20 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const setField = (key: RoiInputKey, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
   const onCalculate = () => {
-    setShown(true);
+    // Focus moves to the results once they are there, so keyboard and screen-reader users land on them.
+    if (shown) {
+      resultsHeading.current?.focus();
+    } else {
+      focusResults.current = true;
+      startReveal(() => setShown(true));
+    }
     track('roi_calculated', { annualSavings: Math.round(result.annualSavings), efficiency: inputs.automationEfficiency });
-    // Move focus to the results so keyboard and screen-reader users land on them.
-    window.setTimeout(() => resultsHeading.current?.focus(), 0);
   };
+  useEffect(() => {
+    if (!shown || !focusResults.current) return;
+    focusResults.current = false;
+    resultsHeading.current?.focus();
+  }, [shown]);
 
   const onReset = () => setDraft(toDraft(ROI_DEFAULTS));
 
@@ -196,7 +209,7 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
           {field(EFFICIENCY)}
         </fieldset>
         <div className="flex flex-wrap gap-3">
-          <Button size="lg" onClick={onCalculate} className="flex-1 sm:flex-none">
+          <Button size="lg" onClick={onCalculate} aria-busy={revealing || undefined} className="flex-1 sm:flex-none">
             Calculate ROI
           </Button>
           <Button size="lg" variant="ghost" onClick={onReset}>
