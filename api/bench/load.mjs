@@ -225,6 +225,8 @@ try {
   // still in flight when autocannon stopped (the server finished them; their answers were not counted).
   const login = await api(url, '/api/admin/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }) });
   const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  // The render cache's counters (admin view of /api/health): how the HTML pages of the mix were answered.
+  const renderCache = (await (await fetch(`${url}/api/health`, { headers: { cookie, origin: ORIGIN } })).json()).renderCache;
   const csv = await (await fetch(`${url}/api/admin/leads/export.csv`, { headers: { cookie, origin: ORIGIN } })).text();
   const storedContacts = new Set([...csv.matchAll(/Load Visitor \d+/g)].map((m) => m[0]));
   const storedPosts = new Set();
@@ -260,6 +262,12 @@ try {
   console.log(`client errors by kind (warm-up + run): ${ourErrors.size ? [...ourErrors].map(([k, v]) => `${k}: ${v}`).join(', ') : 'none'}`);
   console.log(`latency max: ${ours.latency.max} ms`);
   console.log(`HTML pages (warm-up + run): ${pagesRendered.server} rendered on the server, ${pagesRendered.browser} left to the browser (waited past SSR_QUEUE_MS)`);
+  if (renderCache) {
+    const { hits, staleHits, coalesced, misses, hitRatio } = renderCache;
+    console.log(
+      `render cache (warm-up + run): hit ratio ${hitRatio === null ? '-' : `${(hitRatio * 100).toFixed(1)}%`} (kept ${hits}, stale while re-rendered ${staleHits}, waited for another's render ${coalesced}, rendered ${misses})`,
+    );
+  }
   const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   for (const [name, list] of [...latencies].sort()) {
     const sorted = list.sort((a, b) => a - b);
