@@ -25,6 +25,8 @@ export interface StoredLead {
 export interface LeadsRepository {
   /** Newest first; `q` is a case-insensitive substring of name, email, company, subject or message. */
   page(options: { q?: string; filter: LeadFilter; offset: number; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
+  /** Every message matching the search and filter, newest first, in one read (the CSV export). */
+  all(options: { q?: string; filter: LeadFilter }): Promise<StoredLead[]>;
   unreadCount(): Promise<number>;
   findById(id: string): Promise<StoredLead | undefined>;
   setFlags(id: string, flags: { readAt?: string | null; handledAt?: string | null }): Promise<boolean>;
@@ -54,6 +56,10 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   }
 
   return {
+    async all({ q, filter }) {
+      const rows = await filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+      return rows.map(toLead);
+    },
     async page({ q, filter, offset, limit }) {
       const [rows, count] = await Promise.all([
         filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),

@@ -13,9 +13,6 @@ import { NotFoundError } from '../../lib/domain-errors';
 import { toCsv } from './csv';
 import { isRecordKey } from '@site/contracts/text';
 
-/** The most rows one export holds. */
-/** The export reads the inbox this many messages at a time: every message is in it, however many there are. */
-const EXPORT_PAGE = 1_000;
 
 export interface LeadsService {
   list(query: AdminLeadListQuery): Promise<AdminLeadList>;
@@ -76,19 +73,8 @@ export function createLeadsService(deps: { leads: LeadsRepository; clock: Clock 
     },
 
     async exportCsv(query) {
-      // Page by page, newest first; a message that arrives meanwhile shifts the pages by one, so a message can be read
-      // twice (kept once, by id) but never skipped.
-      const leads: StoredLead[] = [];
-      const seen = new Set<string>();
-      for (let offset = 0; ; offset += EXPORT_PAGE) {
-        const page = await deps.leads.page({ q: query.q, filter: query.filter, offset, limit: EXPORT_PAGE });
-        for (const lead of page.leads) {
-          if (seen.has(lead.id)) continue;
-          seen.add(lead.id);
-          leads.push(lead);
-        }
-        if (page.leads.length < EXPORT_PAGE) break;
-      }
+      // Every message, newest first, in one read: one consistent view of the inbox, however many there are.
+      const leads = await deps.leads.all({ q: query.q, filter: query.filter });
       return toCsv([
         LEAD_CSV_COLUMNS,
         ...leads.map((l) => [
