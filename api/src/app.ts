@@ -75,6 +75,8 @@ export interface AppDeps {
    * it off and call the refresh endpoint, or pass an interval.
    */
   adminMonitor?: boolean | { intervalMs: number };
+  /** How often this instance looks for due scheduled posts (services/post-scheduler.ts); 5 s by default. */
+  schedulerPollMs?: number;
 }
 
 export interface AppInstance {
@@ -149,10 +151,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     rateLimits,
     analysis: deps.analysis,
     onContentChange: (tags) => contentEvents.changed(tags),
+    schedulerPollMs: deps.schedulerPollMs,
     renderCacheStats: () => renderCache.stats(),
   });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
+  // Publishes scheduled posts at their time, and at once those whose time passed while no server ran.
+  services.scheduler.start();
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
@@ -220,6 +225,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     close: async () => {
       draining = true;
       await services.admin.stop();
+      await services.scheduler.stop();
       await services.contact.stop();
       await releaseSync?.close();
       await contentEvents.close();

@@ -24,8 +24,26 @@ export interface BlogPostsTable {
   meta_description: string;
   source: string;
   published_at: string | null;
+  /** A scheduled post's publishing time (ISO UTC); null for any other status. */
+  publish_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One save of a post (migration 0010): immutable, numbered per post, kept 30 days after the post is deleted. */
+export interface BlogPostRevisionsTable {
+  id: string;
+  post_id: string;
+  number: number;
+  created_at: string;
+  action: string;
+  author_kind: string;
+  author_label: string;
+  /** JSON array of field names. */
+  changed_fields: string;
+  restored_from: number | null;
+  /** JSON of the post's fields (admin contract `revisionPostSchema`). */
+  snapshot: string;
 }
 
 export interface BlogCategoriesTable {
@@ -56,6 +74,7 @@ export interface BlogTables {
   blog_posts: BlogPostsTable;
   blog_post_counts: BlogPostCountsTable;
   blog_categories: BlogCategoriesTable;
+  blog_post_revisions: BlogPostRevisionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }
 

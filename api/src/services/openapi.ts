@@ -96,6 +96,7 @@ export const EXAMPLE_POST: Post = {
   keywords: ['salon', 'automation'],
   author: 'Tri-Valley AI Team',
   publishedAt: '2026-05-04T09:00:00.000Z',
+  publishAt: null,
   createdAt: '2026-05-04T08:55:00.000Z',
   updatedAt: '2026-05-04T09:00:00.000Z',
   status: 'published',

@@ -23,15 +23,29 @@ import {
 } from '@site/contracts/posts';
 import {
   ADMIN_MESSAGES,
+  DELETED_POST_RETENTION_MS,
   PUBLISH_ONLY_DRAFTS,
+  REVISION_ACTIONS,
+  REVISION_AUTHOR_KINDS,
   adminPostListQuerySchema,
   adminPostPreviewRequestSchema,
+  postRevisionListQuerySchema,
+  revisionPostSchema,
   type AdminPostList,
   type AdminPostListQueryInput,
+  type DeletedPost,
+  type PostRevision,
+  type PostRevisionList,
+  type PostRevisionSummary,
+  type RevisionAction,
+  type RevisionPost,
 } from '@site/contracts/admin';
+import { SCHEDULE_MESSAGES, parsePublishAt, publishAtProblem } from '@site/contracts/post-schedule';
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
-import type { PostFilter, PostPosition, PostsRepository, StoredPost, StoredPostSummary } from '../db/repositories/posts-repository';
+import type { NewRevision, PostFilter, PostPosition, PostsRepository, StoredPost, StoredPostSummary, StoredRevision } from '../db/repositories/posts-repository';
+import { postChangeTags } from '../lib/content-tags';
+import { createLogger, type Logger } from '../lib/logger';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { sanitizePostHtml } from './sanitize-post-html';
@@ -58,20 +72,97 @@ export interface PostService {
    */
   pageAll(query?: AdminPostListQueryInput): Promise<AdminPostList>;
   getById(id: string): Promise<Post>;
-  /** Validates, sanitizes and stores a new post. Drafts unless `allowStatus` (imports) and the input carries one. */
-  create(input: unknown, options?: { source?: PostSource; allowStatus?: boolean }): Promise<Post>;
+  /**
+   * Validates, sanitizes and stores a new post. Drafts unless `allowStatus` (the webhook, imports) and the input
+   * carries one; `scheduled` needs a `publishAt` in the future, at most a year ahead.
+   */
+  create(input: unknown, options?: { source?: PostSource; allowStatus?: boolean; actor?: PostActor }): Promise<Post>;
   /**
    * Validates and stores new content. With `expectedUpdatedAt` (the admin form sends the `updatedAt` it loaded) a post
    * changed meanwhile (webhook, another tab) is refused with PostConflictError and nothing is stored.
    */
-  update(id: string, input: unknown, options?: { expectedUpdatedAt?: string }): Promise<Post>;
-  delete(id: string): Promise<void>;
-  /** Drafts only (conflict otherwise): sets published, updates updatedAt, fills publishedAt when missing. */
-  publish(id: string): Promise<Post>;
+  update(id: string, input: unknown, options?: { expectedUpdatedAt?: string; actor?: PostActor }): Promise<Post>;
+  /** Deletes the post; its history stays 30 days (listDeleted, undelete). */
+  delete(id: string, options?: { actor?: PostActor }): Promise<void>;
+  /**
+   * Drafts and scheduled posts (conflict otherwise): sets published, updates updatedAt, fills publishedAt when
+   * missing ('Publish now' for a scheduled post).
+   */
+  publish(id: string, options?: { actor?: PostActor }): Promise<Post>;
+  /** A draft (or a scheduled post, to move its time) becomes scheduled for `publishAt` (ISO 8601 with offset). */
+  schedule(id: string, publishAt: string, options?: { expectedUpdatedAt?: string; actor?: PostActor }): Promise<Post>;
+  /** A scheduled post goes back to draft. */
+  unschedule(id: string, options?: { actor?: PostActor }): Promise<Post>;
+  /**
+   * Publishes every scheduled post whose time has come, each exactly once however many instances ask at once (a
+   * compare-and-set on the post: one write wins). `publishedAt` is the scheduled time. Answers the posts this call
+   * published.
+   */
+  publishDue(): Promise<Post[]>;
+  /** The earliest time a scheduled post is due (ISO), if any. */
+  nextScheduledAt(): Promise<string | undefined>;
+  /** A post's revisions, newest first (also a deleted post's, for 30 days). */
+  revisions(id: string, query?: unknown): Promise<PostRevisionList>;
+  revision(id: string, revisionId: string): Promise<PostRevision>;
+  /** The post's fields become the revision's, as a new revision; status and slug stay. 409 on a stale version. */
+  restoreRevision(id: string, revisionId: string, options: { expectedUpdatedAt: string; actor?: PostActor }): Promise<Post>;
+  /** Posts deleted in the last 30 days, most recent first. */
+  listDeleted(): Promise<DeletedPost[]>;
+  /** A post deleted in the last 30 days comes back as a draft with its last content. */
+  undelete(id: string, options?: { actor?: PostActor }): Promise<Post>;
+  /** Forgets the histories of posts deleted more than 30 days ago; answers how many. */
+  purgeDeleted(): Promise<number>;
   /** Article HTML as `create`/`update` would store it (the admin form's Preview). Nothing is stored. */
   previewContent(input: unknown): { content: string };
 }
 
+
+/** Who saves a post: kept with each revision. */
+export type PostActor = { kind: 'admin' } | { kind: 'webhook'; source: string } | { kind: 'schedule' } | { kind: 'system' };
+
+function actorLabel(actor: PostActor): string {
+  switch (actor.kind) {
+    case 'admin':
+      return 'Admin';
+    case 'webhook':
+      return `Webhook (${actor.source})`;
+    case 'schedule':
+      return 'Scheduled publishing';
+    case 'system':
+      return 'System';
+  }
+}
+
+const REVISION_FIELDS = Object.keys(revisionPostSchema.shape) as Array<keyof RevisionPost>;
+
+/** The fields a revision keeps, from a stored post. */
+export function revisionSnapshot(p: StoredPost): RevisionPost {
+  return {
+    title: p.title,
+    slug: p.slug,
+    excerpt: p.excerpt,
+    content: p.content,
+    keywords: p.keywords,
+    author: p.author,
+    category: p.category,
+    categorySlug: p.categorySlug,
+    status: p.status,
+    featuredImage: p.featuredImage,
+    ogImage: p.ogImage,
+    metaDescription: p.metaDescription,
+    publishedAt: p.publishedAt,
+    publishAt: p.publishAt,
+  };
+}
+
+/** Field names whose values differ between two versions (every field when there is no earlier one). */
+export function changedFields(before: RevisionPost | undefined, after: RevisionPost): string[] {
+  if (!before) return [...REVISION_FIELDS];
+  return REVISION_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
+
+export const REVISION_NOT_FOUND = 'Revision not found';
+export const DELETED_POST_NOT_FOUND = 'This post was not deleted in the last 30 days';
 
 /** The post changed since the caller loaded it; `details.current` is the stored version. */
 export class PostConflictError extends DomainError {
@@ -136,6 +227,7 @@ export function toPost(p: StoredPost): Post {
     keywords: p.keywords,
     author: p.author,
     publishedAt: p.publishedAt,
+    publishAt: p.publishAt,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     status: p.status,
@@ -211,9 +303,84 @@ function writableFields(v: ReturnType<typeof validatePost>, categorySlug: string
   } satisfies Partial<StoredPost>;
 }
 
-export function createPostService(deps: { posts: PostsRepository; clock: Clock; newId?: () => string }): PostService {
+/** A schedule's time from input: the instant as ISO UTC, or a validation error naming `publishAt`. */
+function checkedPublishAt(value: string | undefined, now: Date): string {
+  if (value === undefined || value.trim() === '') {
+    throw new PostValidationError([SCHEDULE_MESSAGES.required], [{ path: 'publishAt', message: SCHEDULE_MESSAGES.required }]);
+  }
+  const problem = publishAtProblem(value.trim(), now);
+  if (problem) throw new PostValidationError([problem], [{ path: 'publishAt', message: problem }]);
+  return parsePublishAt(value.trim())!.toISOString();
+}
+
+function toRevisionSummary(r: StoredRevision): PostRevisionSummary {
+  const snapshot = r.snapshot as Partial<RevisionPost>;
+  return {
+    id: r.id,
+    postId: r.postId,
+    number: r.number,
+    createdAt: r.createdAt,
+    action: (REVISION_ACTIONS as readonly string[]).includes(r.action) ? (r.action as RevisionAction) : 'update',
+    author: {
+      kind: (REVISION_AUTHOR_KINDS as readonly string[]).includes(r.authorKind) ? (r.authorKind as PostRevisionSummary['author']['kind']) : 'system',
+      label: r.authorLabel,
+    },
+    changedFields: r.changedFields,
+    restoredFrom: r.restoredFrom,
+    title: typeof snapshot.title === 'string' ? snapshot.title : '',
+    status: snapshot.status ?? 'draft',
+  };
+}
+
+export function createPostService(deps: {
+  posts: PostsRepository;
+  clock: Clock;
+  newId?: () => string;
+  /**
+   * Told, after each stored change of public content, which pages it touches (lib/content-tags.ts): the render cache
+   * drops them, here and on every instance. Called before the change's caller gets its answer.
+   */
+  onContentChange?: (tags: string[]) => void;
+  logger?: Logger;
+}): PostService {
   const { posts, clock } = deps;
   const newId = deps.newId ?? randomUUID;
+  const logger = deps.logger ?? createLogger({ level: 'silent' });
+
+  /** Tells the render cache which public pages a change touched (nothing for drafts and scheduled posts). */
+  function tell(...versions: Array<StoredPostSummary | undefined>) {
+    if (!deps.onContentChange) return;
+    const tags = postChangeTags(...versions);
+    if (tags.length > 0) deps.onContentChange(tags);
+  }
+
+  function published(post: StoredPost, actor: PostActor, scheduledFor?: string) {
+    logger.info(
+      {
+        event: 'post.published',
+        postId: post.id,
+        slug: post.slug,
+        by: actor.kind,
+        ...(scheduledFor ? { scheduledFor, delayMs: Date.parse(post.updatedAt) - Date.parse(scheduledFor) } : {}),
+      },
+      'post.published',
+    );
+  }
+
+  /** The revision a write stores: who, when, what, and the post as written. */
+  function revisionOf(action: RevisionAction, actor: PostActor, before: StoredPost | undefined, after: StoredPost, restoredFrom: number | null = null): NewRevision {
+    const snapshot = revisionSnapshot(after);
+    return {
+      id: newId(),
+      createdAt: after.updatedAt,
+      action,
+      authorKind: actor.kind,
+      authorLabel: actorLabel(actor),
+      changedFields: changedFields(before ? revisionSnapshot(before) : undefined, snapshot),
+      restoredFrom,
+      snapshot,
+    };
+  }
 
   async function ensureCategory(name: string, categorySlug: string, now: string) {
     await posts.ensureCategory({ id: newId(), name, slug: categorySlug, description: `Articles about ${name}.`, createdAt: now });
@@ -226,7 +393,22 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
     return post;
   }
 
-  return {
+  /** Inserts a new post under its title's slug or the next free one (the unique index decides between racers). */
+  async function insertWithFreeSlug(make: (slug: string) => StoredPost, base: string, action: RevisionAction, actor: PostActor, preferred?: string) {
+    for (let attempt = 0; ; attempt++) {
+      const slug =
+        attempt === 0
+          ? (preferred ?? base)
+          : attempt <= SLUG_ATTEMPTS
+            ? uniqueSlug(base, await posts.slugsLike(base))
+            : `${base}-${randomUUID().slice(0, 8)}`;
+      const post = make(slug);
+      if (await posts.insert(post, revisionOf(action, actor, undefined, post))) return post;
+      if (attempt > SLUG_ATTEMPTS + 1) throw new ConflictError('The post could not get a free address. Please try again.');
+    }
+  }
+
+  const service: PostService = {
     async listPublished(filter = {}) {
       return (await posts.list(publishedFilter(filter))).map(toSummary);
     },
@@ -285,30 +467,38 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
 
     async create(input, options = {}) {
       const v = validatePost(input);
-      const now = clock().toISOString();
+      const nowDate = clock();
+      const now = nowDate.toISOString();
       const status = options.allowStatus && v.status ? v.status : 'draft';
+      if (v.publishAt !== undefined && status !== 'scheduled') {
+        throw new PostValidationError([SCHEDULE_MESSAGES.onlyScheduled], [{ path: 'publishAt', message: SCHEDULE_MESSAGES.onlyScheduled }]);
+      }
+      const publishAt = status === 'scheduled' ? checkedPublishAt(v.publishAt, nowDate) : null;
+      const actor = options.actor ?? (options.source === 'n8n' ? { kind: 'webhook', source: 'n8n' } : { kind: 'admin' });
       const categorySlug = slugify(v.category);
       await ensureCategory(v.category, categorySlug, now);
-      const base = slugify(v.title);
       // The database's unique index on the slug decides: two posts with one title written at once (by this process or
       // another instance) get two slugs, the loser of each race picking the next free one. The title's own slug is
       // tried first: a new title costs one indexed insert, and only a taken one reads the slugs like it (a scan).
-      for (let attempt = 0; ; attempt++) {
-        const slug =
-          attempt === 0 ? base : attempt <= SLUG_ATTEMPTS ? uniqueSlug(base, await posts.slugsLike(base)) : `${base}-${randomUUID().slice(0, 8)}`;
-        const post: StoredPost = {
+      const post = await insertWithFreeSlug(
+        (slug) => ({
           id: newId(),
           slug,
           ...writableFields(v, categorySlug, status),
           views: 0,
           source: options.source ?? 'local',
           publishedAt: status === 'published' ? now : null,
+          publishAt,
           createdAt: now,
           updatedAt: now,
-        };
-        if (await posts.insert(post)) return toPost(post);
-        if (attempt > SLUG_ATTEMPTS + 1) throw new ConflictError('The post could not get a free address. Please try again.');
-      }
+        }),
+        slugify(v.title),
+        'create',
+        actor,
+      );
+      if (post.status === 'published') published(post, actor);
+      tell(post);
+      return toPost(post);
     },
 
     async update(id, input, options = {}) {
@@ -316,14 +506,17 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       // The write only lands on the version that was read (compare-and-set on updatedAt): a change made meanwhile by
       // another request or instance is a conflict for the form, and a plain retry for a caller without a version.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const written = await updateVersion(id, v, options.expectedUpdatedAt);
+        const written = await updateVersion(id, v, options.expectedUpdatedAt, options.actor ?? { kind: 'admin' });
         if (written) return written;
       }
       throw new PostConflictError(toPost(await mustFind(id)));
     },
 
-    async delete(id) {
-      if (!isRecordKey(id) || !(await posts.delete(id))) throw notFound();
+    async delete(id, options = {}) {
+      const existing = await mustFind(id);
+      const gone: StoredPost = { ...existing, updatedAt: clock().toISOString() };
+      if (!(await posts.delete(id, revisionOf('delete', options.actor ?? { kind: 'admin' }, existing, gone)))) throw notFound();
+      tell(existing);
     },
 
     previewContent(input) {
@@ -335,36 +528,220 @@ export function createPostService(deps: { posts: PostsRepository; clock: Clock; 
       return { content: sanitizePostHtml(parsed.data.content.trim()) };
     },
 
-    async publish(id) {
+    async publish(id, options = {}) {
+      const actor = options.actor ?? { kind: 'admin' };
       const existing = await mustFind(id);
-      if (existing.status !== 'draft') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
+      if (existing.status !== 'draft' && existing.status !== 'scheduled') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
       const now = clock().toISOString();
-      const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now };
-      // Still a draft, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: 'draft' }))) {
+      const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now, publishAt: null };
+      // Still unpublished, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: existing.status }, revisionOf('publish', actor, existing, updated)))) {
         const current = await mustFind(id);
-        if (current.status !== 'draft') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
+        if (current.status !== 'draft' && current.status !== 'scheduled') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
+        throw new PostConflictError(toPost(current));
+      }
+      published(updated, actor);
+      tell(updated);
+      return toPost(updated);
+    },
+
+    async schedule(id, publishAtInput, options = {}) {
+      const existing = await mustFind(id);
+      if (options.expectedUpdatedAt !== undefined && existing.updatedAt !== options.expectedUpdatedAt) throw new PostConflictError(toPost(existing));
+      if (existing.status !== 'draft' && existing.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.onlyDraftsOrScheduled);
+      const nowDate = clock();
+      const publishAt = checkedPublishAt(publishAtInput, nowDate);
+      const updated: StoredPost = { ...existing, status: 'scheduled', publishAt, updatedAt: nowDate.toISOString() };
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: existing.status }, revisionOf('schedule', options.actor ?? { kind: 'admin' }, existing, updated)))) {
+        throw new PostConflictError(toPost(await mustFind(id)));
+      }
+      return toPost(updated);
+    },
+
+    async unschedule(id, options = {}) {
+      const existing = await mustFind(id);
+      if (existing.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
+      const updated: StoredPost = { ...existing, status: 'draft', publishAt: null, updatedAt: clock().toISOString() };
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: 'scheduled' }, revisionOf('unschedule', options.actor ?? { kind: 'admin' }, existing, updated)))) {
+        const current = await mustFind(id);
+        if (current.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
         throw new PostConflictError(toPost(current));
       }
       return toPost(updated);
     },
+
+    async publishDue() {
+      const done: Post[] = [];
+      const actor: PostActor = { kind: 'schedule' };
+      for (;;) {
+        const now = clock().toISOString();
+        const due = await posts.dueScheduled(now, 50);
+        let progressed = false;
+        for (const existing of due) {
+          const scheduledFor = existing.publishAt ?? now;
+          const updated: StoredPost = { ...existing, status: 'published', publishedAt: scheduledFor, publishAt: null, updatedAt: now };
+          // The slot is taken by the write itself: of the instances that read this post as due, one write matches.
+          const won = await posts.update(updated, { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now }, revisionOf('publish', actor, existing, updated));
+          if (!won) continue;
+          progressed = true;
+          published(updated, actor, scheduledFor);
+          tell(updated);
+          done.push(toPost(updated));
+        }
+        if (due.length < 50 || !progressed) return done;
+      }
+    },
+
+    async nextScheduledAt() {
+      return posts.nextScheduledAt();
+    },
+
+    async revisions(id, input = {}) {
+      if (!isRecordKey(id)) throw notFound();
+      const parsed = postRevisionListQuerySchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = fieldIssues(parsed.error);
+        throw new InvalidInputError(describeIssues(issues), { details: issues });
+      }
+      const { page, limit } = parsed.data;
+      const found = await posts.revisions(id, { limit, offset: (page - 1) * limit });
+      if (found.total === 0) throw notFound();
+      return { revisions: found.revisions.map(toRevisionSummary), total: found.total, page, limit };
+    },
+
+    async revision(id, revisionId) {
+      if (!isRecordKey(id) || !isRecordKey(revisionId)) throw new NotFoundError(REVISION_NOT_FOUND);
+      const found = await posts.revision(id, revisionId);
+      if (!found) throw new NotFoundError(REVISION_NOT_FOUND);
+      const post = revisionPostSchema.safeParse(found.snapshot);
+      if (!post.success) throw new NotFoundError(REVISION_NOT_FOUND);
+      return { ...toRevisionSummary(found), post: post.data };
+    },
+
+    async restoreRevision(id, revisionId, options) {
+      const existing = await mustFind(id);
+      if (existing.updatedAt !== options.expectedUpdatedAt) throw new PostConflictError(toPost(existing));
+      const { post: old, number } = await service.revision(id, revisionId);
+      // The sanitizer and the rules run again: what was stored then is checked as if it were sent now.
+      const v = validatePost({
+        title: old.title,
+        excerpt: old.excerpt,
+        content: old.content,
+        author: old.author,
+        category: old.category,
+        metaDescription: old.metaDescription,
+        keywords: old.keywords,
+        ...(old.featuredImage ? { featuredImage: old.featuredImage } : {}),
+        ...(old.ogImage ? { ogImage: old.ogImage } : {}),
+      });
+      const now = clock().toISOString();
+      const categorySlug = slugify(v.category);
+      // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
+      const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: now };
+      await ensureCategory(v.category, categorySlug, now);
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf('restore', options.actor ?? { kind: 'admin' }, existing, updated, number)))) {
+        throw new PostConflictError(toPost(await mustFind(id)));
+      }
+      tell(existing, updated);
+      return toPost(updated);
+    },
+
+    async listDeleted() {
+      const since = new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString();
+      const deleted = await posts.deletedSince(since);
+      return deleted.flatMap((r) => {
+        const snapshot = revisionPostSchema.safeParse(r.snapshot);
+        if (!snapshot.success) return [];
+        return [
+          {
+            id: r.postId,
+            title: snapshot.data.title,
+            slug: snapshot.data.slug,
+            status: snapshot.data.status,
+            deletedAt: r.createdAt,
+            purgeAt: new Date(Date.parse(r.createdAt) + DELETED_POST_RETENTION_MS).toISOString(),
+          },
+        ];
+      });
+    },
+
+    async undelete(id, options = {}) {
+      if (!isRecordKey(id)) throw new NotFoundError(DELETED_POST_NOT_FOUND);
+      const last = await posts.latestRevision(id);
+      const nowDate = clock();
+      if (!last || last.action !== 'delete' || Date.parse(last.createdAt) < nowDate.getTime() - DELETED_POST_RETENTION_MS || (await posts.findById(id))) {
+        throw new NotFoundError(DELETED_POST_NOT_FOUND);
+      }
+      const old = revisionPostSchema.safeParse(last.snapshot);
+      if (!old.success) throw new NotFoundError(DELETED_POST_NOT_FOUND);
+      const v = validatePost({
+        title: old.data.title,
+        excerpt: old.data.excerpt,
+        content: old.data.content,
+        author: old.data.author,
+        category: old.data.category,
+        metaDescription: old.data.metaDescription,
+        keywords: old.data.keywords,
+        ...(old.data.featuredImage ? { featuredImage: old.data.featuredImage } : {}),
+        ...(old.data.ogImage ? { ogImage: old.data.ogImage } : {}),
+      });
+      const now = nowDate.toISOString();
+      const categorySlug = slugify(v.category);
+      await ensureCategory(v.category, categorySlug, now);
+      // Back as a draft: the owner decides whether it goes public again. Its address is kept when still free.
+      const post = await insertWithFreeSlug(
+        (slug) => ({
+          id,
+          slug,
+          ...writableFields(v, categorySlug, 'draft'),
+          views: 0,
+          source: 'local',
+          publishedAt: old.data.publishedAt,
+          publishAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+        slugify(v.title),
+        'undelete',
+        options.actor ?? { kind: 'admin' },
+        old.data.slug,
+      );
+      return toPost(post);
+    },
+
+    async purgeDeleted() {
+      return posts.purgeDeleted(new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString());
+    },
   };
+  return service;
 
   /** One compare-and-set attempt; undefined when the post changed between the read and the write. */
-  async function updateVersion(id: string, v: ReturnType<typeof validatePost>, expectedUpdatedAt: string | undefined) {
+  async function updateVersion(id: string, v: ReturnType<typeof validatePost>, expectedUpdatedAt: string | undefined, actor: PostActor) {
     const existing = await mustFind(id);
     if (expectedUpdatedAt !== undefined && existing.updatedAt !== expectedUpdatedAt) throw new PostConflictError(toPost(existing));
-    const now = clock().toISOString();
+    const nowDate = clock();
+    const now = nowDate.toISOString();
     const categorySlug = slugify(v.category);
     const status = v.status ?? existing.status;
+    if (v.publishAt !== undefined && status !== 'scheduled') {
+      throw new PostValidationError([SCHEDULE_MESSAGES.onlyScheduled], [{ path: 'publishAt', message: SCHEDULE_MESSAGES.onlyScheduled }]);
+    }
+    // A scheduled post keeps its time unless a new one is sent; one becoming scheduled needs a time.
+    const publishAt =
+      status !== 'scheduled' ? null : v.publishAt !== undefined || existing.status !== 'scheduled' ? checkedPublishAt(v.publishAt, nowDate) : existing.publishAt;
     const updated: StoredPost = {
       ...existing,
       ...writableFields(v, categorySlug, status),
       publishedAt: status === 'published' ? (existing.publishedAt ?? now) : existing.publishedAt,
+      publishAt,
       updatedAt: now,
     };
     await ensureCategory(v.category, categorySlug, now);
-    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }))) return undefined;
+    const action: RevisionAction =
+      status === existing.status ? 'update' : status === 'published' ? 'publish' : status === 'scheduled' ? 'schedule' : 'update';
+    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf(action, actor, existing, updated)))) return undefined;
+    if (updated.status === 'published' && existing.status !== 'published') published(updated, actor);
+    tell(existing, updated);
     return toPost(updated);
   }
 }

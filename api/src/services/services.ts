@@ -11,6 +11,7 @@ import { createSmtpMailer } from './mailer';
 import { createEventService, type EventService } from './event-service';
 import { createPostsRepository, createWebhookDeliveriesRepository } from '../db/repositories/posts-repository';
 import { createPostService, type PostService } from './post-service';
+import { createPostScheduler, type PostScheduler } from './post-scheduler';
 import { createWebhookService, type WebhookService } from './webhook-service';
 import { createAnalysesRepository } from '../db/repositories/analyses-repository';
 import {
@@ -22,8 +23,6 @@ import {
 import { createHealthService, type HealthService } from './health-service';
 import type { DeployedRemotes } from './deployed-remotes';
 import type { RenderCacheHealth } from '@site/contracts/manifest';
-import type { Post } from '@site/contracts/posts';
-import { postChangeTags } from '../lib/content-tags';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
 
 /**
@@ -37,6 +36,8 @@ export interface Services {
   events: EventService;
   contact: ContactService;
   posts: PostService;
+  /** Publishes scheduled posts at their time (started by createApp). */
+  scheduler: PostScheduler;
   webhook: WebhookService;
   analysis: AnalysisService;
   health: HealthService;
@@ -81,13 +82,19 @@ export function createServices(deps: {
    * drops them, here and on every instance. Called before the change's caller gets its answer.
    */
   onContentChange?: (tags: string[]) => void;
+  /** How often the scheduler looks for due posts (tests make it short). */
+  schedulerPollMs?: number;
   /** The render cache's counters, for the admin view of /api/health. */
   renderCacheStats?: () => RenderCacheHealth;
 }): Services {
   const events = createEventsRepository(deps.db);
-  const posts = withContentChanges(createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock }), deps.onContentChange);
+  const logger = deps.logger ?? createLogger({ level: 'silent' });
+  // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
+  // the render cache which public pages a change touched.
+  const posts = createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock, logger, onContentChange: deps.onContentChange });
   return {
     posts,
+    scheduler: createPostScheduler({ posts, clock: deps.clock, logger, pollMs: deps.schedulerPollMs }),
     webhook: createWebhookService({
       secret: deps.config.webhookSecret,
       posts,
@@ -99,7 +106,7 @@ export function createServices(deps: {
     contact: createContactService({
       messages: createContactRepository(deps.db),
       clock: deps.clock,
-      logger: deps.logger ?? createLogger({ level: 'silent' }),
+      logger,
       mailer: deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
@@ -118,48 +125,11 @@ export function createServices(deps: {
     admin: createAdminServices({
       db: deps.db,
       clock: deps.clock,
-      logger: deps.logger ?? createLogger({ level: 'silent' }),
+      logger,
       config: deps.config,
       ping: deps.ping,
       remotes: deps.remotes ?? NO_REMOTES,
       rateLimits: deps.rateLimits,
     }),
-  };
-}
-
-/**
- * The post service, saying after each change which public pages it touched (the post before and after: its page,
- * the index, its categories; nothing for drafts). Every way a post changes (admin, webhook, imports) goes through it.
- */
-function withContentChanges(posts: PostService, changed: ((tags: string[]) => void) | undefined): PostService {
-  if (!changed) return posts;
-  const tell = (...versions: Array<Post | undefined>) => {
-    const tags = postChangeTags(...versions);
-    if (tags.length > 0) changed(tags);
-  };
-  const before = (id: string) => posts.getById(id).catch(() => undefined);
-  return {
-    ...posts,
-    async create(input, options) {
-      const post = await posts.create(input, options);
-      tell(post);
-      return post;
-    },
-    async update(id, input, options) {
-      const old = await before(id);
-      const post = await posts.update(id, input, options);
-      tell(old, post);
-      return post;
-    },
-    async delete(id) {
-      const old = await before(id);
-      await posts.delete(id);
-      tell(old);
-    },
-    async publish(id) {
-      const post = await posts.publish(id);
-      tell(post);
-      return post;
-    },
   };
 }

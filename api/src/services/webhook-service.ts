@@ -143,7 +143,7 @@ export function createWebhookService(deps: {
       }
       let post;
       try {
-        post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true });
+        post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true, actor: { kind: 'webhook', source: 'n8n' } });
       } catch (error) {
         // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
         await deps.deliveries.release(claimed);
@@ -161,6 +161,7 @@ export function createWebhookService(deps: {
         // A draft has no public page yet: its link would answer 404 until it is published in the admin panel.
         ...(post.status === 'published' ? { url: `${deps.publicOrigin}${blogPostPath(post.slug)}` } : {}),
         adminUrl: `${deps.publicOrigin}${adminEditPostPath(post.id)}`,
+        ...(post.status === 'scheduled' && post.publishAt ? { publishAt: post.publishAt } : {}),
       };
       await deps.deliveries.complete(claimed, JSON.stringify(result));
       return { result, replayed: false };

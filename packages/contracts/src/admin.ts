@@ -99,7 +99,7 @@ export const adminPostListSchema = z.object({
   page: z.number().int().min(1),
   limit: z.number().int().min(1),
   /** Posts per status over all posts (ignores the filter), for the filter's labels. */
-  counts: z.object({ draft: z.number().int(), published: z.number().int(), archived: z.number().int() }),
+  counts: z.object({ draft: z.number().int(), scheduled: z.number().int(), published: z.number().int(), archived: z.number().int() }),
 });
 export type AdminPostList = z.infer<typeof adminPostListSchema>;
 
@@ -109,7 +109,7 @@ export type AdminPostList = z.infer<typeof adminPostListSchema>;
  * Validation failures: 400 `validation_failed`, message 'Validation failed: …' and `details` the list of
  * messages (see `postFieldErrors` to place them next to the fields).
  */
-export const adminPostCreateSchema = postInputSchema.omit({ status: true });
+export const adminPostCreateSchema = postInputSchema.omit({ status: true, publishAt: true });
 export type AdminPostCreate = z.infer<typeof adminPostCreateSchema>;
 
 /**
@@ -134,10 +134,116 @@ export const adminPostPreviewSchema = z.object({ content: z.string() });
 export type AdminPostPreview = z.infer<typeof adminPostPreviewSchema>;
 export type AdminPostConflictDetails = z.infer<typeof adminPostConflictDetailsSchema>;
 
-// `POST /api/admin/posts/:id/publish`: drafts only (409 `conflict` 'Only drafts can be published' otherwise);
+// `POST /api/admin/posts/:id/publish`: drafts and scheduled posts only (409 `conflict` PUBLISH_ONLY_DRAFTS otherwise);
 // sets published, updatedAt, publishedAt if missing. Answers `postSchema`.
 // `DELETE /api/admin/posts/:id`: 204; unknown id -> 404 'Post not found'.
-export const PUBLISH_ONLY_DRAFTS = 'Only drafts can be published';
+export const PUBLISH_ONLY_DRAFTS = 'Only drafts and scheduled posts can be published';
+
+// ----------------------------------------------------------------------------------- scheduled publishing
+
+/**
+ * `POST /api/admin/posts/:id/schedule` `{ publishAt, expectedUpdatedAt? }`: a draft (or a scheduled post, to move
+ * its time) becomes `scheduled`; the server publishes it at `publishAt` (ISO 8601 with offset, in the future, at most
+ * a year ahead: 400 `validation_failed` with SCHEDULE_MESSAGES otherwise; 409 for a published or archived post).
+ * `POST /api/admin/posts/:id/unschedule`: back to draft (409 'This post is not scheduled' otherwise).
+ * `POST /api/admin/posts/:id/publish` also publishes a scheduled post now ('Publish now'). All answer `postSchema`.
+ */
+export const adminPostScheduleSchema = z.object({
+  publishAt: z.string({ error: 'publishAt is required' }).trim().min(1, { error: 'publishAt is required' }).max(60),
+  expectedUpdatedAt: z.string().min(1).max(60).optional(),
+});
+export type AdminPostSchedule = z.infer<typeof adminPostScheduleSchema>;
+
+// ---------------------------------------------------------------------------------------- revisions
+
+/** What made a revision. */
+export const REVISION_ACTIONS = ['create', 'update', 'publish', 'schedule', 'unschedule', 'restore', 'delete', 'undelete', 'import'] as const;
+export type RevisionAction = (typeof REVISION_ACTIONS)[number];
+/** Who: the admin, the webhook (with its source), the scheduler publishing a scheduled post, or the system (migration). */
+export const REVISION_AUTHOR_KINDS = ['admin', 'webhook', 'schedule', 'system'] as const;
+
+/** The post's fields a revision keeps (everything but views, which are readers' and never restored). */
+export const revisionPostSchema = z.object({
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z.string(),
+  content: z.string(),
+  keywords: z.array(z.string()),
+  author: z.string(),
+  category: z.string(),
+  categorySlug: z.string(),
+  status: z.enum(POST_STATUSES),
+  featuredImage: z.string().nullable(),
+  ogImage: z.string().nullable(),
+  metaDescription: z.string(),
+  publishedAt: z.string().nullable(),
+  publishAt: z.string().nullable(),
+});
+export type RevisionPost = z.infer<typeof revisionPostSchema>;
+
+export const postRevisionSummarySchema = z.object({
+  id: z.string(),
+  postId: z.string(),
+  /** 1 for the first revision of the post, then 2, 3… */
+  number: z.number().int().min(1),
+  createdAt: z.string(),
+  action: z.enum(REVISION_ACTIONS),
+  author: z.object({ kind: z.enum(REVISION_AUTHOR_KINDS), label: z.string() }),
+  /** Field names (of revisionPostSchema) that differ from the revision before; every field for the first. */
+  changedFields: z.array(z.string()),
+  /** For a restore: the revision whose version was restored. */
+  restoredFrom: z.number().int().nullable(),
+  title: z.string(),
+  status: z.enum(POST_STATUSES),
+});
+export type PostRevisionSummary = z.infer<typeof postRevisionSummarySchema>;
+
+/** `GET /api/admin/posts/:id/revisions/:revisionId`: one revision with the post as it was then. */
+export const postRevisionSchema = postRevisionSummarySchema.extend({ post: revisionPostSchema });
+export type PostRevision = z.infer<typeof postRevisionSchema>;
+
+/** `GET /api/admin/posts/:id/revisions?page&limit`: newest first; also for a deleted post (30 days). */
+export const postRevisionListQuerySchema = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(20),
+});
+export const postRevisionListSchema = z.object({
+  revisions: z.array(postRevisionSummarySchema),
+  total: z.number().int().min(0),
+  page: z.number().int().min(1),
+  limit: z.number().int().min(1),
+});
+export type PostRevisionList = z.infer<typeof postRevisionListSchema>;
+
+/**
+ * `POST /api/admin/posts/:id/revisions/:revisionId/restore` `{ expectedUpdatedAt }`: the post's fields become the
+ * revision's (sanitized again) as a new revision; the status and slug stay (a published post stays published). 409
+ * `conflict` with `details.current` when the post changed since `expectedUpdatedAt`. Answers `postSchema`.
+ */
+export const postRevisionRestoreSchema = z.object({
+  expectedUpdatedAt: z.string({ error: 'expectedUpdatedAt is required' }).min(1, { error: 'expectedUpdatedAt is required' }).max(60),
+});
+
+/** Revisions of a deleted post are kept this long; until then the post can be restored. */
+export const DELETED_POST_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** `GET /api/admin/posts/deleted`: posts deleted in the last 30 days, most recent first. */
+export const deletedPostSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  status: z.enum(POST_STATUSES),
+  deletedAt: z.string(),
+  /** When its history is dropped for good. */
+  purgeAt: z.string(),
+});
+export type DeletedPost = z.infer<typeof deletedPostSchema>;
+export const deletedPostListSchema = z.object({ posts: z.array(deletedPostSchema) });
+/**
+ * `POST /api/admin/posts/:id/undelete`: the deleted post comes back as a draft with its last content (a new revision;
+ * a new slug if its old one was taken meanwhile). 404 when it was not deleted in the last 30 days. Answers `postSchema`.
+ */
+export const RESTORED_AS_DRAFT = 'Restored as a draft';
 
 export type PostFormField = (typeof POST_MIN_RULES)[number]['field'] | 'keywords' | 'featuredImage' | 'ogImage';
 

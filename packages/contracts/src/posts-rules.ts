@@ -5,7 +5,8 @@
  */
 import type { Post, PostInput } from './posts';
 
-export const POST_STATUSES = ['draft', 'published', 'archived'] as const;
+/** `scheduled`: published by the server at its `publishAt` (post-schedule.ts); invisible to the public until then. */
+export const POST_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 export const POST_SOURCES = ['local', 'n8n'] as const;
 export type PostSource = (typeof POST_SOURCES)[number];
@@ -74,7 +75,9 @@ export type NormalizedPostInput = {
   keywords: string[];
   featuredImage: string | undefined;
   ogImage: string | undefined;
-  status: 'draft' | 'published' | undefined;
+  status: 'draft' | 'published' | 'scheduled' | undefined;
+  /** When `status` is scheduled: the time to publish at, as sent (checked by the service against its clock). */
+  publishAt: string | undefined;
 };
 
 /** Trims every field and cleans keywords (trimmed, empties and duplicates dropped). */
@@ -99,6 +102,7 @@ export function normalizePostInput(input: PostInput): NormalizedPostInput {
     featuredImage: input.featuredImage?.trim() || undefined,
     ogImage: input.ogImage?.trim() || undefined,
     status: input.status,
+    publishAt: input.publishAt?.trim() || undefined,
   };
 }
 

@@ -35,16 +35,19 @@ export const postInputSchema = z.object({
     .optional(),
   featuredImage: imageUrl.optional(),
   ogImage: imageUrl.optional(),
-  status: z.enum(['draft', 'published'], { error: 'must be "draft" or "published"' }).optional(),
+  status: z.enum(['draft', 'published', 'scheduled'], { error: 'must be "draft", "published" or "scheduled"' }).optional(),
+  /** With status "scheduled": when to publish (ISO 8601 with offset, in the future, at most a year ahead). */
+  publishAt: z.string({ error: 'must be text' }).max(60, { error: 'must be at most 60 characters' }).optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
-/** Webhook body (spec section 7): the same fields, status optional (draft or published). */
+/** Webhook body (spec section 7): the same fields, status optional (draft, published, or scheduled with publishAt). */
 export const webhookPostSchema = postInputSchema;
 export type WebhookPostInput = PostInput;
 /**
  * The webhook's answer. `adminUrl` is the post's edit page in the admin panel, always; `url` its public page, only
- * when the post is published (a draft's public address answers 404 until someone publishes it).
+ * when the post is published (a draft's public address answers 404 until someone publishes it); `publishAt` when it
+ * is scheduled.
  */
 export const webhookResultSchema = z.object({
   id: z.string(),
@@ -52,6 +55,8 @@ export const webhookResultSchema = z.object({
   status: z.enum(POST_STATUSES),
   url: z.string().optional(),
   adminUrl: z.string(),
+  /** A scheduled post's publishing time (ISO, UTC); its `url` works from then on. */
+  publishAt: z.string().optional(),
 });
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 
@@ -64,6 +69,8 @@ export const postSchema = z.object({
   keywords: z.array(z.string()),
   author: z.string(),
   publishedAt: z.string().nullable(),
+  /** A scheduled post's publishing time (ISO, UTC); null otherwise. */
+  publishAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   status: z.enum(POST_STATUSES),

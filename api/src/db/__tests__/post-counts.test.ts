@@ -76,6 +76,7 @@ for (const backend of testBackends()) {
           metaDescription: 'A description of the post for the counts test.',
           source: 'local',
           publishedAt: op.status === 'published' ? now : null,
+          publishAt: null,
           createdAt: now,
           updatedAt: now,
         };

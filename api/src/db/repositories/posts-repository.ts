@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { POST_STATUSES, type PostSource, type PostStatus } from '@site/contracts/posts';
-import type { BlogPostRow } from '../blog-schema';
+import type { BlogPostRevisionsTable, BlogPostRow } from '../blog-schema';
+import type { Selectable } from 'kysely';
+
+type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { Database } from '../schema';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
@@ -22,8 +25,29 @@ export interface StoredPost {
   metaDescription: string;
   source: PostSource;
   publishedAt: string | null;
+  /** A scheduled post's publishing time (ISO UTC); null for any other status. */
+  publishAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A revision to store with a write (the same transaction): everything but its number, which the repository gives. */
+export interface NewRevision {
+  id: string;
+  createdAt: string;
+  action: string;
+  authorKind: string;
+  authorLabel: string;
+  changedFields: string[];
+  restoredFrom: number | null;
+  /** The post's fields as stored by this write (admin contract `revisionPostSchema`). */
+  snapshot: Record<string, unknown>;
+}
+
+export interface StoredRevision extends Omit<NewRevision, 'snapshot'> {
+  postId: string;
+  number: number;
+  snapshot: Record<string, unknown>;
 }
 
 /** A post as a list shows it: every stored field but the article itself (lists never read `content`). */
@@ -81,13 +105,27 @@ export interface PostsRepository {
    * Stores a new post: `false` when its slug is taken (the unique index decides, whichever instance wrote first), so
    * the caller picks another; any other failure throws.
    */
-  insert(post: StoredPost): Promise<boolean>;
+  insert(post: StoredPost, revision?: NewRevision): Promise<boolean>;
   /**
    * Writes every field of the post: `false` when nothing matched, i.e. the post is gone or, with a condition, it no
    * longer has that `updatedAt` / status (another request changed it first). A compare-and-set in one UPDATE.
    */
-  update(post: StoredPost, where?: { updatedAt?: string; status?: PostStatus }): Promise<boolean>;
-  delete(id: string): Promise<boolean>;
+  update(post: StoredPost, where?: { updatedAt?: string; status?: PostStatus; publishAtBefore?: string }, revision?: NewRevision): Promise<boolean>;
+  /** Deletes the post (and stores `revision`, its last state, in the same transaction); false when there was none. */
+  delete(id: string, revision?: NewRevision): Promise<boolean>;
+  /** Scheduled posts whose time is at or before `now`, oldest time first (the scheduler's work). */
+  dueScheduled(now: string, limit: number): Promise<StoredPost[]>;
+  /** The earliest time of a scheduled post, if any (the scheduler sets its timer by it). */
+  nextScheduledAt(): Promise<string | undefined>;
+  /** A post's revisions, newest first, and how many it has. */
+  revisions(postId: string, options: { limit: number; offset: number }): Promise<{ revisions: StoredRevision[]; total: number }>;
+  revision(postId: string, revisionId: string): Promise<StoredRevision | undefined>;
+  /** The last revision of a post (for a deleted post: its delete revision). */
+  latestRevision(postId: string): Promise<StoredRevision | undefined>;
+  /** Delete revisions since `since` of posts that do not exist now, newest first. */
+  deletedSince(since: string): Promise<StoredRevision[]>;
+  /** Drops every revision of posts deleted before `before` (and not restored). Answers how many posts' histories went. */
+  purgeDeleted(before: string): Promise<number>;
   /** Adds 1 to the views of a published post; the new count, or undefined when there is none. */
   incrementViews(slug: string): Promise<number | undefined>;
   /** The categories that have published posts, with their number of published posts. */
@@ -137,6 +175,38 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     if (filter.categorySlug) query = query.where('category_slug', '=', filter.categorySlug);
     const row = await query.executeTakeFirstOrThrow();
     return Number(row.total);
+  }
+
+  /**
+   * Runs a write, and with a revision stores it in the same transaction, numbered after the post's last one, only
+   * when the write happened (a compare-and-set that matched nothing stores no revision).
+   */
+  async function writeWith(revision: NewRevision | undefined, postId: string, write: (trx: Kysely<Database>) => Promise<boolean>) {
+    if (!revision) return write(db);
+    return db.transaction().execute(async (trx) => {
+      if (!(await write(trx))) return false;
+      const last = await trx
+        .selectFrom('blog_post_revisions')
+        .select((eb) => eb.fn.max<number | string | null>('number').as('number'))
+        .where('post_id', '=', postId)
+        .executeTakeFirst();
+      await trx
+        .insertInto('blog_post_revisions')
+        .values({
+          id: revision.id,
+          post_id: postId,
+          number: Number(last?.number ?? 0) + 1,
+          created_at: revision.createdAt,
+          action: revision.action,
+          author_kind: revision.authorKind,
+          author_label: revision.authorLabel,
+          changed_fields: JSON.stringify(revision.changedFields),
+          restored_from: revision.restoredFrom,
+          snapshot: JSON.stringify(revision.snapshot),
+        })
+        .execute();
+      return true;
+    });
   }
 
   return {
@@ -214,9 +284,12 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       return new Set(rows.map((r) => r.slug));
     },
 
-    async insert(post) {
+    async insert(post, revision) {
       try {
-        await db.insertInto('blog_posts').values(toRow(post)).execute();
+        await writeWith(revision, post.id, async (trx) => {
+          await trx.insertInto('blog_posts').values(toRow(post)).execute();
+          return true;
+        });
         return true;
       } catch (error) {
         if (isSlugTaken(error)) return false;
@@ -224,18 +297,114 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       }
     },
 
-    async update(post, where = {}) {
-      const { id, ...rest } = toRow(post);
-      let query = db.updateTable('blog_posts').set(rest).where('id', '=', id);
-      if (where.updatedAt !== undefined) query = query.where('updated_at', '=', where.updatedAt);
-      if (where.status !== undefined) query = query.where('status', '=', where.status);
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async update(post, where = {}, revision) {
+      return writeWith(revision, post.id, async (trx) => {
+        const { id, ...rest } = toRow(post);
+        let query = trx.updateTable('blog_posts').set(rest).where('id', '=', id);
+        if (where.updatedAt !== undefined) query = query.where('updated_at', '=', where.updatedAt);
+        if (where.status !== undefined) query = query.where('status', '=', where.status);
+        if (where.publishAtBefore !== undefined) query = query.where('publish_at', '<=', where.publishAtBefore);
+        const result = await query.executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      });
     },
 
-    async delete(id) {
-      const result = await db.deleteFrom('blog_posts').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    async delete(id, revision) {
+      return writeWith(revision, id, async (trx) => {
+        const result = await trx.deleteFrom('blog_posts').where('id', '=', id).executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      });
+    },
+
+    async dueScheduled(now, limit) {
+      const rows = await db
+        .selectFrom('blog_posts')
+        .selectAll()
+        .where('status', '=', 'scheduled')
+        .where('publish_at', '<=', now)
+        .orderBy('publish_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toStoredPost);
+    },
+
+    async nextScheduledAt() {
+      const row = await db
+        .selectFrom('blog_posts')
+        .select('publish_at')
+        .where('status', '=', 'scheduled')
+        .where('publish_at', 'is not', null)
+        .orderBy('publish_at')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.publish_at ?? undefined;
+    },
+
+    async revisions(postId, { limit, offset }) {
+      const [rows, count] = await Promise.all([
+        db.selectFrom('blog_post_revisions').selectAll().where('post_id', '=', postId).orderBy('number', 'desc').limit(limit).offset(offset).execute(),
+        db
+          .selectFrom('blog_post_revisions')
+          .select((eb) => eb.fn.countAll<CountValue>().as('total'))
+          .where('post_id', '=', postId)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { revisions: rows.map(toStoredRevision), total: Number(count.total) };
+    },
+
+    async revision(postId, revisionId) {
+      const row = await db.selectFrom('blog_post_revisions').selectAll().where('post_id', '=', postId).where('id', '=', revisionId).executeTakeFirst();
+      return row ? toStoredRevision(row) : undefined;
+    },
+
+    async latestRevision(postId) {
+      const row = await db.selectFrom('blog_post_revisions').selectAll().where('post_id', '=', postId).orderBy('number', 'desc').limit(1).executeTakeFirst();
+      return row ? toStoredRevision(row) : undefined;
+    },
+
+    async deletedSince(since) {
+      const rows = await db
+        .selectFrom('blog_post_revisions as r')
+        .selectAll('r')
+        .where('r.action', '=', 'delete')
+        .where('r.created_at', '>=', since)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
+        // The last delete of each post (a post deleted, restored and deleted again is listed once).
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('blog_post_revisions as later')
+                .select('later.id')
+                .whereRef('later.post_id', '=', 'r.post_id')
+                .whereRef('later.number', '>', 'r.number'),
+            ),
+          ),
+        )
+        .orderBy('r.created_at', 'desc')
+        .limit(500)
+        .execute();
+      return rows.map(toStoredRevision);
+    },
+
+    async purgeDeleted(before) {
+      const gone = db
+        .selectFrom('blog_post_revisions as r')
+        .select('r.post_id')
+        .where('r.action', '=', 'delete')
+        .where('r.created_at', '<', before)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))));
+      const posts = await gone.execute();
+      if (posts.length === 0) return 0;
+      const ids = [...new Set(posts.map((p) => p.post_id))];
+      // Only histories whose last revision is that old delete (a post restored and deleted again later stays).
+      const stale: string[] = [];
+      for (const id of ids) {
+        const last = await db.selectFrom('blog_post_revisions').select(['action', 'created_at']).where('post_id', '=', id).orderBy('number', 'desc').limit(1).executeTakeFirst();
+        if (last && last.action === 'delete' && last.created_at < before) stale.push(id);
+      }
+      if (stale.length > 0) await db.deleteFrom('blog_post_revisions').where('post_id', 'in', stale).execute();
+      return stale.length;
     },
 
     async incrementViews(slug) {
@@ -306,6 +475,7 @@ function toRow(post: StoredPost) {
     meta_description: post.metaDescription,
     source: post.source,
     published_at: post.publishedAt,
+    publish_at: post.publishAt,
     created_at: post.createdAt,
     updated_at: post.updatedAt,
   };
@@ -329,6 +499,7 @@ const SUMMARY_COLUMNS = [
   'meta_description',
   'source',
   'published_at',
+  'publish_at',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<Exclude<keyof BlogPostRow, 'content'>>;
@@ -362,8 +533,33 @@ function toStoredSummary(row: Omit<BlogPostRow, 'content'>): StoredPostSummary {
     metaDescription: row.meta_description,
     source: row.source as PostSource,
     publishedAt: row.published_at,
+    publishAt: row.publish_at ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+function toStoredRevision(row: BlogPostRevisionRow): StoredRevision {
+  const parse = (text: string, fallback: unknown) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return fallback;
+    }
+  };
+  const fields = parse(row.changed_fields, []);
+  const snapshot = parse(row.snapshot, {});
+  return {
+    id: row.id,
+    postId: row.post_id,
+    number: Number(row.number),
+    createdAt: row.created_at,
+    action: row.action,
+    authorKind: row.author_kind,
+    authorLabel: row.author_label,
+    changedFields: Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [],
+    restoredFrom: row.restored_from === null ? null : Number(row.restored_from),
+    snapshot: typeof snapshot === 'object' && snapshot !== null ? (snapshot as Record<string, unknown>) : {},
   };
 }
 

@@ -218,7 +218,7 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     expect(await repository.update({ ...stored, status: 'archived' })).toBe(true);
 
     const all = await service.listAll();
-    const expectedCounts = { draft: 0, published: 0, archived: 0 };
+    const expectedCounts = { draft: 0, scheduled: 0, published: 0, archived: 0 };
     for (const p of all) expectedCounts[p.status]++;
     expect(expectedCounts.archived).toBe(1);
 
