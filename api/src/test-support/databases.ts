@@ -7,6 +7,8 @@ import { openDatabase, type DatabaseHandle } from '../db/database';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
+  /** Another connection to the same database, as a second instance has (closed by dispose). */
+  another(): Promise<DatabaseHandle>;
   /** Closes the database and removes everything the test created. */
   dispose(): Promise<void>;
 }
@@ -29,6 +31,12 @@ export function testBackends(): TestBackend[] {
         const handle = await openDatabase({ dataDir, databaseUrl: undefined });
         return {
           handle,
+          // SQLite is one process's database (several instances need PostgreSQL): a second connection in this process
+          // would wait for the write lock synchronously, blocking the event loop of the connection that holds it.
+          // "Another instance" shares the connection, and its calls interleave with the first's as two instances' would.
+          async another() {
+            return handle;
+          },
           async dispose() {
             await handle.close();
             await rm(dataDir, { recursive: true, force: true });
@@ -44,9 +52,16 @@ export function testBackends(): TestBackend[] {
       async open() {
         const schema = uniqueSchema();
         const handle = await openDatabase({ dataDir: tmpdir(), databaseUrl: url }, { pgSchema: schema });
+        const others: DatabaseHandle[] = [];
         return {
           handle,
+          async another() {
+            const other = await openDatabase({ dataDir: tmpdir(), databaseUrl: url }, { pgSchema: schema });
+            others.push(other);
+            return other;
+          },
           async dispose() {
+            for (const other of others) await other.close();
             await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
             await handle.close();
           },

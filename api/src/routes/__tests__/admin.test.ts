@@ -289,7 +289,7 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     expect((await call(`/api/posts/${post.slug}`)).status).toBe(200);
     const again = await call(`/api/admin/posts/${post.id}/publish`, { method: 'POST', cookie });
     expect(again.status).toBe(409);
-    expect(again.json.error.message).toBe('Only drafts can be published');
+    expect(again.json.error.message).toBe('Only drafts and scheduled posts can be published');
 
     expect((await call(`/api/admin/posts/${post.id}`, { method: 'DELETE', cookie })).status).toBe(204);
     for (const [method, path] of [

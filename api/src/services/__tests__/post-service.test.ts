@@ -120,7 +120,7 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     now = new Date('2026-03-02T08:00:00.000Z');
     const published = await service.publish(draft.id);
     expect(published).toMatchObject({ status: 'published', updatedAt: now.toISOString(), publishedAt: now.toISOString() });
-    await expect(service.publish(draft.id)).rejects.toMatchObject({ kind: 'conflict', message: 'Only drafts can be published' });
+    await expect(service.publish(draft.id)).rejects.toMatchObject({ kind: 'conflict', message: 'Only drafts and scheduled posts can be published' });
     // Back to draft (an import may carry a status), then published again: the first publication date stays.
     await service.update(draft.id, { ...valid, title: 'To be published', status: 'draft' });
     now = new Date('2026-03-03T08:00:00.000Z');
