@@ -298,6 +298,11 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
       'another body is a 409. 400 answers name each field and its rule, e.g. `title: must be at least 5 characters (got 3)`.',
       'The answer links the post: `adminUrl`, its edit page in the admin panel, always; `url`, its public page, only when the post is',
       'published (a draft, the default, has no public page until it is published in the admin panel).',
+      'To publish later, send `status: "scheduled"` with `publishAt`, an ISO 8601 date and time with its UTC offset',
+      '(`2026-12-01T09:00:00-08:00`; the business is in America/Los_Angeles), in the future and at most a year ahead: the post stays',
+      'invisible everywhere until then and is published within seconds of that time (`publishedAt` is the scheduled time); the',
+      'answer carries `publishAt` (UTC). `publishAt` with another status, a past time, or one more than a year ahead is a 400 naming',
+      'the rule and what was received.',
     ].join(' '),
     headers: [
       { name: 'X-Webhook-Signature', required: true, description: 't=<unix seconds>,v1=<64 hex characters>', example: 't=1767225600,v1=5f2b…(64 hex)' },
@@ -321,7 +326,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
         headers: { 'Idempotent-Replayed': '`true` when this is the stored answer of an earlier delivery.' },
       },
       400: errorResponse(
-        "A field breaks a rule: the message is the spec's ('Validation failed: ' and each rule's sentence, in the spec's order, joined by ', '); `details` names each field, its rule and what was received.",
+        "A field breaks a rule: the message is the spec's ('Validation failed: ' and each rule's sentence, in the spec's order, joined by ', '); `details` names each field, its rule and what was received. A bad schedule reads e.g. 'Validation failed: publishAt must be in the future (got Mon, Nov 30, 2026, 9:00 AM PST, now is Tue, Dec 1, 2026, 8:15 AM PST)'.",
         error('validation_failed', 'Validation failed: Title must be at least 5 characters long, Meta description must be at least 50 characters long', [
           { path: 'title', message: 'must be at least 5 characters (got 3)' },
           { path: 'metaDescription', message: 'must be at least 50 characters (got 9)' },

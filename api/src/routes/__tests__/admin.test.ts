@@ -245,7 +245,7 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
 
     const list = adminPostListSchema.parse((await call('/api/admin/posts', { cookie })).json);
     expect(list.posts.map((p) => p.status).sort()).toEqual(['draft', 'published', 'published', 'published']);
-    expect(list.counts).toEqual({ draft: 1, published: 3, archived: 0 });
+    expect(list.counts).toEqual({ draft: 1, scheduled: 0, published: 3, archived: 0 });
     expect([list.total, list.page, list.limit]).toEqual([4, 1, 50]);
     // Numbered pages of the same list; the counts stay those of every post, whatever the filter.
     const second = adminPostListSchema.parse((await call('/api/admin/posts?limit=3&page=2', { cookie })).json);
