@@ -92,6 +92,8 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
       TRUST_PROXY: 'true',
       SITE_ROOT: siteRoot,
       DATA_DIR: siteRoot,
+      // Info lines: the scheduler's `post.published` is counted below.
+      LOG_LEVEL: 'info',
     };
     // The first one migrates the schema; the second starts on it as every later instance would.
     a = await startChildServer(env);
@@ -196,6 +198,44 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
       expect(locked.status).toBe(429);
     }
   });
+
+  it('publishes each scheduled post once while both instances run their scheduler (one revision, one post.published line)', async () => {
+    const login = await call(a.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.40' } });
+    const cookie = cookieOf(login.headers);
+    const at = new Date(Date.now() + 3_000).toISOString();
+    const posts: Array<{ id: string; slug: string }> = [];
+    for (let i = 0; i < 6; i++) {
+      const instance = both()[i % 2]!;
+      const created = await call(instance.url, '/api/admin/posts', { method: 'POST', body: { ...webhookPost(`scheduled-${i}`), status: undefined }, cookie });
+      expect(created.status).toBe(201);
+      // Scheduled through the other instance than the one that wrote it: each instance has some of the timers.
+      const scheduled = await call(both()[(i + 1) % 2]!.url, `/api/admin/posts/${created.json.id}/schedule`, { method: 'POST', body: { publishAt: at }, cookie });
+      expect(scheduled.json.status).toBe('scheduled');
+      posts.push({ id: created.json.id, slug: created.json.slug });
+    }
+    expect((await call(b.url, `/api/posts/${posts[0]!.slug}`)).status).toBe(404);
+    // Within 30 s of the time (the poll is 5 s), on both instances.
+    await waitFor(
+      async () => {
+        for (const post of posts) for (const instance of both()) if ((await call(instance.url, `/api/posts/${post.slug}`)).status !== 200) return false;
+        return true;
+      },
+      30_000,
+      'every scheduled post public on both instances',
+    );
+    // Time for a second publish to show up, had one been made.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const lines = (a.output() + b.output())
+      .split('\n')
+      .filter((line) => line.includes('"msg":"post.published"'))
+      .map((line) => JSON.parse(line) as { postId: string; by: string });
+    for (const post of posts) {
+      expect(lines.filter((l) => l.postId === post.id).map((l) => l.by), post.slug).toEqual(['schedule']);
+      const history = await call(a.url, `/api/admin/posts/${post.id}/revisions`, { cookie });
+      expect(history.json.revisions.filter((r: { action: string }) => r.action === 'publish'), post.slug).toHaveLength(1);
+      expect((await call(b.url, `/api/posts/${post.slug}`)).json.publishedAt).toBe(at);
+    }
+  }, 60_000);
 
   it('answers liveness and readiness on both', async () => {
     for (const instance of both()) {
