@@ -12,6 +12,7 @@ const post: Post = {
   keywords: ['dentist', 'chatbot'],
   author: 'Tri-Valley AI Team',
   publishedAt: '2026-01-10T09:00:00.000Z',
+  publishAt: null,
   createdAt: '2026-01-09T09:00:00.000Z',
   updatedAt: '2026-01-11T09:00:00.000Z',
   status: 'published',

@@ -16,6 +16,7 @@ export const summary = (n: number, category: string, categorySlug: string): Post
   keywords: [],
   author: 'Author',
   publishedAt: '2024-01-15T09:00:00.000Z',
+  publishAt: null,
   createdAt: '2024-01-15T09:00:00.000Z',
   updatedAt: '2024-01-15T09:00:00.000Z',
   status: 'published',
