@@ -13,7 +13,7 @@ export const BUSINESS_TIME_ZONE_LABEL = 'Pacific Time (Los Angeles)';
 export const SCHEDULE_MAX_AHEAD_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** ISO 8601 date and time with an offset (`Z` or ±hh:mm), seconds and milliseconds optional. Linear: no nesting. */
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 export const PUBLISH_AT_EXAMPLE = '2026-12-01T09:00:00-08:00';
 

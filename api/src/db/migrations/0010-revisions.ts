@@ -3,7 +3,7 @@ import type { Migration } from './migration';
 
 /** The post fields a revision keeps (admin contract `revisionPostSchema`), from a blog_posts row of this moment. */
 function snapshotOf(row: Record<string, unknown>) {
-  let keywords: unknown = [];
+  let keywords: unknown;
   try {
     keywords = JSON.parse(String(row.keywords));
   } catch {
