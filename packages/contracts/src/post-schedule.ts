@@ -32,6 +32,8 @@ export const SCHEDULE_MESSAGES = {
  * time that does not exist (2026-02-30, 25:00).
  */
 export function parsePublishAt(value: string): Date | undefined {
+  // The longest valid value is 29 characters: anything longer is refused before the pattern reads it.
+  if (value.length > 40) return undefined;
   const m = ISO_WITH_OFFSET.exec(value);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m;
