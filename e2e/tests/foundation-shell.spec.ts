@@ -33,7 +33,8 @@ test.describe('theme', () => {
 
     await toggle.click();
     await expect(toggle).toHaveAccessibleName(/Theme: Dark/);
-    expect(await isDark(page)).toBe(true);
+    // The colours follow the icon one frame later (use-theme-store.ts, applyTheme).
+    await expect.poll(() => isDark(page)).toBe(true);
     await page.reload();
     await expect(page.getByRole('button', { name: /^Theme: Dark/ })).toBeVisible();
     expect(await isDark(page)).toBe(true);
@@ -41,7 +42,7 @@ test.describe('theme', () => {
     await page.getByRole('button', { name: /^Theme:/ }).click();
     await expect(page.getByRole('button', { name: /^Theme:/ })).toHaveAccessibleName(/Theme: System/);
     // System follows the OS setting, live.
-    expect(await isDark(page)).toBe(true);
+    await expect.poll(() => isDark(page)).toBe(true);
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => isDark(page)).toBe(false);
 

@@ -22,12 +22,21 @@ describe('theme preference', () => {
     expect(readStoredTheme()).toBe('system');
   });
 
-  it('stores the choice and puts the dark class on <html>', () => {
+  it('stores the choice, shows its icon at once and puts the dark class on <html> after the next paint', async () => {
     useThemeStore.getState().setPreference('light');
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     useThemeStore.getState().cycle();
     expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
-    expect(document.documentElement.classList.contains('dark')).toBe(true);
     expect(document.documentElement.getAttribute('data-theme-preference')).toBe('dark');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    // Two presses within one frame: the last one's colours win.
+    useThemeStore.getState().cycle();
+    useThemeStore.getState().cycle();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    expect(useThemeStore.getState().preference).toBe('light');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
     applyTheme('light');
     expect(document.documentElement.classList.contains('dark')).toBe(false);
     expect(document.documentElement.getAttribute('data-theme-preference')).toBe('light');
