@@ -7,10 +7,11 @@ import type { AdminPostUpdate } from '@site/contracts/admin';
 import { adminEditPostPath, type Post } from '@site/contracts/posts';
 import { EDIT_POST_ROUTE } from '../../config/pages';
 import { server } from '../../../../vitest.setup-dom';
-import { envelope, makePost, renderAdmin, servePostList, serveSession } from './admin-test-kit';
+import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession } from './admin-test-kit';
 
 function servePost(post: Post) {
   server.use(http.get(`/api/admin/posts/${post.id}`, () => HttpResponse.json(post)));
+  serveRevisions(post.id);
 }
 
 describe('Edit post', { timeout: 20_000 }, () => {

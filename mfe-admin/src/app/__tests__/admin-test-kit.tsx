@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { toast, Toaster } from 'sonner';
 import { afterEach, beforeEach } from 'vitest';
-import type { AdminPostList, AdminSession } from '@site/contracts/admin';
+import type { AdminPostList, AdminSession, PostRevision, PostRevisionList } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
 import { RemoteRoutes } from '@site/ui';
 import { server } from '../../../../vitest.setup-dom';
@@ -59,6 +59,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     keywords: ['chatbots', 'restaurants'],
     author: 'Tri-Valley AI Team',
     publishedAt: null,
+    publishAt: null,
     createdAt: '2024-03-01T10:00:00.000Z',
     updatedAt: '2024-03-01T10:00:00.000Z',
     status: 'draft',
@@ -107,11 +108,56 @@ export function servePostList(posts: Post[]) {
         limit: 50,
         counts: {
           draft: posts.filter((p) => p.status === 'draft').length,
+          scheduled: posts.filter((p) => p.status === 'scheduled').length,
           published: posts.filter((p) => p.status === 'published').length,
           archived: posts.filter((p) => p.status === 'archived').length,
         },
       };
       return HttpResponse.json(body);
+    }),
+  );
+  return requests;
+}
+
+/** A revision as the admin API answers it, with the post's fields as they were (by default those of `makePost()`). */
+export function makeRevision(overrides: Partial<PostRevision> = {}, post: Post = makePost()): PostRevision {
+  const { id: _id, createdAt: _c, updatedAt: _u, readTime: _r, views: _v, source: _s, ...fields } = post;
+  return {
+    id: 'rev-1',
+    postId: post.id,
+    number: 1,
+    createdAt: '2024-03-01T10:00:00.000Z',
+    action: 'create',
+    author: { kind: 'admin', label: 'Admin' },
+    changedFields: ['title', 'content'],
+    restoredFrom: null,
+    title: post.title,
+    status: post.status,
+    post: fields,
+    ...overrides,
+  };
+}
+
+/** GET the history of `postId` (newest first, paged like the API) and each revision; records the list requests. */
+export function serveRevisions(postId: string, revisions: PostRevision[] = []) {
+  const requests: URL[] = [];
+  server.use(
+    http.get(`/api/admin/posts/${postId}/revisions`, ({ request }) => {
+      const url = new URL(request.url);
+      requests.push(url);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 20);
+      const body: PostRevisionList = {
+        revisions: revisions.slice((page - 1) * limit, page * limit).map(({ post: _p, ...summary }) => summary),
+        total: revisions.length,
+        page,
+        limit,
+      };
+      return HttpResponse.json(body);
+    }),
+    http.get(`/api/admin/posts/${postId}/revisions/:revisionId`, ({ params }) => {
+      const found = revisions.find((r) => r.id === params.revisionId);
+      return found ? HttpResponse.json(found) : envelope(404, 'not_found', 'Revision not found');
     }),
   );
   return requests;

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { adminPostConflictDetailsSchema, ADMIN_MESSAGES } from '@site/contracts/admin';
+import { adminPostConflictDetailsSchema, ADMIN_MESSAGES, type PostRevisionSummary } from '@site/contracts/admin';
+import { BUSINESS_TIME_ZONE_LABEL, formatInBusinessZone } from '@site/contracts/post-schedule';
 import { BLOG_CATEGORIES, PLACEHOLDER_IMAGE, parseKeywords, readTime, slugify, type Post } from '@site/contracts/posts';
 import { ApiError, Button, ButtonLink, cn, notify } from '@site/ui';
 import type { ArticlePost } from '@site/ui/post-article';
@@ -9,9 +10,13 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field, TextAreaField, TextField, controlClass } from '../../../components/form-field';
 import { StatusPill } from '../../../components/status-pill';
 import { adminPages } from '../../../config/pages';
+import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime } from '../../../lib/format';
 import { createPost } from '../api/create-post';
 import { deletePost } from '../api/delete-post';
+import { publishPost } from '../api/publish-post';
+import { schedulePost } from '../api/schedule-post';
+import { unschedulePost } from '../api/unschedule-post';
 import { updatePost } from '../api/update-post';
 import { useDraftAutosave } from '../hooks/use-draft-autosave';
 import { draftKey } from '../lib/post-draft-storage';
@@ -25,9 +30,12 @@ import {
   type PostFormErrors,
   type PostFormValues,
 } from '../lib/post-form-values';
-import { LeaveGuard } from './leave-guard';
-import { PostPreview } from './post-preview';
 import { statusTone } from '../lib/post-status';
+import { scheduleMessageForPeople } from '../lib/schedule-input';
+import { LeaveGuard } from './leave-guard';
+import { PostHistory } from './post-history';
+import { PostPreview } from './post-preview';
+import { ScheduleDialog } from './schedule-dialog';
 
 export const DELETE_FROM_EDIT_QUESTION = 'Are you sure you want to delete this post? This action cannot be undone.';
 const OTHER = '__other__';
@@ -76,7 +84,11 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [otherChosen, setOtherChosen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  /** A status change in flight (Unschedule, Publish now); Schedule shows its own busy state in its dialog. */
+  const [statusBusy, setStatusBusy] = useState<'unschedule' | 'publish' | null>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
+  const conflictRef = useRef<HTMLDivElement>(null);
   const customCategoryRef = useRef<HTMLInputElement>(null);
 
   const dirty = !sameValues(values, baseline);
@@ -110,39 +122,166 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
       requestAnimationFrame(() => summaryRef.current?.focus());
       return;
     }
-    setSaving(true);
-    try {
-      if (!post) {
+    if (!post) {
+      setSaving(true);
+      try {
         const created = await createPost(toPostInput(values));
         autosave.stop();
         setBaseline(values);
         notify.success('Post created as a draft', { description: `“${created.title}” is in the list; publish it when it is ready.` });
         navigate(adminPages.posts.path);
-        return;
+      } catch (err) {
+        showSaveError(err);
+      } finally {
+        setSaving(false);
       }
+      return;
+    }
+    if (await saveChanges()) notify.success('Post updated');
+  }
+
+  /** A failed create or save, shown where the writer looks: next to the fields, as the conflict notice, or above the form. */
+  function showSaveError(err: unknown) {
+    if (err instanceof ApiError && err.status === 400 && err.code === 'validation_failed') {
+      setServerErrors(errorsFromMessages(validationMessages(err)));
+      requestAnimationFrame(() => summaryRef.current?.focus());
+    } else if (err instanceof ApiError && err.status === 409 && post) {
+      const details = adminPostConflictDetailsSchema.safeParse(err.details);
+      showConflict(details.success ? details.data.current : post);
+    } else if (err instanceof ApiError && err.status === 404) {
+      setFormAlert(ADMIN_MESSAGES.postNotFound);
+    } else if (!(err instanceof ApiError && err.status === 401)) {
+      setFormAlert(post ? 'Error updating post. Please try again.' : 'Error creating post. Please try again.');
+    }
+  }
+
+  function showConflict(current: Post) {
+    setConflict(current);
+    requestAnimationFrame(() => {
+      conflictRef.current?.scrollIntoView?.({ block: 'center' });
+      conflictRef.current?.focus();
+    });
+  }
+
+  /** The form's post after a server answer: fields, baseline and the local draft follow it. */
+  function loadPost(updated: Post) {
+    const next = valuesFromPost(updated);
+    setPost(updated);
+    setBaseline(next);
+    setValues(next);
+    setSubmitted(false);
+    setServerErrors(null);
+    autosave.clear();
+  }
+
+  /** Saves the form (PUT with the updatedAt it loaded): the stored post, or null when it failed (the error is shown). */
+  async function saveChanges(): Promise<Post | null> {
+    if (!post) return null;
+    setSaving(true);
+    try {
       const updated = await updatePost(post.id, { ...toPostInput(values), expectedUpdatedAt: post.updatedAt });
-      const next = valuesFromPost(updated);
-      setPost(updated);
-      setBaseline(next);
-      setValues(next);
-      setSubmitted(false);
-      autosave.clear();
-      notify.success('Post updated');
+      loadPost(updated);
+      return updated;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 400 && err.code === 'validation_failed') {
-        setServerErrors(errorsFromMessages(validationMessages(err)));
-        requestAnimationFrame(() => summaryRef.current?.focus());
-      } else if (err instanceof ApiError && err.status === 409 && post) {
-        const details = adminPostConflictDetailsSchema.safeParse(err.details);
-        setConflict(details.success ? details.data.current : post);
-      } else if (err instanceof ApiError && err.status === 404) {
-        setFormAlert(ADMIN_MESSAGES.postNotFound);
-      } else if (!(err instanceof ApiError && err.status === 401)) {
-        setFormAlert(post ? 'Error updating post. Please try again.' : 'Error creating post. Please try again.');
-      }
+      showSaveError(err);
+      return null;
     } finally {
       setSaving(false);
     }
+  }
+
+  /**
+   * Before a status change the writer expects what is on screen to go live: unsaved edits are saved first (after the
+   * same checks as Save Changes). Null when they could not be (the form says why).
+   */
+  async function savedForStatusChange(): Promise<Post | null> {
+    if (!post) return null;
+    if (!dirty) return post;
+    return saveChanges();
+  }
+
+  /** The form's checks before a status change that saves first: false (and the errors shown) when they fail. */
+  function readyForStatusChange(): boolean {
+    setFormAlert(null);
+    if (!dirty) return true;
+    setSubmitted(true);
+    if (validatePostValues(values, { categoryTyped: customCategory })) {
+      setPreview(false);
+      requestAnimationFrame(() => summaryRef.current?.focus());
+      return false;
+    }
+    return true;
+  }
+
+  async function onSchedule(publishAt: string): Promise<string | undefined> {
+    const saved = await savedForStatusChange();
+    if (!saved) {
+      setScheduleOpen(false);
+      return undefined;
+    }
+    try {
+      const scheduled = await schedulePost(saved.id, { publishAt, expectedUpdatedAt: saved.updatedAt });
+      loadPost(scheduled);
+      setScheduleOpen(false);
+      notify.success('Post scheduled', {
+        description: `“${scheduled.title}” will be published ${scheduled.publishAt ? formatInBusinessZone(scheduled.publishAt) : ''} (${BUSINESS_TIME_ZONE_LABEL}).`,
+      });
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return scheduleMessageForPeople(err.message);
+      if (err instanceof ApiError && err.status === 409) {
+        const details = adminPostConflictDetailsSchema.safeParse(err.details);
+        if (!details.success) return err.message;
+        setScheduleOpen(false);
+        showConflict(details.data.current);
+        return undefined;
+      }
+      if (err instanceof ApiError && err.status === 401) return undefined;
+      if (err instanceof ApiError && err.status === 404) return ADMIN_MESSAGES.postNotFound;
+      return 'Error scheduling post. Please try again.';
+    }
+  }
+
+  async function onUnschedule() {
+    if (!post) return;
+    setStatusBusy('unschedule');
+    try {
+      const updated = await unschedulePost(post.id);
+      // Unscheduling changes no field: edits not saved yet stay in the form.
+      setPost(updated);
+      setBaseline(valuesFromPost(updated));
+      notify.success('Post unscheduled', { description: `“${updated.title}” is a draft again.` });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error unscheduling post. Please try again.'));
+    } finally {
+      setStatusBusy(null);
+    }
+  }
+
+  async function onPublishNow() {
+    if (!readyForStatusChange()) return;
+    setStatusBusy('publish');
+    try {
+      const saved = await savedForStatusChange();
+      if (!saved) return;
+      const published = await publishPost(saved.id);
+      loadPost(published);
+      notify.success('Post published', { description: `“${published.title}” is live at /blog/${published.slug}.` });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error publishing post. Please try again.'));
+    } finally {
+      setStatusBusy(null);
+    }
+  }
+
+  function onRestored(updated: Post, from: PostRevisionSummary) {
+    const mine = values;
+    const hadEdits = dirty;
+    loadPost(updated);
+    setConflict(null);
+    // Edits not saved yet are not lost: they stay on this device and are offered, as after a conflict.
+    if (hadEdits && !sameValues(mine, valuesFromPost(updated))) autosave.keepAndOffer(mine);
+    notify.success('Version restored', { description: `The post now has the title, content and fields of revision #${from.number}.` });
   }
 
   function reloadLatest() {
@@ -154,6 +293,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
     setValues(latest);
     setConflict(null);
     setServerErrors(null);
+    setSubmitted(false);
     // The writer's own version stays on this device and is offered right away: nothing typed is lost.
     if (!sameValues(mine, latest)) autosave.keepAndOffer(mine);
     notify.info('Loaded the latest version of the post');
@@ -189,6 +329,11 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
           post ? (
             <span className="flex flex-wrap items-center gap-2">
               <StatusPill tone={statusTone(post.status)}>{post.status}</StatusPill>
+              {post.status === 'scheduled' && post.publishAt && (
+                <span>
+                  Publishes <time dateTime={post.publishAt}>{formatInBusinessZone(post.publishAt)}</time> <span className="text-xs">({BUSINESS_TIME_ZONE_LABEL})</span>
+                </span>
+              )}
               <span className="break-all">/blog/{post.slug}</span>
             </span>
           ) : (
@@ -204,6 +349,25 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
               </svg>
               Preview
             </Button>
+            {post?.status === 'scheduled' && (
+              <>
+                <Button variant="secondary" onClick={onUnschedule} disabled={statusBusy !== null || saving} aria-busy={statusBusy === 'unschedule' || undefined}>
+                  {statusBusy === 'unschedule' ? 'Unscheduling…' : 'Unschedule'}
+                </Button>
+                <Button variant="secondary" onClick={onPublishNow} disabled={statusBusy !== null || saving} aria-busy={statusBusy === 'publish' || undefined}>
+                  {statusBusy === 'publish' ? 'Publishing…' : 'Publish now'}
+                </Button>
+              </>
+            )}
+            {(post?.status === 'draft' || post?.status === 'scheduled') && (
+              <Button onClick={() => readyForStatusChange() && setScheduleOpen(true)} disabled={statusBusy !== null || saving}>
+                <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+                  <rect x="3" y="5" width="18" height="16" rx="2" />
+                  <path d="M16 3v4M8 3v4M3 10h18M12 14v3l2 1" />
+                </svg>
+                Schedule
+              </Button>
+            )}
             {post && (
               <Button variant="danger" onClick={() => setDeleteOpen(true)}>
                 Delete
@@ -238,7 +402,7 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
       )}
 
       {conflict && (
-        <div role="alert" className="mb-5 rounded-xl border border-warning/50 bg-warning-soft p-4 text-sm text-fg">
+        <div ref={conflictRef} tabIndex={-1} role="alert" className="mb-5 rounded-xl focus:outline-2 focus:outline-ring border border-warning/50 bg-warning-soft p-4 text-sm text-fg">
           <p className="font-semibold">Someone else changed this post while you were editing it.</p>
           <p className="mt-1">
             {ADMIN_MESSAGES.postConflict} It was last changed {formatDateTime(conflict.updatedAt)}
@@ -412,7 +576,20 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
         </div>
       )}
 
+      {post && <PostHistory post={post} dirty={dirty} onRestored={onRestored} onConflict={showConflict} />}
+
       <LeaveGuard when={dirty && !saving && !deleting} />
+
+      {post && (post.status === 'draft' || post.status === 'scheduled') && (
+        <ScheduleDialog
+          open={scheduleOpen}
+          onOpenChange={setScheduleOpen}
+          postTitle={values.title.trim() || post.title}
+          publishAt={post.publishAt}
+          note={dirty ? 'Your unsaved changes are saved first, then the post is scheduled with them.' : undefined}
+          onSchedule={onSchedule}
+        />
+      )}
 
       {post && (
         <ConfirmDialog

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { adminPostConflictDetailsSchema } from '@site/contracts/admin';
 import { blogPostPath } from '@site/contracts/blog-routes';
+import { BUSINESS_TIME_ZONE_LABEL, formatInBusinessZone } from '@site/contracts/post-schedule';
 import { POST_STATUSES, type PostStatus, type PostSummary } from '@site/contracts/posts';
 import { ApiError, Button, ButtonLink, notify } from '@site/ui';
 import { AdminPageHeader } from '../../../components/admin-page-header';
@@ -15,7 +17,12 @@ import { useResource } from '../../../lib/use-resource';
 import { deletePost } from '../api/delete-post';
 import { listPosts } from '../api/list-posts';
 import { publishPost } from '../api/publish-post';
-import { statusTone } from '../lib/post-status';
+import { schedulePost } from '../api/schedule-post';
+import { unschedulePost } from '../api/unschedule-post';
+import { statusLabel, statusTone } from '../lib/post-status';
+import { scheduleMessageForPeople } from '../lib/schedule-input';
+import { RecentlyDeleted } from './recently-deleted';
+import { ScheduleDialog } from './schedule-dialog';
 import { WebhookDocs } from './webhook-docs';
 
 export const DELETE_FROM_LIST_QUESTION = 'Are you sure you want to delete this post?';
@@ -23,10 +30,18 @@ const PAGE_SIZE = 50;
 
 const isStatus = (v: string | null): v is PostStatus => !!v && (POST_STATUSES as readonly string[]).includes(v);
 
-/** Dates of a post as one line: created, updated, published. */
+/** Dates of a post as one line: created, updated, published (and when a scheduled post goes live). */
 function PostDates({ post }: { post: PostSummary }) {
   return (
     <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-fg">
+      {post.status === 'scheduled' && post.publishAt && (
+        <div className="flex basis-full flex-wrap gap-1 text-sm">
+          <dt className="font-semibold text-fg">Scheduled for</dt>
+          <dd className="text-fg">
+            <time dateTime={post.publishAt}>{formatInBusinessZone(post.publishAt)}</time> <span className="text-muted-fg">({BUSINESS_TIME_ZONE_LABEL})</span>
+          </dd>
+        </div>
+      )}
       <div className="flex gap-1">
         <dt>Created</dt>
         <dd className="text-fg">{formatDay(post.createdAt)}</dd>
@@ -44,8 +59,9 @@ function PostDates({ post }: { post: PostSummary }) {
 }
 
 /**
- * /admin/posts: every post (draft, published, archived) with status, category, dates and views; search and a
- * status filter kept in the URL; Edit, Publish (drafts only) and Delete per post; the webhook documentation.
+ * /admin/posts: every post (draft, scheduled, published, archived) with status, category, dates and views; search
+ * and a status filter kept in the URL; Edit, Publish and Schedule (drafts), Publish now and Unschedule (scheduled
+ * posts) and Delete per post; the posts deleted in the last 30 days; the webhook documentation.
  */
 export function PostsPage() {
   const [params, setParams] = useSearchParams();
@@ -54,6 +70,10 @@ export function PostsPage() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [search, setSearch] = useState(q);
   const [publishing, setPublishing] = useState<string | null>(null);
+  const [unscheduling, setUnscheduling] = useState<string | null>(null);
+  const [toSchedule, setToSchedule] = useState<PostSummary | null>(null);
+  /** Bumped by each delete here, so an open 'Recently deleted' list shows it. */
+  const [deletions, setDeletions] = useState(0);
   const [toDelete, setToDelete] = useState<PostSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
 
@@ -106,6 +126,43 @@ export function PostsPage() {
     }
   }
 
+  async function onUnschedule(post: PostSummary) {
+    setUnscheduling(post.id);
+    try {
+      const draft = await unschedulePost(post.id);
+      notify.success('Post unscheduled', { description: `“${draft.title}” is a draft again.` });
+      list.reload();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error unscheduling post. Please try again.'));
+    } finally {
+      setUnscheduling(null);
+    }
+  }
+
+  async function onSchedule(publishAt: string): Promise<string | undefined> {
+    if (!toSchedule) return undefined;
+    try {
+      const scheduled = await schedulePost(toSchedule.id, { publishAt, expectedUpdatedAt: toSchedule.updatedAt });
+      setToSchedule(null);
+      notify.success('Post scheduled', {
+        description: `“${scheduled.title}” will be published ${scheduled.publishAt ? formatInBusinessZone(scheduled.publishAt) : ''} (${BUSINESS_TIME_ZONE_LABEL}).`,
+      });
+      list.reload();
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return scheduleMessageForPeople(err.message);
+      if (err instanceof ApiError && err.status === 409 && adminPostConflictDetailsSchema.safeParse(err.details).success) {
+        // Changed since the list loaded (an edit elsewhere, the webhook): show the post as it is now.
+        setToSchedule(null);
+        notify.error('This post was changed elsewhere', { description: 'The list now shows its latest version; schedule it again if you still want to.' });
+        list.reload();
+        return undefined;
+      }
+      if (err instanceof ApiError && err.status === 401) return undefined;
+      return errorMessage(err, 'Error scheduling post. Please try again.');
+    }
+  }
+
   async function onDelete() {
     if (!toDelete) return;
     setDeleting(true);
@@ -113,6 +170,7 @@ export function PostsPage() {
       await deletePost(toDelete.id);
       notify.success('Post deleted', { description: `“${toDelete.title}” was removed.` });
       setToDelete(null);
+      setDeletions((n) => n + 1);
       list.reload();
     } catch (err) {
       setToDelete(null);
@@ -124,14 +182,14 @@ export function PostsPage() {
 
   const data = list.data;
   const counts = data?.counts;
-  const allCount = counts ? counts.draft + counts.published + counts.archived : undefined;
+  const allCount = counts ? counts.draft + counts.scheduled + counts.published + counts.archived : undefined;
   const filtered = !!q || !!status;
 
   return (
     <div className="space-y-6">
       <AdminPageHeader
         heading={adminPages.posts.heading}
-        lead="Every post, drafts and archived ones included."
+        lead="Every post, drafts, scheduled and archived ones included."
         actions={<ButtonLink to={adminPages.createPost.path}>Create Post</ButtonLink>}
       />
 
@@ -161,7 +219,7 @@ export function PostsPage() {
               <option value="">All statuses{allCount !== undefined ? ` (${allCount})` : ''}</option>
               {POST_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s[0]!.toUpperCase() + s.slice(1)}
+                  {statusLabel(s)}
                   {counts ? ` (${counts[s]})` : ''}
                 </option>
               ))}
@@ -230,10 +288,33 @@ export function PostsPage() {
                         Edit{' '}<span className="sr-only">“{post.title}”</span>
                       </ButtonLink>
                       {post.status === 'draft' && (
-                        <Button size="sm" onClick={() => onPublish(post)} disabled={publishing === post.id} aria-busy={publishing === post.id || undefined}>
-                          {publishing === post.id ? 'Publishing…' : 'Publish'}
-                          {' '}<span className="sr-only">“{post.title}”</span>
-                        </Button>
+                        <>
+                          <Button size="sm" onClick={() => onPublish(post)} disabled={publishing === post.id} aria-busy={publishing === post.id || undefined}>
+                            {publishing === post.id ? 'Publishing…' : 'Publish'}
+                            {' '}<span className="sr-only">“{post.title}”</span>
+                          </Button>
+                          <Button variant="secondary" size="sm" onClick={() => setToSchedule(post)}>
+                            Schedule{' '}<span className="sr-only">“{post.title}”</span>
+                          </Button>
+                        </>
+                      )}
+                      {post.status === 'scheduled' && (
+                        <>
+                          <Button size="sm" onClick={() => onPublish(post)} disabled={publishing === post.id} aria-busy={publishing === post.id || undefined}>
+                            {publishing === post.id ? 'Publishing…' : 'Publish now'}
+                            {' '}<span className="sr-only">“{post.title}”</span>
+                          </Button>
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            onClick={() => onUnschedule(post)}
+                            disabled={unscheduling === post.id}
+                            aria-busy={unscheduling === post.id || undefined}
+                          >
+                            {unscheduling === post.id ? 'Unscheduling…' : 'Unschedule'}
+                            {' '}<span className="sr-only">“{post.title}”</span>
+                          </Button>
+                        </>
                       )}
                       <Button variant="danger" size="sm" onClick={() => setToDelete(post)}>
                         Delete{' '}<span className="sr-only">“{post.title}”</span>
@@ -260,7 +341,17 @@ export function PostsPage() {
         </div>
       </section>
 
+      <RecentlyDeleted version={deletions} onRestored={() => list.reload()} />
+
       <WebhookDocs />
+
+      <ScheduleDialog
+        open={toSchedule !== null}
+        onOpenChange={(open) => !open && setToSchedule(null)}
+        postTitle={toSchedule?.title ?? ''}
+        publishAt={toSchedule?.publishAt ?? null}
+        onSchedule={onSchedule}
+      />
 
       <ConfirmDialog
         open={toDelete !== null}

@@ -1,3 +1,4 @@
+import { BUSINESS_TIME_ZONE_LABEL, businessLocalToIso, toBusinessLocalInput } from '@site/contracts/post-schedule';
 import { POST_MIN_RULES } from '@site/contracts/posts';
 import { Button } from '@site/ui';
 import { CopyBlock, copyText } from '../../../components/copy-block';
@@ -27,6 +28,17 @@ const SAMPLE_BODY = JSON.stringify({
   keywords: ['salon', 'automation'],
   status: 'draft',
 });
+
+/** A time a week from now at 9:00 in the business's zone, so the example is always one the server accepts. */
+function examplePublishAt(now: Date): string {
+  const day = toBusinessLocalInput(new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000)).slice(0, 10);
+  return businessLocalToIso(`${day}T09:00`) ?? `${day}T09:00:00-08:00`;
+}
+
+function scheduledExample(publishAt: string): string {
+  const body = JSON.parse(SAMPLE_BODY) as Record<string, unknown>;
+  return JSON.stringify({ ...body, status: 'scheduled', publishAt }, null, 2);
+}
 
 function curlExample(endpoint: string): string {
   return `SECRET='the value of WEBHOOK_SECRET on the server'
@@ -66,6 +78,7 @@ const code = 'rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[0.85em] tex
  */
 export function WebhookDocs() {
   const endpoint = `${window.location.origin}/api/webhook`;
+  const publishAt = examplePublishAt(new Date());
   return (
     <Panel
       id="webhook"
@@ -107,7 +120,14 @@ export function WebhookDocs() {
                 <code className={code}>ogImage</code> <span className="text-muted-fg">http(s) URL for link previews</span>
               </li>
               <li>
-                <code className={code}>status</code> <span className="text-muted-fg">"draft" (default) or "published"</span>
+                <code className={code}>status</code> <span className="text-muted-fg">"draft" (default), "published" or "scheduled"</span>
+              </li>
+              <li>
+                <code className={code}>publishAt</code>{' '}
+                <span className="text-muted-fg">
+                  with <code className={code}>status: "scheduled"</code> only, and then required: when the site publishes the post, as ISO 8601 with its UTC
+                  offset (e.g. <code className={`${code} break-all`}>{publishAt}</code>), in the future and at most a year ahead
+                </span>
               </li>
             </ul>
           </div>
@@ -142,6 +162,21 @@ export function WebhookDocs() {
         </div>
 
         <CopyBlock label="curl example (bash)" code={curlExample(endpoint)} />
+
+        <div>
+          <h3 className="font-semibold">Scheduling a post</h3>
+          <p className="mt-2 text-muted-fg">
+            Send <code className={code}>status: "scheduled"</code> with <code className={code}>publishAt</code>: the post waits as scheduled (listed here
+            with its time) and the site publishes it at that moment, within a few seconds. <code className={code}>publishAt</code> is an ISO 8601 date and
+            time with its offset (<code className={code}>Z</code> or <code className={code}>±hh:mm</code>; the business works in {BUSINESS_TIME_ZONE_LABEL},
+            -08:00 in winter and -07:00 in summer). A time in the past, more than a year ahead, or without an offset is refused with 400 and a message
+            saying what was received, e.g. <code className={code}>Validation failed: publishAt must be in the future (…)</code>. The answer then holds{' '}
+            <code className={code}>publishAt</code> (in UTC) and no <code className={code}>url</code>: the post has its public page from that time on. You can
+            publish it at once, move it or unschedule it from this panel.
+          </p>
+        </div>
+
+        <CopyBlock label="Scheduled post (JSON body)" code={scheduledExample(publishAt)} />
 
         <div>
           <h3 className="font-semibold">n8n setup</h3>
