@@ -123,15 +123,16 @@ export function toBusinessLocalInput(at: Date | string): string {
 }
 
 /**
- * A wall-clock time in the business's zone (`2026-12-01T09:00`, as a datetime-local input gives it) as ISO 8601 with
+ * A wall-clock time in the business's zone (`2026-12-01T09:00` or `…T09:00:30`, as a datetime-local input gives it) as ISO 8601 with
  * the zone's offset at that time, or undefined when it is not such a value. (A wall time that does not exist, in the
  * hour skipped in spring, comes out an hour away; the owner sees the stored time, zone named, in the list.)
  */
 export function businessLocalToIso(local: string): string | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  // Seconds are optional: a datetime-local input gives them when its value has any.
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
   if (!m) return undefined;
-  const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const [year, month, day, hour, minute, second] = m.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   if (Number.isNaN(wall)) return undefined;
   // The offset at the guess, then at the corrected instant: two steps settle across a daylight-saving change.
   let instant = wall - offsetMinutes(new Date(wall)) * 60_000;

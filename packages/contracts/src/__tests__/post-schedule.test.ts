@@ -38,6 +38,7 @@ describe('the business time zone (America/Los_Angeles)', () => {
     expect(businessLocalToIso('2026-03-08T03:30')).toBe('2026-03-08T03:30:00-07:00');
     expect(businessLocalToIso('2026-11-01T00:30')).toBe('2026-11-01T00:30:00-07:00');
     expect(businessLocalToIso('2026-11-01T03:00')).toBe('2026-11-01T03:00:00-08:00');
+    expect(businessLocalToIso('2026-12-01T09:00:30')).toBe('2026-12-01T09:00:30-08:00');
     expect(businessLocalToIso('tomorrow 9am')).toBeUndefined();
   });
 

@@ -1,0 +1,131 @@
+import { toBusinessLocalInput } from '@site/contracts/post-schedule';
+import { expect, test, type Page } from '../support/test';
+import { adminLogin, adminSend } from '../support/admin-api';
+import { watchPageErrors } from '../support/page-errors';
+
+/*
+ * Issue 23 from a real browser to where the owner and the readers look: a post scheduled from the admin 20 seconds
+ * ahead is absent from /blog and the RSS feed until its time and there after it, with no restart; a post edited three
+ * times shows its history, the diff, and a restore of its first version reaches /blog/<slug>.
+ */
+
+const stamp = Date.now();
+const body = (title: string) => ({
+  title,
+  excerpt: 'An excerpt that is long enough for the rules of the blog.',
+  content: `<h2>First words</h2><p>${'The opening paragraph of this post, as it was first written by the owner. '.repeat(3)}</p>`,
+  author: 'Tri-Valley AI Team',
+  category: 'AI Automation',
+  metaDescription: 'A post written ahead of time, whose every save is kept in its history for the owner.',
+});
+
+type Post = { id: string; slug: string; updatedAt: string; status: string };
+
+async function createPost(page: Page, title: string): Promise<Post> {
+  await adminLogin(page.request);
+  const created = await adminSend<Post>(page.request, 'POST', '/api/admin/posts', body(title));
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+const blogShows = async (page: Page, title: string) => {
+  const html = await (await page.request.get('/blog')).text();
+  return html.includes(title);
+};
+const feedShows = async (page: Page, slug: string) => (await (await page.request.get('/blog/rss.xml')).text()).includes(`/blog/${slug}<`);
+
+test('a post scheduled 20 s ahead from the admin is hidden from /blog and the feed until then, and there after', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = watchPageErrors(page);
+  const title = `Scheduled from the admin ${stamp}`;
+  const post = await createPost(page, title);
+
+  await page.goto(`/admin/posts/${post.id}/edit`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Post' })).toBeVisible();
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule post' });
+  await expect(dialog).toBeVisible();
+  const field = dialog.getByLabel('Publish on (Pacific Time (Los Angeles))');
+  await expect(field).toBeFocused();
+
+  // A time already gone is refused next to the field, in words, and nothing is sent.
+  await field.fill(toBusinessLocalInput(new Date(Date.now() - 3_600_000)));
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/^The publishing time must be in the future/);
+
+  const at = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000);
+  // The picker is read in Pacific time whatever the browser's zone: the seconds are the test's, to be 20 s ahead.
+  await field.fill(`${toBusinessLocalInput(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`);
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  // Before its time: in the admin as scheduled, nowhere public.
+  await page.goto('/admin/posts?status=scheduled');
+  await expect(page.getByRole('listitem').filter({ hasText: title })).toContainText('Scheduled for');
+  expect(await blogShows(page, title)).toBe(false);
+  expect(await feedShows(page, post.slug)).toBe(false);
+  expect((await page.request.get(`/blog/${post.slug}`)).status()).toBe(404);
+  expect(Date.now()).toBeLessThan(at.getTime());
+
+  // At its time (the server publishes within seconds): on /blog, in the feed, and its own page, without a restart.
+  await expect.poll(() => blogShows(page, title), { timeout: 45_000, intervals: [1000] }).toBe(true);
+  const shownAt = Date.now();
+  expect(shownAt).toBeGreaterThanOrEqual(at.getTime());
+  expect(await feedShows(page, post.slug)).toBe(true);
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  const published = (await (await page.request.get(`/api/posts/${post.slug}`)).json()) as { publishedAt: string };
+  expect(published.publishedAt).toBe(at.toISOString());
+  errors.expectClean();
+});
+
+test('edit a post three times, see the diff in History, restore the first version, and read it on /blog/<slug>', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = watchPageErrors(page);
+  const first = `History of a post ${stamp}`;
+  const post = await createPost(page, first);
+  expect((await adminSend(page.request, 'POST', `/api/admin/posts/${post.id}/publish`)).status).toBe(200);
+
+  await page.goto(`/admin/posts/${post.id}/edit`);
+  const titleField = page.getByLabel(/^Title/);
+  await expect(titleField).toHaveValue(first);
+  for (const n of [2, 3, 4]) {
+    await titleField.fill(`${first}, version ${n}`);
+    if (n === 4) await page.getByLabel(/^Content/).fill(body(first).content.replace('as it was first written', 'as rewritten later'));
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/admin/posts/${post.id}`) && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+  }
+  expect(((await (await page.request.get(`/api/posts/${post.slug}`)).json()) as { title: string }).title).toBe(`${first}, version 4`);
+
+  const history = page.getByRole('region', { name: 'History' });
+  const revisions = history.getByRole('list', { name: 'Revisions' });
+  // Created, published, three saves: newest first.
+  await expect(revisions.getByRole('listitem')).toHaveCount(5);
+  await expect(revisions.getByRole('listitem').first()).toContainText('current');
+  await expect(revisions.getByRole('listitem').first()).toContainText('by Admin');
+  await revisions.getByRole('button', { name: /^#1 / }).click();
+  await expect(history.getByRole('heading', { name: /^Revision #1/ })).toBeVisible();
+  // Then and now side by side; the content's words that changed marked.
+  const changed = history.getByLabel('Changed fields');
+  await expect(changed).toContainText(first);
+  await expect(changed).toContainText(`${first}, version 4`);
+  const words = history.getByLabel('Content differences');
+  await expect(words.locator('del').filter({ hasText: 'first written' })).toBeVisible();
+  await expect(words.locator('ins').filter({ hasText: 'rewritten later' })).toBeVisible();
+
+  await history.getByRole('button', { name: 'Restore this version' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Restore this version?' });
+  await confirm.getByRole('button', { name: 'Restore this version' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(titleField).toHaveValue(first);
+  await expect(revisions.getByRole('listitem')).toHaveCount(6);
+  await expect(revisions.getByRole('listitem').first()).toContainText('Restored revision #1');
+
+  // The reader's page: the first version, still published.
+  await page.goto(`/blog/${post.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: first })).toBeVisible();
+  await expect(page.getByText('as it was first written').first()).toBeVisible();
+  errors.expectClean();
+});
