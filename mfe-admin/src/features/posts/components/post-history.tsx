@@ -112,7 +112,8 @@ export function PostHistory({
               <ol aria-label="Revisions" aria-busy={list.loading || undefined} className="space-y-2">
                 {data.revisions.map((r, i) => {
                   const isCurrent = page === 1 && i === 0;
-                  const fields = changedFieldLabels(r.changedFields);
+                  // A first version (created, or there before history was kept) changed every field: nothing to list.
+                  const fields = r.action === 'create' || r.action === 'import' ? [] : changedFieldLabels(r.changedFields);
                   return (
                     <li key={r.id}>
                       <button
@@ -165,7 +166,7 @@ export function PostHistory({
             <div>
               <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
                 <div className="min-w-0">
-                  <h3 ref={detailRef} tabIndex={-1} className="text-base font-bold text-fg focus:outline-2 focus:outline-ring">
+                  <h3 ref={detailRef} tabIndex={-1} className="text-base font-bold text-fg focus-visible:outline-2 focus-visible:outline-ring">
                     Revision #{selected.number}: {actionText(selected)}
                   </h3>
                   <p className="mt-1 text-xs text-muted-fg">
