@@ -29,7 +29,9 @@ export interface LibsqlDialectConfig {
  *
  * One connection, and every Kysely connection (one query, or a whole transaction) holds a process-wide mutex, so
  * concurrent requests never interleave statements inside each other's transactions. SQLite allows one writer at a
- * time anyway.
+ * time anyway. The mutex is the file's, shared by every handle this process opens on it: a second handle's statement
+ * would otherwise wait for the first's open transaction synchronously (busy_timeout blocks the thread), and the first
+ * could never finish it on the blocked event loop ("database is locked" after the timeout).
  */
 export class LibsqlDialect implements Dialect {
   constructor(private readonly config: LibsqlDialectConfig) {}
@@ -51,15 +53,25 @@ export class LibsqlDialect implements Dialect {
   }
 }
 
+/** One mutex per database file in this process (see LibsqlDialect). */
+const FILE_MUTEXES = new Map<string, Mutex>();
+function mutexOf(file: string): Mutex {
+  let mutex = FILE_MUTEXES.get(file);
+  if (!mutex) FILE_MUTEXES.set(file, (mutex = new Mutex()));
+  return mutex;
+}
+
 /** Prepared statements kept per connection (the SQL Kysely compiles repeats: a few dozen distinct statements). */
 const STATEMENT_CACHE_SIZE = 256;
 
 class LibsqlDriver implements Driver {
   #db: Database.Database | undefined;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #mutex = new Mutex();
+  readonly #mutex: Mutex;
 
-  constructor(private readonly config: LibsqlDialectConfig) {}
+  constructor(private readonly config: LibsqlDialectConfig) {
+    this.#mutex = config.path === ':memory:' ? new Mutex() : mutexOf(config.path);
+  }
 
   async init(): Promise<void> {
     const busyTimeoutMs = this.config.busyTimeoutMs ?? 5000;

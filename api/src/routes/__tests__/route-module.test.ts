@@ -8,7 +8,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   adminAuthRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: [] },
   adminLeadsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock'] },
   adminMonitoringRoutes: { config: ['bodyLimit', 'publicOrigin', 'googlePlacesApiKey', 'yelpApiKey'], services: ['admin'], context: [] },
-  adminPostsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['posts', 'admin'], context: [] },
+  adminPostsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['posts', 'scheduler', 'admin'], context: [] },
   analysisRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['analysis'], context: ['rateLimits'] },
   blogFeedsRoutes: { config: ['publicOrigin'], services: ['posts'], context: ['remotes'] },
   contactRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['contact'], context: ['rateLimits', 'logger'] },
