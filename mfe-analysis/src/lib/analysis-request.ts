@@ -3,6 +3,14 @@ import type { AnalysisResponse } from '@site/contracts/analysis';
 /** The contracts (and zod with them) load beside the request, not with the page: most visits never send one. */
 const loadContracts = () => Promise.all([import('@site/contracts/analysis'), import('@site/contracts/error')]).then(([analysis, error]) => ({ analysisResponseSchema: analysis.analysisResponseSchema, errorEnvelopeSchema: error.errorEnvelopeSchema }));
 
+/**
+ * Loads (and evaluates) the contracts when the visitor starts on the form: evaluated during the press of Analyze, zod
+ * and the schemas took tens of milliseconds of a slow phone's frame before the page could answer the press.
+ */
+export function preloadAnalysisContracts(): void {
+  loadContracts().catch(() => undefined);
+}
+
 /*
  * The analysis calls keep what a failed answer said word for word: the spec's error box shows
  * 'Failed to analyze website: Analysis failed: {status} {response body}', and the friendly explanation above it

@@ -6,8 +6,41 @@ const HEADERS = { 'Content-Type': 'application/json' };
 /** How long recordEvent() waits for the API before letting the visitor go on (the request itself goes on). */
 export const RECORD_EVENT_WAIT_MS = 2000;
 
-const eventBody = (name: TrackingEventName, props?: TrackingProps) =>
-  JSON.stringify({ name, props, path: window.location.pathname, at: new Date().toISOString() });
+const eventOf = (name: TrackingEventName, props?: TrackingProps): TrackingEvent => ({ name, props, path: window.location.pathname, at: new Date().toISOString() });
+const eventBody = (name: TrackingEventName, props?: TrackingProps) => JSON.stringify(eventOf(name, props));
+
+/** Events of track() waiting for the frame after the one that answers the visitor's action (see track). */
+let queued: TrackingEvent[] = [];
+/** At most this many events in one beacon (the API's batch limit is larger). */
+const FLUSH_BATCH = 20;
+
+/** Sends the events track() is holding now (the page is closing; a test ends). */
+export function flushTrackedEvents(): void {
+  flush();
+}
+
+function flush(): void {
+  const events = queued;
+  queued = [];
+  for (let i = 0; i < events.length; i += FLUSH_BATCH) {
+    const batch = events.slice(i, i + FLUSH_BATCH);
+    try {
+      send(batch.length === 1 ? JSON.stringify(batch[0]) : JSON.stringify({ events: batch }));
+    } catch {
+      // Analytics must never break the page.
+    }
+  }
+}
+
+let flushOnHide = false;
+/** The task after the next paint (rAF runs before the paint, the task it queues after it); at once without rAF. */
+function afterNextPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') {
+    fn();
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
 
 /**
  * False when the visitor asked not to be tracked: Do Not Track (`navigator.doNotTrack === '1'`, or `window.doNotTrack`
@@ -30,11 +63,20 @@ function send(body: string): void {
 /**
  * Sends one first-party analytics event. Fire-and-forget: it never throws and never blocks the page
  * (the original site's focus/blur tracking could crash a form; ours must not).
+ *
+ * The event (its path and time taken now) goes out after the next paint, with any others of the same moment in one
+ * beacon: a beacon costs a few milliseconds, several on a slow phone, and sent from the handler of a press they came
+ * before the page's answer to it (the analysis form's Analyze sent two). A page closing first sends them on pagehide.
  */
 export function track(name: TrackingEventName, props?: TrackingProps): void {
   try {
     if (!trackingAllowed()) return;
-    send(eventBody(name, props));
+    queued.push(eventOf(name, props));
+    if (!flushOnHide) {
+      flushOnHide = true;
+      window.addEventListener('pagehide', () => flush());
+    }
+    if (queued.length === 1) afterNextPaint(() => flush());
   } catch {
     // Analytics must never break the page.
   }

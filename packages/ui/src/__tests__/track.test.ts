@@ -8,11 +8,31 @@ describe('track()', () => {
     const beacon = vi.fn((_url: string, _body: Blob) => true);
     Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
     track('scroll_depth', { depth: 50 });
-    expect(beacon).toHaveBeenCalledTimes(1);
+    // Not from the caller's handler: after the next paint.
+    expect(beacon).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(beacon).toHaveBeenCalledTimes(1));
     const [url, blob] = beacon.mock.calls[0]!;
     expect(url).toBe('/api/events');
     const body = JSON.parse(await blob.text());
     expect(body).toMatchObject({ name: 'scroll_depth', props: { depth: 50 }, path: window.location.pathname });
+  });
+
+  it('sends the events of one moment in one beacon, in order, and at once when the page is hidden', async () => {
+    const beacon = vi.fn((_url: string, _body: Blob) => true);
+    Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
+    track('analysis_started', { mode: 'smb' });
+    track('funnel_step', { funnel: 'analysis', step: 'analysis_started', mode: 'smb' });
+    await vi.waitFor(() => expect(beacon).toHaveBeenCalledTimes(1));
+    const { events } = JSON.parse(await beacon.mock.calls[0]![1].text());
+    expect(events.map((e: { name: string }) => e.name)).toEqual(['analysis_started', 'funnel_step']);
+
+    track('time_on_page', { seconds: 5 });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacon).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(await beacon.mock.calls[1]![1].text())).toMatchObject({ name: 'time_on_page' });
+    // Nothing is sent twice when the timer comes.
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 10)));
+    expect(beacon).toHaveBeenCalledTimes(2);
   });
 
   it('falls back to a keepalive POST when the beacon is refused', async () => {

@@ -23,7 +23,9 @@ export function prepare(): { events: SentEvent[] } {
   const events: SentEvent[] = [];
   server.use(
     http.post('/api/events', async ({ request }) => {
-      events.push((await request.json()) as SentEvent);
+      // One event, or the events of one moment in a batch (track() sends them together after the next paint).
+      const body = (await request.json()) as SentEvent | { events: SentEvent[] };
+      events.push(...('events' in body ? body.events : [body]));
       return new HttpResponse(null, { status: 202 });
     }),
   );

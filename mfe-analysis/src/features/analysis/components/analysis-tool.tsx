@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Card, Container } from '@site/ui';
+import { preloadAnalysisContracts } from '../../../lib/analysis-request';
 import { useAnalysisStore } from '../hooks/use-analysis-store';
 import { AnalysisResult, preloadScorecard } from './analysis-result';
 import { ErrorBox } from './error-box';
@@ -35,8 +36,12 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
 
   const subject =
     lastRequest?.mode === 'website' ? lastRequest.input.url : lastRequest?.mode === 'smb' ? lastRequest.input.businessName : 'your business';
-  // The scorecard's code loads when the visitor starts typing (not on first visit): ready when the answer is.
-  const onStart = () => void preloadScorecard().catch(() => undefined);
+  // The scorecard's code, and the contracts that check the answer, load when the visitor starts on the form (not on
+  // first visit): ready when the answer is, and not evaluated inside the press of Analyze.
+  const onStart = () => {
+    preloadAnalysisContracts();
+    void preloadScorecard().catch(() => undefined);
+  };
 
   return (
     <section id="analysis-tool" aria-labelledby="analysis-tool-heading" className="scroll-mt-20 py-12 sm:py-16">

@@ -6,8 +6,11 @@ const sent = () =>
   beacon.mock.calls.map(([, blob]) => blob as Blob);
 let beacon: ReturnType<typeof vi.fn>;
 
+type Sent = { name: string; props: Record<string, unknown> };
+/** Every event sent, one per beacon or several in a batch (track() sends the events of one moment together). */
 async function events() {
-  return Promise.all(sent().map(async (b) => JSON.parse(await b.text()) as { name: string; props: Record<string, unknown> }));
+  const bodies = await Promise.all(sent().map(async (b) => JSON.parse(await b.text()) as Sent | { events: Sent[] }));
+  return bodies.flatMap((body) => ('events' in body ? body.events : [body]));
 }
 
 describe('useEngagementTracking', () => {
