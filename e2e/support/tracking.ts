@@ -13,13 +13,19 @@ export async function readableTracking(page: Page) {
   });
 }
 
-/** Resolves with the next tracking event of `name` that reached POST /api/events and was accepted. */
+/** The events of one POST /api/events: one event, or the events of one moment in a batch (`{ events }`). */
+function eventsOf(r: Request): SentEvent[] {
+  const body = JSON.parse(r.postData() ?? '{}') as SentEvent | { events?: SentEvent[] };
+  return 'events' in body && Array.isArray(body.events) ? body.events : [body as SentEvent];
+}
+
+/** Resolves with the next tracking event of `name` that reached POST /api/events (alone or in a batch) and was accepted. */
 export function nextEvent(page: Page, name: string): Promise<SentEvent> {
   return page
-    .waitForRequest((r: Request) => r.url().endsWith('/api/events') && r.method() === 'POST' && JSON.parse(r.postData() ?? '{}').name === name)
+    .waitForRequest((r: Request) => r.url().endsWith('/api/events') && r.method() === 'POST' && eventsOf(r).some((e) => e.name === name))
     .then(async (r) => {
       const res = await r.response();
       expect(res?.status(), 'the API accepted the event').toBeLessThan(300);
-      return JSON.parse(r.postData()!) as SentEvent;
+      return eventsOf(r).find((e) => e.name === name)!;
     });
 }
