@@ -14,6 +14,13 @@ function configOrExit(): Config {
 
 const config = configOrExit();
 
+// The server renders pages with React: without NODE_ENV, React's server modules (loaded later, with the shell's server
+// entry) would be its development build, about twice as slow per page and checking every prop. A server started as
+// `node api/dist/server.js` is a production server unless NODE_ENV says otherwise. Set after the config is read, so
+// the config's rules see NODE_ENV as the operator set it (ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is refused only with an
+// explicit NODE_ENV=production).
+process.env.NODE_ENV ??= 'production';
+
 // ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK (refused with NODE_ENV=production): the browser tests start this process and have
 // it analyze a site on 127.0.0.1. Tests inside one process pass the same fetcher option to createApp instead.
 const websiteFetch = config.analysisTestOnlyAllowLoopback ? { analysis: { website: { testOnlyAllowLoopback: true } } } : {};
