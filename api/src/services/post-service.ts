@@ -303,6 +303,21 @@ function writableFields(v: ReturnType<typeof validatePost>, categorySlug: string
   } satisfies Partial<StoredPost>;
 }
 
+/** A revision's writable fields checked as if sent now: the rules and the sanitizer run again (restore, undelete). */
+function validateRevisionFields(old: RevisionPost) {
+  return validatePost({
+    title: old.title,
+    excerpt: old.excerpt,
+    content: old.content,
+    author: old.author,
+    category: old.category,
+    metaDescription: old.metaDescription,
+    keywords: old.keywords,
+    ...(old.featuredImage ? { featuredImage: old.featuredImage } : {}),
+    ...(old.ogImage ? { ogImage: old.ogImage } : {}),
+  });
+}
+
 /** A schedule's time from input: the instant as ISO UTC, or a validation error naming `publishAt`. */
 function checkedPublishAt(value: string | undefined, now: Date): string {
   if (value === undefined || value.trim() === '') {
@@ -623,17 +638,7 @@ export function createPostService(deps: {
       if (existing.updatedAt !== options.expectedUpdatedAt) throw new PostConflictError(toPost(existing));
       const { post: old, number } = await service.revision(id, revisionId);
       // The sanitizer and the rules run again: what was stored then is checked as if it were sent now.
-      const v = validatePost({
-        title: old.title,
-        excerpt: old.excerpt,
-        content: old.content,
-        author: old.author,
-        category: old.category,
-        metaDescription: old.metaDescription,
-        keywords: old.keywords,
-        ...(old.featuredImage ? { featuredImage: old.featuredImage } : {}),
-        ...(old.ogImage ? { ogImage: old.ogImage } : {}),
-      });
+      const v = validateRevisionFields(old);
       const now = clock().toISOString();
       const categorySlug = slugify(v.category);
       // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
@@ -674,17 +679,7 @@ export function createPostService(deps: {
       }
       const old = revisionPostSchema.safeParse(last.snapshot);
       if (!old.success) throw new NotFoundError(DELETED_POST_NOT_FOUND);
-      const v = validatePost({
-        title: old.data.title,
-        excerpt: old.data.excerpt,
-        content: old.data.content,
-        author: old.data.author,
-        category: old.data.category,
-        metaDescription: old.data.metaDescription,
-        keywords: old.data.keywords,
-        ...(old.data.featuredImage ? { featuredImage: old.data.featuredImage } : {}),
-        ...(old.data.ogImage ? { ogImage: old.data.ogImage } : {}),
-      });
+      const v = validateRevisionFields(old.data);
       const now = nowDate.toISOString();
       const categorySlug = slugify(v.category);
       await ensureCategory(v.category, categorySlug, now);
