@@ -1,6 +1,7 @@
 import { toBusinessLocalInput } from '@site/contracts/post-schedule';
 import { expect, test, type Page } from '../support/test';
 import { adminLogin, adminSend } from '../support/admin-api';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 import { watchPageErrors } from '../support/page-errors';
 
 /*
@@ -47,6 +48,7 @@ test('a post scheduled 20 s ahead from the admin is hidden from /blog and the fe
   await expect(dialog).toBeVisible();
   const field = dialog.getByLabel('Publish on (Pacific Time (Los Angeles))');
   await expect(field).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'schedule dialog');
 
   // A time already gone is refused next to the field, in words, and nothing is sent.
   await field.fill(toBusinessLocalInput(new Date(Date.now() - 3_600_000)));
@@ -114,6 +116,9 @@ test('edit a post three times, see the diff in History, restore the first versio
   const words = history.getByLabel('Content differences');
   await expect(words.locator('del').filter({ hasText: 'first written' })).toBeVisible();
   await expect(words.locator('ins').filter({ hasText: 'rewritten later' })).toBeVisible();
+  // The saves' toasts gone first: axe reads a toast mid-animation as faint text.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  await expectNoSeriousA11yViolations(page, 'History with a revision selected');
 
   await history.getByRole('button', { name: 'Restore this version' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Restore this version?' });
