@@ -20,6 +20,9 @@ import { adminAuthRoutes } from './routes/admin-auth';
 import { adminLeadsRoutes } from './routes/admin-leads';
 import { adminMonitoringRoutes } from './routes/admin-monitoring';
 import { adminPostsRoutes } from './routes/admin-posts';
+import { adminMediaRoutes, MEDIA_UPLOAD_BODY_LIMIT } from './routes/admin-media';
+import { mediaRoutes } from './routes/media';
+import { adminWebhooksRoutes } from './routes/admin-webhooks';
 import { analysisRoutes } from './routes/analysis';
 import { contactFailureAnswer, contactRoutes } from './routes/contact';
 import { eventsRoutes } from './routes/events';
@@ -53,9 +56,12 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   analysisRoutes,
   adminAuthRoutes,
   adminPostsRoutes,
+  adminWebhooksRoutes,
   adminLeadsRoutes,
   adminMonitoringRoutes,
   openApiRoutes,
+  adminMediaRoutes,
+  mediaRoutes,
 ];
 
 export interface AppDeps {
@@ -77,6 +83,8 @@ export interface AppDeps {
   adminMonitor?: boolean | { intervalMs: number };
   /** How often this instance looks for due scheduled posts (services/post-scheduler.ts); 5 s by default. */
   schedulerPollMs?: number;
+  /** How often this instance looks for due outgoing webhook deliveries (services/webhooks-out-service.ts); 5 s by default. */
+  webhookPollMs?: number;
 }
 
 export interface AppInstance {
@@ -152,12 +160,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     analysis: deps.analysis,
     onContentChange: (tags) => contentEvents.changed(tags),
     schedulerPollMs: deps.schedulerPollMs,
+    databaseDialect: database.dialect,
+    webhookPollMs: deps.webhookPollMs,
     renderCacheStats: () => renderCache.stats(),
   });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
   // Publishes scheduled posts at their time, and at once those whose time passed while no server ran.
   services.scheduler.start();
+  // Sends outgoing webhook deliveries that are due: new events at once, retries and other instances' leftovers by polling.
+  services.webhooksOut.start();
   if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
@@ -205,7 +217,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       remoteOrigins: [...new Set(Object.values(config.remoteUrls).map((url) => new URL(url).origin))],
     }),
   );
-  app.use(requestBodyLimits({ limit: config.bodyLimit, idleTimeoutMs: config.bodyIdleTimeoutMs }));
+  app.use(
+    requestBodyLimits({
+      limit: config.bodyLimit,
+      idleTimeoutMs: config.bodyIdleTimeoutMs,
+      // Images up to 10 MB: the one route that reads a body bigger than BODY_LIMIT (streamed to disk, counted as it comes).
+      exceptions: { 'POST /api/admin/media': MEDIA_UPLOAD_BODY_LIMIT },
+    }),
+  );
   app.use(router.routes());
   app.use(apiFallback({ router }));
   app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger, ...(config.renderCacheBytes ? { cache: renderCache } : {}) }));
@@ -221,11 +240,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       if (draining) return;
       draining = true;
       void services.contact.stop();
+      void services.webhooksOut.stop();
     },
     close: async () => {
       draining = true;
       await services.admin.stop();
       await services.scheduler.stop();
+      await services.webhooksOut.stop();
       await services.contact.stop();
       await releaseSync?.close();
       await contentEvents.close();

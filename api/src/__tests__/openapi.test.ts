@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../services/openapi';
+import { OPERATIONS, OUTGOING_WEBHOOKS } from '../services/openapi';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 
 /** Koa router path (`/api/posts/:slug`) as OpenAPI writes it (`/api/posts/{slug}`). */
@@ -81,6 +81,18 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
     }
     const documented = doc.paths['/api/contact'].post.responses['500'].content['application/json'];
     expect(documented.example).toEqual({ success: false, message: 'Failed to send message. Please try again.', error: { code: 'internal_error', message: 'Failed to send message. Please try again.' } });
+  });
+
+  it('documents the outgoing webhooks (OpenAPI 3.1 webhooks), each example valid for its payload schema', () => {
+    expect(Object.keys(doc.webhooks)).toEqual(['lead.created', 'analysis.completed', 'post.published', 'post.updated', 'post.deleted']);
+    for (const hook of OUTGOING_WEBHOOKS) {
+      const parsed = hook.body.schema.safeParse(hook.body.example);
+      expect(parsed.success, hook.type).toBe(true);
+      const entry = doc.webhooks[hook.type].post;
+      expect(entry.requestBody.content['application/json'].example).toEqual(hook.body.example);
+      expect(entry.description).toMatch(/X-Webhook-Signature: t=<unix seconds>,v1=<hex>/);
+      expect(entry.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Webhook-Signature', 'X-Webhook-Event', 'X-Webhook-Id']);
+    }
   });
 
   it('documents the webhook signature, replay and idempotency rules', () => {

@@ -3,6 +3,8 @@ import type { AdminTables } from './admin-schema';
 import type { AnalysisTables } from './analysis-schema';
 import type { BlogTables } from './blog-schema';
 import type { ContactTables } from './contact-schema';
+import type { WebhooksOutTables } from './webhooks-out-schema';
+import type { MediaTables } from './media-schema';
 
 /*
  * Column conventions, so one code path works on SQLite and PostgreSQL:
@@ -38,7 +40,7 @@ export interface ReleaseTables {
 }
 
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
-export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables {
+export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables, WebhooksOutTables, MediaTables {
   events: EventsTable;
   leases: LeasesTable;
 }

@@ -98,10 +98,19 @@ export function jsonBody(options: JsonBodyOptions) {
  * of it is read (and the connection closed, so Node does not drain it); a body that stops arriving for `idleTimeoutMs`
  * while it is being read is cut with 408. (The whole request is bounded by the server's requestTimeout.)
  */
-export function requestBodyLimits(options: { limit: number; idleTimeoutMs: number }) {
+export function requestBodyLimits(options: {
+  limit: number;
+  idleTimeoutMs: number;
+  /**
+   * The few endpoints allowed a bigger body, by exact `METHOD /path` (the media upload); each enforces its own limit
+   * again while it reads (a chunked body has no Content-Length).
+   */
+  exceptions?: Readonly<Record<string, number>>;
+}) {
   return async function limitRequestBody(ctx: Context, next: Next) {
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > options.limit) {
+    const limit = options.exceptions?.[`${ctx.method} ${ctx.path}`] ?? options.limit;
+    if (declared > limit) {
       ctx.set('Connection', 'close');
       ctx.throw(413, 'The request body is larger than this endpoint accepts.');
     }

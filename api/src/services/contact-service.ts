@@ -46,6 +46,8 @@ export interface ContactServiceDeps {
   retryDelayMs?: (attempt: number) => number;
   /** How long a claimed mail belongs to the instance sending it (default 5 min; SMTP gives up within 45 s). */
   claimLeaseMs?: number;
+  /** Told of each stored message (outgoing webhooks' `lead.created`); awaited, its failures logged, never the visitor's. */
+  onStored?: (message: StoredContactMessage) => Promise<void> | void;
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 6 * 3600_000);
@@ -151,6 +153,13 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         mailSentAt: null,
       };
       await deps.messages.insert(message);
+      if (deps.onStored) {
+        try {
+          await deps.onStored(message);
+        } catch (err) {
+          deps.logger.error({ err, contactMessageId: message.id }, 'a contact message subscriber failed');
+        }
+      }
       // The mail goes out in the background: the visitor's answer never waits on, or fails with, SMTP.
       if (deps.mailer && !stopped) void processOutbox();
       return { kind: 'stored', message };

@@ -6,6 +6,13 @@ import { errorEnvelopeSchema } from '@site/contracts/error';
 import { trackingAcceptedSchema, trackingRequestSchema } from '@site/contracts/events';
 import { healthSchema } from '@site/contracts/manifest';
 import {
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_HEADERS,
+  WEBHOOK_PAYLOAD_EXAMPLES,
+  WEBHOOK_PAYLOAD_SCHEMAS,
+} from '@site/contracts/webhooks-out';
+import {
   categoryListSchema,
   postListQuerySchema,
   postListSchema,
@@ -280,6 +287,19 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   },
   {
     method: 'get',
+    path: '/media/{file}',
+    tag: 'Blog',
+    summary: 'An image of the media library (content-addressed, cached a year as immutable)',
+    description:
+      'Names: `<hash>-<width>.<avif|webp|jpg|png|gif>` (480, 960 and 1600 px wide, never wider than the upload), `<hash>-og.jpg` (1200x630) and the media URL `<hash>-<w>x<h>.<ext>` a post stores. No metadata (EXIF, GPS) is kept.',
+    params: { file: { description: 'The file name.', example: '0123456789abcdef01234567-960.avif' } },
+    responses: {
+      200: { description: 'The image.', body: { schema: textSchema, contentType: 'image/avif' } },
+      404: errorResponse('No such file.', error('not_found', 'No such media file.')),
+    },
+  },
+  {
+    method: 'get',
     path: '/sitemap.xml',
     tag: 'Blog',
     summary: 'Every public page and post',
@@ -383,6 +403,24 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
 
 // ------------------------------------------------------------------------------------------------------------------
 
+/**
+ * The requests the site sends to the owner's endpoints (outgoing webhooks, registered under Integrations in the admin
+ * panel): OpenAPI 3.1's `webhooks`. Each payload's example is parsed with its schema by a test.
+ */
+export const OUTGOING_WEBHOOKS = WEBHOOK_EVENT_TYPES.map((type) => ({
+  type,
+  description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+  body: { schema: WEBHOOK_PAYLOAD_SCHEMAS[type], example: WEBHOOK_PAYLOAD_EXAMPLES[type] } satisfies DocumentedBody,
+}));
+
+const OUTGOING_WEBHOOK_NOTE = [
+  `Sent as POST with a JSON body to each enabled endpoint subscribed to the event. \`${WEBHOOK_HEADERS.signature}: t=<unix seconds>,v1=<hex>\``,
+  'where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site\'s own /api/webhook verifies; reject',
+  `timestamps more than 5 minutes away). \`${WEBHOOK_HEADERS.event}\` names the event; \`${WEBHOOK_HEADERS.id}\` is the event id, the same on`,
+  'every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried',
+  'with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.',
+].join(' ');
+
 type JsonObject = Record<string, unknown>;
 
 function jsonSchema(schema: Schema, io: 'input' | 'output'): JsonObject {
@@ -456,6 +494,29 @@ export function openApiDocument(options: { publicOrigin: string; version: string
     servers: [{ url: options.publicOrigin }],
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
     paths,
+    webhooks: Object.fromEntries(
+      OUTGOING_WEBHOOKS.map((hook) => [
+        hook.type,
+        {
+          post: {
+            operationId: `webhook${hook.type.replace(/(^|\.)(\w)/g, (_, _dot: string, c: string) => c.toUpperCase())}`,
+            summary: hook.description,
+            description: OUTGOING_WEBHOOK_NOTE,
+            parameters: [
+              { name: WEBHOOK_HEADERS.signature, in: 'header', required: true, schema: { type: 'string' }, example: 't=1764144900,v1=5f2b…' },
+              { name: WEBHOOK_HEADERS.event, in: 'header', required: true, schema: { type: 'string', const: hook.type } },
+              { name: WEBHOOK_HEADERS.id, in: 'header', required: true, schema: { type: 'string' }, example: hook.body.example.id },
+            ],
+            requestBody: { required: true, content: content(hook.body, 'output', components) },
+            responses: {
+              '2XX': { description: 'Delivered.' },
+              '429': { description: 'Retried after Retry-After (or with backoff).' },
+              '5XX': { description: 'Retried with backoff for 24 hours.' },
+            },
+          },
+        },
+      ]),
+    ),
     components: { schemas: components },
   };
 }

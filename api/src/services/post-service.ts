@@ -347,6 +347,12 @@ function toRevisionSummary(r: StoredRevision): PostRevisionSummary {
   };
 }
 
+/** A change told to `onPostEvent`: the post as it is after the change (as it was, for a delete). */
+export interface PostEvent {
+  type: 'post.published' | 'post.updated' | 'post.deleted';
+  post: Post;
+}
+
 export function createPostService(deps: {
   posts: PostsRepository;
   clock: Clock;
@@ -356,6 +362,12 @@ export function createPostService(deps: {
    * drops them, here and on every instance. Called before the change's caller gets its answer.
    */
   onContentChange?: (tags: string[]) => void;
+  /**
+   * Told after each stored change a subscriber outside may care about (outgoing webhooks): a post published (by hand,
+   * by the n8n webhook or by the scheduler), a published post saved again, a post deleted. Awaited, so the event is
+   * queued before the caller's answer; its failures are logged, never the caller's.
+   */
+  onPostEvent?: (event: PostEvent) => Promise<void> | void;
   logger?: Logger;
 }): PostService {
   const { posts, clock } = deps;
@@ -367,6 +379,15 @@ export function createPostService(deps: {
     if (!deps.onContentChange) return;
     const tags = postChangeTags(...versions);
     if (tags.length > 0) deps.onContentChange(tags);
+  }
+
+  async function announce(type: PostEvent['type'], post: StoredPost) {
+    if (!deps.onPostEvent) return;
+    try {
+      await deps.onPostEvent({ type, post: toPost(post) });
+    } catch (err) {
+      logger.error({ err, event: type, postId: post.id }, 'a post event subscriber failed');
+    }
   }
 
   function published(post: StoredPost, actor: PostActor, scheduledFor?: string) {
@@ -513,6 +534,7 @@ export function createPostService(deps: {
       );
       if (post.status === 'published') published(post, actor);
       tell(post);
+      if (post.status === 'published') await announce('post.published', post);
       return toPost(post);
     },
 
@@ -532,6 +554,7 @@ export function createPostService(deps: {
       const gone: StoredPost = { ...existing, updatedAt: clock().toISOString() };
       if (!(await posts.delete(id, revisionOf('delete', options.actor ?? { kind: 'admin' }, existing, gone)))) throw notFound();
       tell(existing);
+      await announce('post.deleted', gone);
     },
 
     previewContent(input) {
@@ -557,6 +580,7 @@ export function createPostService(deps: {
       }
       published(updated, actor);
       tell(updated);
+      await announce('post.published', updated);
       return toPost(updated);
     },
 
@@ -601,6 +625,7 @@ export function createPostService(deps: {
           progressed = true;
           published(updated, actor, scheduledFor);
           tell(updated);
+          await announce('post.published', updated);
           done.push(toPost(updated));
         }
         if (due.length < 50 || !progressed) return done;
@@ -648,6 +673,7 @@ export function createPostService(deps: {
         throw new PostConflictError(toPost(await mustFind(id)));
       }
       tell(existing, updated);
+      if (updated.status === 'published') await announce('post.updated', updated);
       return toPost(updated);
     },
 
@@ -737,6 +763,7 @@ export function createPostService(deps: {
     if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf(action, actor, existing, updated)))) return undefined;
     if (updated.status === 'published' && existing.status !== 'published') published(updated, actor);
     tell(existing, updated);
+    if (updated.status === 'published') await announce(existing.status === 'published' ? 'post.updated' : 'post.published', updated);
     return toPost(updated);
   }
 }

@@ -24,6 +24,14 @@ import { createHealthService, type HealthService } from './health-service';
 import type { DeployedRemotes } from './deployed-remotes';
 import type { RenderCacheHealth } from '@site/contracts/manifest';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
+import { createMediaBlobsRepository, createMediaRepository } from '../db/repositories/media-repository';
+import { createMediaService, type MediaService } from './media/media-service';
+import { createFileMediaStore, type MediaStore } from './media/media-store';
+import { createRemoteImageImporter } from './media/import-remote-image';
+import path from 'node:path';
+import { createWebhooksOutRepository } from '../db/repositories/webhooks-out-repository';
+import { createWebhookSender } from './webhook-sender';
+import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './webhooks-out-service';
 
 /**
  * The analysis engine's dependencies besides config's keys: provider base URLs, timeouts, the website fetcher's
@@ -43,6 +51,10 @@ export interface Services {
   health: HealthService;
   /** The admin panel: sessions, alerts, health checks, leads, funnel, traffic. */
   admin: AdminServices;
+  /** The media library: uploads, their variants, alt text, where used. */
+  media: MediaService;
+  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (started by createApp). */
+  webhooksOut: WebhooksOutService;
 }
 
 /** No remotes deployed (a container built without a site root). */
@@ -84,16 +96,52 @@ export function createServices(deps: {
   onContentChange?: (tags: string[]) => void;
   /** How often the scheduler looks for due posts (tests make it short). */
   schedulerPollMs?: number;
+  /** How often each instance looks for due outgoing webhook deliveries (5 s by default). */
+  webhookPollMs?: number;
   /** The render cache's counters, for the admin view of /api/health. */
   renderCacheStats?: () => RenderCacheHealth;
+  /** The database in use: on PostgreSQL media files live in it (every instance shares them), else in DATA_DIR/media. */
+  databaseDialect?: 'sqlite' | 'postgres';
 }): Services {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
   // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
   // the render cache which public pages a change touched.
-  const posts = createPostService({ posts: createPostsRepository(deps.db), clock: deps.clock, logger, onContentChange: deps.onContentChange });
+  const admin = createAdminServices({
+    db: deps.db,
+    clock: deps.clock,
+    logger,
+    config: deps.config,
+    ping: deps.ping,
+    remotes: deps.remotes ?? NO_REMOTES,
+    rateLimits: deps.rateLimits,
+  });
+  // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
+  const webhooksOut = createWebhooksOutService({
+    repository: createWebhooksOutRepository(deps.db),
+    sender: createWebhookSender(),
+    clock: deps.clock,
+    logger,
+    alerts: admin.alerts,
+    pollMs: deps.webhookPollMs,
+  });
+  const origin = deps.config.publicOrigin;
+  const posts = createPostService({
+    posts: createPostsRepository(deps.db),
+    clock: deps.clock,
+    logger,
+    onContentChange: deps.onContentChange,
+    onPostEvent: ({ type, post }) => webhooksOut.emit(type, postEventData(post, origin, type === 'post.deleted')),
+  });
+  const mediaStore: MediaStore =
+    deps.databaseDialect === 'postgres'
+      ? { kind: 'database', ...createMediaBlobsRepository(deps.db, deps.clock) }
+      : createFileMediaStore(path.join(deps.config.dataDir, 'media'));
+  const media = createMediaService({ repository: createMediaRepository(deps.db), store: mediaStore, clock: deps.clock });
   return {
+    webhooksOut,
     posts,
+    media,
     scheduler: createPostScheduler({ posts, clock: deps.clock, logger, pollMs: deps.schedulerPollMs }),
     webhook: createWebhookService({
       secret: deps.config.webhookSecret,
@@ -101,6 +149,8 @@ export function createServices(deps: {
       deliveries: createWebhookDeliveriesRepository(deps.db),
       clock: deps.clock,
       publicOrigin: deps.config.publicOrigin,
+      // `storeImages: true`: the post's image URLs are fetched once, by the analysis' SSRF-safe rules, into the library.
+      importImage: createRemoteImageImporter({ media, fetch: deps.analysis?.website }),
     }),
     events: createEventService({ events, clock: deps.clock }),
     contact: createContactService({
@@ -110,6 +160,7 @@ export function createServices(deps: {
       mailer: deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
+      onStored: (message) => webhooksOut.emit('lead.created', leadCreatedData(message)),
     }),
     analysis: createAnalysisService({
       engine: createAnalysisEngine({
@@ -120,16 +171,9 @@ export function createServices(deps: {
       }),
       repository: createAnalysesRepository(deps.db),
       clock: deps.clock,
+      onCompleted: (stored) => webhooksOut.emit('analysis.completed', analysisCompletedData(stored, origin)),
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
-    admin: createAdminServices({
-      db: deps.db,
-      clock: deps.clock,
-      logger,
-      config: deps.config,
-      ping: deps.ping,
-      remotes: deps.remotes ?? NO_REMOTES,
-      rateLimits: deps.rateLimits,
-    }),
+    admin,
   };
 }

@@ -5,6 +5,8 @@ import type { WebhookDeliveriesRepository } from '../db/repositories/posts-repos
 import { ConflictError, InvalidInputError, UnauthorizedError, UnavailableError } from '../lib/domain-errors';
 import type { Clock } from '../lib/clock';
 import { PostValidationError, type PostService } from './post-service';
+import type { MediaItem } from '@site/contracts/media';
+import type { RemoteImageImporter } from './media/import-remote-image';
 
 /** How far the signed timestamp may be from our clock, either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -64,6 +66,38 @@ const REASON_MESSAGES: Record<Exclude<SignatureCheck, { ok: true }>['reason'], s
   mismatch: 'The webhook signature does not match the body.',
 };
 
+const IMAGE_FIELDS = ['featuredImage', 'ogImage'] as const;
+
+/**
+ * With `storeImages: true`, each http(s) image URL of the body is fetched once and replaced by its media-library copy
+ * (the featured image by its media URL, the OG image by its 1200x630 JPEG). A URL that cannot be stored refuses the
+ * delivery (400 `image_import_failed`), saying which field and why, and nothing is created.
+ */
+async function storeImages(body: unknown, importImage: RemoteImageImporter): Promise<unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const fields = body as Record<string, unknown>;
+  if (fields.storeImages !== true) return body;
+  const out: Record<string, unknown> = { ...fields };
+  const stored = new Map<string, Promise<MediaItem>>();
+  for (const field of IMAGE_FIELDS) {
+    const url = fields[field];
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url.trim())) continue;
+    const key = url.trim();
+    if (!stored.has(key)) stored.set(key, importImage(key));
+    try {
+      const media = await stored.get(key)!;
+      out[field] = field === 'ogImage' ? media.ogUrl : media.url;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replace(/^This website cannot be analyzed: /, '') : 'unknown error';
+      throw new InvalidInputError(`Validation failed: ${field} could not be stored (${reason})`, {
+        code: 'image_import_failed',
+        details: [{ field, message: reason, received: key }],
+      });
+    }
+  }
+  return out;
+}
+
 export interface WebhookDelivery {
   rawBody: string;
   body: unknown;
@@ -82,6 +116,8 @@ export function createWebhookService(deps: {
   deliveries: WebhookDeliveriesRepository;
   clock: Clock;
   publicOrigin: string;
+  /** Stores an image URL in the media library (the body's `storeImages: true`); without it the option is ignored. */
+  importImage?: RemoteImageImporter;
 }): WebhookService {
   // No in-process lock: the claims below are rows under a unique key, so the database decides which of two racing
   // deliveries (on this instance or another) goes ahead; the other finds the claim and is told to retry.
@@ -143,7 +179,8 @@ export function createWebhookService(deps: {
       }
       let post;
       try {
-        post = await deps.posts.create(delivery.body, { source: 'n8n', allowStatus: true, actor: { kind: 'webhook', source: 'n8n' } });
+        const body = deps.importImage ? await storeImages(delivery.body, deps.importImage) : delivery.body;
+        post = await deps.posts.create(body, { source: 'n8n', allowStatus: true, actor: { kind: 'webhook', source: 'n8n' } });
       } catch (error) {
         // A refused delivery leaves no trace: the sender may fix it and retry with the same key.
         await deps.deliveries.release(claimed);

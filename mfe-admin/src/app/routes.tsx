@@ -10,6 +10,8 @@ const DashboardScreen = lazy(() => import('./screens/dashboard-screen').then((m)
 const AlertsScreen = lazy(() => import('./screens/alerts-screen').then((m) => ({ default: m.AlertsScreen })));
 const PostsPage = lazy(() => import('../features/posts/components/posts-page').then((m) => ({ default: m.PostsPage })));
 const CreatePostPage = lazy(() => import('../features/posts/components/create-post-page').then((m) => ({ default: m.CreatePostPage })));
+const IntegrationsPage = lazy(() => import('../features/integrations/components/integrations-page').then((m) => ({ default: m.IntegrationsPage })));
+const MediaPage = lazy(() => import('../features/media/components/media-page').then((m) => ({ default: m.MediaPage })));
 const EditPostPage = lazy(() => import('../features/posts/components/edit-post-page').then((m) => ({ default: m.EditPostPage })));
 
 function ScreenLoading() {
@@ -33,7 +35,7 @@ function AdminScreen({ section, screen: Screen }: { section: AdminSection | null
   );
 }
 
-const { gate, dashboard, alerts, posts, createPost } = adminPages;
+const { gate, dashboard, alerts, posts, createPost, integrations, media } = adminPages;
 const meta = ({ heading: _heading, ...m }: (typeof adminPages)[keyof typeof adminPages]) => m;
 
 /** The one route table of mfe-admin: its router, its manifest and the server's metadata read it. */
@@ -43,5 +45,7 @@ export const routes: RemoteRouteDef[] = [
   { path: alerts.path, page: AdminScreen, props: { section: 'alerts', screen: AlertsScreen }, meta: meta(alerts) },
   { path: posts.path, page: AdminScreen, props: { section: 'posts', screen: PostsPage }, meta: meta(posts) },
   { path: createPost.path, page: AdminScreen, props: { section: 'posts', screen: CreatePostPage }, meta: meta(createPost) },
+  { path: integrations.path, page: AdminScreen, props: { section: 'integrations', screen: IntegrationsPage }, meta: meta(integrations) },
+  { path: media.path, page: AdminScreen, props: { section: 'media', screen: MediaPage }, meta: meta(media) },
   { path: EDIT_POST_ROUTE, page: AdminScreen, props: { section: 'posts', screen: EditPostPage }, head: ({ id = '' }) => editPostHead(id) },
 ];

@@ -16,6 +16,8 @@ export const adminPages = {
   alerts: page('/admin/alerts', 'Alert Management'),
   posts: page('/admin/posts', 'Blog Posts'),
   createPost: page('/admin/posts/create', 'Create Post'),
+  integrations: page('/admin/integrations', 'Integrations'),
+  media: page('/admin/media', 'Media'),
 };
 export const EDIT_POST_ROUTE = '/admin/posts/:id/edit';
 /** The same address the webhook answers as a post's `adminUrl`. */

@@ -12,7 +12,16 @@ export function PostCard({ post, headingLevel = 2, eager = false }: { post: Post
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-ring">
       {/* A post without its own image shows its category's illustration, so the grid is not one image repeated. */}
-      <PostImage src={cardImage(post)} alt="" width={1200} height={630} loading={eager ? 'eager' : 'lazy'} decoding="async" className="aspect-[40/21] w-full" />
+      <PostImage
+        src={cardImage(post)}
+        alt=""
+        width={1200}
+        height={630}
+        sizes="(min-width: 1152px) 350px, (min-width: 1024px) 30vw, (min-width: 768px) 46vw, calc(100vw - 2rem)"
+        loading={eager ? 'eager' : 'lazy'}
+        decoding="async"
+        className="aspect-[40/21] w-full"
+      />
       <div className="flex flex-1 flex-col p-6">
         <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-fg">
           <Badge>{post.category}</Badge>

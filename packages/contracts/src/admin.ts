@@ -28,7 +28,7 @@ export const ADMIN_SESSION_COOKIE_SECURE = `__Host-${ADMIN_SESSION_COOKIE}`;
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
-export const ADMIN_SECTIONS = ['dashboard', 'alerts', 'posts'] as const;
+export const ADMIN_SECTIONS = ['dashboard', 'alerts', 'posts', 'integrations', 'media'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
 
@@ -436,7 +436,7 @@ export const ALERT_GROUPS = {
   git: ['deployment', 'newCommit', 'serverUpdate'],
   infrastructure: ['diskSpace', 'memory', 'cpu'],
   security: ['failedLogins', 'hackAttempts', 'vulnerabilityScan'],
-  application: ['healthCheck', 'errors', 'performance'],
+  application: ['healthCheck', 'errors', 'performance', 'webhookDelivery'],
 } as const;
 export type AlertGroup = keyof typeof ALERT_GROUPS;
 export const ALERT_TYPES = [
@@ -452,6 +452,7 @@ export const ALERT_TYPES = [
   'healthCheck',
   'errors',
   'performance',
+  'webhookDelivery',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 export const alertTypeSchema = z.enum(ALERT_TYPES);
@@ -474,6 +475,7 @@ export const ALERT_TYPE_LABELS: Record<AlertType, string> = {
   healthCheck: 'Health check',
   errors: 'Errors',
   performance: 'Performance',
+  webhookDelivery: 'Outgoing webhooks',
 };
 
 export const THRESHOLD_MESSAGE = 'Threshold must be a whole number from 1 to 100';

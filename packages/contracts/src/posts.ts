@@ -42,8 +42,14 @@ export const postInputSchema = z.object({
 export type PostInput = z.infer<typeof postInputSchema>;
 
 /** Webhook body (spec section 7): the same fields, status optional (draft, published, or scheduled with publishAt). */
-export const webhookPostSchema = postInputSchema;
-export type WebhookPostInput = PostInput;
+export const webhookPostSchema = postInputSchema.extend({
+  /**
+   * true: the server fetches featuredImage and ogImage (http(s) URLs) once, through the same SSRF-safe fetcher as the
+   * analysis, and stores them in the media library; the post then points at the stored copies.
+   */
+  storeImages: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type WebhookPostInput = z.infer<typeof webhookPostSchema>;
 /**
  * The webhook's answer. `adminUrl` is the post's edit page in the admin panel, always; `url` its public page, only
  * when the post is published (a draft's public address answers 404 until someone publishes it); `publishAt` when it

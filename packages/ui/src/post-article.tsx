@@ -115,6 +115,7 @@ export function PostArticle({
             alt={post.title}
             width={1200}
             height={630}
+            sizes="(min-width: 800px) 768px, calc(100vw - 2rem)"
             fetchPriority="high"
             className="mb-10 aspect-[21/9] w-full rounded-2xl"
           />

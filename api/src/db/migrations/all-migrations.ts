@@ -8,7 +8,9 @@ import { releasesMigration } from './0007-releases';
 import { indexesMigration } from './0008-indexes';
 import { postCountsMigration } from './0009-post-counts';
 import { revisionsMigration } from './0010-revisions';
+import { outgoingWebhooksMigration } from './0011-outgoing-webhooks';
+import { mediaMigration } from './0012-media';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration];

@@ -9,6 +9,7 @@ import {
   adminTrafficSchema,
   alertHistorySchema,
   alertSettingsSchema,
+  ALERT_TYPES,
   dockerSummarySchema,
   vulnerabilitySummarySchema,
 } from '@site/contracts/admin';
@@ -308,7 +309,7 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
   it('validates alert settings with the shared schema: thresholds 1-100 only', async () => {
     const cookie = await login();
     const settings = alertSettingsSchema.parse((await call('/api/admin/alerts/settings', { cookie })).json);
-    expect(settings.settings).toHaveLength(12);
+    expect(settings.settings).toHaveLength(ALERT_TYPES.length);
     expect(settings.settings.filter((s) => s.threshold !== null).map((s) => [s.type, s.threshold])).toEqual([
       ['diskSpace', 85],
       ['memory', 90],

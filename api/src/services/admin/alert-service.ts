@@ -92,6 +92,7 @@ const DEFAULT_EMAIL: Record<AlertType, boolean> = {
   healthCheck: true,
   errors: true,
   performance: false,
+  webhookDelivery: true,
 };
 
 export function toAlertEntry(a: StoredAlert): AlertEntry {

@@ -224,6 +224,8 @@ export interface AnalysisServiceDeps {
   clock?: () => Date;
   newId?: () => string;
   cacheTtlMs?: number;
+  /** Told of each new (not cached) report once stored (outgoing webhooks' `analysis.completed`); must not throw. */
+  onCompleted?: (stored: StoredAnalysis) => Promise<void> | void;
 }
 
 export function createAnalysisService(deps: AnalysisServiceDeps) {
@@ -257,6 +259,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     const report = await run();
     const stored: StoredAnalysis = { id: newId(), cacheKey, mode, createdAt: clock(), report };
     await deps.repository.insert(stored);
+    await deps.onCompleted?.(stored);
     return answer(stored, false);
   }
 

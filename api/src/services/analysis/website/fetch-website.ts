@@ -13,7 +13,8 @@ import { RefusedError } from '../../../lib/domain-errors';
  *   connects to the checked address through a pinned `lookup` (no second DNS lookup, so DNS rebinding cannot swap
  *   the target);
  * - redirects are followed by hand, at most 3, each hop checked again;
- * - one deadline for the whole fetch (10 s), a 2 MB body cap, HTML content types only.
+ * - one deadline for the whole fetch (10 s), a 2 MB body cap, HTML content types only (or, with `expect`, the
+ *   types a caller asks for: the media library reads images through the same rules).
  */
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -46,6 +47,11 @@ export interface FetchWebsiteOptions {
   maxBytes?: number;
   maxRedirects?: number;
   userAgent?: string;
+  /**
+   * What the answer may be, instead of an HTML page (the media library fetching an n8n post's image once): its
+   * content types, the Accept header sent, and what the refusal calls it. The body is then in `raw` only.
+   */
+  expect?: { contentTypes: readonly string[]; accept: string; noun: string };
 }
 
 export interface FetchedPage {
@@ -55,6 +61,8 @@ export interface FetchedPage {
   headers: http.IncomingHttpHeaders;
   contentType: string;
   body: string;
+  /** The body's bytes, undecoded (set instead of `body` when `expect` asked for something else than HTML). */
+  raw?: Buffer;
   bytes: number;
   /** Time to the final response's headers, measured from the start (includes redirects). */
   responseTimeMs: number;
@@ -260,6 +268,7 @@ function requestOnce(
   signal: AbortSignal,
   maxBytes: number,
   userAgent: string,
+  expect: NonNullable<FetchWebsiteOptions['expect']> = { contentTypes: HTML_TYPES, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', noun: 'HTML pages' },
 ): Promise<HopResult> {
   return new Promise((resolve, reject) => {
     const isHttps = target.url.protocol === 'https:';
@@ -277,7 +286,7 @@ function requestOnce(
         ...(isHttps && !isIpLiteral ? { servername: target.hostname } : {}),
         headers: {
           'User-Agent': userAgent,
-          Accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+          Accept: expect.accept,
           'Accept-Encoding': 'gzip, deflate, br',
         },
         signal,
@@ -291,16 +300,17 @@ function requestOnce(
           return;
         }
         const contentType = String(res.headers['content-type'] ?? '').toLowerCase();
-        if (status < 400 && !HTML_TYPES.some((t) => contentType.startsWith(t))) {
+        if (status < 400 && !expect.contentTypes.some((t) => contentType.startsWith(t))) {
           res.destroy();
-          reject(new WebsiteRefusedError(`Only HTML pages can be analyzed (the server sent ${contentType || 'no content type'}).`));
+          reject(new WebsiteRefusedError(`Only ${expect.noun} can be ${expect.contentTypes === HTML_TYPES ? 'analyzed' : 'read'} (the server sent ${contentType || 'no content type'}).`));
           return;
         }
+        const tooLarge = expect.contentTypes === HTML_TYPES ? 'The page is larger than 2 MB, the most we read.' : `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most we read.`;
         const declared = Number(res.headers['content-length']);
         const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
         if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
           res.destroy();
-          reject(new WebsiteRefusedError('The page is larger than 2 MB, the most we read.'));
+          reject(new WebsiteRefusedError(tooLarge));
           return;
         }
         let stream: NodeJS.ReadableStream = res;
@@ -313,7 +323,7 @@ function requestOnce(
           size += chunk.length;
           if (size > maxBytes) {
             res.destroy();
-            reject(new WebsiteRefusedError('The page is larger than 2 MB, the most we read.'));
+            reject(new WebsiteRefusedError(tooLarge));
             return;
           }
           chunks.push(chunk);
@@ -352,7 +362,7 @@ export async function fetchWebsite(rawUrl: string, options: FetchWebsiteOptions 
     for (let hop = 0; ; hop++) {
       const target = await checkTarget(current, options, deadline);
       const result = await Promise.race([
-        requestOnce(target, controller.signal, maxBytes, options.userAgent ?? USER_AGENT),
+        requestOnce(target, controller.signal, maxBytes, options.userAgent ?? USER_AGENT, options.expect),
         deadline,
       ]);
       if (result.location !== undefined) {
@@ -369,7 +379,7 @@ export async function fetchWebsite(rawUrl: string, options: FetchWebsiteOptions 
       }
       if (result.status >= 400) throw new WebsiteUnreachableError(`The website answered HTTP ${result.status}.`);
       const contentType = String(result.headers['content-type'] ?? '');
-      const body = new TextDecoder(charsetOf(contentType)).decode(result.body ?? Buffer.alloc(0));
+      const body = options.expect ? '' : new TextDecoder(charsetOf(contentType)).decode(result.body ?? Buffer.alloc(0));
       return {
         requestedUrl: rawUrl,
         finalUrl: target.url.toString(),
@@ -377,6 +387,7 @@ export async function fetchWebsite(rawUrl: string, options: FetchWebsiteOptions 
         headers: result.headers,
         contentType,
         body,
+        ...(options.expect ? { raw: result.body ?? Buffer.alloc(0) } : {}),
         bytes: result.body?.length ?? 0,
         responseTimeMs: Math.round(result.headersAt - started),
         totalTimeMs: Math.round(performance.now() - started),

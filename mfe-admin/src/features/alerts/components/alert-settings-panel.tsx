@@ -33,6 +33,7 @@ const WHAT_RAISES: Partial<Record<AlertType, string>> = {
   hackAttempts: 'Rejected webhook signatures and other refused requests',
   healthCheck: 'The database or a remote stops answering',
   errors: 'Server errors (5xx answers)',
+  webhookDelivery: 'An outgoing webhook endpoint failed for 24 hours and was turned off',
 };
 
 /** A labelled Radix switch (role switch, Space toggles). */

@@ -16,6 +16,8 @@ const ICONS = {
   alerts: 'M12 3a6 6 0 0 0-6 6v3.5L4.5 15v1.5h15V15L18 12.5V9a6 6 0 0 0-6-6Zm-2 15.5a2 2 0 0 0 4 0',
   posts: 'M5 4h14v16H5zM8 8h8M8 12h8M8 16h5',
   create: 'M12 5v14M5 12h14',
+  integrations: 'M8 7a3 3 0 1 0-3 3M16 17a3 3 0 1 0 3-3M10 14l4-4M7 10l3 4M17 14l-3-4',
+  media: 'M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5M15.5 9.5h.01',
   home: 'M4 11 12 4l8 7v9h-5v-6H9v6H4z',
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
 };
@@ -24,6 +26,8 @@ const SECTIONS: Item[] = [
   { to: adminPages.dashboard.path, label: 'Dashboard', section: 'dashboard', icon: ICONS.dashboard },
   { to: adminPages.alerts.path, label: 'Alert Management', section: 'alerts', icon: ICONS.alerts },
   { to: adminPages.posts.path, label: 'Blog Posts', section: 'posts', icon: ICONS.posts },
+  { to: adminPages.integrations.path, label: 'Integrations', section: 'integrations', icon: ICONS.integrations },
+  { to: adminPages.media.path, label: 'Media', section: 'media', icon: ICONS.media },
 ];
 
 function Icon({ d }: { d: string }) {

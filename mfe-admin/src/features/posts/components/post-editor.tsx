@@ -8,6 +8,7 @@ import type { ArticlePost } from '@site/ui/post-article';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field, TextAreaField, TextField, controlClass } from '../../../components/form-field';
+import { ImageDropZone } from '../../../components/image-drop-zone';
 import { StatusPill } from '../../../components/status-pill';
 import { adminPages } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
@@ -522,24 +523,31 @@ export function PostEditor({ post: initial }: { post: Post | null }) {
                 : 'Comma-separated, e.g. chatbots, restaurants, automation. Shown as tags under the post.'
             }
           />
-          <TextField
-            label="Featured image URL"
-            type="url"
-            inputMode="url"
-            value={values.featuredImage}
-            onChange={set('featuredImage')}
-            error={fieldError('featuredImage')}
-            hint="Optional. https://… or a path on this site; without one the blog shows its placeholder."
-          />
-          <TextField
-            label="OG image URL"
-            type="url"
-            inputMode="url"
-            value={values.ogImage}
-            onChange={set('ogImage')}
-            error={fieldError('ogImage')}
-            hint="Optional. The picture for link previews; falls back to the featured image."
-          />
+          <div>
+            <TextField
+              label="Featured image URL"
+              type="url"
+              inputMode="url"
+              value={values.featuredImage}
+              onChange={set('featuredImage')}
+              error={fieldError('featuredImage')}
+              hint="Optional. https://… or a path on this site; without one the blog shows its placeholder."
+            />
+            {/* An upload fills the field with the image's media URL: the blog then serves it in AVIF/WebP at each width. */}
+            <ImageDropZone label="Upload featured image" onUploaded={(media) => set('featuredImage')({ target: { value: media.url } })} />
+          </div>
+          <div>
+            <TextField
+              label="OG image URL"
+              type="url"
+              inputMode="url"
+              value={values.ogImage}
+              onChange={set('ogImage')}
+              error={fieldError('ogImage')}
+              hint="Optional. The picture for link previews; falls back to the featured image."
+            />
+            <ImageDropZone label="Upload OG image" onUploaded={(media) => set('ogImage')({ target: { value: media.ogUrl } })} />
+          </div>
           <TextAreaField
             className="sm:col-span-2"
             label="Meta description"

@@ -120,6 +120,10 @@ export function WebhookDocs() {
                 <code className={code}>ogImage</code> <span className="text-muted-fg">http(s) URL for link previews</span>
               </li>
               <li>
+                <code className={code}>storeImages</code>{' '}
+                <span className="text-muted-fg">true to fetch featuredImage and ogImage once and keep them in the Media library</span>
+              </li>
+              <li>
                 <code className={code}>status</code> <span className="text-muted-fg">"draft" (default), "published" or "scheduled"</span>
               </li>
               <li>

@@ -1,0 +1,21 @@
+/** The media library (migrations/0012-media.ts). */
+export interface MediaTables {
+  media: {
+    id: string;
+    /** First 24 hex digits of the SHA-256 of the uploaded bytes: the stem of every stored file's name. */
+    hash: string;
+    filename: string;
+    alt: string;
+    /** jpeg, png, webp, avif or gif (sniffed from the bytes). */
+    format: string;
+    /** Size of the largest stored variant (the media URL's). */
+    width: number;
+    height: number;
+    bytes: number;
+    /** JSON array of { name, width, height, format, size }. */
+    variants: string;
+    created_at: string;
+  };
+  /** Stored variant files when the database is the store (PostgreSQL: shared by every instance). */
+  media_blobs: { name: string; content: Buffer; size: number; created_at: string };
+}

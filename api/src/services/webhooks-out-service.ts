@@ -1,0 +1,438 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  WEBHOOK_HEADERS,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_RESPONSE_EXCERPT_BYTES,
+  WEBHOOK_RETRY_WINDOW_MS,
+  webhookDeliveryListQuerySchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointUpdateSchema,
+  type WebhookDelivery,
+  type WebhookDeliveryList,
+  type WebhookEndpoint,
+  type WebhookEndpointList,
+  type WebhookEndpointWithSecret,
+  type WebhookEventType,
+  type WebhookPayload,
+} from '@site/contracts/webhooks-out';
+import type { StoredWebhookDelivery, StoredWebhookEndpoint, WebhooksOutRepository } from '../db/repositories/webhooks-out-repository';
+import type { Clock } from '../lib/clock';
+import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
+import type { Logger } from '../lib/logger';
+import type { AlertService } from './admin/alert-service';
+import { blogPostPath } from '@site/contracts/blog-routes';
+import { isRecordKey } from '@site/contracts/text';
+import { signWebhookBody } from './webhook-service';
+import type { WebhookSender } from './webhook-sender';
+
+/** The event a 'Send test event' delivers (not subscribable). */
+export const TEST_EVENT = 'webhook.test';
+
+export interface WebhooksOutService {
+  listEndpoints(): Promise<WebhookEndpointList>;
+  /** Validates with the contract; answers the endpoint with its new secret (the one time it is shown). */
+  createEndpoint(input: unknown): Promise<WebhookEndpointWithSecret>;
+  /** With `regenerateSecret: true` the answer carries the new secret. */
+  updateEndpoint(id: string, input: unknown): Promise<WebhookEndpoint | WebhookEndpointWithSecret>;
+  deleteEndpoint(id: string): Promise<void>;
+  /** Queues a `webhook.test` event for the endpoint, tries it at once and answers the delivery as it stands. */
+  sendTest(id: string): Promise<WebhookDelivery>;
+  deliveries(id: string, query: unknown): Promise<WebhookDeliveryList>;
+  /** Sends a delivery's event again (same event id and body) as a new delivery, tried at once. */
+  redeliver(id: string, deliveryId: string): Promise<WebhookDelivery>;
+  /**
+   * Stores one delivery per subscribed endpoint (the outbox) and kicks the sender. Never throws: a failure to queue is
+   * logged, the caller's change stands.
+   */
+  emit<T extends WebhookEventType>(type: T, data: Extract<WebhookPayload, { type: T }>['data']): Promise<void>;
+  /** Sends what is due; returns how many were delivered. Never throws. */
+  processOutbox(): Promise<number>;
+  start(): void;
+  /** Stops polling and waits for the run in progress (deliveries due stay for another instance). Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface WebhooksOutServiceDeps {
+  repository: WebhooksOutRepository;
+  sender: WebhookSender;
+  clock: Clock;
+  logger: Logger;
+  /** Where an endpoint disabled after 24 h of failures is reported. */
+  alerts?: Pick<AlertService, 'notify'>;
+  newId?: () => string;
+  /** How often each instance looks for due deliveries (default 5 s); a new event is sent at once anyway. */
+  pollMs?: number;
+  /** How long a claimed delivery belongs to the instance sending it (default 60 s; a send gives up within 10 s). */
+  claimLeaseMs?: number;
+  /** Delay before retry n (1-based) without Retry-After; default 30 s doubling to 1 h, ±20 % jitter. */
+  retryDelayMs?: (attempt: number) => number;
+  /** Deliveries sent at the same time (default 8). */
+  concurrency?: number;
+}
+
+const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3600_000) * (0.8 + Math.random() * 0.4);
+/** A Retry-After is honoured up to this (a receiver cannot park a delivery past the retry window). */
+const MAX_RETRY_AFTER_MS = 6 * 3600_000;
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+const isRetryable = (status: number) => status >= 500 || status === 429;
+
+function toEndpoint(e: StoredWebhookEndpoint): WebhookEndpoint {
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    events: e.events as WebhookEndpoint['events'],
+    enabled: e.enabled,
+    disabledReason: e.disabledReason,
+    failingSince: e.failingSince,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}
+
+function toDelivery(d: StoredWebhookDelivery): WebhookDelivery {
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    event: d.eventType as WebhookDelivery['event'],
+    createdAt: d.createdAt,
+    status: d.status,
+    attempts: d.attempts,
+    lastAttemptAt: d.lastAttemptAt,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+    responseStatus: d.responseStatus,
+    latencyMs: d.latencyMs,
+    responseExcerpt: d.responseExcerpt,
+    redeliveryOf: d.redeliveryOf,
+  };
+}
+
+function invalid(error: { issues: Array<{ path: PropertyKey[]; message: string }> }): InvalidInputError {
+  const details = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return new InvalidInputError(`Validation failed: ${details.map((d) => `${d.path}: ${d.message}`).join(', ')}`, { details });
+}
+
+export function createWebhooksOutService(deps: WebhooksOutServiceDeps): WebhooksOutService {
+  const { repository, clock, logger } = deps;
+  const newId = deps.newId ?? randomUUID;
+  const pollMs = deps.pollMs ?? 5_000;
+  const claimLeaseMs = deps.claimLeaseMs ?? 60_000;
+  const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
+  const concurrency = deps.concurrency ?? 8;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let stopping: Promise<void> | undefined;
+  let running: Promise<number> | undefined;
+  let again = false;
+
+  const mustFind = async (id: string) => {
+    // An id that cannot exist (PostgreSQL refuses NUL in text) is not found without asking the database.
+    const endpoint = isRecordKey(id) ? await repository.findEndpoint(id) : undefined;
+    if (!endpoint) throw new NotFoundError(WEBHOOK_MESSAGES.notFound, { code: 'webhook_not_found' });
+    return endpoint;
+  };
+
+  /** Called after a failed attempt: an endpoint failing for the whole retry window is turned off, with one alert. */
+  async function endpointFailed(endpointId: string, now: Date) {
+    const endpoint = await repository.markEndpointFailing(endpointId, now.toISOString());
+    if (!endpoint?.failingSince || !endpoint.enabled) return;
+    if (now.getTime() - Date.parse(endpoint.failingSince) < WEBHOOK_RETRY_WINDOW_MS) return;
+    const reason = `Every delivery failed since ${endpoint.failingSince}; turned off after 24 hours.`;
+    if (!(await repository.disableEndpoint(endpointId, reason, now.toISOString()))) return;
+    logger.warn({ webhookEndpointId: endpointId, url: endpoint.url }, 'outgoing webhook endpoint disabled after 24 h of failures');
+    deps.alerts?.notify({
+      type: 'webhookDelivery',
+      severity: 'high',
+      title: 'Webhook endpoint disabled',
+      message: `${endpoint.url} failed every delivery for 24 hours and was turned off. Fix it, then enable it again under Integrations.`,
+      detail: reason,
+      key: `webhook:${endpointId}`,
+      cooldownMs: 60 * 60_000,
+    });
+  }
+
+  async function attempt(d: StoredWebhookDelivery, endpoint: StoredWebhookEndpoint): Promise<boolean> {
+    const now = clock();
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const result = await deps.sender.post(endpoint.url, d.payload, {
+      'content-type': 'application/json',
+      'user-agent': 'TriValley-Webhooks/1',
+      [WEBHOOK_HEADERS.signature.toLowerCase()]: signWebhookBody(endpoint.secret, d.payload, timestamp),
+      [WEBHOOK_HEADERS.event.toLowerCase()]: d.eventType,
+      [WEBHOOK_HEADERS.id.toLowerCase()]: d.eventId,
+    });
+    const at = clock();
+    const attempts = d.attempts + 1;
+    const delivered = result.kind === 'answered' && result.status >= 200 && result.status < 300;
+    const retryable = result.kind === 'network' || isRetryable(result.status);
+    const deadline = Date.parse(d.createdAt) + WEBHOOK_RETRY_WINDOW_MS;
+    let status: 'pending' | 'delivered' | 'failed' = delivered ? 'delivered' : 'failed';
+    let nextAttemptAt: string | null = null;
+    if (!delivered && retryable && at.getTime() < deadline) {
+      const wanted = result.kind === 'answered' && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : retryDelay(attempts);
+      status = 'pending';
+      // The last try lands on the end of the window, so a receiver back within 24 h still gets the event.
+      nextAttemptAt = new Date(Math.min(at.getTime() + Math.max(wanted, 1000), deadline)).toISOString();
+    }
+    await repository.recordAttempt(d.id, {
+      at: at.toISOString(),
+      attempts,
+      status,
+      nextAttemptAt,
+      responseStatus: result.kind === 'answered' ? result.status : null,
+      latencyMs: result.latencyMs,
+      responseExcerpt: (result.kind === 'answered' ? result.excerpt : result.error).slice(0, WEBHOOK_RESPONSE_EXCERPT_BYTES),
+    });
+    if (delivered) {
+      await repository.markEndpointHealthy(endpoint.id);
+    } else {
+      logger.info(
+        { webhookDeliveryId: d.id, event: d.eventType, status: result.kind === 'answered' ? result.status : result.error, attempts, next: nextAttemptAt },
+        'outgoing webhook delivery failed',
+      );
+      await endpointFailed(endpoint.id, at);
+    }
+    return delivered;
+  }
+
+  const runOnce = async (): Promise<number> => {
+    let delivered = 0;
+    try {
+      for (;;) {
+        const due = await repository.due(clock().toISOString(), 50);
+        if (due.length === 0) break;
+        let claimedAny = false;
+        const queue = [...due];
+        const endpoints = new Map<string, Promise<StoredWebhookEndpoint | undefined>>();
+        const worker = async () => {
+          for (let d = queue.shift(); d && !stopped; d = queue.shift()) {
+            const now = clock();
+            // Every instance runs this loop: only the one whose claim succeeds sends, so a delivery goes out once.
+            if (!(await repository.claim(d.id, now.toISOString(), new Date(now.getTime() + claimLeaseMs).toISOString()))) continue;
+            claimedAny = true;
+            if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, repository.findEndpoint(d.endpointId));
+            const endpoint = await endpoints.get(d.endpointId);
+            if (!endpoint) continue;
+            try {
+              if (await attempt(d, endpoint)) delivered += 1;
+            } catch (err) {
+              logger.error({ err, webhookDeliveryId: d.id }, 'outgoing webhook attempt could not be recorded');
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+        if (!claimedAny || stopped) break;
+      }
+    } catch (err) {
+      logger.error({ err }, 'outgoing webhook outbox run failed');
+    }
+    return delivered;
+  };
+
+  // One run at a time; a kick during a run makes it look again once it ends.
+  const processOutbox = (): Promise<number> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await runOnce();
+      } while (again && !stopped);
+      running = undefined;
+      return total;
+    })();
+    return running;
+  };
+
+  async function enqueue(endpoints: StoredWebhookEndpoint[], type: string, eventId: string, payload: string, createdAt: string, redeliveryOf: string | null = null) {
+    const rows: StoredWebhookDelivery[] = endpoints.map((e) => ({
+      id: newId(),
+      endpointId: e.id,
+      eventId,
+      eventType: type,
+      payload,
+      createdAt,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: null,
+      lastAttemptAt: null,
+      responseStatus: null,
+      latencyMs: null,
+      responseExcerpt: null,
+      deliveredAt: null,
+      redeliveryOf,
+    }));
+    await repository.insertDeliveries(rows);
+    return rows;
+  }
+
+  async function tryNow(deliveryId: string): Promise<WebhookDelivery> {
+    await processOutbox();
+    // A run already in progress when the row was written may have missed it.
+    await processOutbox();
+    const stored = await repository.findDelivery(deliveryId);
+    if (!stored) throw new NotFoundError(WEBHOOK_MESSAGES.deliveryNotFound, { code: 'delivery_not_found' });
+    return toDelivery(stored);
+  }
+
+  return {
+    async listEndpoints() {
+      return { endpoints: (await repository.listEndpoints()).map(toEndpoint) };
+    },
+
+    async createEndpoint(input) {
+      const parsed = webhookEndpointCreateSchema.safeParse(input ?? {});
+      if (!parsed.success) throw invalid(parsed.error);
+      const now = clock().toISOString();
+      const endpoint: StoredWebhookEndpoint = {
+        id: newId(),
+        url: parsed.data.url,
+        description: parsed.data.description,
+        events: [...new Set(parsed.data.events)],
+        enabled: parsed.data.enabled,
+        secret: newSecret(),
+        disabledReason: null,
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await repository.insertEndpoint(endpoint);
+      return { ...toEndpoint(endpoint), secret: endpoint.secret };
+    },
+
+    async updateEndpoint(id, input) {
+      const parsed = webhookEndpointUpdateSchema.safeParse(input ?? {});
+      if (!parsed.success) throw invalid(parsed.error);
+      const existing = await mustFind(id);
+      const { regenerateSecret, ...changes } = parsed.data;
+      const reenabled = changes.enabled === true && !existing.enabled;
+      const updated: StoredWebhookEndpoint = {
+        ...existing,
+        ...(changes.url !== undefined ? { url: changes.url } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.events !== undefined ? { events: [...new Set(changes.events)] } : {}),
+        ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+        // Turned on again by the owner: a fresh start for the 24 h failure count.
+        ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
+        ...(regenerateSecret ? { secret: newSecret() } : {}),
+        updatedAt: clock().toISOString(),
+      };
+      await repository.updateEndpoint(updated);
+      if (reenabled) void processOutbox();
+      return regenerateSecret ? { ...toEndpoint(updated), secret: updated.secret } : toEndpoint(updated);
+    },
+
+    async deleteEndpoint(id) {
+      if (!isRecordKey(id) || !(await repository.deleteEndpoint(id))) throw new NotFoundError(WEBHOOK_MESSAGES.notFound, { code: 'webhook_not_found' });
+    },
+
+    async sendTest(id) {
+      const endpoint = await mustFind(id);
+      if (!endpoint.enabled) throw new InvalidInputError('Enable the endpoint before sending a test event.', { code: 'webhook_disabled' });
+      const createdAt = clock().toISOString();
+      const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+      const payload = JSON.stringify({ id: eventId, type: TEST_EVENT, createdAt, data: { message: 'A test event from the Integrations screen.' } });
+      const [row] = await enqueue([endpoint], TEST_EVENT, eventId, payload, createdAt);
+      return tryNow(row!.id);
+    },
+
+    async deliveries(id, query) {
+      await mustFind(id);
+      const parsed = webhookDeliveryListQuerySchema.safeParse(query ?? {});
+      if (!parsed.success) throw invalid(parsed.error);
+      return { deliveries: (await repository.listDeliveries(id, parsed.data.limit)).map(toDelivery) };
+    },
+
+    async redeliver(id, deliveryId) {
+      const endpoint = await mustFind(id);
+      const original = isRecordKey(deliveryId) ? await repository.findDelivery(deliveryId) : undefined;
+      if (!original || original.endpointId !== id) throw new NotFoundError(WEBHOOK_MESSAGES.deliveryNotFound, { code: 'delivery_not_found' });
+      if (!endpoint.enabled) throw new InvalidInputError('Enable the endpoint before redelivering.', { code: 'webhook_disabled' });
+      // Same event id and body: a receiver that already has it ignores it; a new retry window from now.
+      const [row] = await enqueue([endpoint], original.eventType, original.eventId, original.payload, clock().toISOString(), original.id);
+      return tryNow(row!.id);
+    },
+
+    async emit(type, data) {
+      try {
+        const endpoints = await repository.subscribers(type);
+        if (endpoints.length === 0) return;
+        const createdAt = clock().toISOString();
+        const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+        const payload = JSON.stringify({ id: eventId, type, createdAt, data });
+        await enqueue(endpoints, type, eventId, payload, createdAt);
+        if (!stopped) void processOutbox();
+      } catch (err) {
+        logger.error({ err, event: type }, 'could not queue an outgoing webhook event');
+      }
+    },
+
+    processOutbox,
+
+    start() {
+      if (timer || stopped) return;
+      timer = setInterval(() => void processOutbox(), pollMs);
+      timer.unref();
+      // Deliveries left due by a previous run of the process.
+      void processOutbox();
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        if (timer) clearInterval(timer);
+        timer = undefined;
+        await running;
+      })();
+      return stopping;
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ payloads
+
+/** `lead.created`: the fields the owner sees in the leads inbox (not the IP hash or user agent). */
+export function leadCreatedData(m: { id: string; createdAt: string; name: string; email: string; company: string | null; subject: string | null; message: string }) {
+  return { id: m.id, createdAt: m.createdAt, name: m.name, email: m.email, company: m.company, subject: m.subject, message: m.message };
+}
+
+/** `analysis.completed`: what the visitor typed (business, location) and the result, with the report's permalink. */
+export function analysisCompletedData(
+  stored: { id: string; mode: 'smb' | 'website'; report: { analyzedAt: string; businessInfo: { businessName: string; location: string | null }; scores: { overall: { score: number } } } },
+  publicOrigin: string,
+) {
+  return {
+    id: stored.id,
+    mode: stored.mode,
+    businessName: stored.report.businessInfo.businessName,
+    location: stored.report.businessInfo.location,
+    score: stored.report.scores.overall.score,
+    analyzedAt: stored.report.analyzedAt,
+    reportUrl: new URL(`/free-analysis/report/${encodeURIComponent(stored.id)}`, publicOrigin).href,
+  };
+}
+
+/** `post.*`: the post's public facts and page (null once deleted or while not published), not its content. */
+export function postEventData(
+  post: { id: string; title: string; slug: string; excerpt: string; status: string; category: string; author: string; publishedAt: string | null; updatedAt: string },
+  publicOrigin: string,
+  deleted = false,
+) {
+  return {
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    excerpt: post.excerpt,
+    status: post.status,
+    category: post.category,
+    author: post.author,
+    publishedAt: post.publishedAt,
+    updatedAt: post.updatedAt,
+    url: !deleted && post.status === 'published' ? new URL(blogPostPath(post.slug), publicOrigin).href : null,
+  };
+}

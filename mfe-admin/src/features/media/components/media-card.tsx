@@ -1,0 +1,116 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { MEDIA_ALT_MAX, type MediaItem } from '@site/contracts/media';
+import { ApiError, Button, notify } from '@site/ui';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { controlClass } from '../../../components/form-field';
+import { editPostPath } from '../../../config/pages';
+import { errorMessage } from '../../../lib/admin-request';
+import { deleteMedia } from '../api/delete-media';
+import { updateMediaAlt } from '../api/update-media-alt';
+
+const FIELD_LABEL = { featuredImage: 'featured image', ogImage: 'OG image' } as const;
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** One image of the library: thumbnail, size, alt text (saved on its own), the posts using it, and delete. */
+export function MediaCard({ media, onChanged, onDeleted }: { media: MediaItem; onChanged: (media: MediaItem) => void; onDeleted: () => void }) {
+  const altId = useId();
+  const [alt, setAlt] = useState(media.alt);
+  const [saving, setSaving] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const thumb = media.variants.find((v) => v.format === 'webp' && v.width === 480) ?? media.variants.find((v) => v.format === 'webp') ?? { url: media.url, width: media.width, height: media.height };
+  const used = media.usedBy.length > 0;
+  const name = media.alt || media.filename;
+
+  async function saveAlt(e: FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    try {
+      const updated = await updateMediaAlt(media.id, alt);
+      setAlt(updated.alt);
+      onChanged(updated);
+      notify.success('Alt text saved');
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not save the alt text.'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    setDeleting(true);
+    try {
+      await deleteMedia(media.id);
+      setConfirm(false);
+      onDeleted();
+      notify.success('Image deleted');
+    } catch (err) {
+      setConfirm(false);
+      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not delete the image.'));
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  return (
+    <li className="flex flex-col overflow-hidden rounded-xl border border-border bg-surface">
+      <img src={thumb.url} alt={media.alt} width={thumb.width} height={thumb.height} loading="lazy" decoding="async" className="aspect-[4/3] w-full bg-surface-muted object-contain" />
+      <div className="flex flex-1 flex-col gap-3 p-3 text-sm">
+        <div>
+          <p className="truncate font-semibold text-fg" title={media.filename}>
+            {media.filename}
+          </p>
+          <p className="text-muted-fg">
+            {media.width}×{media.height} · {media.format.toUpperCase()} · {formatBytes(media.bytes)}
+          </p>
+        </div>
+        <form onSubmit={saveAlt} className="space-y-2">
+          <label htmlFor={altId} className="font-semibold text-fg">
+            Alt text
+          </label>
+          <input id={altId} value={alt} maxLength={MEDIA_ALT_MAX} onChange={(e) => setAlt(e.target.value)} placeholder="Describe the image" className={controlClass} />
+          <Button type="submit" size="sm" variant="secondary" disabled={saving || alt.trim() === media.alt} aria-busy={saving || undefined}>
+            {saving ? 'Saving…' : 'Save alt text'}
+          </Button>
+        </form>
+        <div>
+          <p className="font-semibold text-fg">Used by</p>
+          {used ? (
+            <ul className="mt-1 space-y-1">
+              {media.usedBy.map((use) => (
+                <li key={`${use.id}-${use.field}`}>
+                  <Link to={editPostPath(use.id)} className="text-primary underline-offset-2 hover:underline dark:text-blue-300">
+                    {use.title}
+                  </Link>{' '}
+                  <span className="text-muted-fg">({FIELD_LABEL[use.field]})</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-muted-fg">No post.</p>
+          )}
+        </div>
+        <div className="mt-auto border-t border-border pt-3">
+          <Button size="sm" variant="danger" disabled={used} onClick={() => setConfirm(true)} aria-label={`Delete ${name}`}>
+            Delete
+          </Button>
+          {used && <p className="mt-1 text-xs text-muted-fg">In use: choose another image in those posts before deleting it.</p>}
+        </div>
+      </div>
+      <ConfirmDialog
+        open={confirm}
+        onOpenChange={setConfirm}
+        title="Delete image"
+        description={`Delete ${name}? Its files are removed for good.`}
+        confirmLabel="Delete"
+        busyLabel="Deleting…"
+        busy={deleting}
+        onConfirm={() => void remove()}
+      />
+    </li>
+  );
+}
