@@ -218,6 +218,8 @@ for (const theme of ['light', 'dark'] as const) {
       ['/admin/posts', 'Blog Posts'],
       ['/admin/posts/create', 'Create Post'],
       [`/admin/posts/${draft.body.id}/edit`, 'Edit Post'],
+      ['/admin/integrations', 'Integrations'],
+      ['/admin/media', 'Media'],
     ];
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
