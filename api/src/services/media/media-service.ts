@@ -6,6 +6,7 @@ import { MEDIA_CONTENT_TYPES, MEDIA_FORMATS, mediaOgUrl, mediaUrl, type MediaFor
 import { mediaAltSchema, type MediaItem, type MediaList } from '@site/contracts/media';
 import type { MediaRepository, StoredMedia, StoredMediaUse } from '../../db/repositories/media-repository';
 import type { Clock } from '../../lib/clock';
+import { isRecordKey } from '@site/contracts/text';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/domain-errors';
 import { processImage } from './media-processing';
 import type { MediaStore } from './media-store';
@@ -97,7 +98,8 @@ export function createMediaService(deps: { repository: MediaRepository; store: M
   }
 
   async function getStored(id: string): Promise<StoredMedia> {
-    const media = await repository.byId(id);
+    // An id that no record can have (a NUL byte, which PostgreSQL refuses in text) is not looked up.
+    const media = isRecordKey(id) ? await repository.byId(id) : undefined;
     if (!media) throw new NotFoundError('No such image.', { code: 'media_not_found' });
     return media;
   }

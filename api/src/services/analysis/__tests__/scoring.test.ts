@@ -21,6 +21,9 @@ const signalArb: fc.Arbitrary<Signal> = fc
     insight: '',
   }));
 
+/** The signals of one report: each key at most once, as the engine measures each signal once. */
+const reportSignals = (options: { minLength?: number; maxLength: number }) => fc.uniqueArray(signalArb, { selector: (s) => s.key, ...options });
+
 describe('scoring model', () => {
   it('has 100 points in all, split over the six factors', () => {
     expect(Object.values(SIGNALS).reduce((n, s) => n + s.points, 0)).toBe(100);
@@ -29,7 +32,7 @@ describe('scoring model', () => {
 
   it('scores stay within 0-100 and labels and colours follow the 80/60/40 thresholds', () => {
     fc.assert(
-      fc.property(fc.array(signalArb, { maxLength: 40 }), (signals) => {
+      fc.property(reportSignals({ maxLength: 40 }), (signals) => {
         const all = scoreAll(signals);
         for (const [key, r] of Object.entries(all)) {
           expect(r.score).toBeGreaterThanOrEqual(0);
@@ -55,8 +58,10 @@ describe('scoring model', () => {
 
   it('adding a verified positive signal never lowers its factor (or the overall score)', () => {
     fc.assert(
-      fc.property(fc.array(signalArb, { maxLength: 30 }), fc.constantFrom(...keys), (signals, key) => {
+      fc.property(reportSignals({ maxLength: 30 }), fc.constantFrom(...keys), (measured, key) => {
         const spec = SIGNALS[key];
+        // A report without this signal, then the same report with it measured and fully positive.
+        const signals = measured.filter((s) => s.key !== key);
         const before = scoreAll(signals);
         const positive: Signal = { key, factor: spec.factor, label: spec.label, maxPoints: spec.points, status: 'verified', fraction: 1, insight: '' };
         const after = scoreAll([...signals, positive]);
@@ -69,7 +74,7 @@ describe('scoring model', () => {
 
   it('improving one signal never lowers its factor', () => {
     fc.assert(
-      fc.property(fc.array(signalArb, { minLength: 1, maxLength: 30 }), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true }), (signals, i, bump) => {
+      fc.property(reportSignals({ minLength: 1, maxLength: 30 }), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true }), (signals, i, bump) => {
         const idx = i % signals.length;
         const s = signals[idx]!;
         if (s.status === 'unverified') return;
