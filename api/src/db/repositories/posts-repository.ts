@@ -388,23 +388,24 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     },
 
     async purgeDeleted(before) {
-      const gone = db
+      // Posts whose last revision is a delete older than `before` (one deleted, restored and deleted again later stays).
+      const stale = await db
         .selectFrom('blog_post_revisions as r')
         .select('r.post_id')
         .where('r.action', '=', 'delete')
         .where('r.created_at', '<', before)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))));
-      const posts = await gone.execute();
-      if (posts.length === 0) return 0;
-      const ids = [...new Set(posts.map((p) => p.post_id))];
-      // Only histories whose last revision is that old delete (a post restored and deleted again later stays).
-      const stale: string[] = [];
-      for (const id of ids) {
-        const last = await db.selectFrom('blog_post_revisions').select(['action', 'created_at']).where('post_id', '=', id).orderBy('number', 'desc').limit(1).executeTakeFirst();
-        if (last && last.action === 'delete' && last.created_at < before) stale.push(id);
-      }
-      if (stale.length > 0) await db.deleteFrom('blog_post_revisions').where('post_id', 'in', stale).execute();
-      return stale.length;
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('blog_post_revisions as later').select('later.id').whereRef('later.post_id', '=', 'r.post_id').whereRef('later.number', '>', 'r.number'),
+            ),
+          ),
+        )
+        .execute();
+      const ids = stale.map((row) => row.post_id);
+      if (ids.length > 0) await db.deleteFrom('blog_post_revisions').where('post_id', 'in', ids).execute();
+      return ids.length;
     },
 
     async incrementViews(slug) {
