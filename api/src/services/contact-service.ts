@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactRequest } from '@site/contracts/contact';
 import type { ContactRepository, StoredContactMessage } from '../db/repositories/contact-repository';
+import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from './mailer';
@@ -46,8 +47,11 @@ export interface ContactServiceDeps {
   retryDelayMs?: (attempt: number) => number;
   /** How long a claimed mail belongs to the instance sending it (default 5 min; SMTP gives up within 45 s). */
   claimLeaseMs?: number;
-  /** Told of each stored message (outgoing webhooks' `lead.created`); awaited, its failures logged, never the visitor's. */
-  onStored?: (message: StoredContactMessage) => Promise<void> | void;
+  /**
+   * Each stored message's event (outgoing webhooks' `lead.created`), written in the message's transaction: a message is
+   * never stored without its event, nor an event without its message.
+   */
+  events?: ChangeEvents<StoredContactMessage>;
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 6 * 3600_000);
@@ -152,14 +156,8 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         mailLastError: null,
         mailSentAt: null,
       };
-      await deps.messages.insert(message);
-      if (deps.onStored) {
-        try {
-          await deps.onStored(message);
-        } catch (err) {
-          deps.logger.error({ err, contactMessageId: message.id }, 'a contact message subscriber failed');
-        }
-      }
+      await deps.messages.insert(message, deps.events?.inTransaction(message));
+      deps.events?.committed();
       // The mail goes out in the background: the visitor's answer never waits on, or fails with, SMTP.
       if (deps.mailer && !stopped) void processOutbox();
       return { kind: 'stored', message };

@@ -43,6 +43,7 @@ import {
 import { SCHEDULE_MESSAGES, parsePublishAt, publishAtProblem } from '@site/contracts/post-schedule';
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
+import type { ChangeEvents, InTransaction } from '../db/in-transaction';
 import type { NewRevision, PostFilter, PostPosition, PostsRepository, StoredPost, StoredPostSummary, StoredRevision } from '../db/repositories/posts-repository';
 import { postChangeTags } from '../lib/content-tags';
 import { createLogger, type Logger } from '../lib/logger';
@@ -363,11 +364,11 @@ export function createPostService(deps: {
    */
   onContentChange?: (tags: string[]) => void;
   /**
-   * Told after each stored change a subscriber outside may care about (outgoing webhooks): a post published (by hand,
-   * by the n8n webhook or by the scheduler), a published post saved again, a post deleted. Awaited, so the event is
-   * queued before the caller's answer; its failures are logged, never the caller's.
+   * Each stored change a subscriber outside may care about (outgoing webhooks): a post published (by hand, by the n8n
+   * webhook or by the scheduler), a published post saved again, a post deleted. Written in the change's transaction
+   * (with its revision), so the change is never stored without its event; committed before the caller's answer.
    */
-  onPostEvent?: (event: PostEvent) => Promise<void> | void;
+  events?: ChangeEvents<PostEvent>;
   logger?: Logger;
 }): PostService {
   const { posts, clock } = deps;
@@ -381,14 +382,13 @@ export function createPostService(deps: {
     if (tags.length > 0) deps.onContentChange(tags);
   }
 
-  async function announce(type: PostEvent['type'], post: StoredPost) {
-    if (!deps.onPostEvent) return;
-    try {
-      await deps.onPostEvent({ type, post: toPost(post) });
-    } catch (err) {
-      logger.error({ err, event: type, postId: post.id }, 'a post event subscriber failed');
-    }
+  /** The event a write stores with itself (none without a subscriber, or when `type` is undefined). */
+  function eventOf(type: PostEvent['type'] | undefined, post: StoredPost): InTransaction | undefined {
+    return type && deps.events ? deps.events.inTransaction({ type, post: toPost(post) }) : undefined;
   }
+
+  /** After a write that stored an event: the outbox sends it. */
+  const committed = () => deps.events?.committed();
 
   function published(post: StoredPost, actor: PostActor, scheduledFor?: string) {
     logger.info(
@@ -439,7 +439,8 @@ export function createPostService(deps: {
             ? uniqueSlug(base, await posts.slugsLike(base))
             : `${base}-${randomUUID().slice(0, 8)}`;
       const post = make(slug);
-      if (await posts.insert(post, revisionOf(action, actor, undefined, post))) return post;
+      const event = eventOf(post.status === 'published' ? 'post.published' : undefined, post);
+      if (await posts.insert(post, revisionOf(action, actor, undefined, post), event)) return post;
       if (attempt > SLUG_ATTEMPTS + 1) throw new ConflictError('The post could not get a free address. Please try again.');
     }
   }
@@ -534,7 +535,7 @@ export function createPostService(deps: {
       );
       if (post.status === 'published') published(post, actor);
       tell(post);
-      if (post.status === 'published') await announce('post.published', post);
+      if (post.status === 'published') committed();
       return toPost(post);
     },
 
@@ -552,9 +553,9 @@ export function createPostService(deps: {
     async delete(id, options = {}) {
       const existing = await mustFind(id);
       const gone: StoredPost = { ...existing, updatedAt: clock().toISOString() };
-      if (!(await posts.delete(id, revisionOf('delete', options.actor ?? { kind: 'admin' }, existing, gone)))) throw notFound();
+      if (!(await posts.delete(id, revisionOf('delete', options.actor ?? { kind: 'admin' }, existing, gone), eventOf('post.deleted', gone)))) throw notFound();
       tell(existing);
-      await announce('post.deleted', gone);
+      committed();
     },
 
     previewContent(input) {
@@ -573,14 +574,21 @@ export function createPostService(deps: {
       const now = clock().toISOString();
       const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now, publishAt: null };
       // Still unpublished, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: existing.status }, revisionOf('publish', actor, existing, updated)))) {
+      if (
+        !(await posts.update(
+          updated,
+          { updatedAt: existing.updatedAt, status: existing.status },
+          revisionOf('publish', actor, existing, updated),
+          eventOf('post.published', updated),
+        ))
+      ) {
         const current = await mustFind(id);
         if (current.status !== 'draft' && current.status !== 'scheduled') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
         throw new PostConflictError(toPost(current));
       }
       published(updated, actor);
       tell(updated);
-      await announce('post.published', updated);
+      committed();
       return toPost(updated);
     },
 
@@ -620,12 +628,17 @@ export function createPostService(deps: {
           const scheduledFor = existing.publishAt ?? now;
           const updated: StoredPost = { ...existing, status: 'published', publishedAt: scheduledFor, publishAt: null, updatedAt: now };
           // The slot is taken by the write itself: of the instances that read this post as due, one write matches.
-          const won = await posts.update(updated, { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now }, revisionOf('publish', actor, existing, updated));
+          const won = await posts.update(
+            updated,
+            { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now },
+            revisionOf('publish', actor, existing, updated),
+            eventOf('post.published', updated),
+          );
           if (!won) continue;
           progressed = true;
           published(updated, actor, scheduledFor);
           tell(updated);
-          await announce('post.published', updated);
+          committed();
           done.push(toPost(updated));
         }
         if (due.length < 50 || !progressed) return done;
@@ -669,11 +682,12 @@ export function createPostService(deps: {
       // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
       const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: now };
       await ensureCategory(v.category, categorySlug, now);
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf('restore', options.actor ?? { kind: 'admin' }, existing, updated, number)))) {
+      const event = eventOf(updated.status === 'published' ? 'post.updated' : undefined, updated);
+      if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf('restore', options.actor ?? { kind: 'admin' }, existing, updated, number), event))) {
         throw new PostConflictError(toPost(await mustFind(id)));
       }
       tell(existing, updated);
-      if (updated.status === 'published') await announce('post.updated', updated);
+      if (event) committed();
       return toPost(updated);
     },
 
@@ -760,10 +774,11 @@ export function createPostService(deps: {
     await ensureCategory(v.category, categorySlug, now);
     const action: RevisionAction =
       status === existing.status ? 'update' : status === 'published' ? 'publish' : status === 'scheduled' ? 'schedule' : 'update';
-    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf(action, actor, existing, updated)))) return undefined;
+    const event = eventOf(updated.status !== 'published' ? undefined : existing.status === 'published' ? 'post.updated' : 'post.published', updated);
+    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf(action, actor, existing, updated), event))) return undefined;
     if (updated.status === 'published' && existing.status !== 'published') published(updated, actor);
     tell(existing, updated);
-    if (updated.status === 'published') await announce(existing.status === 'published' ? 'post.updated' : 'post.published', updated);
+    if (event) committed();
     return toPost(updated);
   }
 }

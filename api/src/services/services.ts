@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { createEventsRepository } from '../db/repositories/events-repository';
 import type { Config } from '../config';
-import { createContactRepository } from '../db/repositories/contact-repository';
+import { createContactRepository, type StoredContactMessage } from '../db/repositories/contact-repository';
 import type { Clock } from '../lib/clock';
 import type { RateLimitStore } from '../lib/rate-limit-counter';
 import { createLogger, type Logger } from '../lib/logger';
@@ -10,10 +10,10 @@ import { createContactService, type ContactService } from './contact-service';
 import { createSmtpMailer } from './mailer';
 import { createEventService, type EventService } from './event-service';
 import { createPostsRepository, createWebhookDeliveriesRepository } from '../db/repositories/posts-repository';
-import { createPostService, type PostService } from './post-service';
+import { createPostService, type PostEvent, type PostService } from './post-service';
 import { createPostScheduler, type PostScheduler } from './post-scheduler';
 import { createWebhookService, type WebhookService } from './webhook-service';
-import { createAnalysesRepository } from '../db/repositories/analyses-repository';
+import { createAnalysesRepository, type StoredAnalysis } from '../db/repositories/analyses-repository';
 import {
   createAnalysisEngine,
   createAnalysisService,
@@ -131,7 +131,7 @@ export function createServices(deps: {
     clock: deps.clock,
     logger,
     onContentChange: deps.onContentChange,
-    onPostEvent: ({ type, post }) => webhooksOut.emit(type, postEventData(post, origin, type === 'post.deleted')),
+    events: webhooksOut.changeEvents<PostEvent>(({ type, post }) => ({ type, data: postEventData(post, origin, type === 'post.deleted') })),
   });
   const mediaStore: MediaStore =
     deps.databaseDialect === 'postgres'
@@ -160,7 +160,7 @@ export function createServices(deps: {
       mailer: deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
-      onStored: (message) => webhooksOut.emit('lead.created', leadCreatedData(message)),
+      events: webhooksOut.changeEvents<StoredContactMessage>((message) => ({ type: 'lead.created', data: leadCreatedData(message) })),
     }),
     analysis: createAnalysisService({
       engine: createAnalysisEngine({
@@ -171,7 +171,7 @@ export function createServices(deps: {
       }),
       repository: createAnalysesRepository(deps.db),
       clock: deps.clock,
-      onCompleted: (stored) => webhooksOut.emit('analysis.completed', analysisCompletedData(stored, origin)),
+      events: webhooksOut.changeEvents<StoredAnalysis>((stored) => ({ type: 'analysis.completed', data: analysisCompletedData(stored, origin) })),
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,

@@ -16,6 +16,9 @@ import {
   type WebhookPayload,
 } from '@site/contracts/webhooks-out';
 import type { StoredWebhookDelivery, StoredWebhookEndpoint, WebhooksOutRepository } from '../db/repositories/webhooks-out-repository';
+import type { Kysely } from 'kysely';
+import type { ChangeEvents } from '../db/in-transaction';
+import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
@@ -24,6 +27,8 @@ import { blogPostPath } from '@site/contracts/blog-routes';
 import { isRecordKey } from '@site/contracts/text';
 import { signWebhookBody } from './webhook-service';
 import type { WebhookSender } from './webhook-sender';
+
+type EventData<T extends WebhookEventType> = Extract<WebhookPayload, { type: T }>['data'];
 
 /** The event a 'Send test event' delivers (not subscribable). */
 export const TEST_EVENT = 'webhook.test';
@@ -41,10 +46,15 @@ export interface WebhooksOutService {
   /** Sends a delivery's event again (same event id and body) as a new delivery, tried at once. */
   redeliver(id: string, deliveryId: string): Promise<WebhookDelivery>;
   /**
-   * Stores one delivery per subscribed endpoint (the outbox) and kicks the sender. Never throws: a failure to queue is
-   * logged, the caller's change stands.
+   * Writes one delivery per subscribed endpoint (the outbox) with `trx`, the transaction storing the change the event
+   * tells of: the change and its deliveries are committed together, so a crash cannot keep one without the other.
+   * Throws what the database throws (the caller's transaction then rolls back). Call `kick()` after the commit.
    */
-  emit<T extends WebhookEventType>(type: T, data: Extract<WebhookPayload, { type: T }>['data']): Promise<void>;
+  enqueueIn<T extends WebhookEventType>(trx: Kysely<Database>, type: T, data: EventData<T>): Promise<void>;
+  /** The events of a kind as a service's `ChangeEvents` (written in its transaction, sent after the commit). */
+  changeEvents<E>(toEvent: (change: E) => { [T in WebhookEventType]: { type: T; data: EventData<T> } }[WebhookEventType]): ChangeEvents<E>;
+  /** Sends what was queued without waiting (after a commit). */
+  kick(): void;
   /** Sends what is due; returns how many were delivered. Never throws. */
   processOutbox(): Promise<number>;
   start(): void;
@@ -249,7 +259,15 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     return running;
   };
 
-  async function enqueue(endpoints: StoredWebhookEndpoint[], type: string, eventId: string, payload: string, createdAt: string, redeliveryOf: string | null = null) {
+  async function enqueue(
+    endpoints: StoredWebhookEndpoint[],
+    type: string,
+    eventId: string,
+    payload: string,
+    createdAt: string,
+    redeliveryOf: string | null = null,
+    store: WebhooksOutRepository = repository,
+  ) {
     const rows: StoredWebhookDelivery[] = endpoints.map((e) => ({
       id: newId(),
       endpointId: e.id,
@@ -267,7 +285,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       deliveredAt: null,
       redeliveryOf,
     }));
-    await repository.insertDeliveries(rows);
+    await store.insertDeliveries(rows);
     return rows;
   }
 
@@ -280,7 +298,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     return toDelivery(stored);
   }
 
-  return {
+  const service: WebhooksOutService = {
     async listEndpoints() {
       return { endpoints: (await repository.listEndpoints()).map(toEndpoint) };
     },
@@ -358,18 +376,28 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       return tryNow(row!.id);
     },
 
-    async emit(type, data) {
-      try {
-        const endpoints = await repository.subscribers(type);
-        if (endpoints.length === 0) return;
-        const createdAt = clock().toISOString();
-        const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
-        const payload = JSON.stringify({ id: eventId, type, createdAt, data });
-        await enqueue(endpoints, type, eventId, payload, createdAt);
-        if (!stopped) void processOutbox();
-      } catch (err) {
-        logger.error({ err, event: type }, 'could not queue an outgoing webhook event');
-      }
+    async enqueueIn(trx, type, data) {
+      const store = repository.on(trx);
+      const endpoints = await store.subscribers(type);
+      if (endpoints.length === 0) return;
+      const createdAt = clock().toISOString();
+      const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+      const payload = JSON.stringify({ id: eventId, type, createdAt, data });
+      await enqueue(endpoints, type, eventId, payload, createdAt, null, store);
+    },
+
+    changeEvents(toEvent) {
+      return {
+        inTransaction: (change) => (trx) => {
+          const { type, data } = toEvent(change);
+          return service.enqueueIn(trx, type, data as never);
+        },
+        committed: () => service.kick(),
+      };
+    },
+
+    kick() {
+      if (!stopped) void processOutbox();
     },
 
     processOutbox,
@@ -392,6 +420,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       return stopping;
     },
   };
+  return service;
 }
 
 // ------------------------------------------------------------------------------------------------ payloads

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AnalysisResponse } from '@site/contracts/analysis';
+import type { InTransaction } from '../in-transaction';
 import type { Database } from '../schema';
 import type { AnalysesTable } from '../analysis-schema';
 
@@ -15,7 +16,8 @@ export interface StoredAnalysis {
 }
 
 export interface AnalysisRepository {
-  insert(record: StoredAnalysis): Promise<void>;
+  /** Stores the report; with `also`, that write runs in the same transaction (its outgoing events). */
+  insert(record: StoredAnalysis, also?: InTransaction): Promise<void>;
   findById(id: string): Promise<StoredAnalysis | undefined>;
   findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
   /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
@@ -32,7 +34,14 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
     report: JSON.parse(row.report) as StoredAnalysis['report'],
   });
   return {
-    async insert(a) {
+    async insert(a, also) {
+      if (also) {
+        await db.transaction().execute(async (trx) => {
+          await createAnalysesRepository(trx).insert(a);
+          await also(trx);
+        });
+        return;
+      }
       await db
         .insertInto('analyses')
         .values({ id: a.id, cache_key: a.cacheKey, mode: a.mode, created_at: a.createdAt.toISOString(), report: JSON.stringify(a.report) })

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ContactMessageRow, MailStatus } from '../contact-schema';
+import type { InTransaction } from '../in-transaction';
 import type { Database } from '../schema';
 
 export interface StoredContactMessage {
@@ -20,7 +21,8 @@ export interface StoredContactMessage {
 }
 
 export interface ContactRepository {
-  insert(message: StoredContactMessage): Promise<void>;
+  /** Stores the message; with `also`, that write runs in the same transaction (its outgoing events). */
+  insert(message: StoredContactMessage, also?: InTransaction): Promise<void>;
   findById(id: string): Promise<StoredContactMessage | undefined>;
   /** Newest first. */
   list(options?: { limit?: number }): Promise<StoredContactMessage[]>;
@@ -40,7 +42,14 @@ export interface ContactRepository {
 /** Storage of contact messages and their mail outbox. Same SQL on SQLite and PostgreSQL. */
 export function createContactRepository(db: Kysely<Database>): ContactRepository {
   return {
-    async insert(m) {
+    async insert(m, also) {
+      if (also) {
+        await db.transaction().execute(async (trx) => {
+          await createContactRepository(trx).insert(m);
+          await also(trx);
+        });
+        return;
+      }
       await db
         .insertInto('contact_messages')
         .values({

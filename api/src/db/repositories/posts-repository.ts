@@ -4,6 +4,7 @@ import type { BlogPostRevisionsTable, BlogPostRow } from '../blog-schema';
 import type { Selectable } from 'kysely';
 
 type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
+import type { InTransaction } from '../in-transaction';
 import type { Database } from '../schema';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
@@ -105,14 +106,19 @@ export interface PostsRepository {
    * Stores a new post: `false` when its slug is taken (the unique index decides, whichever instance wrote first), so
    * the caller picks another; any other failure throws.
    */
-  insert(post: StoredPost, revision?: NewRevision): Promise<boolean>;
+  insert(post: StoredPost, revision?: NewRevision, also?: InTransaction): Promise<boolean>;
   /**
    * Writes every field of the post: `false` when nothing matched, i.e. the post is gone or, with a condition, it no
    * longer has that `updatedAt` / status (another request changed it first). A compare-and-set in one UPDATE.
    */
-  update(post: StoredPost, where?: { updatedAt?: string; status?: PostStatus; publishAtBefore?: string }, revision?: NewRevision): Promise<boolean>;
+  update(
+    post: StoredPost,
+    where?: { updatedAt?: string; status?: PostStatus; publishAtBefore?: string },
+    revision?: NewRevision,
+    also?: InTransaction,
+  ): Promise<boolean>;
   /** Deletes the post (and stores `revision`, its last state, in the same transaction); false when there was none. */
-  delete(id: string, revision?: NewRevision): Promise<boolean>;
+  delete(id: string, revision?: NewRevision, also?: InTransaction): Promise<boolean>;
   /** Scheduled posts whose time is at or before `now`, oldest time first (the scheduler's work). */
   dueScheduled(now: string, limit: number): Promise<StoredPost[]>;
   /** The earliest time of a scheduled post, if any (the scheduler sets its timer by it). */
@@ -179,12 +185,15 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
   /**
    * Runs a write, and with a revision stores it in the same transaction, numbered after the post's last one, only
-   * when the write happened (a compare-and-set that matched nothing stores no revision).
+   * when the write happened (a compare-and-set that matched nothing stores no revision); `also` (the change's outgoing
+   * events) likewise.
    */
-  async function writeWith(revision: NewRevision | undefined, postId: string, write: (trx: Kysely<Database>) => Promise<boolean>) {
-    if (!revision) return write(db);
+  async function writeWith(revision: NewRevision | undefined, postId: string, write: (trx: Kysely<Database>) => Promise<boolean>, also?: InTransaction) {
+    if (!revision && !also) return write(db);
     return db.transaction().execute(async (trx) => {
       if (!(await write(trx))) return false;
+      if (also) await also(trx);
+      if (!revision) return true;
       const last = await trx
         .selectFrom('blog_post_revisions')
         .select((eb) => eb.fn.max<number | string | null>('number').as('number'))
@@ -284,12 +293,17 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       return new Set(rows.map((r) => r.slug));
     },
 
-    async insert(post, revision) {
+    async insert(post, revision, also) {
       try {
-        await writeWith(revision, post.id, async (trx) => {
-          await trx.insertInto('blog_posts').values(toRow(post)).execute();
-          return true;
-        });
+        await writeWith(
+          revision,
+          post.id,
+          async (trx) => {
+            await trx.insertInto('blog_posts').values(toRow(post)).execute();
+            return true;
+          },
+          also,
+        );
         return true;
       } catch (error) {
         if (isSlugTaken(error)) return false;
@@ -297,8 +311,11 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       }
     },
 
-    async update(post, where = {}, revision) {
-      return writeWith(revision, post.id, async (trx) => {
+    async update(post, where = {}, revision, also) {
+      return writeWith(
+        revision,
+        post.id,
+        async (trx) => {
         const { id, ...rest } = toRow(post);
         let query = trx.updateTable('blog_posts').set(rest).where('id', '=', id);
         if (where.updatedAt !== undefined) query = query.where('updated_at', '=', where.updatedAt);
@@ -306,14 +323,21 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         if (where.publishAtBefore !== undefined) query = query.where('publish_at', '<=', where.publishAtBefore);
         const result = await query.executeTakeFirst();
         return Number(result.numUpdatedRows) > 0;
-      });
+        },
+        also,
+      );
     },
 
-    async delete(id, revision) {
-      return writeWith(revision, id, async (trx) => {
-        const result = await trx.deleteFrom('blog_posts').where('id', '=', id).executeTakeFirst();
-        return Number(result.numDeletedRows) > 0;
-      });
+    async delete(id, revision, also) {
+      return writeWith(
+        revision,
+        id,
+        async (trx) => {
+          const result = await trx.deleteFrom('blog_posts').where('id', '=', id).executeTakeFirst();
+          return Number(result.numDeletedRows) > 0;
+        },
+        also,
+      );
     },
 
     async dueScheduled(now, limit) {

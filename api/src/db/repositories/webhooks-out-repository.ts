@@ -57,6 +57,8 @@ export interface WebhooksOutRepository {
   /** Enabled endpoints subscribed to `eventType`. */
   subscribers(eventType: string): Promise<StoredWebhookEndpoint[]>;
   insertDeliveries(deliveries: StoredWebhookDelivery[]): Promise<void>;
+  /** The same repository on `trx` (the outbox rows of a change are written in the change's transaction). */
+  on(trx: Kysely<Database>): WebhooksOutRepository;
   findDelivery(id: string): Promise<StoredWebhookDelivery | undefined>;
   /** Newest first. */
   listDeliveries(endpointId: string, limit: number): Promise<StoredWebhookDelivery[]>;
@@ -117,6 +119,7 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
       const rows = await db.selectFrom('outgoing_webhook_endpoints').selectAll().where('enabled', '=', 1).execute();
       return rows.map(toEndpoint).filter((e) => e.events.includes(eventType));
     },
+    on: (trx) => createWebhooksOutRepository(trx),
     async insertDeliveries(deliveries) {
       if (deliveries.length === 0) return;
       await db

@@ -9,6 +9,7 @@ import { fetchWebsite, WebsiteRefusedError, type FetchWebsiteOptions } from './w
 import { createPageAnalyzer, PageTooComplexError, type PageAnalyzerOptions } from './website/page-analyzer';
 import { buildReport, type AnalysisReport } from './report';
 import type { AnalysisRepository, StoredAnalysis } from '../../db/repositories/analyses-repository';
+import type { ChangeEvents } from '../../db/in-transaction';
 
 /*
  * Orchestration: the providers run in parallel, each under its own timeout (8 s by default); one that fails or
@@ -224,8 +225,8 @@ export interface AnalysisServiceDeps {
   clock?: () => Date;
   newId?: () => string;
   cacheTtlMs?: number;
-  /** Told of each new (not cached) report once stored (outgoing webhooks' `analysis.completed`); must not throw. */
-  onCompleted?: (stored: StoredAnalysis) => Promise<void> | void;
+  /** Each new (not cached) report's event (outgoing webhooks' `analysis.completed`), written in the report's transaction. */
+  events?: ChangeEvents<StoredAnalysis>;
 }
 
 export function createAnalysisService(deps: AnalysisServiceDeps) {
@@ -258,8 +259,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     if (hit) return answer(hit, true);
     const report = await run();
     const stored: StoredAnalysis = { id: newId(), cacheKey, mode, createdAt: clock(), report };
-    await deps.repository.insert(stored);
-    await deps.onCompleted?.(stored);
+    await deps.repository.insert(stored, deps.events?.inTransaction(stored));
+    deps.events?.committed();
     return answer(stored, false);
   }
 
