@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -235,6 +237,68 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
       const history = await call(a.url, `/api/admin/posts/${post.id}/revisions`, { cookie });
       expect(history.json.revisions.filter((r: { action: string }) => r.action === 'publish'), post.slug).toHaveLength(1);
       expect((await call(b.url, `/api/posts/${post.slug}`)).json.publishedAt).toBe(at);
+    }
+  }, 60_000);
+
+  it('delivers each outgoing webhook event once per endpoint while both instances run the outbox', async () => {
+    // The owner's n8n: two endpoints on one loopback receiver that takes a moment per request, so both instances'
+    // outbox runs overlap; it records which event id reached which endpoint, and checks each signature.
+    const received: Array<{ endpoint: string; id: string; event: string; valid: boolean }> = [];
+    const secrets = new Map<string, string>();
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const endpoint = req.url ?? '';
+        const [t, v1] = String(req.headers['x-webhook-signature']).split(',').map((part) => part.split('=')[1]);
+        const expected = createHmac('sha256', secrets.get(endpoint) ?? '').update(`${t}.${body}`).digest('hex');
+        received.push({ endpoint, id: String(req.headers['x-webhook-id']), event: String(req.headers['x-webhook-event']), valid: v1 === expected });
+        setTimeout(() => res.writeHead(204).end(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      const login = await call(b.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.50' } });
+      const cookie = cookieOf(login.headers);
+      for (const [i, path] of ['/n8n-one', '/n8n-two'].entries()) {
+        const created = await call(both()[i]!.url, '/api/admin/webhooks', {
+          method: 'POST',
+          body: { url: `${base}${path}`, events: ['lead.created', 'post.published'], description: `scale-out ${path}` },
+          cookie,
+        });
+        expect(created.status).toBe(201);
+        secrets.set(path, created.json.secret);
+      }
+      // Ten contact messages and four published posts, alternating between the instances (each visitor its own address).
+      const events: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await call(both()[i % 2]!.url, '/api/contact', {
+          method: 'POST',
+          body: contactMessage(`outgoing-${i}`),
+          headers: { 'x-forwarded-for': `203.0.113.${100 + i}` },
+        });
+        expect(res.status).toBe(200);
+        events.push('lead.created');
+      }
+      for (let i = 0; i < 4; i++) {
+        const res = await sendWebhook(both()[i % 2]!.url, SECRET, webhookPost(`outgoing-${i}`));
+        expect(res.status).toBe(201);
+        events.push('post.published');
+      }
+      await waitFor(() => received.length >= events.length * 2, 20_000, `${events.length * 2} deliveries`);
+      // Time for a duplicate to show up, had one delivery been sent by both instances.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(received).toHaveLength(events.length * 2);
+      expect(received.every((r) => r.valid)).toBe(true);
+      for (const endpoint of ['/n8n-one', '/n8n-two']) {
+        const ids = received.filter((r) => r.endpoint === endpoint).map((r) => r.id);
+        expect(new Set(ids).size, endpoint).toBe(events.length);
+      }
+      expect(received.filter((r) => r.event === 'post.published')).toHaveLength(8);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   }, 60_000);
 
