@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_PAYLOAD_SCHEMAS, webhookDeliveryListSchema, webhookEndpointListSchema, type WebhookDelivery } from '@site/contracts/webhooks-out';
+import { WEBHOOK_PAYLOAD_SCHEMAS, webhookAttemptListSchema, webhookDeliveryListSchema, webhookEndpointListSchema, type WebhookDelivery } from '@site/contracts/webhooks-out';
 import { verifyWebhookSignature } from '../services/webhook-service';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { startTestServer, type TestServer } from '../test-support/test-server';
@@ -170,6 +170,20 @@ describe('outgoing webhooks', () => {
     [d] = (await outbox.deliveries(id, {})).deliveries;
     expect(d).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200, responseExcerpt: 'ok' });
     expect(receiver.received[0]!.headers['x-webhook-id']).toBe(d!.eventId);
+    // The log keeps each attempt: the refused connection, then the delivery (a day later: a new session).
+    const later = await adminCookie(s);
+    const history = await admin(s, later, `/api/admin/webhooks/${id}/deliveries/${d!.id}/attempts`);
+    expect(history.status).toBe(200);
+    const { attempts } = webhookAttemptListSchema.parse(history.body);
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.responseStatus])).toEqual([
+      [1, 'retrying', null],
+      [2, 'delivered', 200],
+    ]);
+    expect(attempts[0]!.responseExcerpt).toMatch(/ECONNREFUSED/);
+    expect(attempts[1]!.responseExcerpt).toBe('ok');
+    expect(Date.parse(attempts[1]!.at)).toBeGreaterThan(Date.parse(attempts[0]!.at));
+    // Another endpoint's path, an unknown delivery: not found.
+    expect((await admin(s, later, `/api/admin/webhooks/${id}/deliveries/nope/attempts`)).status).toBe(404);
   });
 
   it('does not retry other 4xx answers; honours Retry-After on 429', async () => {

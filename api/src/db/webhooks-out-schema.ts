@@ -31,4 +31,14 @@ export interface WebhooksOutTables {
     delivered_at: string | null;
     redelivery_of: string | null;
   };
+  /** migrations/0013-webhook-attempts.ts */
+  outgoing_webhook_attempts: {
+    delivery_id: string;
+    attempt: number;
+    at: string;
+    outcome: 'delivered' | 'retrying' | 'failed';
+    response_status: number | null;
+    latency_ms: number | null;
+    response_excerpt: string | null;
+  };
 }

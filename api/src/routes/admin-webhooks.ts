@@ -38,6 +38,10 @@ export const adminWebhooksRoutes = defineRoutes({ config: ['bodyLimit', 'publicO
     ctx.body = await services.webhooksOut.deliveries(ctx.params.id!, ctx.query);
   });
 
+  router.get('/api/admin/webhooks/:id/deliveries/:deliveryId/attempts', ...guard, async (ctx) => {
+    ctx.body = await services.webhooksOut.attempts(ctx.params.id!, ctx.params.deliveryId!);
+  });
+
   router.post('/api/admin/webhooks/:id/deliveries/:deliveryId/redeliver', ...guard, async (ctx) => {
     ctx.status = 201;
     ctx.body = await services.webhooksOut.redeliver(ctx.params.id!, ctx.params.deliveryId!);

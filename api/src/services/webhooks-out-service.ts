@@ -7,6 +7,7 @@ import {
   webhookDeliveryListQuerySchema,
   webhookEndpointCreateSchema,
   webhookEndpointUpdateSchema,
+  type WebhookAttemptList,
   type WebhookDelivery,
   type WebhookDeliveryList,
   type WebhookEndpoint,
@@ -43,6 +44,8 @@ export interface WebhooksOutService {
   /** Queues a `webhook.test` event for the endpoint, tries it at once and answers the delivery as it stands. */
   sendTest(id: string): Promise<WebhookDelivery>;
   deliveries(id: string, query: unknown): Promise<WebhookDeliveryList>;
+  /** Every attempt of one of the endpoint's deliveries, oldest first. */
+  attempts(id: string, deliveryId: string): Promise<WebhookAttemptList>;
   /** Sends a delivery's event again (same event id and body) as a new delivery, tried at once. */
   redeliver(id: string, deliveryId: string): Promise<WebhookDelivery>;
   /**
@@ -364,6 +367,13 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       const parsed = webhookDeliveryListQuerySchema.safeParse(query ?? {});
       if (!parsed.success) throw invalid(parsed.error);
       return { deliveries: (await repository.listDeliveries(id, parsed.data.limit)).map(toDelivery) };
+    },
+
+    async attempts(id, deliveryId) {
+      await mustFind(id);
+      const delivery = isRecordKey(deliveryId) ? await repository.findDelivery(deliveryId) : undefined;
+      if (!delivery || delivery.endpointId !== id) throw new NotFoundError(WEBHOOK_MESSAGES.deliveryNotFound, { code: 'delivery_not_found' });
+      return { attempts: await repository.listAttempts(deliveryId) };
     },
 
     async redeliver(id, deliveryId) {

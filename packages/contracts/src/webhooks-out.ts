@@ -134,6 +134,25 @@ export const webhookDeliveryListQuerySchema = z.object({ limit: z.coerce.number(
 export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema) });
 export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
 
+export const WEBHOOK_ATTEMPT_OUTCOMES = ['delivered', 'retrying', 'failed'] as const;
+
+/** One try of a delivery: delivered, failed and retried later (`retrying`), or failed for good. */
+export const webhookAttemptSchema = z.object({
+  attempt: z.number().int().min(1),
+  at: z.string(),
+  outcome: z.enum(WEBHOOK_ATTEMPT_OUTCOMES),
+  /** The receiver's HTTP status; null for a network error or timeout. */
+  responseStatus: z.number().int().nullable(),
+  latencyMs: z.number().int().nullable(),
+  /** The first 4 KB of the answer, or the network error. */
+  responseExcerpt: z.string().nullable(),
+});
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
+
+/** Every attempt of one delivery, oldest first. */
+export const webhookAttemptListSchema = z.object({ attempts: z.array(webhookAttemptSchema) });
+export type WebhookAttemptList = z.infer<typeof webhookAttemptListSchema>;
+
 // ------------------------------------------------------------------------------------------------ payloads
 
 export const leadCreatedDataSchema = z.object({

@@ -36,6 +36,15 @@ export interface StoredWebhookDelivery {
   redeliveryOf: string | null;
 }
 
+export interface StoredWebhookAttempt {
+  attempt: number;
+  at: string;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  responseStatus: number | null;
+  latencyMs: number | null;
+  responseExcerpt: string | null;
+}
+
 export interface AttemptOutcome {
   at: string;
   attempts: number;
@@ -69,7 +78,10 @@ export interface WebhooksOutRepository {
    * delivery whose instance died mid-send is retried). One atomic UPDATE on SQLite and PostgreSQL.
    */
   claim(id: string, now: string, leaseUntil: string): Promise<boolean>;
+  /** Updates the delivery with its latest attempt and adds the attempt to its history, in one transaction. */
   recordAttempt(id: string, outcome: AttemptOutcome): Promise<void>;
+  /** Every attempt of a delivery, oldest first. */
+  listAttempts(deliveryId: string): Promise<StoredWebhookAttempt[]>;
   /** Sets `failing_since` when unset (first failure); returns the endpoint as stored after. */
   markEndpointFailing(id: string, since: string): Promise<StoredWebhookEndpoint | undefined>;
   markEndpointHealthy(id: string): Promise<void>;
@@ -109,6 +121,10 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
     },
     async deleteEndpoint(id) {
       return db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('outgoing_webhook_attempts')
+          .where('delivery_id', 'in', (eb) => eb.selectFrom('outgoing_webhook_deliveries').select('id').where('endpoint_id', '=', id))
+          .execute();
         await trx.deleteFrom('outgoing_webhook_deliveries').where('endpoint_id', '=', id).execute();
         const result = await trx.deleteFrom('outgoing_webhook_endpoints').where('id', '=', id).executeTakeFirst();
         return Number(result.numDeletedRows) === 1;
@@ -184,20 +200,47 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
       return Number(result.numUpdatedRows) === 1;
     },
     async recordAttempt(id, o) {
-      await db
-        .updateTable('outgoing_webhook_deliveries')
-        .set({
-          status: o.status,
-          attempts: o.attempts,
-          next_attempt_at: o.nextAttemptAt,
-          last_attempt_at: o.at,
-          response_status: o.responseStatus,
-          latency_ms: o.latencyMs,
-          response_excerpt: o.responseExcerpt,
-          delivered_at: o.status === 'delivered' ? o.at : null,
-        })
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('outgoing_webhook_attempts')
+          .values({
+            delivery_id: id,
+            attempt: o.attempts,
+            at: o.at,
+            outcome: o.status === 'pending' ? 'retrying' : o.status,
+            response_status: o.responseStatus,
+            latency_ms: o.latencyMs,
+            response_excerpt: o.responseExcerpt,
+          })
+          // A lease that ran out mid-send (the other instance then tried too) records the first of the two.
+          .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+          .execute();
+        await trx
+          .updateTable('outgoing_webhook_deliveries')
+          .set({
+            status: o.status,
+            attempts: o.attempts,
+            next_attempt_at: o.nextAttemptAt,
+            last_attempt_at: o.at,
+            response_status: o.responseStatus,
+            latency_ms: o.latencyMs,
+            response_excerpt: o.responseExcerpt,
+            delivered_at: o.status === 'delivered' ? o.at : null,
+          })
+          .where('id', '=', id)
+          .execute();
+      });
+    },
+    async listAttempts(deliveryId) {
+      const rows = await db.selectFrom('outgoing_webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
+      return rows.map((r) => ({
+        attempt: Number(r.attempt),
+        at: r.at,
+        outcome: r.outcome,
+        responseStatus: r.response_status === null ? null : Number(r.response_status),
+        latencyMs: r.latency_ms === null ? null : Number(r.latency_ms),
+        responseExcerpt: r.response_excerpt,
+      }));
     },
     async markEndpointFailing(id, since) {
       await db.updateTable('outgoing_webhook_endpoints').set({ failing_since: since }).where('id', '=', id).where('failing_since', 'is', null).execute();

@@ -8,6 +8,7 @@ import { formatDateTime, formatRelative } from '../../../lib/format';
 import { useResource } from '../../../lib/use-resource';
 import { listWebhookDeliveries } from '../api/list-webhook-deliveries';
 import { redeliverWebhook } from '../api/redeliver-webhook';
+import { AttemptHistory } from './attempt-history';
 
 const STATUS: Record<WebhookDelivery['status'], { tone: Tone; label: string }> = {
   delivered: { tone: 'ok', label: 'Delivered' },
@@ -94,6 +95,7 @@ export function DeliveryLog({ endpointId, version }: { endpointId: string; versi
                 <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded-lg bg-surface-muted p-2 text-fg">{d.responseExcerpt}</pre>
               </details>
             )}
+            {d.attempts > 1 && <AttemptHistory endpointId={endpointId} deliveryId={d.id} count={d.attempts} version={version} />}
             <p className="break-all text-xs text-muted-fg">
               Event id <code>{d.eventId}</code>
             </p>
