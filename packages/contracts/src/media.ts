@@ -9,7 +9,13 @@ export * from './media-rules';
 export const mediaVariantSchema = z.object({ url: z.string(), width: z.number().int(), height: z.number().int(), format: z.string() });
 export type MediaVariant = z.infer<typeof mediaVariantSchema>;
 
-export const mediaUsageSchema = z.object({ id: z.string(), title: z.string(), field: z.enum(['featuredImage', 'ogImage']) });
+export const mediaUsageSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  field: z.enum(['featuredImage', 'ogImage']),
+  /** Set for a deleted post that can still be restored (Posts, Recently deleted): its image must stay. */
+  deleted: z.literal(true).optional(),
+});
 
 export const mediaItemSchema = z.object({
   id: z.string(),

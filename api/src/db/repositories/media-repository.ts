@@ -29,6 +29,8 @@ export interface StoredMediaUse {
   postId: string;
   title: string;
   field: 'featuredImage' | 'ogImage';
+  /** A deleted post that can still be restored (its last version uses the image). */
+  deleted?: true;
 }
 
 export interface MediaRepository {
@@ -38,8 +40,11 @@ export interface MediaRepository {
   list(limit: number): Promise<StoredMedia[]>;
   setAlt(id: string, alt: string): Promise<boolean>;
   remove(id: string): Promise<boolean>;
-  /** The posts (any status) whose image fields point at one of these media hashes. */
-  usesOf(hashes: readonly string[]): Promise<StoredMediaUse[]>;
+  /**
+   * The posts (any status) whose image fields point at one of these media hashes; with `deletedSince`, also the posts
+   * deleted since then (still restorable) whose last version did.
+   */
+  usesOf(hashes: readonly string[], deletedSince?: string): Promise<StoredMediaUse[]>;
 }
 
 type Row = Database['media'];
@@ -101,7 +106,7 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
       const result = await db.deleteFrom('media').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    async usesOf(hashes) {
+    async usesOf(hashes, deletedSince) {
       if (hashes.length === 0) return [];
       const rows = await db
         .selectFrom('blog_posts')
@@ -117,6 +122,31 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
         ] as const) {
           const hash = value ? HASH_IN_URL.exec(value)?.[1] : undefined;
           if (hash && wanted.has(hash)) uses.push({ hash, postId: row.id, title: row.title, field });
+        }
+      }
+      if (deletedSince === undefined) return uses;
+      // A deleted post's last revision holds the post as it was: restoring it brings its images back.
+      const deleted = await db
+        .selectFrom('blog_post_revisions as r')
+        .select(['r.post_id', 'r.snapshot'])
+        .where('r.action', '=', 'delete')
+        .where('r.created_at', '>=', deletedSince)
+        .where((eb) => eb.or(hashes.map((h) => eb('r.snapshot', 'like', `%/media/${h}-%`))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('blog_post_revisions as later').select('later.id').whereRef('later.post_id', '=', 'r.post_id').whereRef('later.number', '>', 'r.number'),
+            ),
+          ),
+        )
+        .execute();
+      for (const row of deleted) {
+        const post = JSON.parse(row.snapshot) as { title?: unknown; featuredImage?: unknown; ogImage?: unknown };
+        for (const field of ['featuredImage', 'ogImage'] as const) {
+          const value = post[field];
+          const hash = typeof value === 'string' ? HASH_IN_URL.exec(value)?.[1] : undefined;
+          if (hash && wanted.has(hash)) uses.push({ hash, postId: row.post_id, title: typeof post.title === 'string' ? post.title : '', field, deleted: true });
         }
       }
       return uses;

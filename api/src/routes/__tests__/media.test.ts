@@ -168,6 +168,25 @@ describe.each(testBackends().map((b) => b.name))('media library (%s)', (backend)
     expect(refused.json).toMatchObject({ error: { code: 'media_in_use' } });
     expect((await fetch(`${server.url}${media.url}`)).status).toBe(200);
 
+    // A deleted post can be restored for 30 days, with its images: it still uses this one.
+    expect((await call(server.url, `/api/admin/posts/${postId}`, { method: 'DELETE', cookie })).status).toBeLessThan(300);
+    expect((await listed()).find((m) => m.id === media.id)!.usedBy).toEqual([
+      { id: postId, title: 'A post with an uploaded image', field: 'featuredImage', deleted: true },
+      { id: postId, title: 'A post with an uploaded image', field: 'ogImage', deleted: true },
+    ]);
+    const whileRestorable = await call(server.url, `/api/admin/media/${media.id}`, { method: 'DELETE', cookie });
+    expect(whileRestorable.status).toBe(409);
+    expect(whileRestorable.json).toMatchObject({ error: { code: 'media_in_use', message: expect.stringContaining('(deleted, can be restored for 30 days)') } });
+    // Restored, given other images, deleted again: its last version no longer uses the image.
+    expect((await call(server.url, `/api/admin/posts/${postId}/undelete`, { method: 'POST', cookie })).status).toBe(201);
+    const restored = (await call(server.url, `/api/admin/posts/${postId}`, { cookie })).json as { updatedAt: string };
+    const edited = await call(server.url, `/api/admin/posts/${postId}`, {
+      method: 'PUT',
+      cookie,
+      body: { ...article('A post with an uploaded image', '/images/blog/automation.svg'), expectedUpdatedAt: restored.updatedAt },
+    });
+    expect(edited.status).toBe(200);
+    expect((await listed()).find((m) => m.id === media.id)!.usedBy).toEqual([]);
     expect((await call(server.url, `/api/admin/posts/${postId}`, { method: 'DELETE', cookie })).status).toBeLessThan(300);
     expect((await call(server.url, `/api/admin/media/${media.id}`, { method: 'DELETE', cookie })).status).toBe(204);
     expect((await fetch(`${server.url}${media.url}`)).status).toBe(404);

@@ -7,6 +7,7 @@ import { mediaAltSchema, type MediaItem, type MediaList } from '@site/contracts/
 import type { MediaRepository, StoredMedia, StoredMediaUse } from '../../db/repositories/media-repository';
 import type { Clock } from '../../lib/clock';
 import { isRecordKey } from '@site/contracts/text';
+import { DELETED_POST_RETENTION_MS } from '@site/contracts/admin';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/domain-errors';
 import { processImage } from './media-processing';
 import type { MediaStore } from './media-store';
@@ -70,12 +71,14 @@ function itemOf(media: StoredMedia, uses: StoredMediaUse[]): MediaItem {
     bytes: media.bytes,
     createdAt: media.createdAt,
     variants: media.variants.map((v) => ({ url: `/media/${v.name}`, width: v.width, height: v.height, format: v.format })),
-    usedBy: uses.filter((u) => u.hash === media.hash).map((u) => ({ id: u.postId, title: u.title, field: u.field })),
+    usedBy: uses.filter((u) => u.hash === media.hash).map((u) => ({ id: u.postId, title: u.title, field: u.field, ...(u.deleted ? { deleted: true as const } : {}) })),
   };
 }
 
 export function createMediaService(deps: { repository: MediaRepository; store: MediaStore; clock: Clock }): MediaService {
   const { repository, store, clock } = deps;
+  /** Deleted posts restorable since then still use their images. */
+  const deletedSince = () => new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString();
 
   async function checkType(file: MediaUpload): Promise<MediaFormat> {
     if (file.size === 0) throw new InvalidInputError(UPLOAD_MESSAGES.empty, { code: 'empty_file' });
@@ -111,7 +114,7 @@ export function createMediaService(deps: { repository: MediaRepository; store: M
       const alt = mediaAltSchema.parse({ alt: file.alt ?? '' }).alt;
       const hash = (await sha256(file.path)).slice(0, 24);
       const existing = await repository.byHash(hash);
-      if (existing) return { media: itemOf(existing, await repository.usesOf([hash])), created: false };
+      if (existing) return { media: itemOf(existing, await repository.usesOf([hash], deletedSince())), created: false };
       const processed = await processImage(file.path, hash, format);
       // Files first, then the row: a row always names files that exist (a crash in between leaves unnamed files only).
       for (const variant of processed.variants) await store.put(variant.name, variant.data);
@@ -139,20 +142,20 @@ export function createMediaService(deps: { repository: MediaRepository; store: M
     },
     async list() {
       const media = await repository.list(500);
-      const uses = await repository.usesOf(media.map((m) => m.hash));
+      const uses = await repository.usesOf(media.map((m) => m.hash), deletedSince());
       return { media: media.map((m) => itemOf(m, uses)) };
     },
     async updateAlt(id, body) {
       const { alt } = mediaAltSchema.parse(body ?? {});
       const media = await getStored(id);
       await repository.setAlt(id, alt);
-      return itemOf({ ...media, alt }, await repository.usesOf([media.hash]));
+      return itemOf({ ...media, alt }, await repository.usesOf([media.hash], deletedSince()));
     },
     async remove(id) {
       const media = await getStored(id);
-      const uses = await repository.usesOf([media.hash]);
+      const uses = await repository.usesOf([media.hash], deletedSince());
       if (uses.length > 0) {
-        const titles = [...new Set(uses.map((u) => `"${u.title}"`))].join(', ');
+        const titles = [...new Set(uses.map((u) => `"${u.title}"${u.deleted ? ' (deleted, can be restored for 30 days)' : ''}`))].join(', ');
         throw new ConflictError(`This image is used by ${titles}. Choose another image there first.`, { code: 'media_in_use' });
       }
       await repository.remove(id);

@@ -65,6 +65,22 @@ describe('Media screen', { timeout: 20_000 }, () => {
     expect(patched).toEqual([{ alt: 'Our office in Danville' }]);
   });
 
+  it('names a deleted post that still uses an image (restorable) without a link to edit it, and keeps delete off', async () => {
+    serveSession();
+    server.use(
+      http.get('/api/admin/media', () =>
+        HttpResponse.json({ media: [makeMedia({ usedBy: [{ id: 'post-3', title: 'Old salon post', field: 'featuredImage', deleted: true }] })] }),
+      ),
+    );
+    renderAdmin('/admin/media');
+    const grid = await screen.findByRole('list', { name: 'Images' });
+    const card = within(grid).getAllByRole('listitem')[0]!;
+    expect(within(card).getByText('Old salon post')).toBeTruthy();
+    expect(within(card).queryByRole('link', { name: 'Old salon post' })).toBeNull();
+    expect(within(card).getByText(/a deleted post, restorable under Posts, Recently deleted/)).toBeTruthy();
+    expect((within(card).getByRole('button', { name: /Delete/ }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('shows the server’s 409 when an image became used meanwhile, and deletes an unused one', async () => {
     const user = userEvent.setup();
     serveSession();

@@ -83,10 +83,17 @@ export function MediaCard({ media, onChanged, onDeleted }: { media: MediaItem; o
             <ul className="mt-1 space-y-1">
               {media.usedBy.map((use) => (
                 <li key={`${use.id}-${use.field}`}>
-                  <Link to={editPostPath(use.id)} className="text-primary underline-offset-2 hover:underline dark:text-blue-300">
-                    {use.title}
-                  </Link>{' '}
-                  <span className="text-muted-fg">({FIELD_LABEL[use.field]})</span>
+                  {use.deleted ? (
+                    <span className="text-fg">{use.title}</span>
+                  ) : (
+                    <Link to={editPostPath(use.id)} className="text-primary underline-offset-2 hover:underline dark:text-blue-300">
+                      {use.title}
+                    </Link>
+                  )}{' '}
+                  <span className="text-muted-fg">
+                    ({FIELD_LABEL[use.field]}
+                    {use.deleted ? '; a deleted post, restorable under Posts, Recently deleted' : ''})
+                  </span>
                 </li>
               ))}
             </ul>
