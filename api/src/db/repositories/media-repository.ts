@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema';
+import { lastDeleteRevisions } from './posts-repository';
 
 /** One stored file of an image (a width in a format, or the Open Graph JPEG). */
 export interface StoredMediaVariant {
@@ -126,20 +127,10 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
       }
       if (deletedSince === undefined) return uses;
       // A deleted post's last revision holds the post as it was: restoring it brings its images back.
-      const deleted = await db
-        .selectFrom('blog_post_revisions as r')
+      const deleted = await lastDeleteRevisions(db)
         .select(['r.post_id', 'r.snapshot'])
-        .where('r.action', '=', 'delete')
         .where('r.created_at', '>=', deletedSince)
         .where((eb) => eb.or(hashes.map((h) => eb('r.snapshot', 'like', `%/media/${h}-%`))))
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb.selectFrom('blog_post_revisions as later').select('later.id').whereRef('later.post_id', '=', 'r.post_id').whereRef('later.number', '>', 'r.number'),
-            ),
-          ),
-        )
         .execute();
       for (const row of deleted) {
         const post = JSON.parse(row.snapshot) as { title?: unknown; featuredImage?: unknown; ogImage?: unknown };

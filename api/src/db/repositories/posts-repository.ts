@@ -146,6 +146,24 @@ const SORTED_AT = sql<string>`coalesce(published_at, created_at)`;
 type CountValue = number | string | bigint;
 
 /** Storage of posts and categories. One SQL path for SQLite and PostgreSQL. */
+/**
+ * The revisions (`r`) that are the last of a deleted post: a delete, the post gone, no later revision (a post deleted,
+ * restored and deleted again counts once, by its last delete). The posts Recently deleted lists, until purged.
+ */
+export function lastDeleteRevisions(db: Kysely<Database>) {
+  return db
+    .selectFrom('blog_post_revisions as r')
+    .where('r.action', '=', 'delete')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('blog_post_revisions as later').select('later.id').whereRef('later.post_id', '=', 'r.post_id').whereRef('later.number', '>', 'r.number'),
+        ),
+      ),
+    );
+}
+
 export function createPostsRepository(db: Kysely<Database>): PostsRepository {
   /** The posts matching a filter: the one search implementation (SQL that runs on SQLite and PostgreSQL). */
   function filtered({ status, categorySlug, q }: PostFilter) {
@@ -387,24 +405,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     },
 
     async deletedSince(since) {
-      const rows = await db
-        .selectFrom('blog_post_revisions as r')
+      const rows = await lastDeleteRevisions(db)
         .selectAll('r')
-        .where('r.action', '=', 'delete')
         .where('r.created_at', '>=', since)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
-        // The last delete of each post (a post deleted, restored and deleted again is listed once).
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('blog_post_revisions as later')
-                .select('later.id')
-                .whereRef('later.post_id', '=', 'r.post_id')
-                .whereRef('later.number', '>', 'r.number'),
-            ),
-          ),
-        )
         .orderBy('r.created_at', 'desc')
         .limit(500)
         .execute();
@@ -413,20 +416,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
     async purgeDeleted(before) {
       // Posts whose last revision is a delete older than `before` (one deleted, restored and deleted again later stays).
-      const stale = await db
-        .selectFrom('blog_post_revisions as r')
-        .select('r.post_id')
-        .where('r.action', '=', 'delete')
-        .where('r.created_at', '<', before)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('blog_posts as p').select('p.id').whereRef('p.id', '=', 'r.post_id'))))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb.selectFrom('blog_post_revisions as later').select('later.id').whereRef('later.post_id', '=', 'r.post_id').whereRef('later.number', '>', 'r.number'),
-            ),
-          ),
-        )
-        .execute();
+      const stale = await lastDeleteRevisions(db).select('r.post_id').where('r.created_at', '<', before).execute();
       const ids = stale.map((row) => row.post_id);
       if (ids.length > 0) await db.deleteFrom('blog_post_revisions').where('post_id', 'in', ids).execute();
       return ids.length;
