@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_PAYLOAD_SCHEMAS, webhookAttemptListSchema, webhookDeliveryListSchema, webhookEndpointListSchema, type WebhookDelivery } from '@site/contracts/webhooks-out';
+import { WEBHOOK_MAX_ENDPOINTS, WEBHOOK_MESSAGES, WEBHOOK_PAYLOAD_SCHEMAS, webhookAttemptListSchema, webhookDeliveryListSchema, webhookEndpointListSchema, type WebhookDelivery } from '@site/contracts/webhooks-out';
 import { verifyWebhookSignature } from '../services/webhook-service';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { startTestServer, type TestServer } from '../test-support/test-server';
@@ -301,5 +301,24 @@ describe('outgoing webhooks', () => {
     expect((await admin(s, cookie, '/api/admin/webhooks', { method: 'POST', json: { url: 'http://192.168.1.20:5678/webhook/x', events: ['lead.created'] } })).status).toBe(201);
     const anonymous = await fetch(`${s.url}/api/admin/webhooks`);
     expect(anonymous.status).toBe(401);
+  });
+
+  it('keeps at most 20 endpoints, also when creates race', async () => {
+    const s = await server();
+    const cookie = await adminCookie(s);
+    const create = (i: number) => admin(s, cookie, '/api/admin/webhooks', { method: 'POST', json: { url: `http://127.0.0.1:9/hook-${i}`, events: ['lead.created'] } });
+    const count = async () => webhookEndpointListSchema.parse((await admin(s, cookie, '/api/admin/webhooks')).body).endpoints.length;
+    const raced = await Promise.all(Array.from({ length: 26 }, (_, i) => create(i)));
+    const made = raced.filter((r) => r.status === 201).length;
+    expect(made).toBeLessThanOrEqual(WEBHOOK_MAX_ENDPOINTS);
+    expect(await count()).toBe(made);
+    for (const refused of raced.filter((r) => r.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error: { code: 'webhook_limit', message: WEBHOOK_MESSAGES.tooMany } });
+    }
+    for (let i = made; i < WEBHOOK_MAX_ENDPOINTS; i++) expect((await create(100 + i)).status).toBe(201);
+    expect(await count()).toBe(WEBHOOK_MAX_ENDPOINTS);
+    expect((await create(200)).status).toBe(409);
+    expect(await count()).toBe(WEBHOOK_MAX_ENDPOINTS);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   WEBHOOK_HEADERS,
+  WEBHOOK_MAX_ENDPOINTS,
   WEBHOOK_MESSAGES,
   WEBHOOK_RESPONSE_EXCERPT_BYTES,
   WEBHOOK_RETRY_WINDOW_MS,
@@ -21,7 +22,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
-import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import type { AlertService } from './admin/alert-service';
 import { blogPostPath } from '@site/contracts/blog-routes';
@@ -322,7 +323,12 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
         createdAt: now,
         updatedAt: now,
       };
+      // The slot is taken first, then counted: of racing creates past the limit, none stays over it.
       await repository.insertEndpoint(endpoint);
+      if ((await repository.listEndpoints()).length > WEBHOOK_MAX_ENDPOINTS) {
+        await repository.deleteEndpoint(endpoint.id);
+        throw new ConflictError(WEBHOOK_MESSAGES.tooMany, { code: 'webhook_limit' });
+      }
       return { ...toEndpoint(endpoint), secret: endpoint.secret };
     },
 

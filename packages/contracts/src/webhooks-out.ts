@@ -27,6 +27,9 @@ export const WEBHOOK_HEADERS = {
 
 /** Retries stop this long after the event (and an endpoint failing this long is disabled). */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/** Endpoints one site can have (each event is one delivery per endpoint). */
+export const WEBHOOK_MAX_ENDPOINTS = 20;
+
 /** Bytes of a receiver's answer kept in the delivery log. */
 export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 4096;
 
@@ -36,6 +39,7 @@ export const WEBHOOK_MESSAGES = {
   events: 'Choose at least one event',
   notFound: 'Webhook endpoint not found',
   deliveryNotFound: 'Delivery not found',
+  tooMany: `At most ${WEBHOOK_MAX_ENDPOINTS} endpoints: delete one you no longer use first`,
 } as const;
 
 export const webhookUrlSchema = z
