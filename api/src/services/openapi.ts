@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisResponseSchema } from '@site/contracts/analysis';
 import { CONTACT_FAILED_MESSAGE, contactErrorResponseSchema, contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
 import { BLOG_FEED_PATH } from '@site/contracts/blog-routes';
-import { errorEnvelopeSchema } from '@site/contracts/error';
+import { COMMON_ERRORS, error, errorResponse, TEXT_RULES_NOTE, type DocumentedBody, type DocumentedOperation, type DocumentedResponse, type Schema } from './openapi-parts';
+import { ADMIN_OPERATIONS, documentedPostFields } from './openapi-admin';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from './webhook-service';
+import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
 import { trackingAcceptedSchema, trackingRequestSchema } from '@site/contracts/events';
 import { healthSchema } from '@site/contracts/manifest';
 import {
@@ -20,8 +23,6 @@ import {
   viewsResultSchema,
   webhookPostSchema,
   webhookResultSchema,
-  POST_MAX_RULES,
-  POST_MIN_RULES,
   type Post,
 } from '@site/contracts/posts';
 
@@ -31,55 +32,6 @@ import {
  * sits next to the schema it must satisfy; a test parses each one with that schema and checks that every public route
  * of the router is described here.
  */
-
-type Schema = z.ZodType;
-
-export interface DocumentedBody {
-  schema: Schema;
-  /** Described once under components.schemas with this name and referenced (large shapes used several times). */
-  component?: string;
-  example?: unknown;
-  /** Defaults to application/json. */
-  contentType?: string;
-}
-
-export interface DocumentedResponse {
-  description: string;
-  body?: DocumentedBody;
-  headers?: Record<string, string>;
-}
-
-export interface DocumentedOperation {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** OpenAPI path (`/api/posts/{slug}`). */
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  params?: Record<string, { description: string; example: string }>;
-  query?: Schema;
-  headers?: Array<{ name: string; required: boolean; description: string; example: string }>;
-  body?: DocumentedBody;
-  responses: Record<number, DocumentedResponse>;
-}
-
-const error = (code: string, message: string, details?: unknown) => ({ error: details === undefined ? { code, message } : { code, message, details } });
-const errorResponse = (description: string, example: unknown, headers?: Record<string, string>): DocumentedResponse => ({
-  description,
-  body: { schema: errorEnvelopeSchema, example },
-  headers,
-});
-
-const COMMON_ERRORS = {
-  413: errorResponse('The body is larger than BODY_LIMIT (100 KB by default).', error('payload_too_large', 'The request body is larger than this endpoint accepts.')),
-  415: errorResponse(
-    'The body is not JSON, or its Content-Encoding is not gzip, deflate or br.',
-    error('unsupported_media_type', 'Send the body as application/json.'),
-  ),
-  429: errorResponse('Too many requests from this client; retry after the number of seconds in Retry-After.', error('rate_limited', 'Too many requests. Please wait a moment and try again.'), {
-    'Retry-After': 'Seconds until the limit resets.',
-  }),
-} satisfies Record<number, DocumentedResponse>;
 
 /**
  * A failed contact answer: the error envelope plus the spec's `success: false` and `message` (the same sentence), for
@@ -131,26 +83,24 @@ export const EXAMPLE_WEBHOOK_BODY = {
 };
 
 /** The webhook body as validated: the contract's shape plus the length rules the post service applies. */
-const webhookBodyDocumented = webhookPostSchema.extend(
-  Object.fromEntries(
-    POST_MIN_RULES.map((rule) => [rule.field, z.string().min(rule.min).max(POST_MAX_RULES.find((m) => m.field === rule.field)!.max)]),
-  ) as Record<(typeof POST_MIN_RULES)[number]['field'], z.ZodString>,
-);
+const webhookBodyDocumented = documentedPostFields(webhookPostSchema);
 
 const analysisBody = { schema: analysisResponseSchema, component: 'AnalysisResponse' } satisfies DocumentedBody;
 
 const liveSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({ status: z.literal('ready') });
 const textSchema = z.string();
+const binarySchema = z.string().meta({ contentMediaType: 'application/octet-stream' });
 
 const slugParam = { slug: { description: 'The post slug, as in its URL.', example: 'five-automations-for-busy-salons' } };
 
-/** Every public and webhook operation. Admin endpoints (`/api/admin/*`) are session-bound and documented in the README. */
-export const OPERATIONS: readonly DocumentedOperation[] = [
+/** Every public and webhook operation; the admin ones are in ./openapi-admin. */
+const PUBLIC_OPERATIONS: readonly DocumentedOperation[] = [
   {
     method: 'get',
     path: '/api/health',
     tag: 'Health',
+    security: 'public-or-admin',
     summary: 'Version, database and deployed remotes',
     responses: {
       200: {
@@ -294,7 +244,7 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
       'Names: `<hash>-<width>.<avif|webp|jpg|png|gif>` (480, 960 and 1600 px wide, never wider than the upload), `<hash>-og.jpg` (1200x630) and the media URL `<hash>-<w>x<h>.<ext>` a post stores. No metadata (EXIF, GPS) is kept.',
     params: { file: { description: 'The file name.', example: '0123456789abcdef01234567-960.avif' } },
     responses: {
-      200: { description: 'The image.', body: { schema: textSchema, contentType: 'image/avif' } },
+      200: { description: 'The image, in the format its name ends with.', body: { schema: binarySchema, contentType: ['image/avif', 'image/webp', 'image/jpeg', 'image/png', 'image/gif'] } },
       404: errorResponse('No such file.', error('not_found', 'No such media file.')),
     },
   },
@@ -324,9 +274,14 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
       'answer carries `publishAt` (UTC). `publishAt` with another status, a past time, or one more than a year ahead is a 400 naming',
       'the rule and what was received.',
     ].join(' '),
+    security: 'webhook',
     headers: [
-      { name: 'X-Webhook-Signature', required: true, description: 't=<unix seconds>,v1=<64 hex characters>', example: 't=1767225600,v1=5f2b…(64 hex)' },
-      { name: 'Idempotency-Key', required: false, description: 'Any unique id of this delivery (e.g. the n8n execution id), at most 200 characters.', example: 'n8n-exec-4711' },
+      {
+        name: 'Idempotency-Key',
+        required: false,
+        description: 'Any unique id of this delivery (e.g. the n8n execution id); surrounding white space is ignored and only the first 200 characters count.',
+        example: 'n8n-exec-4711',
+      },
     ],
     body: { schema: webhookBodyDocumented, example: EXAMPLE_WEBHOOK_BODY },
     responses: {
@@ -401,6 +356,9 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   },
 ];
 
+/** Every operation of the API: the router's routes, one for one (a test checks both ways). */
+export const OPERATIONS: readonly DocumentedOperation[] = [...PUBLIC_OPERATIONS, ...ADMIN_OPERATIONS];
+
 // ------------------------------------------------------------------------------------------------------------------
 
 /**
@@ -423,9 +381,25 @@ const OUTGOING_WEBHOOK_NOTE = [
 
 type JsonObject = Record<string, unknown>;
 
+const ZOD_CHECK_FORMATS = new Set(['starts_with', 'ends_with', 'includes']);
+
+/**
+ * Drops zod's check names from `format`, and writes a record keyed by an enum (`z.record(z.enum([...]), v)`, every key required) as the equivalent object with those
+ * properties: zod writes it with `propertyNames` and `required`, which tools read as required properties left undefined.
+ */
+function normalize({ jsonSchema: s }: { jsonSchema: JsonObject }) {
+  // zod names its string checks (`.startsWith()`) as formats no validator knows; its `pattern` already says the rule.
+  if (typeof s.format === 'string' && ZOD_CHECK_FORMATS.has(s.format)) delete s.format;
+  const keys = (s.propertyNames as { enum?: unknown[] } | undefined)?.enum;
+  if (s.type !== 'object' || !Array.isArray(keys) || typeof s.additionalProperties !== 'object' || s.properties) return;
+  s.properties = Object.fromEntries(keys.map((key) => [String(key), s.additionalProperties]));
+  s.additionalProperties = false;
+  delete s.propertyNames;
+}
+
 function jsonSchema(schema: Schema, io: 'input' | 'output'): JsonObject {
   // Transforms and refinements are not representable: the input side documents what a caller sends.
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: normalize }) as JsonObject;
   delete out.$schema;
   return out;
 }
@@ -438,7 +412,8 @@ function content(body: DocumentedBody, io: 'input' | 'output', components: Recor
   }
   const media: JsonObject = { schema };
   if (body.example !== undefined) media.example = body.example;
-  return { [body.contentType ?? 'application/json']: media };
+  const types = body.contentType === undefined ? ['application/json'] : [body.contentType].flat();
+  return Object.fromEntries(types.map((type) => [type, media]));
 }
 
 function queryParameters(schema: Schema): JsonObject[] {
@@ -451,13 +426,63 @@ function queryParameters(schema: Schema): JsonObject[] {
   }));
 }
 
+/** The example secret and body of the signature example: a real signature, so a client can check its own code with it. */
+const EXAMPLE_SIGNING_SECRET = 'example-webhook-secret';
+const EXAMPLE_SIGNATURE_TIME = 1767225600;
+/** `t=…,v1=…` of the webhook example body (as JSON.stringify writes it) with EXAMPLE_SIGNING_SECRET. */
+export const EXAMPLE_WEBHOOK_SIGNATURE = signWebhookBody(EXAMPLE_SIGNING_SECRET, JSON.stringify(EXAMPLE_WEBHOOK_BODY), EXAMPLE_SIGNATURE_TIME);
+
+const SECURITY_SCHEMES = {
+  adminSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: ADMIN_SESSION_COOKIE_SECURE,
+    description: `The admin panel's session, set by POST /api/admin/login (HttpOnly, SameSite=Strict, Path=/; named \`${ADMIN_SESSION_COOKIE_SECURE}\` and Secure over https, \`${ADMIN_SESSION_COOKIE}\` over plain http). It ends after 24 hours of age or of inactivity. State-changing admin requests must also come from this site (Origin or Referer), else 403.`,
+  },
+  webhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: SIGNATURE_HEADER,
+    description: [
+      `\`${SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256>\`, where v1 = HMAC-SHA256(WEBHOOK_SECRET, \`<t>.<raw body>\`) over the exact bytes sent.`,
+      `A \`t\` more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from the server clock is refused; several \`v1\` values may be sent (secret rotation).`,
+      `Example: the body \`${JSON.stringify(EXAMPLE_WEBHOOK_BODY)}\` signed at t=${EXAMPLE_SIGNATURE_TIME} with the secret \`${EXAMPLE_SIGNING_SECRET}\` gives \`${EXAMPLE_WEBHOOK_SIGNATURE}\`.`,
+    ].join(' '),
+  },
+};
+
+const SECURITY: Record<NonNullable<DocumentedOperation['security']>, JsonObject[]> = {
+  public: [],
+  // Anyone; an admin session adds details (an empty requirement first: no credentials needed).
+  'public-or-admin': [{}, { adminSession: [] }],
+  admin: [{ adminSession: [] }],
+  webhook: [{ webhookSignature: [] }],
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Health: 'Liveness, readiness, versions and this document.',
+  Contact: 'The contact form.',
+  Analytics: 'First-party tracking events.',
+  Blog: 'Published posts, categories, feeds, the sitemap and media files.',
+  Webhook: 'Posts created by a signed workflow (n8n).',
+  Analysis: 'The free business and website scorecards.',
+  Admin: 'The admin panel: session, posts, contact messages, media, monitoring and outgoing webhooks (the session cookie).',
+};
+
 /** The OpenAPI 3.1 document for a site at `publicOrigin`. */
 export function openApiDocument(options: { publicOrigin: string; version: string }): JsonObject {
   const paths: Record<string, JsonObject> = {};
   const components: Record<string, JsonObject> = {};
   for (const op of OPERATIONS) {
     const parameters: JsonObject[] = [
-      ...Object.entries(op.params ?? {}).map(([name, p]) => ({ name, in: 'path', required: true, description: p.description, schema: { type: 'string' }, example: p.example })),
+      ...Object.entries(op.params ?? {}).map(([name, p]) => ({
+        name,
+        in: 'path',
+        required: true,
+        description: p.description,
+        schema: p.schema ? jsonSchema(p.schema, 'input') : { type: 'string', minLength: 1 },
+        example: p.example,
+      })),
       ...(op.query ? queryParameters(op.query) : []),
       ...(op.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' }, example: h.example })),
     ];
@@ -469,13 +494,15 @@ export function openApiDocument(options: { publicOrigin: string; version: string
         ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
       };
     }
+    const description = [op.description, op.body && op.body.contentType !== 'multipart/form-data' ? TEXT_RULES_NOTE : undefined].filter(Boolean).join(' ');
     paths[op.path] = {
       ...paths[op.path],
       [op.method]: {
         operationId: `${op.method}${op.path.replace(/[^A-Z0-9]+(\w?)/gi, (_, c: string) => c.toUpperCase())}`,
         tags: [op.tag],
         summary: op.summary,
-        ...(op.description ? { description: op.description } : {}),
+        ...(description ? { description } : {}),
+        security: SECURITY[op.security ?? 'public'],
         ...(parameters.length ? { parameters } : {}),
         ...(op.body ? { requestBody: { required: true, content: content(op.body, 'input', components) } } : {}),
         responses,
@@ -486,13 +513,14 @@ export function openApiDocument(options: { publicOrigin: string; version: string
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
-      title: 'Tri-Valley AI Automation — public API',
+      title: 'Tri-Valley AI Automation — API',
       version: options.version,
       description:
-        'Every failure is the JSON envelope `{ "error": { "code", "message", "details"? } }`. Admin endpoints (`/api/admin/*`) need a session cookie and are described in the README.',
+        'Every failure is the JSON envelope `{ "error": { "code", "message", "details"? } }`. Admin endpoints (`/api/admin/*`) need the session cookie of POST /api/admin/login (`adminSession`); the n8n webhook needs a signature (`webhookSignature`).',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: options.publicOrigin }],
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     webhooks: Object.fromEntries(
       OUTGOING_WEBHOOKS.map((hook) => [
@@ -502,14 +530,16 @@ export function openApiDocument(options: { publicOrigin: string; version: string
             operationId: `webhook${hook.type.replace(/(^|\.)(\w)/g, (_, _dot: string, c: string) => c.toUpperCase())}`,
             summary: hook.description,
             description: OUTGOING_WEBHOOK_NOTE,
+            // The receiver checks the signature; the site sends it, so the receiver's security is the signature.
+            security: [{ webhookSignature: [] }],
             parameters: [
-              { name: WEBHOOK_HEADERS.signature, in: 'header', required: true, schema: { type: 'string' }, example: 't=1764144900,v1=5f2b…' },
               { name: WEBHOOK_HEADERS.event, in: 'header', required: true, schema: { type: 'string', const: hook.type } },
               { name: WEBHOOK_HEADERS.id, in: 'header', required: true, schema: { type: 'string' }, example: hook.body.example.id },
             ],
             requestBody: { required: true, content: content(hook.body, 'output', components) },
             responses: {
               '2XX': { description: 'Delivered.' },
+              '400': { description: 'Refused by the receiver: not retried (any 4xx but 429).' },
               '429': { description: 'Retried after Retry-After (or with backoff).' },
               '5XX': { description: 'Retried with backoff for 24 hours.' },
             },
@@ -517,6 +547,6 @@ export function openApiDocument(options: { publicOrigin: string; version: string
         },
       ]),
     ),
-    components: { schemas: components },
+    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
   };
 }

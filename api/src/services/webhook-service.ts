@@ -73,6 +73,13 @@ const IMAGE_FIELDS = ['featuredImage', 'ogImage'] as const;
  * (the featured image by its media URL, the OG image by its 1200x630 JPEG). A URL that cannot be stored refuses the
  * delivery (400 `image_import_failed`), saying which field and why, and nothing is created.
  */
+/** `storeImages` is the webhook's own field (the post service ignores it): true, false or absent, as the contract says. */
+function checkStoreImagesFlag(body: unknown) {
+  const flag = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).storeImages : undefined;
+  if (flag === undefined || typeof flag === 'boolean') return;
+  throw new InvalidInputError('Validation failed: storeImages must be true or false', { details: [{ path: 'storeImages', message: 'must be true or false' }] });
+}
+
 async function storeImages(body: unknown, importImage: RemoteImageImporter): Promise<unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const fields = body as Record<string, unknown>;
@@ -179,6 +186,7 @@ export function createWebhookService(deps: {
       }
       let post;
       try {
+        checkStoreImagesFlag(delivery.body);
         const body = deps.importImage ? await storeImages(delivery.body, deps.importImage) : delivery.body;
         post = await deps.posts.create(body, { source: 'n8n', allowStatus: true, actor: { kind: 'webhook', source: 'n8n' } });
       } catch (error) {

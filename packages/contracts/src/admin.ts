@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text';
+import { safeChars } from './text';
 import { POST_MAX_RULES, POST_MIN_RULES, POST_STATUSES, postInputSchema, postSchema, postSummarySchema } from './posts';
 
 /**
@@ -84,7 +84,7 @@ export type AdminSessionUpdate = z.infer<typeof adminSessionUpdateSchema>;
 
 /** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category. */
 export const adminPostListQuerySchema = z.object({
-  q: z.string().trim().max(200).superRefine(safeText()).optional(),
+  q: z.string().trim().max(200).apply(safeChars()).optional(),
   status: z.enum(POST_STATUSES).optional(),
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(50),
@@ -291,7 +291,7 @@ export const LEAD_FILTERS = ['all', 'unread', 'read', 'handled', 'open'] as cons
 
 /** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message. */
 export const adminLeadListQuerySchema = z.object({
-  q: z.string().trim().max(200).superRefine(safeText()).optional(),
+  q: z.string().trim().max(200).apply(safeChars()).optional(),
   /** unread: not read yet; read: read; handled: marked handled; open: not handled. */
   filter: z.enum(LEAD_FILTERS).default('all'),
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),

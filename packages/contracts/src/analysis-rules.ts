@@ -89,6 +89,12 @@ export const ROI_SAMPLE_HANDOFF = { param: 'from', value: 'sample-analysis' } as
 /** The longest business name and website address an analysis request may carry. */
 export const BUSINESS_NAME_MAX = 120;
 export const WEBSITE_URL_MAX = 2048;
+/**
+ * The addresses the analysis takes, as a JSON Schema `pattern` for the API description: an optional http(s) scheme,
+ * a public host name (not an IP address or localhost), port 80 or 443 if any, then a path of printable ASCII.
+ */
+export const WEBSITE_URL_PATTERN =
+  '^(?:[Hh][Tt][Tt][Pp][Ss]?://)?(?:[A-Za-z0-9-]+\\.)+(?![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt](?:[:/?#]|$))[A-Za-z]{2,63}(?::(?:80|443))?(?:[/?#][!-~]*)?$';
 
 /**
  * Why a website address cannot be analysed, in words for the form, or null: the rule of the website request's `url`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BUSINESS_NAME_MAX, FACTOR_KEYS, normalizeWebsiteUrl, websiteUrlProblem } from './analysis-rules';
-import { safeText } from './text';
+import { BUSINESS_NAME_MAX, FACTOR_KEYS, normalizeWebsiteUrl, WEBSITE_URL_MAX, WEBSITE_URL_PATTERN, websiteUrlProblem } from './analysis-rules';
+import { safeChars } from './text';
 
 /*
  * The free analysis tool: requests and the full scorecard answer (spec section 3). The small pure rules the tool and
@@ -19,7 +19,7 @@ const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max)
-    .superRefine(safeText())
+    .apply(safeChars())
     .optional()
     .transform((v) => (v ? v : undefined));
 
@@ -31,11 +31,12 @@ const optionalWebsite = z
     const problem = value ? websiteUrlProblem(value) : null;
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
+  .meta({ pattern: WEBSITE_URL_PATTERN, maxLength: WEBSITE_URL_MAX })
   .optional()
   .transform((v) => (v ? normalizeWebsiteUrl(v) : undefined));
 
 export const smbAnalysisRequestSchema = z.object({
-  businessName: z.string().trim().min(1, 'Enter a business name').max(BUSINESS_NAME_MAX, 'Business name is too long').superRefine(safeText()),
+  businessName: z.string().trim().min(1, 'Enter a business name').max(BUSINESS_NAME_MAX, 'Business name is too long').apply(safeChars({ minLength: 1 })),
   businessType: optionalText(60),
   location: optionalText(100),
   /** Same rule and normalisation as the website mode's `url` ('hartzbistro.example' -> 'https://hartzbistro.example'). */
@@ -51,8 +52,9 @@ export const websiteAnalysisRequestSchema = z.object({
       const problem = websiteUrlProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
+    .meta({ pattern: WEBSITE_URL_PATTERN, maxLength: WEBSITE_URL_MAX })
     .transform(normalizeWebsiteUrl),
-  mode: z.string().trim().min(1, 'Mode is required').max(40).superRefine(safeText()),
+  mode: z.string().trim().min(1, 'Mode is required').max(40).apply(safeChars({ minLength: 1 })),
   location: optionalText(100),
 });
 export type WebsiteAnalysisRequest = z.input<typeof websiteAnalysisRequestSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField } from './contact-limits';
 import { errorEnvelopeSchema } from './error';
-import { safeText } from './text';
+import { safeChars } from './text';
 
 export { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField };
 
@@ -10,7 +10,7 @@ const optionalText = (max: number, label: string) =>
     .string()
     .trim()
     .max(max, { message: `${label} must be at most ${max} characters` })
-    .superRefine(safeText())
+    .apply(safeChars())
     .optional()
     .transform((v) => (v ? v : undefined));
 
@@ -24,14 +24,16 @@ export const contactRequestSchema = z.object({
     .trim()
     .min(1, { message: 'Name is required' })
     .max(CONTACT_LIMITS.name, { message: `Name must be at most ${CONTACT_LIMITS.name} characters` })
-    .superRefine(safeText()),
+    .apply(safeChars({ minLength: 1 })),
   email: z
     .string({ message: 'Email is required' })
     .trim()
     .min(1, { message: 'Email is required' })
     .max(CONTACT_LIMITS.email, { message: `Email must be at most ${CONTACT_LIMITS.email} characters` })
-    .superRefine(safeText())
-    .pipe(z.email({ message: 'Enter a valid email address' })),
+    .apply(safeChars())
+    .pipe(z.email({ message: 'Enter a valid email address' }))
+    // The description of the input side: the address format and zod's own e-mail rule, which refuses control characters too.
+    .meta({ format: 'email', pattern: z.regexes.email.source }),
   company: optionalText(CONTACT_LIMITS.company, 'Company'),
   subject: optionalText(CONTACT_LIMITS.subject, 'Subject'),
   message: z
@@ -40,7 +42,7 @@ export const contactRequestSchema = z.object({
     .min(1, { message: 'Message is required' })
     .min(CONTACT_MESSAGE_MIN, { message: `Please add a little more detail (at least ${CONTACT_MESSAGE_MIN} characters)` })
     .max(CONTACT_LIMITS.message, { message: `Message must be at most ${CONTACT_LIMITS.message} characters` })
-    .superRefine(safeText({ multiline: true })),
+    .apply(safeChars({ multiline: true, minLength: CONTACT_MESSAGE_MIN })),
   website: z.string().max(500).optional(),
 });
 export type ContactRequestInput = z.input<typeof contactRequestSchema>;

@@ -54,6 +54,12 @@ export function validationFailedMessage(messages: readonly string[]): string {
 
 /** RFC 3986 characters, minus the quote: nothing that can end an HTML attribute or open a tag. */
 const URL_CHARACTERS = /^[\w\-.~:/?#[\]@!$&()*+,;=%]+$/;
+/**
+ * `isImageUrl` as a JSON Schema `pattern` for the API description: none, a site path, or an http(s) URL whose host
+ * ends in a name (an address the check accepts; the check also takes a few rarer forms, e.g. IP hosts).
+ */
+export const IMAGE_URL_PATTERN =
+  "^(?:/(?:[\\w\\-.~:?#[\\]@!$&()*+,;=%][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?|[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(?::[1-9]\\d{0,3})?(?:[/?#][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?)?$";
 export const IMAGE_URL_MESSAGE = 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)';
 
 /** An image address: empty (none), a site path (`/mfe/blog/a.png`) or an absolute http(s) URL with a host. */

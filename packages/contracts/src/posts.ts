@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { IMAGE_URL_MESSAGE, isImageUrl, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, POST_SOURCES, POST_STATUSES, POSTS_PAGE_DEFAULT_LIMIT, POSTS_PAGE_MAX_LIMIT } from './posts-rules';
-import { safeText } from './text';
+import { IMAGE_URL_MESSAGE, IMAGE_URL_PATTERN, isImageUrl, MAX_KEYWORD_LENGTH, POST_MIN_RULES, MAX_KEYWORDS, POST_SOURCES, POST_STATUSES, POSTS_PAGE_DEFAULT_LIMIT, POSTS_PAGE_MAX_LIMIT } from './posts-rules';
+import { safeChars, type TextOptions } from './text';
 
 /**
  * Blog posts and categories: the shapes the API answers with and the input it accepts (admin form and webhook).
@@ -11,13 +11,21 @@ export * from './posts-rules';
 
 const text = z.string({ error: 'must be text' });
 /** One-line fields (title, author, category, keywords): no control or text-direction characters. */
-const line = text.superRefine(safeText());
+const LINE: TextOptions = {};
 /** Plain text that may span lines (excerpt, meta description): tab and line breaks allowed. */
-const lines = text.superRefine(safeText({ multiline: true }));
+const LINES: TextOptions = { multiline: true };
 /** HTML: line breaks and tabs allowed, and bidi controls (a right-to-left writer's business; the HTML is sanitized). */
-const html = text.superRefine(safeText({ multiline: true, bidi: true }));
+const HTML: TextOptions = { multiline: true, bidi: true };
+/** The character rule of each text field of a post (the API description pairs it with the field's length rules). */
+export const POST_TEXT_RULES = { title: LINE, excerpt: LINES, content: HTML, author: LINE, category: LINE, metaDescription: LINES } as const satisfies Record<
+  (typeof POST_MIN_RULES)[number]['field'],
+  TextOptions
+>;
+const line = text.apply(safeChars(LINE));
+const lines = text.apply(safeChars(LINES));
+const html = text.apply(safeChars(HTML));
 
-const imageUrl = z.string({ error: 'must be text' }).trim().max(2000).refine(isImageUrl, { message: IMAGE_URL_MESSAGE });
+const imageUrl = z.string({ error: 'must be text' }).trim().max(2000).refine(isImageUrl, { message: IMAGE_URL_MESSAGE }).meta({ pattern: IMAGE_URL_PATTERN });
 
 /** The fields a writer sends (admin form and webhook). Shape only: the length rules are in validatePostInput. */
 export const postInputSchema = z.object({
@@ -28,7 +36,7 @@ export const postInputSchema = z.object({
   category: line,
   metaDescription: lines,
   keywords: z
-    .array(z.string({ error: 'must be text' }).max(MAX_KEYWORD_LENGTH, { error: `must be at most ${MAX_KEYWORD_LENGTH} characters` }).superRefine(safeText()), {
+    .array(z.string({ error: 'must be text' }).max(MAX_KEYWORD_LENGTH, { error: `must be at most ${MAX_KEYWORD_LENGTH} characters` }).apply(safeChars()), {
       error: 'must be a list of text values, e.g. ["salon", "automation"]',
     })
     .max(MAX_KEYWORDS, { error: `must hold at most ${MAX_KEYWORDS} keywords` })
@@ -112,15 +120,15 @@ export type PostList = z.infer<typeof postListSchema>;
  * `cursor` is the opaque `nextCursor` of the previous page (send the same `q` and `category` with it).
  */
 export const postListQuerySchema = z.object({
-  q: z.string().trim().max(200).superRefine(safeText()).optional(),
-  category: z.string().trim().max(80).superRefine(safeText()).optional(),
+  q: z.string().trim().max(200).apply(safeChars()).optional(),
+  category: z.string().trim().max(80).apply(safeChars()).optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })
     .min(1, { error: 'limit must be at least 1' })
     .max(POSTS_PAGE_MAX_LIMIT, { error: `limit must be at most ${POSTS_PAGE_MAX_LIMIT}` })
     .default(POSTS_PAGE_DEFAULT_LIMIT),
-  cursor: z.string().trim().max(500).superRefine(safeText()).optional(),
+  cursor: z.string().trim().max(500).apply(safeChars()).optional(),
 });
 /** The query as a caller writes it (every field optional). */
 export type PostListQueryInput = z.input<typeof postListQuerySchema>;

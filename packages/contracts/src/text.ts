@@ -22,6 +22,42 @@ const CONTROL_MULTI_LINE = /[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f\u202a-\
 const CONTROL_ONLY_MULTI_LINE = /[\u0000-\u0008\v\f\u000e-\u001f\u007f-\u009f]/u;
 /* eslint-enable no-control-regex */
 
+/*
+ * The same rules as JSON Schema `pattern`s (ECMA-262 with the `u` flag), for the API description: zod cannot turn a
+ * refinement into JSON Schema, so `safeChars()` attaches the pattern beside the check. Built from the ranges above so
+ * the two cannot drift; a contracts test checks them against `textProblem` on arbitrary strings.
+ */
+const CONTROL_RANGES = '\\u0000-\\u001f\\u007f-\\u009f';
+const BIDI_RANGES = '\\u202a-\\u202e\\u2066-\\u2069';
+const MULTI_LINE_CONTROL_RANGES = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+const SURROGATE_RANGE = '\\ud800-\\udfff';
+/** White space that `String.prototype.trim` removes and that is no control character (tab and line breaks, when allowed). */
+const trimmedSpace = (multiline?: boolean) => `[${multiline ? '\\t\\n\\r' : ''} \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]`;
+
+/**
+ * The JSON Schema `pattern` of `safeText(options)`. With `minLength`, also "at least that many characters once
+ * surrounding white space is trimmed" (the rule services apply to required text), which `minLength` alone cannot say.
+ */
+export function textPattern(options: TextOptions & { minLength?: number } = {}): string {
+  const refused = `${options.multiline ? MULTI_LINE_CONTROL_RANGES : CONTROL_RANGES}${options.multiline && options.bidi ? '' : BIDI_RANGES}${SURROGATE_RANGE}`;
+  const min = options.minLength ?? 0;
+  if (min === 0) return `^[^${refused}]*$`;
+  const edge = `[^\\s${refused}]`;
+  const middle = min === 1 ? `(?:[^${refused}]*${edge})?` : `[^${refused}]{${min - 2},}${edge}`;
+  const space = trimmedSpace(options.multiline);
+  return `^${space}*${edge}${middle}${space}*$`;
+}
+
+/**
+ * `schema.apply(safeChars(options))`: the `safeText(options)` check, plus its JSON Schema `pattern` for the API
+ * description (with `minLength`, the trimmed minimum the schema's own `.trim().min()` enforces). Behaviour and messages
+ * are `safeText`'s.
+ */
+export function safeChars(options: TextOptions & { minLength?: number } = {}) {
+  const text: TextOptions = { multiline: options.multiline, bidi: options.bidi };
+  return <T extends z.ZodString>(schema: T): T => schema.superRefine(safeText(text)).meta({ pattern: textPattern(options) }) as T;
+}
+
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 export interface TextOptions {
