@@ -1,7 +1,9 @@
 // Server render time of every public route under load, over loopback (build the API, the shell and the remotes
-// first): `node api/bench/ssr-bench.mjs [--duration 5] [--connections 50] [--warmup 2] [--cache-mb 64]`.
+// first): `node api/bench/ssr-bench.mjs [--duration 5] [--connections 50] [--warmup 2] [--cache-mb 64] [--observability]`.
 // `--cache-mb 0` turns the render cache off (RENDER_CACHE_MB): every answer is rendered, as a first visit after a
-// deploy is. The first line is a bare Koa route (one `ctx.body = 'ok'`, its own process) measured the same way.
+// deploy is. `--observability` measures instead what metrics and tracing cost: the same routes on four servers started
+// side by side (plain; METRICS_TOKEN set and scraped every second; OTEL_EXPORTER_OTLP_ENDPOINT exporting to a sink on
+// loopback started here; both), the servers taking turns route by route so that all four see the same machine. The first line is a bare Koa route (one `ctx.body = 'ok'`, its own process) measured the same way.
 //
 // Starts `node api/dist/server.js` on a fresh SQLite DATA_DIR (the seeded posts; one analysis report is created
 // through the API), then, route by route, asks for it on --connections concurrent keep-alive connections for
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
     'cache-mb': { type: 'string', default: '64' },
+    observability: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(args.duration);
@@ -109,6 +112,98 @@ async function run(url, durationS) {
   agent.destroy();
   const sort = (list) => list.sort((x, y) => x - y);
   return { renderMs: sort(renderMs), firstByteMs: sort(firstByteMs), totalMs: sort(totalMs), statuses, cache, errors, answered, perSecond: answered / durationS };
+}
+
+
+if (args.observability) {
+  await observabilityOverhead();
+  process.exit(0);
+}
+
+/** A receiver of OTLP/HTTP spans on loopback that counts what arrives and keeps nothing. */
+async function spanSink() {
+  let requests = 0;
+  let bytes = 0;
+  const sink = http.createServer((req, res) => {
+    req.on('data', (chunk) => (bytes += chunk.length));
+    req.on('end', () => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${sink.address().port}`, stats: () => ({ requests, bytes }), close: () => new Promise((resolve) => sink.close(resolve)) };
+}
+
+/** The figures of the issue: what metrics and tracing add to a page, each variant its own server, same routes. */
+async function observabilityOverhead() {
+  const TOKEN = 'bench-metrics-token-0123456789';
+  const sink = await spanSink();
+  const variants = [
+    { name: 'off', env: {} },
+    { name: 'metrics', env: { METRICS_TOKEN: TOKEN } },
+    { name: 'tracing', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
+    { name: 'metrics + tracing', env: { METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
+  ];
+  const dirs = [];
+  const servers = [];
+  try {
+    for (const variant of variants) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'ssr-bench-'));
+      dirs.push(dir);
+      const started = startServer({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dir,
+        LOG_LEVEL: 'error',
+        RATE_LIMIT_MULTIPLIER: '100000',
+        PUBLIC_ORIGIN: 'http://127.0.0.1',
+        RENDER_CACHE_MB: args['cache-mb'],
+        ...variant.env,
+      });
+      servers.push({ ...variant, child: started.child, base: await started.url });
+    }
+    // Prometheus' part: one scrape a second of each server that has metrics, for the whole run.
+    const scrapes = setInterval(() => {
+      for (const s of servers) if (s.env.METRICS_TOKEN) void fetch(`${s.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.arrayBuffer(), () => undefined);
+    }, 1000);
+    const posts = await (await fetch(`${servers[0].base}/api/posts`)).json();
+    const routes = ['/', '/roi-calculator', '/blog', `/blog/${posts.posts[0].slug}`, '/api/posts', '/api/health/live'];
+    const totals = new Map(variants.map((v) => [v.name, { perSecond: [], p50: [], p95: [] }]));
+    console.log(`${CONNECTIONS} connections, ${DURATION} s per route and variant (after ${WARMUP} s of warm-up), loopback, node ${process.version}, render cache ${Number(args['cache-mb']) > 0 ? `${args['cache-mb']} MB` : 'off'}\n`);
+    console.log('| route | variant | req/s | whole page p50 (ms) | whole page p95 (ms) | render p50 (ms) | answers |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const route of routes) {
+      for (const s of servers) {
+        await run(`${s.base}${route}`, WARMUP);
+        const r = await run(`${s.base}${route}`, DURATION);
+        const t = totals.get(s.name);
+        t.perSecond.push(r.perSecond);
+        t.p50.push(percentile(r.totalMs, 50));
+        t.p95.push(percentile(r.totalMs, 95));
+        const answers = [...r.statuses].map(([status, n]) => `${n}x${status}`).join(' ');
+        console.log(
+          `| ${route.startsWith('/blog/') && route !== '/blog' ? '/blog/:slug' : route} | ${s.name} | ${Math.round(r.perSecond)} | ${percentile(r.totalMs, 50).toFixed(2)} | ${percentile(r.totalMs, 95).toFixed(2)} | ${r.renderMs.length ? percentile(r.renderMs, 50).toFixed(2) : '-'} | ${answers}${r.errors ? ` ${r.errors} errors` : ''} |`,
+        );
+      }
+    }
+    clearInterval(scrapes);
+    const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+    const base = totals.get('off');
+    console.log('\n| variant | mean req/s over the routes | vs off | mean p50 (ms) | mean p95 (ms) |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, t] of totals) {
+      const change = ((mean(t.perSecond) / mean(base.perSecond) - 1) * 100).toFixed(1);
+      console.log(`| ${name} | ${Math.round(mean(t.perSecond))} | ${name === 'off' ? '-' : `${change} %`} | ${mean(t.p50).toFixed(2)} | ${mean(t.p95).toFixed(2)} |`);
+    }
+    const { requests, bytes } = sink.stats();
+    console.log(`\nSpan sink: ${requests} OTLP exports received, ${(bytes / 1024 / 1024).toFixed(1)} MB.`);
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM');
+    await Promise.all(servers.map((s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve() : s.child.once('exit', resolve)))));
+    await sink.close();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  }
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'ssr-bench-'));

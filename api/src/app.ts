@@ -15,6 +15,12 @@ import { etags } from './middleware/etag';
 import { requestBodyLimits } from './middleware/json-body';
 import { observeRequests } from './middleware/observe-requests';
 import { requestLog } from './middleware/request-log';
+import { requestId } from './middleware/request-id';
+import { httpMetrics, metricsEndpoint } from './middleware/http-metrics';
+import { traceRequests } from './middleware/trace-request';
+import { createMetrics, type AppMetrics } from './lib/metrics';
+import { startTracing } from './lib/tracing';
+import { createOutboxStatsRepository } from './db/repositories/outbox-stats-repository';
 import { securityHeaders } from './middleware/security-headers';
 import { adminAuthRoutes } from './routes/admin-auth';
 import { adminLeadsRoutes } from './routes/admin-leads';
@@ -96,6 +102,10 @@ export interface AppInstance {
   logger: Logger;
   /** The API router (tests walk its routes). */
   router: ApiRouter;
+  /** The Prometheus metrics (METRICS_TOKEN set); undefined without. */
+  metrics: AppMetrics | undefined;
+  /** Sends the spans still batched (OTEL_EXPORTER_OTLP_ENDPOINT set); resolves at once without tracing. */
+  flushTraces(): Promise<void>;
   /**
    * Stops taking new work while requests in flight finish (graceful shutdown): `/api/health/ready` answers 503 and
    * the contact outbox takes no more mails (pending ones stay for another instance or the next start). Idempotent.
@@ -113,7 +123,15 @@ export interface AppInstance {
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<AppInstance> {
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const clock = deps.clock ?? systemClock;
-  const database = await openDatabase(config, { ...deps.database, logger });
+  // OTEL_EXPORTER_OTLP_ENDPOINT: the SDK is loaded and installed now, before the database, whose queries it traces.
+  const tracing = config.otelEndpoint ? await startTracing({ endpoint: config.otelEndpoint, serviceName: config.otelServiceName ?? 'site-api', logger }) : undefined;
+  let database: DatabaseHandle;
+  try {
+    database = await openDatabase(config, { ...deps.database, logger, trace: Boolean(tracing) });
+  } catch (error) {
+    await tracing?.stop();
+    throw error;
+  }
   // REDIS_URL: rate limits (and the admin login lockout) counted once for every instance behind the load balancer.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const rateLimits: RateLimitStore = { redis };
@@ -144,6 +162,22 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Rendered public pages, kept until what they were made from changes (site/render-cache.ts); content changes reach
   // every instance's cache through PostgreSQL (site/content-events.ts).
   const renderCache = createRenderCache({ maxBytes: config.renderCacheBytes });
+  const renderQueue = createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs });
+  // METRICS_TOKEN: GET /metrics (lib/metrics.ts). Without it nothing is counted: the default path pays nothing.
+  const outboxStats = createOutboxStatsRepository(database.db);
+  const metrics = config.metricsToken
+    ? createMetrics(
+        {
+          renderCache: config.renderCacheBytes ? () => renderCache.stats() : undefined,
+          renderQueue: () => renderQueue.stats(),
+          outboxes: () => outboxStats.outboxes(),
+          dbPool: () => database.poolStats(),
+          releases: async () => Object.values((await remotes.snapshot()).served ?? {}).map((s) => ({ remote: s.name, version: s.version })),
+          now: () => clock().getTime(),
+        },
+        { logger },
+      )
+    : undefined;
   const contentEvents = createContentEvents({
     cache: renderCache,
     logger,
@@ -163,6 +197,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     databaseDialect: database.dialect,
     webhookPollMs: deps.webhookPollMs,
     renderCacheStats: () => renderCache.stats(),
+    metrics,
   });
   // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
   services.contact.start();
@@ -179,8 +214,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const composer = createPageComposer({
     shell: shellServer,
     timeoutMs: config.ssrTimeoutMs,
-    queue: createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs }),
+    queue: renderQueue,
     logger,
+    ...(metrics ? { observe: { queued: metrics.renderQueued, rendered: metrics.pageRendered } } : {}),
   });
 
   const router: ApiRouter = new Router();
@@ -202,6 +238,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger.error({ err }, 'response failed after it had started');
   });
 
+  // First: the request's id (X-Request-Id on every answer, on every log line of the request), then its span and count.
+  app.use(requestId({ logger, trustProxy: config.trustProxy }));
+  if (tracing) app.use(traceRequests({ trustProxy: config.trustProxy }));
+  if (metrics) app.use(httpMetrics({ metrics }));
   app.use(requestLog({ logger }));
   // Outside the error handler, so it sees final statuses: the admin's traffic table and webhook-reject alerts.
   app.use(observeRequests({ onAnswered: (request) => services.admin.requestAnswered(request) }));
@@ -225,6 +265,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       exceptions: { 'POST /api/admin/media': MEDIA_UPLOAD_BODY_LIMIT },
     }),
   );
+  if (metrics && config.metricsToken) app.use(metricsEndpoint({ metrics, token: config.metricsToken }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
   app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger, ...(config.renderCacheBytes ? { cache: renderCache } : {}) }));
@@ -236,6 +277,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     services,
     logger,
     router,
+    metrics,
+    flushTraces: () => tracing?.flush() ?? Promise.resolve(),
     drain() {
       if (draining) return;
       draining = true;
@@ -252,6 +295,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       await contentEvents.close();
       await database.close();
       if (redis) await closeRedis(redis);
+      await tracing?.stop();
     },
   };
 }

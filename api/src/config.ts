@@ -71,6 +71,15 @@ export interface Config {
   releasePollMs?: number;
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
+  /**
+   * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
+   * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
+   */
+  metricsToken?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: turns on OpenTelemetry tracing, spans sent as OTLP/HTTP to `<endpoint>/v1/traces`. */
+  otelEndpoint?: string;
+  /** OTEL_SERVICE_NAME (default `site-api`): the service the spans are filed under. */
+  otelServiceName?: string;
 }
 
 export class ConfigError extends Error {
@@ -165,6 +174,14 @@ const envSchema = z.object({
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
   RENDER_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).min(0, { message: 'Must be 0 or more' }).max(4096).default(64),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { message: 'Must be at least 16 characters (e.g. openssl rand -hex 32)' })
+    .max(512)
+    .refine((v) => !/\s/.test(v), { message: 'Must not contain spaces' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('site-api'),
   NODE_ENV: z.string().optional(),
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
@@ -225,5 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
+    metricsToken: e.METRICS_TOKEN,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelServiceName: e.OTEL_SERVICE_NAME,
   };
 }

@@ -5,6 +5,7 @@ import { WEBHOOK_MAX_ENDPOINTS, WEBHOOK_MESSAGES, WEBHOOK_PAYLOAD_SCHEMAS, webho
 import { verifyWebhookSignature } from '../services/webhook-service';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { createLogger } from '../lib/logger';
 
 /** A loopback receiver: records every request, answers what `answer` says (200 by default). */
 interface Received {
@@ -184,6 +185,31 @@ describe('outgoing webhooks', () => {
     expect(Date.parse(attempts[1]!.at)).toBeGreaterThan(Date.parse(attempts[0]!.at));
     // Another endpoint's path, an unknown delivery: not found.
     expect((await admin(s, later, `/api/admin/webhooks/${id}/deliveries/nope/attempts`)).status).toBe(404);
+  });
+
+  it("logs each attempt with the id of the request that queued it, also when a later run of the outbox sends it", async () => {
+    const time = manualClock();
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    const s = await server({ deps: { clock: time.clock, logger } });
+    const port = await closedPort();
+    const cookie = await adminCookie(s);
+    await admin(s, cookie, '/api/admin/webhooks', { method: 'POST', json: { url: `http://127.0.0.1:${port}/hook`, events: ['lead.created'] } });
+    const first = await contact(s);
+    const second = await contact(s);
+    const ids = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
+    expect(ids[0]).toBeTruthy();
+    expect(ids[1]).not.toBe(ids[0]);
+    const outbox = s.instance.services.webhooksOut;
+    await outbox.processOutbox();
+    const failures = () => lines.filter((l) => l.msg === 'outgoing webhook delivery failed');
+    // The retry, an hour later, is sent by this test's call (no request at all): each line still names its request.
+    time.advance(3600_000);
+    await outbox.processOutbox();
+    expect(failures()).toHaveLength(4);
+    const byDelivery = new Map<unknown, unknown[]>();
+    for (const line of failures()) byDelivery.set(line.webhookDeliveryId, [...(byDelivery.get(line.webhookDeliveryId) ?? []), line.requestId]);
+    expect([...byDelivery.values()].map((r) => r.join()).sort()).toEqual(ids.map((id) => `${id},${id}`).sort());
   });
 
   it('does not retry other 4xx answers; honours Retry-After on 429', async () => {

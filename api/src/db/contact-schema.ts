@@ -18,6 +18,8 @@ export interface ContactMessagesTable {
   mail_next_attempt_at: string | null;
   mail_last_error: string | null;
   mail_sent_at: string | null;
+  /** The request that stored it (X-Request-Id), for the mail's log lines (migration 0014). */
+  request_id: string | null;
   /** Admin inbox state (migration 0005): when the owner read it and marked it handled. */
   read_at: string | null;
   handled_at: string | null;

@@ -4,7 +4,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
-import { LibsqlDialect } from './libsql-dialect';
+import { LibsqlDialect, sqliteQueueLength } from './libsql-dialect';
+import { tracedDialect } from './traced-dialect';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 
@@ -19,6 +20,11 @@ export interface DatabaseHandle {
   ping(timeoutMs?: number): Promise<boolean>;
   /** Closes the pool or file; safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Connection use now (the metrics): PostgreSQL's pool (connections open, idle, queries waiting for one); on SQLite
+   * the one connection's queue (statements and transactions waiting for the file's mutex).
+   */
+  poolStats(): { total?: number; idle?: number; waiting: number };
 }
 
 export interface OpenDatabaseOptions {
@@ -27,6 +33,8 @@ export interface OpenDatabaseOptions {
   /** Run pending migrations before returning (default true). */
   migrate?: boolean;
   logger?: Logger;
+  /** A span per query (OpenTelemetry tracing is on): db/traced-dialect.ts. */
+  trace?: boolean;
 }
 
 export const SQLITE_FILE_NAME = 'site.db';
@@ -39,9 +47,9 @@ export async function openDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl'>,
   options: OpenDatabaseOptions = {},
 ): Promise<DatabaseHandle> {
-  const { dialect, db, migrationTableSchema } = config.databaseUrl
+  const { dialect, db, migrationTableSchema, poolStats } = config.databaseUrl
     ? await openPostgres(config.databaseUrl, options)
-    : await openSqlite(config.dataDir, options.logger);
+    : await openSqlite(config.dataDir, options);
 
   let closing: Promise<void> | undefined;
   const handle: DatabaseHandle = {
@@ -67,6 +75,7 @@ export async function openDatabase(
       closing ??= db.destroy();
       return closing;
     },
+    poolStats,
   };
 
   if (options.migrate ?? true) {
@@ -125,10 +134,12 @@ async function securePrivateDataDir(dataDir: string, logger?: Logger): Promise<v
   }
 }
 
-async function openSqlite(dataDir: string, logger?: Logger) {
-  await securePrivateDataDir(dataDir, logger);
-  const db = new Kysely<Database>({ dialect: new LibsqlDialect({ path: path.join(dataDir, SQLITE_FILE_NAME) }) });
-  return { dialect: 'sqlite' as const, db, migrationTableSchema: undefined };
+async function openSqlite(dataDir: string, options: OpenDatabaseOptions) {
+  await securePrivateDataDir(dataDir, options.logger);
+  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  const dialect = new LibsqlDialect({ path: file });
+  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'sqlite') : dialect });
+  return { dialect: 'sqlite' as const, db, migrationTableSchema: undefined, poolStats: () => ({ waiting: sqliteQueueLength(file) }) };
 }
 
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions) {
@@ -149,9 +160,11 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
       throw error;
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'postgresql') : dialect });
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   // Kysely looks for its migration tables in every schema unless told which one is ours.
-  return { dialect: 'postgres' as const, db, migrationTableSchema: schema };
+  return { dialect: 'postgres' as const, db, migrationTableSchema: schema, poolStats };
 }
 
 async function currentSchema(pool: pg.Pool): Promise<string> {

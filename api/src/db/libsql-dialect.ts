@@ -61,6 +61,11 @@ function mutexOf(file: string): Mutex {
   return mutex;
 }
 
+/** Statements waiting for a database file's mutex in this process (the metrics' SQLite queue). */
+export function sqliteQueueLength(file: string): number {
+  return FILE_MUTEXES.get(file)?.waiting ?? 0;
+}
+
 /** Prepared statements kept per connection (the SQL Kysely compiles repeats: a few dozen distinct statements). */
 const STATEMENT_CACHE_SIZE = 256;
 

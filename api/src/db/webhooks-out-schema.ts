@@ -30,6 +30,8 @@ export interface WebhooksOutTables {
     response_excerpt: string | null;
     delivered_at: string | null;
     redelivery_of: string | null;
+    /** The request whose change queued it (X-Request-Id), for its log lines (migration 0014). */
+    request_id: string | null;
   };
   /** migrations/0013-webhook-attempts.ts */
   outgoing_webhook_attempts: {

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config';
+import { currentRequestId } from './request-context';
 
 export type { Logger };
 
@@ -15,7 +16,21 @@ export const REDACTED_PATHS = [
   'headers["set-cookie"]',
 ];
 
-/** The one structured logger of the process; `destination` lets tests capture lines. */
+/** Child loggers that already carry their request's id as a binding (middleware/request-id.ts). */
+const REQUEST_LOGGERS = new WeakSet<Logger>();
+
+/** A child logger bound to one request's id; the id is not added a second time by the mixin. */
+export function requestLogger(logger: Logger, requestId: string): Logger {
+  const child = logger.child({ requestId });
+  REQUEST_LOGGERS.add(child);
+  return child;
+}
+
+/**
+ * The one structured logger of the process; `destination` lets tests capture lines. A line logged while a request
+ * is being answered (or by work that request started: the mail and webhook deliveries it queued) carries the
+ * request's `requestId` (lib/request-context.ts), whichever logger wrote it.
+ */
 export function createLogger(options: { level: LogLevel; destination?: DestinationStream }): Logger {
   return pino(
     {
@@ -23,6 +38,11 @@ export function createLogger(options: { level: LogLevel; destination?: Destinati
       base: { service: 'api' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { req: pino.stdSerializers.req, err: pino.stdSerializers.err },
+      mixin(_object, _level, logger) {
+        if (REQUEST_LOGGERS.has(logger as Logger)) return {};
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
     },
     options.destination,
   );

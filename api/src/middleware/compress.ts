@@ -18,9 +18,10 @@ export function compress({ threshold = 1024 }: { threshold?: number } = {}): Mid
     if (data.length < threshold) return;
     const encoding = pickEncoding(ctx.get('Accept-Encoding'));
     if (!encoding) return;
-    const type = ctx.response.type;
+    // The whole header, parameters included (a charset, the Prometheus format's version).
+    const type = ctx.response.get('Content-Type');
     ctx.body = compressBuffer(data, encoding);
-    ctx.type = type;
+    ctx.set('Content-Type', type);
     ctx.set('Content-Encoding', encoding);
   };
 }

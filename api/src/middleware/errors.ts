@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
 import { DomainError, RateLimitedError, type DomainErrorKind } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
+import { logOf } from './request-id';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
 
@@ -54,11 +55,11 @@ export function errors(options: {
     } catch (thrown) {
       const { status, envelope, headers } = toEnvelope(thrown);
       if (status >= 500) {
-        options.logger.error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
+        logOf(ctx, options.logger).error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
         try {
           options.onServerError?.({ method: ctx.method, path: ctx.path, status, error: thrown });
         } catch (hookError) {
-          options.logger.error({ err: hookError }, 'the server-error hook failed');
+          logOf(ctx, options.logger).error({ err: hookError }, 'the server-error hook failed');
         }
       }
       if (ctx.headerSent || !ctx.writable) return;

@@ -3,6 +3,7 @@ import type { ContactRequest } from '@site/contracts/contact';
 import type { ContactRepository, StoredContactMessage } from '../db/repositories/contact-repository';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
+import { currentRequestId, inRequestOf, runOutsideRequest } from '../lib/request-context';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from './mailer';
 
@@ -121,7 +122,8 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         // Every instance runs this loop: only the one whose claim succeeds sends, so a mail goes out once.
         const now = deps.clock();
         if (!(await deps.messages.claimForMail(m.id, now.toISOString(), new Date(now.getTime() + claimLeaseMs).toISOString()))) continue;
-        if (await sendOne(m)) sent += 1;
+        // Its log lines (and spans) carry the id of the request that stored the message, not of whatever kicked this run.
+        if (await inRequestOf(m.requestId, () => sendOne(m))) sent += 1;
       }
     } catch (err) {
       deps.logger.error({ err }, 'contact outbox run failed');
@@ -131,7 +133,7 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
 
   // One run at a time: a kick during a run queues behind it.
   const processOutbox = (): Promise<number> => {
-    const next = chain.then(runOutbox);
+    const next = chain.then(() => runOutsideRequest(runOutbox));
     chain = next;
     return next;
   };
@@ -155,6 +157,7 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         mailNextAttemptAt: null,
         mailLastError: null,
         mailSentAt: null,
+        requestId: currentRequestId() ?? null,
       };
       await deps.messages.insert(message, deps.events?.inTransaction(message));
       deps.events?.committed();

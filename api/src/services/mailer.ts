@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { SpanKind, withSpan } from '../lib/tracing';
 
 export interface OutgoingMail {
   to: string;
@@ -17,6 +18,7 @@ export interface Mailer {
 /** A nodemailer SMTP transport for `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`). */
 export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number } = {}): Mailer {
   const timeout = options.timeoutMs ?? 15_000;
+  const server = new URL(smtpUrl);
   const transport = nodemailer.createTransport(smtpUrl, {
     connectionTimeout: timeout,
     greetingTimeout: timeout,
@@ -24,7 +26,10 @@ export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number 
   } as Parameters<typeof nodemailer.createTransport>[1]);
   return {
     async send(mail) {
-      await transport.sendMail(mail);
+      // The span names the server, never the credentials of SMTP_URL nor who the mail goes to.
+      await withSpan('smtp send', { kind: SpanKind.CLIENT, attributes: { 'server.address': server.hostname, 'server.port': Number(server.port) || 25 } }, () =>
+        transport.sendMail(mail),
+      );
     },
     close() {
       transport.close();

@@ -7,7 +7,8 @@ import type { Clock } from '../lib/clock';
 import type { RateLimitStore } from '../lib/rate-limit-counter';
 import { createLogger, type Logger } from '../lib/logger';
 import { createContactService, type ContactService } from './contact-service';
-import { createSmtpMailer } from './mailer';
+import { createSmtpMailer, type Mailer } from './mailer';
+import type { ServiceMetrics } from './service-metrics';
 import { createEventService, type EventService } from './event-service';
 import { createPostsRepository, createWebhookDeliveriesRepository } from '../db/repositories/posts-repository';
 import { createPostService, type PostEvent, type PostService } from './post-service';
@@ -30,7 +31,7 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createWebhooksOutRepository } from '../db/repositories/webhooks-out-repository';
-import { createWebhookSender } from './webhook-sender';
+import { createWebhookSender, type WebhookSender } from './webhook-sender';
 import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './webhooks-out-service';
 
 /**
@@ -102,6 +103,8 @@ export function createServices(deps: {
   renderCacheStats?: () => RenderCacheHealth;
   /** The database in use: on PostgreSQL media files live in it (every instance shares them), else in DATA_DIR/media. */
   databaseDialect?: 'sqlite' | 'postgres';
+  /** Counts for GET /metrics (only when METRICS_TOKEN is set). */
+  metrics?: ServiceMetrics;
 }): Services {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
@@ -115,11 +118,12 @@ export function createServices(deps: {
     ping: deps.ping,
     remotes: deps.remotes ?? NO_REMOTES,
     rateLimits: deps.rateLimits,
+    metrics: deps.metrics,
   });
   // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
   const webhooksOut = createWebhooksOutService({
     repository: createWebhooksOutRepository(deps.db),
-    sender: createWebhookSender(),
+    sender: countedSender(createWebhookSender(), deps.metrics),
     clock: deps.clock,
     logger,
     alerts: admin.alerts,
@@ -157,7 +161,7 @@ export function createServices(deps: {
       messages: createContactRepository(deps.db),
       clock: deps.clock,
       logger,
-      mailer: deps.config.smtpUrl ? createSmtpMailer(deps.config.smtpUrl) : undefined,
+      mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl), deps.metrics) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
       events: webhooksOut.changeEvents<StoredContactMessage>((message) => ({ type: 'lead.created', data: leadCreatedData(message) })),
@@ -175,5 +179,34 @@ export function createServices(deps: {
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
+  };
+}
+
+/** The webhook sender, each POST's outcome counted (webhook deliveries by result). */
+function countedSender(sender: WebhookSender, metrics: ServiceMetrics | undefined): WebhookSender {
+  if (!metrics) return sender;
+  return {
+    async post(url, body, headers) {
+      const result = await sender.post(url, body, headers);
+      metrics.webhookAttempt(result.kind === 'network' ? 'network_error' : result.status >= 200 && result.status < 300 ? 'success' : 'http_error');
+      return result;
+    },
+  };
+}
+
+/** The contact outbox's mailer, each mail's outcome counted. */
+function countedMailer(mailer: Mailer, metrics: ServiceMetrics | undefined): Mailer {
+  if (!metrics) return mailer;
+  return {
+    async send(mail) {
+      try {
+        await mailer.send(mail);
+        metrics.contactMail('sent');
+      } catch (error) {
+        metrics.contactMail('failed');
+        throw error;
+      }
+    },
+    close: () => mailer.close(),
   };
 }

@@ -22,6 +22,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
+import { currentRequestId, inRequestOf, runOutsideRequest } from '../lib/request-context';
 import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import type { AlertService } from './admin/alert-service';
@@ -230,7 +231,8 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
             const endpoint = await endpoints.get(d.endpointId);
             if (!endpoint) continue;
             try {
-              if (await attempt(d, endpoint)) delivered += 1;
+              // Its log lines (and spans) carry the id of the request whose change queued it.
+              if (await inRequestOf(d.requestId, () => attempt(d, endpoint))) delivered += 1;
             } catch (err) {
               logger.error({ err, webhookDeliveryId: d.id }, 'outgoing webhook attempt could not be recorded');
             }
@@ -255,7 +257,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       let total = 0;
       do {
         again = false;
-        total += await runOnce();
+        total += await runOutsideRequest(runOnce);
       } while (again && !stopped);
       running = undefined;
       return total;
@@ -288,6 +290,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       responseExcerpt: null,
       deliveredAt: null,
       redeliveryOf,
+      requestId: currentRequestId() ?? null,
     }));
     await store.insertDeliveries(rows);
     return rows;

@@ -1,4 +1,5 @@
 import type { Logger } from '../lib/logger';
+import { withSpan } from '../lib/tracing';
 import { createRenderQueue, type RenderQueue } from './render-queue';
 import type { ResolvedPage } from './resolve-page';
 import type { ServerArea, ShellServer, ShellServerEntry, SiteData } from './shell-server';
@@ -69,6 +70,11 @@ export function createPageComposer(options: {
   /** Renders take turns (site/render-queue.ts); one that waits too long is rendered in the browser. */
   queue?: RenderQueue;
   logger?: Logger;
+  /** Told each render's wait for its turn and its duration (the metrics). Must not throw. */
+  observe?: {
+    queued(seconds: number, admitted: boolean): void;
+    rendered(remote: string, seconds: number, outcome: 'server' | 'browser'): void;
+  };
 }): PageComposer {
   const { logger } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SSR_TIMEOUT_MS;
@@ -82,13 +88,25 @@ export function createPageComposer(options: {
     async compose(input) {
       const shell = await options.shell.load();
       if (!shell) return null;
+      const waitStarted = performance.now();
       const release = await queue.enter();
+      options.observe?.queued((performance.now() - waitStarted) / 1000, release !== null);
       if (!release) {
         logger?.info({ path: input.page.path, ...queue.stats() }, 'the server is busy: this page is rendered in the browser');
         return null;
       }
+      const remote = input.page.owner?.manifest.name ?? 'shell';
       try {
-        return await composeWith(shell, input);
+        // One span per page render, named by the remote that renders it (its data, its render and the shell's).
+        return await withSpan(`ssr render ${remote}`, { attributes: { 'site.remote': remote, 'url.path': input.page.path } }, async (span) => {
+          const body = await composeWith(shell, input);
+          if (body) {
+            const outcome = body.complete ? 'server' : 'browser';
+            span?.setAttribute('ssr.outcome', outcome);
+            options.observe?.rendered(remote, body.renderMs / 1000, outcome);
+          }
+          return body;
+        });
       } finally {
         release();
       }

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { constants as zlibConstants } from 'node:zlib';
 import { compressorStream, pickEncoding } from '../lib/compression';
 import type { Logger } from '../lib/logger';
+import { withSpan } from '../lib/tracing';
 import { createHash } from 'node:crypto';
 import { dataTags, remoteTag } from '../lib/content-tags';
 import { matchesIfNoneMatch } from '../lib/etag';
@@ -105,8 +106,12 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   }
   // One snapshot and one resolution per request: the head, the body, the stylesheets and the inlined remotes map all
   // read this page, whatever a deploy does meanwhile; its data is loaded once for the head and the body.
-  const snapshot = await options.remotes.snapshot();
-  const resolved = resolvePage(snapshot, ctx.path, new URLSearchParams(ctx.querystring), options.loaders);
+  const { snapshot, resolved } = await withSpan('site resolve page', {}, async (span) => {
+    const snapshot = await options.remotes.snapshot();
+    const resolved = resolvePage(snapshot, ctx.path, new URLSearchParams(ctx.querystring), options.loaders);
+    span?.setAttribute('site.remote', resolved.owner?.manifest.name ?? 'shell');
+    return { snapshot, resolved };
+  });
   const owner = resolved.owner?.manifest;
   // The render cache: public pages rendered on the server, without a query string (a query is the visitor's own
   // search or campaign tag; it is rendered each time, so no one can fill the cache with made-up URLs).
@@ -130,7 +135,8 @@ async function servePage(ctx: Context, options: SiteOptions): Promise<void> {
   }
   ctx.set('X-Render-Cache', leader ? 'miss' : 'bypass');
   try {
-    const meta = await resolveHead(resolved, options.logger);
+    // The page's head: its metadata, from the route's data (loaded here once for the head and the render).
+    const meta = await withSpan('site resolve head', { attributes: { 'site.remote': owner?.name ?? 'shell' } }, () => resolveHead(resolved, options.logger));
     let head: HeadContent;
     if (meta === 'not-found') head = { kind: 'not-found' };
     else if (meta) head = { kind: 'page', meta };

@@ -11,7 +11,8 @@ import { revisionsMigration } from './0010-revisions';
 import { outgoingWebhooksMigration } from './0011-outgoing-webhooks';
 import { mediaMigration } from './0012-media';
 import { webhookAttemptsMigration } from './0013-webhook-attempts';
+import { requestIdsMigration } from './0014-request-ids';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration];

@@ -18,6 +18,8 @@ export interface StoredContactMessage {
   mailNextAttemptAt: string | null;
   mailLastError: string | null;
   mailSentAt: string | null;
+  /** The request that stored it, if one did (its X-Request-Id). */
+  requestId?: string | null;
 }
 
 export interface ContactRepository {
@@ -67,6 +69,7 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
           mail_next_attempt_at: m.mailNextAttemptAt,
           mail_last_error: m.mailLastError,
           mail_sent_at: m.mailSentAt,
+          request_id: m.requestId ?? null,
         })
         .execute();
     },
@@ -154,5 +157,6 @@ function toStored(row: ContactMessageRow): StoredContactMessage {
     mailNextAttemptAt: row.mail_next_attempt_at,
     mailLastError: row.mail_last_error,
     mailSentAt: row.mail_sent_at,
+    requestId: row.request_id,
   };
 }

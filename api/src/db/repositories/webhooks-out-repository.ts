@@ -34,6 +34,8 @@ export interface StoredWebhookDelivery {
   responseExcerpt: string | null;
   deliveredAt: string | null;
   redeliveryOf: string | null;
+  /** The request whose change queued it, if one did (its X-Request-Id). */
+  requestId?: string | null;
 }
 
 export interface StoredWebhookAttempt {
@@ -157,6 +159,7 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
             response_excerpt: d.responseExcerpt,
             delivered_at: d.deliveredAt,
             redelivery_of: d.redeliveryOf,
+            request_id: d.requestId ?? null,
           })),
         )
         .execute();
@@ -299,5 +302,6 @@ function toDelivery(row: DeliveryRow): StoredWebhookDelivery {
     responseExcerpt: row.response_excerpt,
     deliveredAt: row.delivered_at,
     redeliveryOf: row.redelivery_of,
+    requestId: row.request_id,
   };
 }

@@ -17,6 +17,7 @@ import type { DeployedRemotes } from '../deployed-remotes';
 import { createSmtpMailer, type Mailer } from '../mailer';
 import { createAlertService, type AlertService } from './alert-service';
 import { createAdminAuthService, type AdminAuthService } from './auth-service';
+import type { ServiceMetrics } from '../service-metrics';
 import { createFunnelService, type FunnelService } from './funnel-service';
 import { createHealthService, type HealthService } from './health-service';
 import { dockerSummary, vulnerabilitySummary } from './host-facts';
@@ -66,6 +67,8 @@ export interface AdminServicesDeps {
   mailer?: Mailer;
   /** Where failed logins are counted (Redis when REDIS_URL is set, so every instance agrees). */
   rateLimits?: RateLimitStore;
+  /** Failed logins and lockouts, for GET /metrics. */
+  metrics?: Pick<ServiceMetrics, 'loginFailed' | 'clientLockedOut'>;
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
@@ -87,6 +90,10 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     clock,
     lockoutMultiplier: config.rateLimitMultiplier,
     rateLimits: deps.rateLimits,
+    onLoginFailure: ({ reason, lockedOut }) => {
+      deps.metrics?.loginFailed(reason);
+      if (lockedOut) deps.metrics?.clientLockedOut();
+    },
     onFailureBurst: ({ address, failures }) =>
       alerts.notify({
         type: 'failedLogins',

@@ -48,6 +48,8 @@ export interface AdminAuthDeps {
    * is counted by: the IPv4 address, or the IPv6 /64 (`2001:db8:1:2::/64`).
    */
   onFailureBurst?: (event: { address: string; failures: number }) => void;
+  /** Told of each refused login (the metrics): a wrong password (`lockedOut` when it was the client's last allowed one), or a locked-out client. */
+  onLoginFailure?: (event: { reason: 'invalid_password' | 'locked_out'; lockedOut: boolean }) => void;
   /** Scales the lockout (RATE_LIMIT_MULTIPLIER); the burst alert stays at LOGIN_MAX_FAILURES. */
   lockoutMultiplier?: number;
   /** Where failed logins are counted: this process, or Redis shared by every instance (REDIS_URL). */
@@ -102,7 +104,10 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
       // Counted before the check (a scrypt run of a few hundred ms): every guess already in flight holds a slot, so a burst gets
       // at most `lockoutAt` passwords checked, on one instance or on all of them.
       const slot = await takePoint(failures, client);
-      if (!slot.taken) throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, secondsUntil(slot.res.msBeforeNext, LOGIN_FAILURE_WINDOW_MS));
+      if (!slot.taken) {
+        deps.onLoginFailure?.({ reason: 'locked_out', lockedOut: false });
+        throw new RateLimitedError(ADMIN_MESSAGES.tooManyAttempts, secondsUntil(slot.res.msBeforeNext, LOGIN_FAILURE_WINDOW_MS));
+      }
       let ok: boolean;
       try {
         ok = await deps.verifier.verify(password);
@@ -114,6 +119,7 @@ export function createAdminAuthService(deps: AdminAuthDeps): AdminAuthService {
       if (!ok) {
         // One attempt holds slot number LOGIN_MAX_FAILURES in the window: one alert per burst, whichever instance took it.
         if (slot.res.consumedPoints === LOGIN_MAX_FAILURES) deps.onFailureBurst?.({ address: client, failures: LOGIN_MAX_FAILURES });
+        deps.onLoginFailure?.({ reason: 'invalid_password', lockedOut: slot.res.consumedPoints === lockoutAt });
         throw new UnauthorizedError(ADMIN_MESSAGES.incorrectPassword, { code: 'invalid_password' });
       }
       await failures.delete(client);

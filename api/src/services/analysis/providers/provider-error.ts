@@ -1,3 +1,5 @@
+import { SpanKind, withSpan } from '../../../lib/tracing';
+
 /** A data provider answered badly (HTTP error, malformed JSON, timeout). The analysis keeps going without it. */
 export class ProviderError extends Error {
   constructor(message: string) {
@@ -16,6 +18,18 @@ export async function fetchJson(
   init: RequestInit,
   signal: AbortSignal,
 ): Promise<unknown> {
+  let host: string | undefined;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // fetch refuses it below.
+  }
+  return withSpan(`analysis ${provider}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': init.method ?? 'GET', ...(host ? { 'server.address': host } : {}) } }, () =>
+    fetchJsonOnce(provider, fetchImpl, url, init, signal),
+  );
+}
+
+async function fetchJsonOnce(provider: string, fetchImpl: FetchLike, url: string, init: RequestInit, signal: AbortSignal): Promise<unknown> {
   let res: Response;
   try {
     res = await fetchImpl(url, { ...init, signal });

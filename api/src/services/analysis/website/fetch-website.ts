@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RefusedError } from '../../../lib/domain-errors';
+import { SpanKind, withSpan } from '../../../lib/tracing';
 
 /*
  * Server-side fetch of a visitor-supplied URL, safe against SSRF:
@@ -342,7 +343,22 @@ function requestOnce(
 }
 
 /** Fetches one HTML page under the SSRF rules above. Throws WebsiteRefusedError or WebsiteUnreachableError. */
-export async function fetchWebsite(rawUrl: string, options: FetchWebsiteOptions = {}): Promise<FetchedPage> {
+export function fetchWebsite(rawUrl: string, options: FetchWebsiteOptions = {}): Promise<FetchedPage> {
+  // The span names the site's host only: the path is the visitor's.
+  let host: string | undefined;
+  try {
+    host = new URL(rawUrl).hostname;
+  } catch {
+    // Refused by fetchOnce with its own message.
+  }
+  return withSpan('analysis fetch website', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', ...(host ? { 'server.address': host } : {}) } }, async (span) => {
+    const page = await fetchOnce(rawUrl, options);
+    span?.setAttributes({ 'http.response.status_code': page.status, 'analysis.redirects': page.redirects.length });
+    return page;
+  });
+}
+
+async function fetchOnce(rawUrl: string, options: FetchWebsiteOptions): Promise<FetchedPage> {
   const timeoutMs = options.timeoutMs ?? WEBSITE_FETCH_DEFAULTS.timeoutMs;
   const maxBytes = options.maxBytes ?? WEBSITE_FETCH_DEFAULTS.maxBytes;
   const maxRedirects = options.maxRedirects ?? WEBSITE_FETCH_DEFAULTS.maxRedirects;

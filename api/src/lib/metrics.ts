@@ -1,0 +1,256 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from './logger';
+
+/*
+ * The Prometheus metrics of one app (GET /metrics with METRICS_TOKEN). One Registry per app, never prom-client's
+ * global one, so that several apps in one process (tests) each count their own. Per request: one counter and one
+ * histogram; everything read from elsewhere (the render cache's counters, the outboxes, the database pool, the
+ * deployed releases) is read when Prometheus scrapes, not as requests come.
+ */
+
+/** What a scrape reads from the rest of the app. Each may be absent (a part the app does not have). */
+export interface MetricSources {
+  renderCache?: () => { hits: number; staleHits: number; misses: number; coalesced: number; entries: number; bytes: number };
+  renderQueue?: () => { running: number; waiting: number };
+  outboxes?: () => Promise<Array<{ outbox: string; depth: number; oldestCreatedAt: string | null }>>;
+  dbPool?: () => { total?: number; idle?: number; waiting: number };
+  releases?: () => Promise<Array<{ remote: string; version: string }>>;
+  /** The clock of the outbox ages. */
+  now?: () => number;
+}
+
+/** The metrics of one app; the services see its failed-login, webhook and mail counts as their ServiceMetrics. */
+export interface AppMetrics {
+  readonly registry: Registry;
+  loginFailed(reason: 'invalid_password' | 'locked_out'): void;
+  clientLockedOut(): void;
+  webhookAttempt(result: 'success' | 'http_error' | 'network_error'): void;
+  contactMail(result: 'sent' | 'failed'): void;
+  /** One answered request: its method, route pattern (never the raw path), status and duration. */
+  requestAnswered(method: string, route: string, status: number, seconds: number): void;
+  /** A page render waited its turn (site/render-queue.ts): `admitted` false when it waited too long (rendered in the browser). */
+  renderQueued(seconds: number, admitted: boolean): void;
+  /** A server render of a page of `remote` (`shell` for the shell's own pages): whole, or with an area left to the browser. */
+  pageRendered(remote: string, seconds: number, outcome: 'server' | 'browser'): void;
+  /** The exposition text and its content type. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+/** Outbox queries get this long at a scrape; past it the scrape answers without them (site_outbox_up 0). */
+const OUTBOX_QUERY_TIMEOUT_MS = 2_000;
+
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const RENDER_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2];
+const HTTP_LABELS = ['method', 'route', 'status'] as const;
+
+/** HTTP methods we label by name; anything else a client invents is `other` (bounded label values). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export function createMetrics(sources: MetricSources = {}, options: { logger?: Logger } = {}): AppMetrics {
+  const registry = new Registry();
+  const now = sources.now ?? Date.now;
+  // Event-loop lag, heap and process memory, CPU, handles, GC (prom-client's defaults, on this registry).
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({ name: 'site_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: HTTP_LABELS, registers: [registry] });
+  const durations = new Histogram({
+    name: 'site_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request (to the last byte of a streamed page), by method, route pattern and status.',
+    labelNames: HTTP_LABELS,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const renderSeconds = new Histogram({
+    name: 'site_ssr_render_duration_seconds',
+    help: "Server render of a page (its data, the remote's render and the shell's), by remote and outcome (browser: an area was left to the browser).",
+    labelNames: ['remote', 'outcome'],
+    buckets: RENDER_BUCKETS,
+    registers: [registry],
+  });
+  const queueSeconds = new Histogram({ name: 'site_ssr_queue_wait_seconds', help: 'Time a page render waited for its turn (SSR_CONCURRENCY).', buckets: RENDER_BUCKETS, registers: [registry] });
+  const queueRejected = new Counter({
+    name: 'site_ssr_queue_rejected_total',
+    help: 'Page renders that waited longer than SSR_QUEUE_MS and were left to the browser.',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'site_ssr_queue',
+    help: 'Page renders running and waiting now.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = sources.renderQueue?.();
+      if (!stats) return;
+      this.set({ state: 'running' }, stats.running);
+      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new Counter({
+    name: 'site_render_cache_requests_total',
+    help: 'Page requests the render cache answered, by result: hit, stale (sent while re-rendered), coalesced (waited for another render) or miss.',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const stats = sources.renderCache?.();
+      if (!stats) return;
+      // The cache keeps its own running totals: the counter is set to them at each scrape.
+      this.reset();
+      this.inc({ result: 'hit' }, stats.hits);
+      this.inc({ result: 'stale' }, stats.staleHits);
+      this.inc({ result: 'coalesced' }, stats.coalesced);
+      this.inc({ result: 'miss' }, stats.misses);
+    },
+  });
+  new Gauge({
+    name: 'site_render_cache_bytes',
+    help: 'Memory the render cache holds (bytes, as it counts them).',
+    registers: [registry],
+    collect() {
+      const stats = sources.renderCache?.();
+      if (stats) this.set(stats.bytes);
+    },
+  });
+  new Gauge({
+    name: 'site_render_cache_entries',
+    help: 'Pages the render cache holds.',
+    registers: [registry],
+    collect() {
+      const stats = sources.renderCache?.();
+      if (stats) this.set(stats.entries);
+    },
+  });
+
+  // The outboxes: one query pair per scrape, shared by the three gauges below.
+  let outboxRead: Promise<Awaited<ReturnType<NonNullable<MetricSources['outboxes']>>> | undefined> | undefined;
+  const readOutboxes = () => {
+    outboxRead ??= (async () => {
+      if (!sources.outboxes) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          sources.outboxes(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`the outbox query did not answer within ${OUTBOX_QUERY_TIMEOUT_MS} ms`)), OUTBOX_QUERY_TIMEOUT_MS);
+          }),
+        ]);
+      } catch (error) {
+        options.logger?.warn({ err: error }, 'metrics: the outboxes could not be read');
+        return undefined;
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    return outboxRead;
+  };
+  new Gauge({
+    name: 'site_outbox_up',
+    help: 'Whether the last scrape could read the outboxes (1) or not (0: the database did not answer in time).',
+    registers: [registry],
+    async collect() {
+      if (!sources.outboxes) return;
+      this.set((await readOutboxes()) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'site_outbox_depth',
+    help: 'Rows waiting to be sent, by outbox: contact_mail (owner mails) and webhook_deliveries (outgoing webhooks).',
+    labelNames: ['outbox'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const o of (await readOutboxes()) ?? []) this.set({ outbox: o.outbox }, o.depth);
+    },
+  });
+  new Gauge({
+    name: 'site_outbox_oldest_age_seconds',
+    help: 'Age of the oldest row waiting in each outbox (0 when none waits).',
+    labelNames: ['outbox'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const o of (await readOutboxes()) ?? []) {
+        this.set({ outbox: o.outbox }, o.oldestCreatedAt ? Math.max(0, (now() - Date.parse(o.oldestCreatedAt)) / 1000) : 0);
+      }
+    },
+  });
+
+  const webhookAttempts = new Counter({
+    name: 'site_webhook_deliveries_total',
+    help: 'Outgoing webhook delivery attempts, by result: success (2xx), http_error (another answer), network_error (no answer).',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const contactMails = new Counter({ name: 'site_contact_mails_total', help: 'Owner mails of the contact outbox, by result: sent or failed.', labelNames: ['result'], registers: [registry] });
+  const loginFailures = new Counter({
+    name: 'site_admin_login_failures_total',
+    help: 'Refused admin logins, by reason: invalid_password, or locked_out (the client had too many failures).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const lockouts = new Counter({ name: 'site_admin_login_lockouts_total', help: 'Clients locked out of the admin login after too many failures.', registers: [registry] });
+  // Every series exists from the start at 0, so rate() and alerts see the first increase.
+  for (const result of ['success', 'http_error', 'network_error']) webhookAttempts.inc({ result }, 0);
+  for (const result of ['sent', 'failed']) contactMails.inc({ result }, 0);
+  for (const reason of ['invalid_password', 'locked_out']) loginFailures.inc({ reason }, 0);
+
+  new Gauge({
+    name: 'site_db_pool_connections',
+    help: 'PostgreSQL pool connections, by state: total (open) and idle.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = sources.dbPool?.();
+      if (pool?.total === undefined) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'site_db_pool_waiting',
+    help: "Queries waiting for a database connection (PostgreSQL: the pool's queue; SQLite: the file's one connection).",
+    registers: [registry],
+    collect() {
+      const pool = sources.dbPool?.();
+      if (pool) this.set(pool.waiting);
+    },
+  });
+  new Gauge({
+    name: 'site_remote_release',
+    help: 'The release each deployed remote serves (always 1; the version is the label).',
+    labelNames: ['remote', 'version'],
+    registers: [registry],
+    async collect() {
+      if (!sources.releases) return;
+      this.reset();
+      for (const { remote, version } of await sources.releases()) this.set({ remote, version }, 1);
+    },
+  });
+
+  return {
+    registry,
+    requestAnswered(method, route, status, seconds) {
+      const labels = { method: KNOWN_METHODS.has(method) ? method : 'other', route, status: String(status) };
+      requests.inc(labels);
+      durations.observe(labels, seconds);
+    },
+    renderQueued(seconds, admitted) {
+      queueSeconds.observe(seconds);
+      if (!admitted) queueRejected.inc();
+    },
+    pageRendered(remote, seconds, outcome) {
+      renderSeconds.observe({ remote, outcome }, seconds);
+    },
+    loginFailed: (reason) => loginFailures.inc({ reason }),
+    clientLockedOut: () => lockouts.inc(),
+    webhookAttempt: (result) => webhookAttempts.inc({ result }),
+    contactMail: (result) => contactMails.inc({ result }),
+    async scrape() {
+      outboxRead = undefined;
+      try {
+        return { contentType: registry.contentType, body: await registry.metrics() };
+      } finally {
+        outboxRead = undefined;
+      }
+    },
+  };
+}
