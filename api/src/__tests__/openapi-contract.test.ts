@@ -84,6 +84,32 @@ function mutations(schema: Json, valid: Json): Array<{ kind: string; body: unkno
   return out.filter((m) => !check(m.body));
 }
 
+/**
+ * Mutations of a valid query, each invalid for its parameter's schema: a number that is not one or is out of range, a
+ * value outside the enum, too long, a control character where a pattern forbids it, a required parameter left out.
+ */
+function queryMutations(params: Json[], valid: Json): Array<{ kind: string; query: Json }> {
+  const out: Array<{ kind: string; query: Json }> = [];
+  for (const p of params) {
+    const name = p.name as string;
+    const schema = (deref(p.schema) ?? {}) as Json;
+    const set = (kind: string, value: unknown) => out.push({ kind: `${kind}: ${name}`, query: { ...valid, [name]: value } });
+    if (p.required) {
+      const { [name]: _gone, ...rest } = valid;
+      out.push({ kind: `missing required: ${name}`, query: rest });
+    }
+    if (schema.type === 'integer' || schema.type === 'number') {
+      set('wrong type', 'not-a-number');
+      if (typeof schema.minimum === 'number') set('too small', schema.minimum - 1);
+      if (typeof schema.maximum === 'number') set('too large', schema.maximum + 1);
+    }
+    if (Array.isArray(schema.enum)) set('bad enum', 'not-one-of-the-values');
+    if (typeof schema.maxLength === 'number') set('too long', 'a'.repeat(schema.maxLength + 1));
+    if (typeof schema.pattern === 'string') set('bad pattern', 'bell \u0007 character');
+  }
+  return out;
+}
+
 /** Path ids of records the test made first, by parameter name and path. */
 const fixtures: Record<string, string> = {};
 
@@ -261,6 +287,16 @@ it('every operation: valid requests succeed, mutated ones are refused as documen
         checkAnswer(o, `${label} (${m.kind})`, got);
         if (!(got.status >= 400 && got.status < 500 && statusClass(o, got.status)))
           failures['invalid accepted']!.push(`${label} (${m.kind}): ${got.status} for ${JSON.stringify(m.body).slice(0, 200)}`);
+      }
+    }
+    if (queryParams.length) {
+      const base = validValue(querySchema, SEED) as Json;
+      for (const m of queryMutations(queryParams.filter((p) => p.name !== 'cursor'), base)) {
+        const got = await send(o, { query: m.query, ...(media === 'application/json' && bodySchema ? { body: validValue(bodySchema, SEED) } : {}) });
+        cases += 1;
+        checkAnswer(o, `${label} (query ${m.kind})`, got);
+        if (!(got.status >= 400 && got.status < 500 && statusClass(o, got.status)))
+          failures['invalid accepted']!.push(`${label} (query ${m.kind}): ${got.status} for ${JSON.stringify(m.query).slice(0, 200)}`);
       }
     }
     if (media === 'multipart/form-data') {
