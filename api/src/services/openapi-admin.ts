@@ -112,7 +112,8 @@ function adminResponses(method: DocumentedOperation['method'], jsonBody: boolean
 type AdminOperation = Omit<DocumentedOperation, 'tag' | 'security'> & { jsonBody?: boolean };
 
 const EXAMPLE_SESSION = { authenticated: true, passwordConfigured: true, activeSection: 'posts', expiresAt: '2026-05-05T09:00:00.000Z' };
-const EXAMPLE_POST_INPUT = {
+/** The post of every example: what the admin form sends (the webhook's example is the same post, published). */
+export const EXAMPLE_POST_INPUT = {
   title: 'Five automations for busy salons',
   excerpt: 'Small automations that give a salon team back hours every week.',
   content:

@@ -3,7 +3,7 @@ import { smbAnalysisRequestSchema, websiteAnalysisRequestSchema, analysisRespons
 import { CONTACT_FAILED_MESSAGE, contactErrorResponseSchema, contactRequestSchema, contactResponseSchema } from '@site/contracts/contact';
 import { BLOG_FEED_PATH } from '@site/contracts/blog-routes';
 import { COMMON_ERRORS, error, errorResponse, TEXT_RULES_NOTE, type DocumentedBody, type DocumentedOperation, type DocumentedResponse, type Schema } from './openapi-parts';
-import { ADMIN_OPERATIONS, documentedPostFields } from './openapi-admin';
+import { ADMIN_OPERATIONS, documentedPostFields, EXAMPLE_POST_INPUT } from './openapi-admin';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from './webhook-service';
 import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
 import { trackingAcceptedSchema, trackingRequestSchema } from '@site/contracts/events';
@@ -70,17 +70,7 @@ export const EXAMPLE_POST: Post = {
 };
 const { content: _content, ...EXAMPLE_SUMMARY } = EXAMPLE_POST;
 
-export const EXAMPLE_WEBHOOK_BODY = {
-  title: 'Five automations for busy salons',
-  excerpt: 'Small automations that give a salon team back hours every week.',
-  content:
-    '<h2>Start small</h2><p>Reminders, rebooking and review requests are the three automations that pay back fastest for a salon. Here is how to set each up.</p>',
-  author: 'Tri-Valley AI Team',
-  category: 'How-To Guides',
-  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
-  keywords: ['salon', 'automation'],
-  status: 'published',
-};
+export const EXAMPLE_WEBHOOK_BODY = { ...EXAMPLE_POST_INPUT, status: 'published' };
 
 /** The webhook body as validated: the contract's shape plus the length rules the post service applies. */
 const webhookBodyDocumented = documentedPostFields(webhookPostSchema);
