@@ -23,6 +23,15 @@ export async function jpegSideways(width: number, height: number): Promise<Buffe
   return sharp(await picture(width, height)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
 }
 
+/** An animated GIF: `frames` frames of width x height, each a different colour (sharp joins them as an animation). */
+export async function animatedGif(width: number, height: number, frames: number): Promise<Buffer> {
+  const colours = ['#0a6', '#c30', '#36c', '#fc0', '#909'];
+  const stills = await Promise.all(
+    Array.from({ length: frames }, (_, i) => sharp({ create: { width, height, channels: 3, background: colours[i % colours.length]! } }).png().toBuffer()),
+  );
+  return sharp(stills, { join: { animated: true } }).gif({ delay: 100, loop: 0 }).toBuffer();
+}
+
 export const samples = {
   png: async () => sharp(await picture(800, 500)).ensureAlpha(0.5).png().toBuffer(),
   webp: async () => sharp(await picture(1000, 700)).webp().toBuffer(),

@@ -58,6 +58,15 @@ export function mediaWidths(width: number): number[] {
   return [...MEDIA_WIDTHS.filter((w) => w < width), width];
 }
 
+/**
+ * The formats stored at each width for an upload whose own format has extension `ext`: AVIF, WebP and its own; a GIF
+ * gets WebP and GIF only, both animated when it is (an animated AVIF cannot be written, and a still AVIF first in the
+ * `<picture>` would stop the animation).
+ */
+export function mediaVariantFormats(ext: string): string[] {
+  return ext === 'gif' ? ['webp', 'gif'] : [...new Set(['avif', 'webp', ext])];
+}
+
 export const mediaFileName = (hash: string, width: number, ext: string) => `${hash}-${width}.${ext}`;
 export const mediaUrl = (hash: string, width: number, height: number, ext: string) => `${MEDIA_PATH}${hash}-${width}x${height}.${ext}`;
 export const mediaOgUrl = (hash: string) => `${MEDIA_PATH}${hash}-og.jpg`;
@@ -79,7 +88,7 @@ export function mediaSources(url: string | undefined | null): {
   const srcSet = (ext: string) => widths.map((w) => `${MEDIA_PATH}${mediaFileName(parts.hash, w, ext)} ${w}w`).join(', ');
   // AVIF first (smallest), then WebP; the upload's own format is the <img> fallback (WebP for an AVIF or WebP upload).
   const fallback = parts.ext === 'avif' || parts.ext === 'webp' ? 'webp' : parts.ext;
-  const formats = ['avif', 'webp'].filter((f) => f !== fallback);
+  const formats = mediaVariantFormats(parts.ext).filter((f) => f !== fallback);
   return {
     width: parts.width,
     height: parts.height,

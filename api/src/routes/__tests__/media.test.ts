@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { mediaItemSchema, mediaListSchema, MEDIA_MAX_BYTES } from '@site/contracts/media';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
-import { jpegSideways, jpegWithGps, pngBombHeader, samples } from '../../test-support/media-fixtures';
+import { animatedGif, jpegSideways, jpegWithGps, pngBombHeader, samples } from '../../test-support/media-fixtures';
 import { call, sendWebhook, TEST_ORIGIN } from '../../test-support/site-client';
 import { readingLoopbackSites, startTestServer, type TestServer } from '../../test-support/test-server';
 
@@ -25,6 +25,9 @@ const article = (title: string, featuredImage: string, ogImage?: string) => ({
  * Issue 24's media library over HTTP: every accepted type is stored with its variants, every refused kind answers a
  * clear 4xx and stores nothing, metadata (GPS) never reaches a visitor, and an image in use cannot be deleted.
  */
+/** A long animation (slow to make): made once, for each database's run. */
+let longAnimation: Promise<Buffer> | undefined;
+
 describe.each(testBackends().map((b) => b.name))('media library (%s)', (backend) => {
   let server: TestServer;
   let cookie: string;
@@ -113,6 +116,39 @@ describe.each(testBackends().map((b) => b.name))('media library (%s)', (backend)
     const main = await fetch(`${server.url}${media.url}`);
     expect(main.headers.get('content-type')).toBe(type);
     expect((await sharp(Buffer.from(await main.arrayBuffer())).metadata()).format).toBe(sharpFormat);
+  });
+
+  it('keeps an animated GIF animated: WebP and GIF variants with every frame, no still AVIF, the first frame for Open Graph', async () => {
+    const res = await upload(await animatedGif(640, 360, 4), 'spinner.gif', 'image/gif');
+    expect(res.status).toBe(201);
+    const media = mediaItemSchema.parse(res.json);
+    expect(media).toMatchObject({ width: 640, height: 360, format: 'gif' });
+    expect(media.variants.some((v) => v.format === 'avif')).toBe(false);
+    const widths = (format: string) => media.variants.filter((v) => v.format === format).map((v) => [v.width, v.height]);
+    expect(widths('webp')).toEqual([
+      [480, 270],
+      [640, 360],
+    ]);
+    expect(widths('gif')).toEqual(widths('webp'));
+    for (const variant of media.variants.filter((v) => v.format !== 'jpg')) {
+      const file = await fetch(`${server.url}${variant.url}`);
+      expect(file.headers.get('content-type'), variant.url).toBe(variant.format === 'gif' ? 'image/gif' : 'image/webp');
+      const meta = await sharp(Buffer.from(await file.arrayBuffer()), { animated: true }).metadata();
+      expect([meta.pages, meta.width, meta.pageHeight], variant.url).toEqual([4, variant.width, variant.height]);
+    }
+    const og = await fetch(`${server.url}${media.ogUrl}`);
+    expect(og.headers.get('content-type')).toBe('image/jpeg');
+    expect((await sharp(Buffer.from(await og.arrayBuffer())).metadata()).pages ?? 1).toBe(1);
+  });
+
+  it('refuses an animation whose frames together pass the pixel limit, storing nothing', async () => {
+    const before = (await listed()).length;
+    // 1000 x 1000 x 60 frames: 60 megapixels decoded, more than the 50 allowed (made once for both databases).
+    longAnimation ??= animatedGif(1000, 1000, 60);
+    const res = await upload(await longAnimation, 'long.gif', 'image/gif');
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ error: { code: 'too_many_pixels', message: expect.stringContaining('all its frames together') } });
+    expect((await listed()).length).toBe(before);
   });
 
   const truncatedJpeg = async () => {

@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { MEDIA_FORMATS, MEDIA_MAX_PIXELS, MEDIA_OG_SIZE, MEDIA_WIDTHS, mediaFileName, mediaWidths, type MediaFormat } from '@site/contracts/media-rules';
+import { MEDIA_FORMATS, MEDIA_MAX_PIXELS, MEDIA_OG_SIZE, MEDIA_WIDTHS, mediaFileName, mediaVariantFormats, mediaWidths, type MediaFormat } from '@site/contracts/media-rules';
 import { InvalidInputError } from '../../lib/domain-errors';
 
 export interface ProcessedVariant {
@@ -20,6 +20,7 @@ export interface ProcessedImage {
 export const MEDIA_MESSAGES = {
   tooManyPixels: `The image has too many pixels (more than ${MEDIA_MAX_PIXELS / 1_000_000} megapixels). Resize it and try again.`,
   corrupt: 'The image could not be read: the file is corrupt or incomplete.',
+  tooManyFrames: `The animation is too large: all its frames together may have at most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels. Make it smaller or shorter and try again.`,
 } as const;
 
 /** The original format's encoder settings (AVIF and WebP are made for every image). */
@@ -67,7 +68,10 @@ export async function processImage(file: string, hash: string, format: MediaForm
   const { data, info } = decoded;
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const ext = MEDIA_FORMATS[format].ext;
-  const formats = [...new Set(['avif', 'webp', ext])];
+  const formats = mediaVariantFormats(ext);
+  // An animated GIF keeps its animation in its WebP and GIF variants (the frames are decoded together, so all of them
+  // count against the pixel limit); the Open Graph JPEG is its first frame.
+  if (format === 'gif' && (meta.pages ?? 1) > 1) return processAnimation(file, hash, meta, formats, { data, raw });
   const jobs: Array<Promise<ProcessedVariant>> = [];
   for (const width of mediaWidths(info.width)) {
     for (const out of formats) {
@@ -80,15 +84,50 @@ export async function processImage(file: string, hash: string, format: MediaForm
       );
     }
   }
-  jobs.push(
-    (async () => {
-      const og = await sharp(data, raw)
-        .resize({ ...MEDIA_OG_SIZE, fit: 'cover', position: 'attention' })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 82, progressive: true })
-        .toBuffer();
-      return { name: `${hash}-og.jpg`, ...MEDIA_OG_SIZE, format: 'jpg', data: og };
-    })(),
-  );
+  jobs.push(ogVariant(hash, { data, raw }));
   return { width: info.width, height: info.height, variants: await Promise.all(jobs) };
+}
+
+async function ogVariant(hash: string, first: { data: Buffer; raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } } }): Promise<ProcessedVariant> {
+  const og = await sharp(first.data, first.raw)
+    .resize({ ...MEDIA_OG_SIZE, fit: 'cover', position: 'attention' })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 82, progressive: true })
+    .toBuffer();
+  return { name: `${hash}-og.jpg`, ...MEDIA_OG_SIZE, format: 'jpg', data: og };
+}
+
+/** The variants of an animated GIF: every frame, resized, as animated WebP and GIF; the first frame for Open Graph. */
+async function processAnimation(
+  file: string,
+  hash: string,
+  meta: Metadata,
+  formats: string[],
+  first: { data: Buffer; raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } } },
+): Promise<ProcessedImage> {
+  const width = meta.width!;
+  const frameHeight = meta.pageHeight ?? meta.height!;
+  const pages = meta.pages ?? 1;
+  if (width * frameHeight * pages > MEDIA_MAX_PIXELS) throw new InvalidInputError(MEDIA_MESSAGES.tooManyFrames, { code: 'too_many_pixels' });
+  const widest = Math.min(width, MEDIA_WIDTHS.at(-1)!);
+  const heightAt = (w: number) => Math.max(1, Math.round((frameHeight * w) / width));
+  const jobs: Array<Promise<ProcessedVariant>> = [];
+  for (const w of mediaWidths(widest)) {
+    for (const out of formats) {
+      jobs.push(
+        (async () => {
+          try {
+            const pipeline = sharp(file, { animated: true, limitInputPixels: MEDIA_MAX_PIXELS, failOn: 'truncated' });
+            const resized = w === width ? pipeline : pipeline.resize({ width: w });
+            const data = await (out === 'webp' ? resized.webp({ quality: 78 }) : resized.gif()).toBuffer();
+            return { name: mediaFileName(hash, w, out), width: w, height: heightAt(w), format: out, data };
+          } catch {
+            throw new InvalidInputError(MEDIA_MESSAGES.corrupt, { code: 'corrupt_image' });
+          }
+        })(),
+      );
+    }
+  }
+  jobs.push(ogVariant(hash, first));
+  return { width: widest, height: heightAt(widest), variants: await Promise.all(jobs) };
 }

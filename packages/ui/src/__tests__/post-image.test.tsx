@@ -27,6 +27,14 @@ describe('PostImage', () => {
     expect(img.getAttribute('srcset')).toBe(`/media/${HASH}-480.webp 480w, /media/${HASH}-640.webp 640w`);
   });
 
+  it('offers a GIF (animated or not) as WebP and GIF only: no still AVIF in front of an animation', () => {
+    const { container } = render(<PostImage src={`/media/${HASH}-480x270.gif`} alt="" />);
+    const sources = [...container.querySelectorAll('source')];
+    expect(sources.map((s) => s.getAttribute('type'))).toEqual(['image/webp']);
+    expect(sources[0]!.getAttribute('srcset')).toBe(`/media/${HASH}-480.webp 480w`);
+    expect(container.querySelector('img')!.getAttribute('src')).toBe(`/media/${HASH}-480.gif`);
+  });
+
   it('leaves any other image a plain <img>', () => {
     const { container } = render(<PostImage src="https://images.example/a.jpg" alt="" width={1200} height={630} sizes="100vw" />);
     expect(container.querySelector('picture')).toBeNull();
