@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminLeadSchema } from './admin';
 
 /*
  * Outgoing webhooks (issue 24): endpoints the owner registers in the admin panel, the events the site sends them,
@@ -159,15 +160,8 @@ export type WebhookAttemptList = z.infer<typeof webhookAttemptListSchema>;
 
 // ------------------------------------------------------------------------------------------------ payloads
 
-export const leadCreatedDataSchema = z.object({
-  id: z.string(),
-  createdAt: z.string(),
-  name: z.string(),
-  email: z.string(),
-  company: z.string().nullable(),
-  subject: z.string().nullable(),
-  message: z.string(),
-});
+/** `lead.created`: the fields the owner sees in the leads inbox (not the browser, the status or the address hash). */
+export const leadCreatedDataSchema = adminLeadSchema.pick({ id: true, createdAt: true, name: true, email: true, company: true, subject: true, message: true });
 export const analysisCompletedDataSchema = z.object({
   id: z.string(),
   mode: z.enum(['smb', 'website']),
