@@ -14,7 +14,7 @@ export async function readableTracking(page: Page) {
 }
 
 /** The events of one POST /api/events: one event, or the events of one moment in a batch (`{ events }`). */
-function eventsOf(r: Request): SentEvent[] {
+export function eventsOf(r: Request): SentEvent[] {
   const body = JSON.parse(r.postData() ?? '{}') as SentEvent | { events?: SentEvent[] };
   return 'events' in body && Array.isArray(body.events) ? body.events : [body as SentEvent];
 }

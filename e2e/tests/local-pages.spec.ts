@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Route } from '../support/test';
 
 import { watchPageErrors } from '../support/page-errors';
-import { nextEvent, readableTracking } from '../support/tracking';
+import { eventsOf, nextEvent, readableTracking } from '../support/tracking';
 
 type Town = {
   town: string;
@@ -82,7 +82,7 @@ async function holdClickRecordings(page: Page) {
   const held: Route[] = [];
   await page.route('**/api/events', async (route) => {
     const request = route.request();
-    if (request.method() === 'POST' && (request.postDataJSON() as { name?: string } | null)?.name === 'local_page_click') held.push(route);
+    if (request.method() === 'POST' && eventsOf(request).some((e) => e.name === 'local_page_click')) held.push(route);
     else await route.fallback();
   });
   const oldest = async () => {
