@@ -45,6 +45,8 @@ import { createPageComposer } from './site/compose-page';
 import { createRouteDataLoaders } from './site/route-data';
 import { createContentEvents } from './site/content-events';
 import { createReleaseSync } from './site/release-sync';
+import { createJobRunner, type JobRunner } from './lib/job-runner';
+import { createLeasesRepository } from './db/repositories/leases-repository';
 import { createRenderCache } from './site/render-cache';
 import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
@@ -102,6 +104,8 @@ export interface AppInstance {
   logger: Logger;
   /** The API router (tests walk its routes). */
   router: ApiRouter;
+  /** The background-work runner and its job kinds (lib/job-runner.ts). */
+  jobs: JobRunner;
   /** The Prometheus metrics (METRICS_TOKEN set); undefined without. */
   metrics: AppMetrics | undefined;
   /** Sends the spans still batched (OTEL_EXPORTER_OTLP_ENDPOINT set); resolves at once without tracing. */
@@ -132,6 +136,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     await tracing?.stop();
     throw error;
   }
+  // The one background-work runner (lib/job-runner.ts): the outboxes, scheduled publishing, release sync and the admin
+  // monitor are its job kinds. Started once everything is built; stopped first on drain and close.
+  const jobs = createJobRunner({
+    clock,
+    logger,
+    leases: createLeasesRepository(database.db),
+    // `metrics` is made below (it reads the runner's status); runs start only once everything is built.
+    observe: (kind, result, seconds) => metrics?.jobRun(kind, result, seconds),
+  });
   // REDIS_URL: rate limits (and the admin login lockout) counted once for every instance behind the load balancer.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const rateLimits: RateLimitStore = { redis };
@@ -156,6 +169,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
           logger,
           clock,
           pollMs: config.releasePollMs ?? 5000,
+          jobs,
         })
       : undefined;
   const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
@@ -174,6 +188,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
           dbPool: () => database.poolStats(),
           releases: async () => Object.values((await remotes.snapshot()).served ?? {}).map((s) => ({ remote: s.name, version: s.version })),
           now: () => clock().getTime(),
+          jobs: () => jobs.status(),
         },
         { logger },
       )
@@ -186,6 +201,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const services = createServices({
     db: database.db,
     clock,
+    jobs,
     config,
     logger,
     ping: () => database.ping(),
@@ -199,13 +215,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     renderCacheStats: () => renderCache.stats(),
     metrics,
   });
-  // Retries owner mails of contact messages that could not be sent yet (stopped by close()).
-  services.contact.start();
-  // Publishes scheduled posts at their time, and at once those whose time passed while no server ran.
-  services.scheduler.start();
-  // Sends outgoing webhook deliveries that are due: new events at once, retries and other instances' leftovers by polling.
-  services.webhooksOut.start();
-  if (deps.adminMonitor) services.admin.startMonitor(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs);
+  if (deps.adminMonitor) jobs.add(services.admin.monitorJob(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs));
+  // Every job kind runs now (work left by a previous process: mails and deliveries due, posts whose time passed while no
+  // server ran), then on its poll and whenever a change kicks it.
+  jobs.start();
 
   const shell = createShellDocument({ siteRoot: config.siteRoot });
   // A page's data, for its head (dynamic pages' head()) and its server render: our own services, never the remote.
@@ -277,20 +290,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     services,
     logger,
     router,
+    jobs,
     metrics,
     flushTraces: () => tracing?.flush() ?? Promise.resolve(),
     drain() {
       if (draining) return;
       draining = true;
-      void services.contact.stop();
-      void services.webhooksOut.stop();
+      // No new background run (mails and deliveries due stay for another instance or the next start).
+      void jobs.stop();
     },
     close: async () => {
       draining = true;
-      await services.admin.stop();
-      await services.scheduler.stop();
-      await services.webhooksOut.stop();
-      await services.contact.stop();
+      await jobs.stop();
+      await services.admin.close();
+      services.contact.close();
       await releaseSync?.close();
       await contentEvents.close();
       await database.close();

@@ -131,6 +131,11 @@ describe('GET /metrics', () => {
     expect(after.value('site_outbox_depth', { outbox: 'webhook_deliveries' })).toBe(0);
     expect(after.value('site_outbox_oldest_age_seconds', { outbox: 'contact_mail' })).toBeGreaterThanOrEqual(0);
     expect(after.value('site_contact_mails_total', { result: 'sent' })).toBe(0);
+    // The outbox is a job of the one runner: its runs are counted by kind, with when it last ran.
+    expect(after.value('site_job_runs_total', { kind: 'contact-mail', result: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(after.value('site_job_run_duration_seconds_count', { kind: 'contact-mail' })).toBeGreaterThanOrEqual(1);
+    expect(after.value('site_job_runs_total', { kind: 'post-schedule', result: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(after.has('site_job_last_run_age_seconds')).toBe(true);
 
     // The mail was queued by that request: the line of its failed attempt carries the request's id.
     const id = answer.headers.get('x-request-id');

@@ -15,6 +15,8 @@ export interface MetricSources {
   outboxes?: () => Promise<Array<{ outbox: string; depth: number; oldestCreatedAt: string | null }>>;
   dbPool?: () => { total?: number; idle?: number; waiting: number };
   releases?: () => Promise<Array<{ remote: string; version: string }>>;
+  /** The background job kinds (lib/job-runner.ts) and when each last ran. */
+  jobs?: () => Array<{ name: string; lastRunAt: string | null }>;
   /** The clock of the outbox ages. */
   now?: () => number;
 }
@@ -32,6 +34,8 @@ export interface AppMetrics {
   renderQueued(seconds: number, admitted: boolean): void;
   /** A server render of a page of `remote` (`shell` for the shell's own pages): whole, or with an area left to the browser. */
   pageRendered(remote: string, seconds: number, outcome: 'server' | 'browser'): void;
+  /** A background job's run ended (lib/job-runner.ts): its kind, result and duration. */
+  jobRun(kind: string, result: 'ok' | 'failed' | 'not_leader', seconds: number): void;
   /** The exposition text and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -193,6 +197,30 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
   for (const result of ['sent', 'failed']) contactMails.inc({ result }, 0);
   for (const reason of ['invalid_password', 'locked_out']) loginFailures.inc({ reason }, 0);
 
+  const jobRuns = new Counter({
+    name: 'site_job_runs_total',
+    help: 'Runs of each background job kind, by result: ok, failed, or not_leader (another instance holds its lease).',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
+  const jobSeconds = new Histogram({
+    name: 'site_job_run_duration_seconds',
+    help: 'Time one run of a background job kind took.',
+    labelNames: ['kind'],
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'site_job_last_run_age_seconds',
+    help: 'Seconds since each background job kind last ran on this instance (a stuck job grows).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const job of sources.jobs?.() ?? []) if (job.lastRunAt) this.set({ kind: job.name }, Math.max(0, (now() - Date.parse(job.lastRunAt)) / 1000));
+    },
+  });
+
   new Gauge({
     name: 'site_db_pool_connections',
     help: 'PostgreSQL pool connections, by state: total (open) and idle.',
@@ -244,6 +272,10 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
     clientLockedOut: () => lockouts.inc(),
     webhookAttempt: (result) => webhookAttempts.inc({ result }),
     contactMail: (result) => contactMails.inc({ result }),
+    jobRun(kind, result, seconds) {
+      jobRuns.inc({ kind, result });
+      jobSeconds.observe({ kind }, seconds);
+    },
     async scrape() {
       outboxRead = undefined;
       try {

@@ -3,7 +3,8 @@ import type { ContactRequest } from '@site/contracts/contact';
 import type { ContactRepository, StoredContactMessage } from '../db/repositories/contact-repository';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
-import { currentRequestId, inRequestOf, runOutsideRequest } from '../lib/request-context';
+import type { JobRunner } from '../lib/job-runner';
+import { currentRequestId, inRequestOf } from '../lib/request-context';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from './mailer';
 
@@ -20,15 +21,10 @@ export interface ContactService {
    * A filled honeypot is dropped silently.
    */
   submit(input: ContactRequest & { website?: string }, meta: ContactMeta): Promise<SubmitOutcome>;
-  /** Sends the owner mails that are due; returns how many were sent. Never throws. */
+  /** Sends the owner mails that are due now (the `contact-mail` job's run); returns how many were sent. Never throws. */
   processOutbox(): Promise<number>;
-  /** Starts the retry loop (only with a mailer). */
-  start(): void;
-  /**
-   * Stops taking outbox work (graceful shutdown: mails still due stay in the database for another instance or the
-   * next start), waits for the mail being sent, then closes the mailer. Idempotent.
-   */
-  stop(): Promise<void>;
+  /** Closes the mailer, once the job runner has stopped (mails still due stay for another instance or the next start). */
+  close(): void;
 }
 
 export interface ContactServiceDeps {
@@ -40,6 +36,8 @@ export interface ContactServiceDeps {
   mailTo: string;
   mailFrom: string;
   newId?: () => string;
+  /** Runs the outbox as its `contact-mail` job (only with a mailer): at start, every `outboxIntervalMs`, after each message. */
+  jobs: Pick<JobRunner, 'add'>;
   /** How often the outbox looks for due mails (default 60 s). */
   outboxIntervalMs?: number;
   /** Attempts before a mail is marked failed (default 8: retries over about a day). */
@@ -87,12 +85,7 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
   const maxAttempts = deps.maxAttempts ?? 8;
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
   const intervalMs = deps.outboxIntervalMs ?? 60_000;
-  const claimLeaseMs = deps.claimLeaseMs ?? 5 * 60_000;
   let salt: Promise<string> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let chain: Promise<number> = Promise.resolve(0);
-  let stopped = false;
-  let stopping: Promise<void> | undefined;
 
   const sendOne = async (m: StoredContactMessage): Promise<boolean> => {
     const mailer = deps.mailer!;
@@ -112,31 +105,26 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
     }
   };
 
-  const runOutbox = async (): Promise<number> => {
-    if (!deps.mailer) return 0;
-    let sent = 0;
-    try {
-      const due = await deps.messages.dueForMail(deps.clock().toISOString(), 20);
-      for (const m of due) {
-        if (stopped) break;
-        // Every instance runs this loop: only the one whose claim succeeds sends, so a mail goes out once.
-        const now = deps.clock();
-        if (!(await deps.messages.claimForMail(m.id, now.toISOString(), new Date(now.getTime() + claimLeaseMs).toISOString()))) continue;
-        // Its log lines (and spans) carry the id of the request that stored the message, not of whatever kicked this run.
-        if (await inRequestOf(m.requestId, () => sendOne(m))) sent += 1;
-      }
-    } catch (err) {
-      deps.logger.error({ err }, 'contact outbox run failed');
-    }
-    return sent;
-  };
+  // Every instance runs this job: only the one whose claim on a mail succeeds sends it, so a mail goes out once.
+  const mailJob = deps.mailer
+    ? deps.jobs.add({
+        name: 'contact-mail',
+        pollMs: intervalMs,
+        claimMs: deps.claimLeaseMs ?? 5 * 60_000,
+        async run(run) {
+          let done = 0;
+          for (const m of await deps.messages.dueForMail(run.now().toISOString(), 20)) {
+            if (run.signal.aborted) break;
+            if (!(await deps.messages.claimForMail(m.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
+            // Its log lines (and spans) carry the id of the request that stored the message, not of whatever kicked this run.
+            if (await inRequestOf(m.requestId, () => sendOne(m))) done += 1;
+          }
+          return { done };
+        },
+      })
+    : undefined;
 
-  // One run at a time: a kick during a run queues behind it.
-  const processOutbox = (): Promise<number> => {
-    const next = chain.then(() => runOutsideRequest(runOutbox));
-    chain = next;
-    return next;
-  };
+  const processOutbox = async (): Promise<number> => (await mailJob?.kick())?.done ?? 0;
 
   return {
     async submit(input, meta) {
@@ -162,29 +150,14 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
       await deps.messages.insert(message, deps.events?.inTransaction(message));
       deps.events?.committed();
       // The mail goes out in the background: the visitor's answer never waits on, or fails with, SMTP.
-      if (deps.mailer && !stopped) void processOutbox();
+      void mailJob?.kick();
       return { kind: 'stored', message };
     },
 
     processOutbox,
 
-    start() {
-      if (!deps.mailer || timer || stopped) return;
-      timer = setInterval(() => void processOutbox(), intervalMs);
-      timer.unref();
-      // Mails left pending by a previous run of the process.
-      void processOutbox();
-    },
-
-    stop() {
-      stopping ??= (async () => {
-        stopped = true;
-        if (timer) clearInterval(timer);
-        timer = undefined;
-        await chain;
-        deps.mailer?.close();
-      })();
-      return stopping;
+    close() {
+      deps.mailer?.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { createEventsRepository } from '../db/repositories/events-repository';
 import type { Config } from '../config';
 import { createContactRepository, type StoredContactMessage } from '../db/repositories/contact-repository';
 import type { Clock } from '../lib/clock';
+import type { JobRunner } from '../lib/job-runner';
 import type { RateLimitStore } from '../lib/rate-limit-counter';
 import { createLogger, type Logger } from '../lib/logger';
 import { createContactService, type ContactService } from './contact-service';
@@ -45,7 +46,7 @@ export interface Services {
   events: EventService;
   contact: ContactService;
   posts: PostService;
-  /** Publishes scheduled posts at their time (started by createApp). */
+  /** Publishes scheduled posts at their time (its jobs run in createApp's job runner). */
   scheduler: PostScheduler;
   webhook: WebhookService;
   analysis: AnalysisService;
@@ -54,7 +55,7 @@ export interface Services {
   admin: AdminServices;
   /** The media library: uploads, their variants, alt text, where used. */
   media: MediaService;
-  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (started by createApp). */
+  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in createApp's job runner). */
   webhooksOut: WebhooksOutService;
 }
 
@@ -66,6 +67,8 @@ const NO_REMOTES: Pick<DeployedRemotes, 'snapshot'> = {
 export function createServices(deps: {
   db: Kysely<Database>;
   clock: Clock;
+  /** The app's background-work runner: the outboxes and scheduled publishing add their job kinds to it. */
+  jobs: Pick<JobRunner, 'add'>;
   /** Every default lives in config.ts (loadConfig); nothing here invents one. */
   config: Pick<
     Config,
@@ -127,6 +130,7 @@ export function createServices(deps: {
     clock: deps.clock,
     logger,
     alerts: admin.alerts,
+    jobs: deps.jobs,
     pollMs: deps.webhookPollMs,
   });
   const origin = deps.config.publicOrigin;
@@ -146,7 +150,7 @@ export function createServices(deps: {
     webhooksOut,
     posts,
     media,
-    scheduler: createPostScheduler({ posts, clock: deps.clock, logger, pollMs: deps.schedulerPollMs }),
+    scheduler: createPostScheduler({ posts, logger, jobs: deps.jobs, pollMs: deps.schedulerPollMs }),
     webhook: createWebhookService({
       secret: deps.config.webhookSecret,
       posts,
@@ -164,6 +168,7 @@ export function createServices(deps: {
       mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl), deps.metrics) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
+      jobs: deps.jobs,
       events: webhooksOut.changeEvents<StoredContactMessage>((message) => ({ type: 'lead.created', data: leadCreatedData(message) })),
     }),
     analysis: createAnalysisService({

@@ -22,7 +22,8 @@ import type { Kysely } from 'kysely';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
-import { currentRequestId, inRequestOf, runOutsideRequest } from '../lib/request-context';
+import type { JobOutcome, JobRun, JobRunner } from '../lib/job-runner';
+import { currentRequestId, inRequestOf } from '../lib/request-context';
 import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import type { AlertService } from './admin/alert-service';
@@ -60,11 +61,8 @@ export interface WebhooksOutService {
   changeEvents<E>(toEvent: (change: E) => { [T in WebhookEventType]: { type: T; data: EventData<T> } }[WebhookEventType]): ChangeEvents<E>;
   /** Sends what was queued without waiting (after a commit). */
   kick(): void;
-  /** Sends what is due; returns how many were delivered. Never throws. */
+  /** Sends what is due now (the `webhook-deliveries` job's run); returns how many were delivered. Never throws. */
   processOutbox(): Promise<number>;
-  start(): void;
-  /** Stops polling and waits for the run in progress (deliveries due stay for another instance). Idempotent. */
-  stop(): Promise<void>;
 }
 
 export interface WebhooksOutServiceDeps {
@@ -75,6 +73,8 @@ export interface WebhooksOutServiceDeps {
   /** Where an endpoint disabled after 24 h of failures is reported. */
   alerts?: Pick<AlertService, 'notify'>;
   newId?: () => string;
+  /** Runs the outbox as its `webhook-deliveries` job: at start, every `pollMs`, after each committed event. */
+  jobs: Pick<JobRunner, 'add'>;
   /** How often each instance looks for due deliveries (default 5 s); a new event is sent at once anyway. */
   pollMs?: number;
   /** How long a claimed delivery belongs to the instance sending it (default 60 s; a send gives up within 10 s). */
@@ -132,15 +132,8 @@ function invalid(error: { issues: Array<{ path: PropertyKey[]; message: string }
 export function createWebhooksOutService(deps: WebhooksOutServiceDeps): WebhooksOutService {
   const { repository, clock, logger } = deps;
   const newId = deps.newId ?? randomUUID;
-  const pollMs = deps.pollMs ?? 5_000;
-  const claimLeaseMs = deps.claimLeaseMs ?? 60_000;
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
   const concurrency = deps.concurrency ?? 8;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let stopping: Promise<void> | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
 
   const mustFind = async (id: string) => {
     // An id that cannot exist (PostgreSQL refuses NUL in text) is not found without asking the database.
@@ -212,58 +205,39 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     return delivered;
   }
 
-  const runOnce = async (): Promise<number> => {
+  /** One run of the job: batches of due deliveries, each claimed (compare-and-set) before it is sent, until none is left. */
+  async function deliverDue(run: JobRun): Promise<JobOutcome> {
     let delivered = 0;
-    try {
-      for (;;) {
-        const due = await repository.due(clock().toISOString(), 50);
-        if (due.length === 0) break;
-        let claimedAny = false;
-        const queue = [...due];
-        const endpoints = new Map<string, Promise<StoredWebhookEndpoint | undefined>>();
-        const worker = async () => {
-          for (let d = queue.shift(); d && !stopped; d = queue.shift()) {
-            const now = clock();
-            // Every instance runs this loop: only the one whose claim succeeds sends, so a delivery goes out once.
-            if (!(await repository.claim(d.id, now.toISOString(), new Date(now.getTime() + claimLeaseMs).toISOString()))) continue;
-            claimedAny = true;
-            if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, repository.findEndpoint(d.endpointId));
-            const endpoint = await endpoints.get(d.endpointId);
-            if (!endpoint) continue;
-            try {
-              // Its log lines (and spans) carry the id of the request whose change queued it.
-              if (await inRequestOf(d.requestId, () => attempt(d, endpoint))) delivered += 1;
-            } catch (err) {
-              logger.error({ err, webhookDeliveryId: d.id }, 'outgoing webhook attempt could not be recorded');
-            }
+    for (;;) {
+      const due = await repository.due(run.now().toISOString(), 50);
+      if (due.length === 0) break;
+      let claimedAny = false;
+      const queue = [...due];
+      const endpoints = new Map<string, Promise<StoredWebhookEndpoint | undefined>>();
+      const worker = async () => {
+        for (let d = queue.shift(); d && !run.signal.aborted; d = queue.shift()) {
+          // Every instance runs this job: only the one whose claim succeeds sends, so a delivery goes out once.
+          if (!(await repository.claim(d.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
+          claimedAny = true;
+          if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, repository.findEndpoint(d.endpointId));
+          const endpoint = await endpoints.get(d.endpointId);
+          if (!endpoint) continue;
+          try {
+            // Its log lines (and spans) carry the id of the request whose change queued it.
+            if (await inRequestOf(d.requestId, () => attempt(d, endpoint))) delivered += 1;
+          } catch (err) {
+            logger.error({ err, webhookDeliveryId: d.id }, 'outgoing webhook attempt could not be recorded');
           }
-        };
-        await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-        if (!claimedAny || stopped) break;
-      }
-    } catch (err) {
-      logger.error({ err }, 'outgoing webhook outbox run failed');
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+      if (!claimedAny || run.signal.aborted) break;
     }
-    return delivered;
-  };
+    return { done: delivered };
+  }
 
-  // One run at a time; a kick during a run makes it look again once it ends.
-  const processOutbox = (): Promise<number> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await runOutsideRequest(runOnce);
-      } while (again && !stopped);
-      running = undefined;
-      return total;
-    })();
-    return running;
-  };
+  const job = deps.jobs.add({ name: 'webhook-deliveries', pollMs: deps.pollMs ?? 5_000, claimMs: deps.claimLeaseMs ?? 60_000, run: deliverDue });
+  const processOutbox = async (): Promise<number> => (await job.kick())?.done ?? 0;
 
   async function enqueue(
     endpoints: StoredWebhookEndpoint[],
@@ -416,28 +390,10 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     },
 
     kick() {
-      if (!stopped) void processOutbox();
+      void job.kick();
     },
 
     processOutbox,
-
-    start() {
-      if (timer || stopped) return;
-      timer = setInterval(() => void processOutbox(), pollMs);
-      timer.unref();
-      // Deliveries left due by a previous run of the process.
-      void processOutbox();
-    },
-
-    stop() {
-      stopping ??= (async () => {
-        stopped = true;
-        if (timer) clearInterval(timer);
-        timer = undefined;
-        await running;
-      })();
-      return stopping;
-    },
   };
   return service;
 }

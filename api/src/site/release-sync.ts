@@ -1,6 +1,7 @@
 /*
  * One instance's side of releases shared through PostgreSQL (release-store.ts). When a deploy or rollback commits,
- * PostgreSQL notifies every instance (LISTEN site_releases; a poll every RELEASE_POLL_MS covers a lost connection).
+ * PostgreSQL notifies every instance (LISTEN site_releases), which runs its `release-sync` job (a job of the app's
+ * runner, lib/job-runner.ts: one run at a time, and a poll every RELEASE_POLL_MS covers a lost connection).
  * The instance then copies the pointer's release, and the earlier ones whose chunks open tabs may still ask for, from
  * the store into its own SITE_ROOT in the release format (checking every file against its hash and the release
  * against release-format's checkRelease before renaming it into place), writes history.json, then `current`. From
@@ -16,6 +17,7 @@ import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { listenToPostgres } from '../db/pg-listen';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
+import type { JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
 import type { RemotesSnapshot, SharedReleases } from '../services/deployed-remotes';
 import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
@@ -48,12 +50,12 @@ export function createReleaseSync(options: {
   clock: Clock;
   /** The poll behind LISTEN (ms). */
   pollMs: number;
+  /** The app's job runner, which runs the sync as its `release-sync` job. */
+  jobs: Pick<JobRunner, 'add'>;
 }): ReleaseSync {
   const { db, logger, siteRoot } = options;
   const instance = `${process.env.HOSTNAME || 'instance'}-${process.pid}-${randomUUID().slice(0, 6)}`;
   let closed = false;
-  let running: Promise<void> | undefined;
-  let again = false;
   /** Why a remote's stored release could not be copied here (reported with what is served). */
   const problems = new Map<RemoteName, string>();
 
@@ -140,23 +142,11 @@ export function createReleaseSync(options: {
     if (pointers.size > 0) await report(pointers);
   }
 
-  /** One sync at a time; a request during one runs another right after it (nothing notified is missed). */
-  function sync(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await syncOnce().catch((error: unknown) => logger.error({ err: error }, 'shared releases: sync failed (retried on the next notice or poll)'));
-      } while (again && !closed);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  // One sync at a time; a notice during one runs another right after it (nothing notified is missed).
+  const job = options.jobs.add({ name: 'release-sync', pollMs: options.pollMs, run: syncOnce });
+  const sync = async (): Promise<void> => {
+    if (!closed) await job.kick();
+  };
 
   // Told at each commit of a deploy or rollback; the poll covers a lost connection.
   const listener = listenToPostgres({
@@ -167,8 +157,6 @@ export function createReleaseSync(options: {
     onConnect: () => void sync(),
     logger,
   });
-  const poll = setInterval(() => void sync(), options.pollMs);
-  poll.unref();
 
   async function status(): Promise<SharedReleases> {
     const [pointers, reports] = await Promise.all([readSharedPointers(db), readInstanceReports(db)]);
@@ -185,11 +173,10 @@ export function createReleaseSync(options: {
     instance,
     sync,
     status,
+    /** Stops listening (the job runner stops the job itself). */
     async close() {
       closed = true;
-      clearInterval(poll);
       await listener.close();
-      await running;
     },
   };
 }

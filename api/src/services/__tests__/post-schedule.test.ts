@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEDULE_MESSAGES } from '@site/contracts/post-schedule';
 import { createPostsRepository } from '../../db/repositories/posts-repository';
+import { createJobRunner } from '../../lib/job-runner';
 import { createLogger } from '../../lib/logger';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
 import { renderRss, sitemapEntries } from '../feeds';
@@ -138,10 +139,11 @@ describe.each(testBackends())('scheduled publishing ($name)', (backend) => {
     await service.schedule(post.id, '2026-06-03T10:01:00Z');
     // "Down" for an hour: the next process starts its scheduler, which looks at once.
     now = new Date('2026-06-03T11:00:00.000Z');
-    const scheduler = createPostScheduler({ posts: others[0]!, clock, logger: createLogger({ level: 'silent' }), pollMs: 60_000 });
-    scheduler.start();
+    const jobs = createJobRunner({ clock, logger: createLogger({ level: 'silent' }) });
+    const scheduler = createPostScheduler({ posts: others[0]!, logger: createLogger({ level: 'silent' }), jobs, pollMs: 60_000 });
+    jobs.start();
     await scheduler.check();
-    await scheduler.stop();
+    await jobs.stop();
     expect(await service.getById(post.id)).toMatchObject({ status: 'published', publishedAt: '2026-06-03T10:01:00.000Z' });
   });
 

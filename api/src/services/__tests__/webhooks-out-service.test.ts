@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhooksOutRepository } from '../../db/repositories/webhooks-out-repository';
+import { createJobRunner } from '../../lib/job-runner';
 import { createLogger } from '../../lib/logger';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
 import { createWebhookSender } from '../webhook-sender';
@@ -36,10 +37,18 @@ describe.each(testBackends())('outgoing webhooks on two instances ($name)', (bac
 
   it('sends each event once per endpoint though both instances poll the same outbox', async () => {
     const other = await database.another();
-    const make = (db: typeof database.handle.db) =>
-      createWebhooksOutService({ repository: createWebhooksOutRepository(db), sender: createWebhookSender(), clock: () => new Date(), logger: createLogger({ level: 'silent' }) });
-    const a = make(database.handle.db);
-    const b = make(other.db);
+    // Two instances: each its own job runner (not started: the test runs the outboxes by kicking them, all at once).
+    const runners = [0, 1].map(() => createJobRunner({ clock: () => new Date(), logger: createLogger({ level: 'silent' }) }));
+    const make = (db: typeof database.handle.db, i: number) =>
+      createWebhooksOutService({
+        repository: createWebhooksOutRepository(db),
+        sender: createWebhookSender(),
+        clock: () => new Date(),
+        logger: createLogger({ level: 'silent' }),
+        jobs: runners[i]!,
+      });
+    const a = make(database.handle.db, 0);
+    const b = make(other.db, 1);
     await a.createEndpoint({ url, events: ['lead.created'] });
     await a.createEndpoint({ url: `${url}?second`, events: ['lead.created'] });
     const emits: Array<Promise<unknown>> = [];
@@ -63,7 +72,7 @@ describe.each(testBackends())('outgoing webhooks on two instances ($name)', (bac
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
     expect(counts.size).toBe(30);
     expect([...counts.values()].every((n) => n === 2)).toBe(true);
-    await Promise.all([a.stop(), b.stop()]);
+    await Promise.all(runners.map((runner) => runner.stop()));
   });
 });
 
@@ -91,13 +100,15 @@ describe.each(testBackends())('an event and its change are stored together ($nam
         if (fault.armed) throw new Error('crashed after writing the outbox rows');
       },
     });
+    const jobs = createJobRunner({ clock: () => new Date(), logger: createLogger({ level: 'silent' }) });
     const service: WebhooksOutService = createWebhooksOutService({
       repository: failing(real),
       sender: createWebhookSender(),
       clock: () => new Date(),
       logger: createLogger({ level: 'silent' }),
+      jobs,
     });
-    return { service, fault };
+    return { service, fault, jobs };
   }
 
   const deliveries = async (eventType: string) =>
@@ -106,10 +117,11 @@ describe.each(testBackends())('an event and its change are stored together ($nam
     );
 
   it('a contact message is stored with its lead.created, or neither is', async () => {
-    const { service, fault } = outbox();
+    const { service, fault, jobs } = outbox();
     await service.createEndpoint({ url: 'http://127.0.0.1:9/hook', events: ['lead.created'] });
-    await service.stop(); // kicks after the commit do nothing: only what is stored is looked at
+    await jobs.stop(); // kicks after the commit do nothing: only what is stored is looked at
     const contact = createContactService({
+      jobs,
       messages: createContactRepository(database.handle.db),
       clock: () => new Date(),
       logger: createLogger({ level: 'silent' }),
@@ -135,9 +147,9 @@ describe.each(testBackends())('an event and its change are stored together ($nam
   });
 
   it('a post change is stored with its revision and its event, or none of them is', async () => {
-    const { service, fault } = outbox();
+    const { service, fault, jobs } = outbox();
     await service.createEndpoint({ url: 'http://127.0.0.1:9/hook', events: ['post.published', 'post.updated', 'post.deleted'] });
-    await service.stop();
+    await jobs.stop();
     const posts = createPostService({
       posts: createPostsRepository(database.handle.db),
       clock: () => new Date(),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DockerSummary, TrafficEntry, VulnerabilitySummary } from '@site/contracts/admin';
 import type { Config } from '../../config';
@@ -10,6 +9,7 @@ import { createLeadsRepository } from '../../db/repositories/leads-repository';
 import { createLeasesRepository } from '../../db/repositories/leases-repository';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import type { JobKind } from '../../lib/job-runner';
 import type { RateLimitStore } from '../../lib/rate-limit-counter';
 import type { Logger } from '../../lib/logger';
 import { API_VERSION } from '../../lib/version';
@@ -27,8 +27,6 @@ import { createTrafficMonitor, type TrafficMonitor } from './traffic-monitor';
 
 /** How often the server runs the health checks on its own (and purges expired sessions). */
 export const MONITOR_INTERVAL_MS = 60_000;
-/** The lease that makes one instance of many run the scheduled checks (and raise their alerts). */
-export const MONITOR_LEASE = 'admin-monitor';
 
 export interface AdminServices {
   auth: AdminAuthService;
@@ -44,12 +42,13 @@ export interface AdminServices {
   /** Hook of the request observer: every answered request (traffic, webhook signature rejects). */
   requestAnswered(info: { address: string; method: string; path: string; status: number }): void;
   /**
-   * Runs the health checks now and then every `intervalMs` until `stop()`: on one instance of many, the holder of the
-   * `admin-monitor` lease (renewed each run; another instance takes over when it lapses after 2.5 intervals).
+   * The `admin-monitor` job: the health checks (and the purge of expired sessions) every `intervalMs`, on one instance
+   * of many, the holder of its lease (renewed each run; another instance takes over when it lapses after 2.5
+   * intervals, or at once when the holder stops). app.ts adds it to the job runner.
    */
-  startMonitor(intervalMs?: number): void;
-  /** Stops the timer and waits for a run and alert mails in progress. Idempotent. */
-  stop(): Promise<void>;
+  monitorJob(intervalMs?: number): JobKind;
+  /** Waits for alert mails in progress and closes the mailer (after the job runner has stopped). */
+  close(): Promise<void>;
 }
 
 export interface AdminServicesDeps {
@@ -133,29 +132,6 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
       }),
   });
 
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let tick: Promise<unknown> = Promise.resolve();
-  const leaseHolder = randomUUID();
-  let leaseMs = 2.5 * MONITOR_INTERVAL_MS;
-  let holdsLease = false;
-
-  const runTick = () => {
-    tick = (async () => {
-      const now = clock().getTime();
-      holdsLease = await leases
-        .acquire(MONITOR_LEASE, leaseHolder, new Date(now).toISOString(), new Date(now + leaseMs).toISOString())
-        .catch((err: unknown) => {
-          logger.warn({ err }, 'could not take the admin monitor lease');
-          return false;
-        });
-      // Another instance runs this minute's checks.
-      if (!holdsLease) return;
-      const results = await Promise.allSettled([health.run(), auth.purge()]);
-      for (const r of results) if (r.status === 'rejected') logger.warn({ err: r.reason }, 'admin monitor run failed');
-    })();
-  };
-
   return {
     auth,
     alerts,
@@ -193,20 +169,19 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
       }
     },
 
-    startMonitor(intervalMs = MONITOR_INTERVAL_MS) {
-      if (timer || stopped) return;
-      leaseMs = 2.5 * intervalMs;
-      runTick();
-      timer = setInterval(runTick, intervalMs);
-      timer.unref();
+    monitorJob(intervalMs = MONITOR_INTERVAL_MS) {
+      return {
+        name: 'admin-monitor',
+        pollMs: intervalMs,
+        lease: { ttlMs: 2.5 * intervalMs },
+        async run() {
+          const results = await Promise.allSettled([health.run(), auth.purge()]);
+          for (const r of results) if (r.status === 'rejected') logger.warn({ err: r.reason }, 'admin monitor run failed');
+        },
+      };
     },
 
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await tick;
-      if (holdsLease) await leases.release(MONITOR_LEASE, leaseHolder).catch(() => undefined);
+    async close() {
       await alerts.idle();
       mailer?.close();
     },
