@@ -22,22 +22,10 @@ import { createMetrics, type AppMetrics } from './lib/metrics';
 import { startTracing } from './lib/tracing';
 import { createOutboxStatsRepository } from './db/repositories/outbox-stats-repository';
 import { securityHeaders } from './middleware/security-headers';
-import { adminAuthRoutes } from './routes/admin-auth';
-import { adminLeadsRoutes } from './routes/admin-leads';
-import { adminMonitoringRoutes } from './routes/admin-monitoring';
-import { adminPostsRoutes } from './routes/admin-posts';
-import { adminMediaRoutes, MEDIA_UPLOAD_BODY_LIMIT } from './routes/admin-media';
-import { mediaRoutes } from './routes/media';
-import { adminWebhooksRoutes } from './routes/admin-webhooks';
-import { analysisRoutes } from './routes/analysis';
-import { contactFailureAnswer, contactRoutes } from './routes/contact';
-import { eventsRoutes } from './routes/events';
-import { healthRoutes } from './routes/health';
-import { blogFeedsRoutes } from './routes/blog-feeds';
-import { postsRoutes } from './routes/posts';
-import { webhookRoutes } from './routes/webhook';
-import { openApiRoutes } from './routes/openapi';
-import type { ApiRouter, RouteContext, RouteModule } from './routes/route-module';
+import { MEDIA_UPLOAD_BODY_LIMIT } from './routes/admin-media';
+import { API_ROUTES } from './routes/api-routes';
+import { contactFailureAnswer } from './routes/contact';
+import type { ApiRouter, RouteContext } from './routes/route-module';
 import type { DeployedRemotes } from './services/deployed-remotes';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
 import { createRenderQueue } from './site/render-queue';
@@ -52,25 +40,6 @@ import { createRemoteRegistry } from './site/remote-registry';
 import { createShellDocument } from './site/shell-document';
 import { createShellServer } from './site/shell-server';
 import { site } from './site/site-handler';
-
-/** Every API resource, one route file each. A new resource adds its module here. */
-const ROUTE_MODULES: readonly RouteModule[] = [
-  healthRoutes,
-  eventsRoutes,
-  contactRoutes,
-  postsRoutes,
-  webhookRoutes,
-  blogFeedsRoutes,
-  analysisRoutes,
-  adminAuthRoutes,
-  adminPostsRoutes,
-  adminWebhooksRoutes,
-  adminLeadsRoutes,
-  adminMonitoringRoutes,
-  openApiRoutes,
-  adminMediaRoutes,
-  mediaRoutes,
-];
 
 export interface AppDeps {
   /** Defaults to a pino logger at `config.logLevel` on stdout. */
@@ -146,7 +115,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     observe: (kind, result, seconds) => metrics?.jobRun(kind, result, seconds),
   });
   // REDIS_URL: rate limits (and the admin login lockout) counted once for every instance behind the load balancer.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger, { keyPrefix: config.redisKeyPrefix }) : undefined;
   const rateLimits: RateLimitStore = { redis };
   // The shell's server entry renders every page's chrome and provides the remotes' server modules with its React and
   // router (its `shared`), as Module Federation provides the shell's copies in the browser.
@@ -235,7 +204,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const router: ApiRouter = new Router();
   let draining = false;
   const routeContext: RouteContext = { config, logger, clock, services, remotes, rateLimits, lifecycle: { draining: () => draining } };
-  for (const register of ROUTE_MODULES) register(router, routeContext);
+  for (const register of API_ROUTES) register(router, routeContext);
 
   // Behind a proxy, the client is the address the last `trustProxyHops` proxies appended (rightmost), not the leftmost
   // X-Forwarded-For entry, which the client can write itself.

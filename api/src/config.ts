@@ -16,6 +16,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Redis (REDIS_URL): rate limits shared by every instance; per-process limits when absent. */
   redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: put before every key the site writes in Redis (empty by default). */
+  redisKeyPrefix: string | undefined;
   /** Origin used for canonical links, without a trailing slash. */
   publicOrigin: string;
   adminPassword: string | undefined;
@@ -140,6 +142,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, { message: 'Must be a redis:// or rediss:// URL' })
     .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, { message: 'Must be 1-64 letters, digits or . _ : -' })
+    .optional(),
   PUBLIC_ORIGIN: httpUrl,
   ADMIN_PASSWORD: optionalString,
   ADMIN_PASSWORD_HASH: optionalString,
@@ -217,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/(?<!\/)\/+$/, ''),
     adminPassword: e.ADMIN_PASSWORD,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,14 +11,16 @@ import { LOGIN_MAX_FAILURES } from '@site/contracts/admin';
 import { CONTACT_RATE_LIMIT } from '../routes/contact';
 import {
   bundleMissing,
+  forgetRedisKeys,
   postgresUrlWithSchema,
   reachableRedis,
-  redisDatabaseUrl,
+  redisTestPrefix,
   startChildServer,
   type ChildServer,
 } from '../test-support/child-server';
 import { describeNeedingBuild } from '../test-support/built-site';
 import { uniqueSchema } from '../test-support/databases';
+import { scrapeMetrics } from '../test-support/scrape';
 import { call, contactMessage, cookieOf, sendWebhook, waitFor, webhookPost } from '../test-support/site-client';
 
 /*
@@ -39,11 +40,29 @@ const unavailable = !databaseUrl
 const PASSWORD = 'scale-out admin password';
 const SECRET = 'scale-out webhook secret';
 const MULTIPLIER = 2;
+const METRICS_TOKEN = 'scale-out-metrics-token-0123456789';
+
+/**
+ * Waits until no run of the job `kind` is in progress on either instance (their /metrics). Once what a job works on is
+ * all done in the database (every mail sent, every delivery delivered) and neither instance is running it, no further
+ * run can send anything: what was received is final. This replaces a fixed sleep "for a duplicate to show up".
+ */
+async function jobIdleOnBoth(instances: readonly ChildServer[], kind: string) {
+  await waitFor(
+    async () => {
+      for (const instance of instances) if ((await scrapeMetrics(instance.url, METRICS_TOKEN)).value('site_job_running', { kind }) !== 0) return false;
+      return true;
+    },
+    10_000,
+    `no ${kind} run in progress on either instance`,
+  );
+}
 
 describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing: bundleMissing(), unavailable }, () => {
   const schema = uniqueSchema();
   let admin: pg.Client;
-  let redis: Redis;
+  // The run's own Redis keys (REDIS_KEY_PREFIX), removed at the end; the Redis database is not the test's to empty.
+  const redisPrefix = redisTestPrefix(schema);
   let smtp: SMTPServer;
   const mails: { messageId: string; subject: string }[] = [];
   let siteRoot: string;
@@ -55,11 +74,6 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
     admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
-    // A logical Redis database of its own for this run, emptied before and after.
-    const redisDb = 1 + Math.floor(Math.random() * 15);
-    const sharedRedis = redisDatabaseUrl(redisUrl!, redisDb);
-    redis = new Redis(sharedRedis);
-    await redis.flushdb();
 
     // The owner's mailbox: a local SMTP server that takes a moment per mail, so both instances' outboxes overlap.
     smtp = new SMTPServer({
@@ -83,7 +97,8 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
 
     const env = {
       DATABASE_URL: postgresUrlWithSchema(databaseUrl!, schema),
-      REDIS_URL: sharedRedis,
+      REDIS_URL: redisUrl!,
+      REDIS_KEY_PREFIX: redisPrefix,
       SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
       CONTACT_EMAIL_TO: 'owner@site.test',
       ADMIN_PASSWORD: PASSWORD,
@@ -94,6 +109,7 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
       TRUST_PROXY: 'true',
       SITE_ROOT: siteRoot,
       DATA_DIR: siteRoot,
+      METRICS_TOKEN,
       // Info lines: the scheduler's `post.published` is counted below.
       LOG_LEVEL: 'info',
     };
@@ -105,10 +121,7 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-    if (redis) {
-      await redis.flushdb();
-      redis.disconnect();
-    }
+    if (redisUrl) await forgetRedisKeys(redisUrl, redisPrefix);
     if (admin) {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await admin.end();
@@ -136,8 +149,15 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
     // The messages of the previous test were spread over both instances, each of which kicked its own outbox.
     const limit = CONTACT_RATE_LIMIT.max * MULTIPLIER;
     await waitFor(() => mails.length >= limit, 20_000, `${limit} owner mails`);
-    // Time for a duplicate to show up, had one been taken twice.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every mail marked sent in the database, and neither outbox mid-run: a mail taken twice would have arrived by now.
+    const login = await call(a.url, '/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.20' } });
+    const cookie = cookieOf(login.headers);
+    await waitFor(
+      async () => (await call(a.url, '/api/admin/leads?limit=100', { cookie })).json.leads.every((l: { mail: { state: string } }) => l.mail.state === 'sent'),
+      20_000,
+      'every lead mail marked sent',
+    );
+    await jobIdleOnBoth(both(), 'contact-mail');
     expect(mails).toHaveLength(limit);
     expect(new Set(mails.map((m) => m.messageId)).size).toBe(limit);
   });
@@ -288,8 +308,21 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
         events.push('post.published');
       }
       await waitFor(() => received.length >= events.length * 2, 20_000, `${events.length * 2} deliveries`);
-      // Time for a duplicate to show up, had one delivery been sent by both instances.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Every delivery marked delivered in the database, and neither outbox mid-run: a delivery sent by both instances
+      // would have arrived by now.
+      const endpoints = (await call(a.url, '/api/admin/webhooks', { cookie })).json.endpoints as Array<{ id: string }>;
+      await waitFor(
+        async () => {
+          for (const endpoint of endpoints) {
+            const log = await call(a.url, `/api/admin/webhooks/${endpoint.id}/deliveries?limit=100`, { cookie });
+            if (log.json.deliveries.length !== events.length || log.json.deliveries.some((d: { status: string }) => d.status !== 'delivered')) return false;
+          }
+          return true;
+        },
+        20_000,
+        'every delivery marked delivered',
+      );
+      await jobIdleOnBoth(both(), 'webhook-deliveries');
       expect(received).toHaveLength(events.length * 2);
       expect(received.every((r) => r.valid)).toBe(true);
       for (const endpoint of ['/n8n-one', '/n8n-two']) {

@@ -9,7 +9,7 @@ import { adminHealthSchema } from '@site/contracts/admin';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../test-support/built-site';
-import { bundleMissing, postgresUrlWithSchema, reachableRedis, redisDatabaseUrl, startChildServer, type ChildServer } from '../test-support/child-server';
+import { bundleMissing, forgetRedisKeys, postgresUrlWithSchema, reachableRedis, redisTestPrefix, startChildServer, type ChildServer } from '../test-support/child-server';
 import { uniqueSchema } from '../test-support/databases';
 import { blogServerModule, createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../test-support/site-fixture';
 import { waitFor } from '../test-support/site-client';
@@ -118,7 +118,7 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     await sites[0]!.writeFile('node_modules/only-on-the-first-machine/index.js', 'module.exports = { here: true };');
     env = {
       DATABASE_URL: postgresUrlWithSchema(databaseUrl!, schema),
-      ...(redisUrl ? { REDIS_URL: redisDatabaseUrl(redisUrl, 1 + Math.floor(Math.random() * 15)) } : {}),
+      ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisTestPrefix(schema) } : {}),
       ...ADMIN_ENV,
       PUBLIC_ORIGIN: ORIGIN,
       // The notice, not the poll, must carry a deploy to every instance within SWITCH_MS.
@@ -130,6 +130,7 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    if (redisUrl) await forgetRedisKeys(redisUrl, redisTestPrefix(schema));
     if (admin) {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await admin.end();

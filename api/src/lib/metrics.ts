@@ -16,7 +16,7 @@ export interface MetricSources {
   dbPool?: () => { total?: number; idle?: number; waiting: number };
   releases?: () => Promise<Array<{ remote: string; version: string }>>;
   /** The background job kinds (lib/job-runner.ts) and when each last ran. */
-  jobs?: () => Array<{ name: string; lastRunAt: string | null }>;
+  jobs?: () => Array<{ name: string; lastRunAt: string | null; running: boolean }>;
   /** The clock of the outbox ages. */
   now?: () => number;
 }
@@ -209,6 +209,16 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
     labelNames: ['kind'],
     buckets: HTTP_BUCKETS,
     registers: [registry],
+  });
+  new Gauge({
+    name: 'site_job_running',
+    help: 'Whether a run of each background job kind is in progress on this instance now (1) or not (0).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const job of sources.jobs?.() ?? []) this.set({ kind: job.name }, job.running ? 1 : 0);
+    },
   });
   new Gauge({
     name: 'site_job_last_run_age_seconds',

@@ -10,8 +10,10 @@ export type { Redis };
  * limiter falls back to this process's own counters (rate-limiter-flexible's insurance limiter) instead of holding
  * the visitor's request. The client keeps reconnecting in the background; errors are logged at most once a minute.
  */
-export async function connectRedis(url: string, logger: Logger, options: { connectTimeoutMs?: number } = {}): Promise<Redis> {
+export async function connectRedis(url: string, logger: Logger, options: { connectTimeoutMs?: number; keyPrefix?: string } = {}): Promise<Redis> {
   const client = new Redis(url, {
+    // REDIS_KEY_PREFIX: every key this site writes starts with it (a Redis shared with other apps, or a test run's own keys).
+    ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -88,11 +88,30 @@ export async function reachableRedis(): Promise<string | undefined> {
   }
 }
 
-/** The same Redis URL on another logical database (0-15), so a test's keys meet no one else's. */
-export function redisDatabaseUrl(url: string, index: number): string {
-  const u = new URL(url);
-  u.pathname = `/${index}`;
-  return u.toString();
+/**
+ * A Redis key prefix of a test run's own (REDIS_KEY_PREFIX for the servers it starts), so its keys meet no one else's;
+ * `forgetRedisKeys` removes exactly those at the end. Never FLUSHDB: the database is not the test's.
+ */
+export const redisTestPrefix = (name: string) => `site-test:${name}:`;
+
+/** Deletes every key that starts with `prefix` (SCAN, not KEYS: Redis keeps answering others meanwhile). */
+export async function forgetRedisKeys(url: string, prefix: string): Promise<number> {
+  if (!/^site-test:[\w-]+:$/.test(prefix)) throw new Error(`${prefix} is not a test prefix`);
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  client.on('error', () => {});
+  let deleted = 0;
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) deleted += await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+  return deleted;
 }
 
 /** A DATABASE_URL whose connections work in `schema` (created by the caller). */
