@@ -2,11 +2,13 @@
 // (`node api/bench/run-ts.mjs api/scripts/openapi-dump.entry.ts out.json`), for tools that read a file (Redocly).
 import { writeFileSync } from 'node:fs';
 import { API_VERSION } from '../src/lib/version';
-import { openApiDocument } from '../src/services/openapi';
+import { API_ENDPOINTS } from '../src/routes/api-routes';
+import { apiDescription } from '../src/routes/openapi-document';
+import { HAND_WRITTEN_OPERATIONS } from '../src/routes/openapi-parts';
 
 const out = process.argv[2];
 if (!out) {
   console.error('usage: openapi-dump.entry.ts <out.json> [publicOrigin]');
   process.exit(2);
 }
-writeFileSync(out, `${JSON.stringify(openApiDocument({ publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION }), null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(apiDescription(API_ENDPOINTS, { publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION }, HAND_WRITTEN_OPERATIONS), null, 2)}\n`);

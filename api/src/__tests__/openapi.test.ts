@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_WEBHOOK_BODY, EXAMPLE_WEBHOOK_SIGNATURE, OPERATIONS, OUTGOING_WEBHOOKS } from '../services/openapi';
+import { API_ENDPOINTS } from '../routes/api-routes';
+import { describedOperations, EXAMPLE_WEBHOOK_SIGNATURE, OUTGOING_WEBHOOKS } from '../routes/openapi-document';
+import { EXAMPLE_WEBHOOK_BODY, HAND_WRITTEN_OPERATIONS } from '../routes/openapi-parts';
 import { verifyWebhookSignature } from '../services/webhook-service';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 
 /** Koa router path (`/api/posts/:slug`) as OpenAPI writes it (`/api/posts/{slug}`). */
 const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
+
+/** Every operation as the description shows it, with its zod schemas (to parse each example with). */
+const OPERATIONS = describedOperations(API_ENDPOINTS, { publicOrigin: 'https://example.test' }, HAND_WRITTEN_OPERATIONS);
 
 describe('OpenAPI document (GET /api/openapi.json)', () => {
   let server: TestServer;
