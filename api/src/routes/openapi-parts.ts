@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trackingEventSchema } from '@site/contracts/events';
 import { OPERATIONS } from '../services/openapi';
 import type { DescribedOperation } from './openapi-document';
 
@@ -11,6 +12,8 @@ export { EXAMPLE_WEBHOOK_BODY } from '../services/openapi';
  * appears (in a body, inside an optional, in every endpoint that uses it).
  */
 export const DOCUMENTED_RULES = z.registry<Record<string, unknown>>();
+// A tracked path is the path alone: no query string or fragment (a refinement of the contract).
+DOCUMENTED_RULES.add(trackingEventSchema.shape.path, { pattern: '^/[^?#]*$' });
 
 /** The operations still described by hand (services/openapi*.ts) until their route file defines its endpoints. */
 export const HAND_WRITTEN_OPERATIONS: readonly DescribedOperation[] = OPERATIONS.map((op) => ({ ...op, security: op.security ?? 'public' }));

@@ -1,29 +1,43 @@
 import { compress, pickEncoding, type Encoding } from '../lib/compression';
 import { API_VERSION } from '../lib/version';
-import { registeredEndpoints } from './endpoint';
+import { defineEndpoints, registeredEndpoints } from './endpoint';
 import { apiDescription } from './openapi-document';
 import { HAND_WRITTEN_OPERATIONS } from './openapi-parts';
-import { defineRoutes } from './route-module';
+import type { ApiRouter } from './route-module';
 
-/** `GET /api/openapi.json`: the OpenAPI 3.1 description of the API, generated from the endpoints this router has. */
-export const openApiRoutes = defineRoutes({ config: ['publicOrigin'] }, (router, { config }) => {
-  // Built once, and compressed once per encoding (a few hundred KB: compressing it per request cost ~15 ms each).
-  let document: Buffer | undefined;
-  const compressed = new Map<Encoding, Buffer>();
-  router.get('/api/openapi.json', (ctx) => {
-    document ??= Buffer.from(
-      JSON.stringify(apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION }, HAND_WRITTEN_OPERATIONS), null, 2),
-    );
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.vary('Accept-Encoding');
-    ctx.type = 'application/json; charset=utf-8';
-    const encoding = ctx.method === 'HEAD' ? null : pickEncoding(ctx.get('Accept-Encoding'));
-    if (!encoding) {
-      ctx.body = document;
-      return;
-    }
-    if (!compressed.has(encoding)) compressed.set(encoding, compress(document, encoding));
-    ctx.set('Content-Encoding', encoding);
-    ctx.body = compressed.get(encoding);
-  });
-});
+interface Served {
+  document: Buffer;
+  compressed: Map<Encoding, Buffer>;
+}
+
+/** Per router (one app), built at the first request, once all its endpoints are registered. */
+const served = new WeakMap<ApiRouter, Served>();
+
+/** `GET /api/openapi.json`: the OpenAPI 3.1 description of the API, generated from the endpoints of the router that serves it. */
+export const openApiRoutes = defineEndpoints({ config: ['publicOrigin'] }, (endpoint) => [
+  endpoint({
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'Health',
+    summary: 'This document',
+    cacheControl: 'public, max-age=300',
+    responses: { 200: { description: 'The OpenAPI 3.1 description of the public and webhook API.' } },
+    handle: (_input, { config }, ctx) => {
+      const router = (ctx as unknown as { router: ApiRouter }).router;
+      let copy = served.get(router);
+      if (!copy) {
+        const document = apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION }, HAND_WRITTEN_OPERATIONS);
+        // Built once, and compressed once per encoding (a few hundred KB: compressing it per request cost ~15 ms each).
+        copy = { document: Buffer.from(JSON.stringify(document, null, 2)), compressed: new Map() };
+        served.set(router, copy);
+      }
+      ctx.vary('Accept-Encoding');
+      ctx.type = 'application/json; charset=utf-8';
+      const encoding = ctx.method === 'HEAD' ? null : pickEncoding(ctx.get('Accept-Encoding'));
+      if (!encoding) return copy.document;
+      if (!copy.compressed.has(encoding)) copy.compressed.set(encoding, compress(copy.document, encoding));
+      ctx.set('Content-Encoding', encoding);
+      return copy.compressed.get(encoding);
+    },
+  }),
+]);
