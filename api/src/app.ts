@@ -133,6 +133,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       ? createReleaseSync({
           db: database.db,
           databaseUrl: config.databaseUrl,
+          schema: database.pgSchema,
           siteRoot: config.siteRoot,
           remotes,
           logger,
@@ -165,7 +166,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const contentEvents = createContentEvents({
     cache: renderCache,
     logger,
-    ...(database.dialect === 'postgres' && config.databaseUrl ? { postgres: { db: database.db, databaseUrl: config.databaseUrl } } : {}),
+    ...(database.dialect === 'postgres' && config.databaseUrl ? { postgres: { db: database.db, databaseUrl: config.databaseUrl, schema: database.pgSchema } } : {}),
   });
   const services = createServices({
     db: database.db,

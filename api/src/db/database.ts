@@ -14,6 +14,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL: the schema the site lives in (`public`, or one of several sites' or test runs' on one database). */
+  pgSchema?: string;
   /** Applies pending migrations; returns the names applied. `openDatabase` already did. */
   migrate(): Promise<string[]>;
   /** True when a trivial query answers within `timeoutMs`. Never throws. */
@@ -55,6 +57,7 @@ export async function openDatabase(
   const handle: DatabaseHandle = {
     db,
     dialect,
+    ...(migrationTableSchema ? { pgSchema: migrationTableSchema } : {}),
     migrate: () => migrateToLatest(db, { migrationTableSchema }),
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;

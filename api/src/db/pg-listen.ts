@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../lib/logger';
 
@@ -53,4 +55,18 @@ export function listenToPostgres(options: {
       await client?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The name of a NOTIFY channel for the site in `schema`: `base` in `public`, else `base_<16 hex of md5(schema)>`, so
+ * that several sites (or test runs) in schemas of one database hear only their own notices. `schemaChannelSql` is the
+ * same name computed by PostgreSQL from the connection's `current_schema()` (the deploy tool, which knows no schema).
+ */
+export function schemaChannel(base: string, schema: string | undefined): string {
+  if (!schema || schema === 'public') return base;
+  return `${base}_${createHash('md5').update(schema).digest('hex').slice(0, 16)}`;
+}
+
+export function schemaChannelSql(base: string) {
+  return sql<string>`case when current_schema() = 'public' then ${base} else ${base} || '_' || left(md5(current_schema()), 16) end`;
 }

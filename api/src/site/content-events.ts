@@ -5,7 +5,7 @@
  * moments. One instance on SQLite: here only.
  */
 import { sql, type Kysely } from 'kysely';
-import { listenToPostgres, type PgListener } from '../db/pg-listen';
+import { listenToPostgres, schemaChannel, type PgListener } from '../db/pg-listen';
 import type { Database } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import type { RenderCache } from './render-cache';
@@ -22,14 +22,16 @@ export function createContentEvents(options: {
   cache: RenderCache;
   logger: Logger;
   /** PostgreSQL: where the other instances hear of changes. */
-  postgres?: { db: Kysely<Database>; databaseUrl: string };
+  postgres?: { db: Kysely<Database>; databaseUrl: string; schema?: string };
 }): ContentEvents {
   const { cache, logger, postgres } = options;
+  // The channel of this site's schema: another site in the same database has its own (db/pg-listen.ts).
+  const channel = schemaChannel(CONTENT_CHANNEL, postgres?.schema);
   let listener: PgListener | undefined;
   if (postgres) {
     listener = listenToPostgres({
       connectionString: postgres.databaseUrl,
-      channels: [CONTENT_CHANNEL],
+      channels: [channel],
       onNotification(_channel, payload) {
         try {
           const tags: unknown = JSON.parse(payload ?? '[]');
@@ -48,7 +50,7 @@ export function createContentEvents(options: {
       cache.invalidate(tags);
       if (postgres) {
         // The others may drop a moment later; this instance already has.
-        void sql`select pg_notify(${CONTENT_CHANNEL}, ${JSON.stringify(tags)})`.execute(postgres.db).catch((error: unknown) =>
+        void sql`select pg_notify(${channel}, ${JSON.stringify(tags)})`.execute(postgres.db).catch((error: unknown) =>
           logger.error({ err: error, tags }, 'could not tell the other instances of a content change; their pages refresh within a minute'),
         );
       }

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
 import { openDatabase } from '../db/database';
+import { schemaChannelSql } from '../db/pg-listen';
 import type { Database } from '../db/schema';
 import type { InstanceServing } from '../services/deployed-remotes';
 
@@ -172,7 +173,8 @@ export async function movePointer(
     .values({ remote, ...row })
     .onConflict((oc) => oc.column('remote').doUpdateSet(row))
     .execute();
-  await sql`select pg_notify(${RELEASES_CHANNEL}, ${remote})`.execute(trx);
+  // On the channel of the connection's schema (another site in the same database has its own).
+  await sql`select pg_notify(${schemaChannelSql(RELEASES_CHANNEL)}, ${remote})`.execute(trx);
 }
 
 /** What an instance serves of a remote, as it says (one row per instance and remote). */

@@ -14,7 +14,7 @@ import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
-import { listenToPostgres } from '../db/pg-listen';
+import { listenToPostgres, schemaChannel } from '../db/pg-listen';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { JobRunner } from '../lib/job-runner';
@@ -43,6 +43,8 @@ export function createReleaseSync(options: {
   db: Kysely<Database>;
   /** The PostgreSQL URL (LISTEN needs a connection of its own). */
   databaseUrl: string;
+  /** The site's schema (its channel: db/pg-listen.ts). */
+  schema?: string;
   siteRoot: string;
   /** What this instance serves (the registry), reported after each sync. */
   remotes: { snapshot(): Promise<RemotesSnapshot> };
@@ -151,7 +153,7 @@ export function createReleaseSync(options: {
   // Told at each commit of a deploy or rollback; the poll covers a lost connection.
   const listener = listenToPostgres({
     connectionString: options.databaseUrl,
-    channels: [RELEASES_CHANNEL],
+    channels: [schemaChannel(RELEASES_CHANNEL, options.schema)],
     onNotification: () => void sync(),
     // Whatever was committed while not listening.
     onConnect: () => void sync(),
