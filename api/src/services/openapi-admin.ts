@@ -75,8 +75,15 @@ export function documentedPostFields<T extends z.ZodObject>(schema: T) {
     description:
       'The HTML `content` is sanitized before its length rule applies (what the sanitizer drops, e.g. a script element or an unknown tag, does not count).' +
       (withPublishAt ? ' Status `scheduled` needs `publishAt`, in the future and at most a year ahead.' : ''),
-    // `publishAt` only with status "scheduled" (the rest of the schedule's rules are in the description).
-    ...(withPublishAt ? { anyOf: [{ not: { properties: { publishAt: {} }, required: ['publishAt'] } }, { properties: { status: { const: 'scheduled' } }, required: ['status'] }] } : {}),
+    // `publishAt` only with status "scheduled", and status "scheduled" only with `publishAt` (the rest of the schedule's
+    // rules, in the future and at most a year ahead, are in the description).
+    ...(withPublishAt
+      ? {
+          anyOf: [{ not: { properties: { publishAt: {} }, required: ['publishAt'] } }, { properties: { status: { const: 'scheduled' } }, required: ['status'] }],
+          if: { properties: { status: { const: 'scheduled' } }, required: ['status'] },
+          then: { properties: { publishAt: { type: 'string' } }, required: ['publishAt'] },
+        }
+      : {}),
   });
 }
 
