@@ -16,6 +16,22 @@ const browserLike = (name: string, dir: string) => ({
   esbuild: { jsx: 'automatic' as const },
 });
 
+const API_TEST = {
+  root: 'api',
+  environment: 'node' as const,
+  include: ['src/**/__tests__/**/*.test.ts'],
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+};
+
+/** API suites that assert a wall-clock bound under load (see the `api-timed` project). */
+const TIMED_API_FILES = [
+  'src/services/analysis/__tests__/page-analyzer.test.ts',
+  'src/__tests__/shared-releases.test.ts',
+  'src/site/__tests__/ssr.test.ts',
+  'src/services/__tests__/bot-user-agent.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -32,14 +48,23 @@ export default defineConfig({
       browserLike('mfe-admin', 'mfe-admin'),
       {
         test: {
+          ...API_TEST,
           name: 'api',
-          root: 'api',
-          environment: 'node',
-          include: ['src/**/__tests__/**/*.test.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
-          // API suites open real ports and database files; one file at a time keeps a 2-core machine calm.
+          exclude: [...TIMED_API_FILES, '**/node_modules/**'],
+          // Files run in parallel like every other project's: each suite opens port 0, a temporary data folder, a
+          // PostgreSQL schema and Redis keys of its own, and NOTIFY channels are per schema (db/pg-listen.ts).
+        },
+      },
+      {
+        test: {
+          ...API_TEST,
+          name: 'api-timed',
+          include: TIMED_API_FILES,
+          // Suites that bound a wall-clock time while the server works hard (health answers within 200 ms during a
+          // hostile analysis; a deploy served within 2 s): they run after everything else, one file at a time, on a
+          // machine no other test file is loading.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
