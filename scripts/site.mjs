@@ -147,14 +147,27 @@ switch (step) {
     break;
   case 'test': {
     const started = Date.now();
-    install();
-    ensureChromium();
-    build();
-    const results = { lint: lint(), typecheck: typecheck(), 'unit + integration': unit(true), browser: e2e() };
+    // Each step's wall time, printed with the summary (the figures to watch against the 12-minute budget).
+    const seconds = {};
+    const timed = (name, fn) => {
+      const t = Date.now();
+      const result = fn();
+      seconds[name] = Math.round((Date.now() - t) / 1000);
+      return result;
+    };
+    timed('install', install);
+    timed('chromium', ensureChromium);
+    timed('build', build);
+    const results = {
+      lint: timed('lint', lint),
+      typecheck: timed('typecheck', typecheck),
+      'unit + integration': timed('unit + integration', () => unit(true)),
+      browser: timed('browser', e2e),
+    };
     const failed = Object.entries(results).filter(([, s]) => s !== 0);
-    console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
+    console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s: install ${seconds.install} s, build ${seconds.build} s):`);
     for (const [name, s] of Object.entries(results)) {
-      console.log(`  ${s === 0 ? '✔' : '✖'} ${name}`);
+      console.log(`  ${s === 0 ? '✔' : '✖'} ${name} (${seconds[name]} s)`);
       if (name === 'unit + integration' && s !== 0) for (const line of unitFailures()) console.log(line);
     }
     process.exit(failed.length ? 1 : 0);
