@@ -1,4 +1,5 @@
 import { RemoteRoot, RemoteRoutes } from '@site/ui';
+import { AdminQueryProvider } from '../lib/query-client';
 import { routes } from './routes';
 import '../index.css';
 
@@ -6,7 +7,9 @@ import '../index.css';
 export default function App() {
   return (
     <RemoteRoot name="admin" version={__MFE_VERSION__}>
-      <RemoteRoutes routes={routes} />
+      <AdminQueryProvider>
+        <RemoteRoutes routes={routes} />
+      </AdminQueryProvider>
     </RemoteRoot>
   );
 }

@@ -7,6 +7,7 @@ import type { AdminPostList, AdminSession, PostRevision, PostRevisionList } from
 import type { Post } from '@site/contracts/posts';
 import { RemoteRoutes } from '@site/ui';
 import { server } from '../../../../vitest.setup-dom';
+import { AdminQueryProvider, createAdminQueryClient } from '../../lib/query-client';
 import { useSessionStore } from '../../lib/session-store';
 import { routes } from '../routes';
 
@@ -175,11 +176,16 @@ function WhereAmI() {
   );
 }
 
-/** The admin remote's route table at `url` (any other path is the not-found page), the toaster and the current path. */
+/**
+ * The admin remote's route table at `url` (any other path is the not-found page) inside the query provider its App
+ * gives it, with a client of its own (a render is a fresh visit: nothing cached), the toaster and the current path.
+ */
 export function renderAdmin(url: string) {
   const result = render(
     <MemoryRouter initialEntries={[url]}>
-      <RemoteRoutes routes={routes} />
+      <AdminQueryProvider client={createAdminQueryClient()}>
+        <RemoteRoutes routes={routes} />
+      </AdminQueryProvider>
       <WhereAmI />
       <Toaster />
     </MemoryRouter>,
