@@ -3,16 +3,17 @@ import { ADMIN_MESSAGES } from '@site/contracts/admin';
 import { ApiError, ButtonLink } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { adminPages } from '../../../config/pages';
-import { useResource } from '../../../lib/use-resource';
-import { getPost } from '../api/get-post';
+import { usePostQuery } from '../api/get-post';
 import { PostEditor } from './post-editor';
 
-/** /admin/posts/:id/edit: loads the post (any status), then the same form as Create. */
+/**
+ * /admin/posts/:id/edit: loads the post (any status), then the same form as Create. The form starts from the version
+ * this visit loaded, never from one cached by an earlier visit (a save would name an old updatedAt).
+ */
 export function EditPostPage() {
   const { id = '' } = useParams();
-  const { data: post, error, loading, reload } = useResource(`post:${id}`, (signal) => getPost(id, signal));
+  const { data: post, error, isFetching, isFetchedAfterMount, refetch } = usePostQuery(id);
 
-  if (post && post.id === id) return <PostEditor key={`${post.id}`} post={post} />;
   if (error instanceof ApiError && error.status === 404) {
     return (
       <div className="rounded-2xl border border-border bg-surface p-8 text-center shadow-sm">
@@ -24,11 +25,12 @@ export function EditPostPage() {
       </div>
     );
   }
-  if (error && !loading) {
+  if (post && post.id === id && isFetchedAfterMount) return <PostEditor key={post.id} post={post} />;
+  if (error && !isFetching) {
     return (
       <div>
         <h1 className="mb-4 text-2xl font-bold text-fg">Edit Post</h1>
-        <LoadFailed title="Error fetching post. Please try again." onRetry={reload} />
+        <LoadFailed title="Error fetching post. Please try again." onRetry={() => void refetch()} />
       </div>
     );
   }

@@ -1,20 +1,18 @@
 import { useState } from 'react';
 import { RESTORED_AS_DRAFT, type DeletedPost } from '@site/contracts/admin';
-import type { Post } from '@site/contracts/posts';
 import { ApiError, Button, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatDay } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { listDeletedPosts } from '../api/list-deleted-posts';
-import { undeletePost } from '../api/undelete-post';
+import { useDeletedPostsQuery } from '../api/list-deleted-posts';
+import { useUndeletePostMutation } from '../api/undelete-post';
 
 /**
  * 'Recently deleted': posts deleted in the last 30 days, each with when it goes for good and a Restore that brings it
- * back as a draft. Loaded when opened; `version` changes when the list deletes a post, so an open list follows.
+ * back as a draft. Loaded when opened; a delete or a restore anywhere on the page asks it again.
  */
-export function RecentlyDeleted({ version, onRestored }: { version: number; onRestored: (post: Post) => void }) {
+export function RecentlyDeleted() {
   const [open, setOpen] = useState(false);
   return (
     <Panel
@@ -27,39 +25,33 @@ export function RecentlyDeleted({ version, onRestored }: { version: number; onRe
         </Button>
       }
     >
-      <div id="recently-deleted-list">{open && <DeletedList version={version} onRestored={onRestored} />}</div>
+      <div id="recently-deleted-list">{open && <DeletedList />}</div>
     </Panel>
   );
 }
 
-function DeletedList({ version, onRestored }: { version: number; onRestored: (post: Post) => void }) {
-  const [restored, setRestored] = useState(0);
-  const [restoring, setRestoring] = useState<string | null>(null);
-  const list = useResource(`deleted:${version}:${restored}`, (signal) => listDeletedPosts(signal));
+function DeletedList() {
+  const list = useDeletedPostsQuery();
+  const undelete = useUndeletePostMutation();
+  const restoring = undelete.isPending ? undelete.variables : null;
 
-  async function restore(deleted: DeletedPost) {
-    setRestoring(deleted.id);
-    try {
-      const post = await undeletePost(deleted.id);
-      notify.success(RESTORED_AS_DRAFT, { description: `“${post.title}” is back in the list as a draft.` });
-      setRestored((n) => n + 1);
-      onRestored(post);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error restoring the post. Please try again.'));
-    } finally {
-      setRestoring(null);
-    }
-  }
+  const restore = (deleted: DeletedPost) =>
+    undelete.mutate(deleted.id, {
+      onSuccess: (post) => notify.success(RESTORED_AS_DRAFT, { description: `“${post.title}” is back in the list as a draft.` }),
+      onError: (err) => {
+        if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Error restoring the post. Please try again.'));
+      },
+    });
 
   if (list.error && !list.data) {
-    return <LoadFailed title="Could not load the deleted posts" message={errorMessage(list.error, 'The server did not answer.')} onRetry={list.reload} />;
+    return <LoadFailed title="Could not load the deleted posts" message={errorMessage(list.error, 'The server did not answer.')} onRetry={() => void list.refetch()} />;
   }
   if (!list.data) return <LoadingRows label="Loading deleted posts…" rows={2} />;
   if (list.data.length === 0) {
     return <p className="rounded-xl border border-dashed border-border p-4 text-sm text-muted-fg">No posts were deleted in the last 30 days.</p>;
   }
   return (
-    <ul aria-label="Deleted posts" aria-busy={list.loading || undefined} className="divide-y divide-border overflow-hidden rounded-xl border border-border">
+    <ul aria-label="Deleted posts" aria-busy={list.isFetching || undefined} className="divide-y divide-border overflow-hidden rounded-xl border border-border">
       {list.data.map((p) => (
         <li key={p.id} className="flex flex-col gap-3 bg-surface p-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0 space-y-1">
@@ -84,8 +76,7 @@ function DeletedList({ version, onRestored }: { version: number; onRestored: (po
             </dl>
           </div>
           <Button size="sm" variant="secondary" className="shrink-0" onClick={() => restore(p)} disabled={restoring !== null} aria-busy={restoring === p.id || undefined}>
-            {restoring === p.id ? 'Restoring…' : 'Restore'}
-            {' '}
+            {restoring === p.id ? 'Restoring…' : 'Restore'}{' '}
             <span className="sr-only">“{p.title}”</span>
           </Button>
         </li>
