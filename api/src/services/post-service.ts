@@ -403,6 +403,39 @@ export function createPostService(deps: {
     );
   }
 
+  /** The event a write from `before` to `after` stores: going public, or a change of a post that is public. */
+  const eventTypeOf = (before: StoredPost | undefined, after: StoredPost): PostEvent['type'] | undefined =>
+    after.status !== 'published' ? undefined : before?.status === 'published' ? 'post.updated' : 'post.published';
+
+  /**
+   * The one publish step: what follows every stored change of a post, whichever path wrote it (admin, webhook,
+   * scheduler, restore, undelete, delete): the `post.published` line when it went public, the render cache told which
+   * public pages changed, and the outbox kicked when the write stored an event.
+   */
+  function afterWrite(before: StoredPost | undefined, after: StoredPost | undefined, actor: PostActor, options: { event: boolean; scheduledFor?: string }) {
+    if (after?.status === 'published' && before?.status !== 'published') published(after, actor, options.scheduledFor);
+    tell(before, after);
+    if (options.event) committed();
+  }
+
+  /**
+   * Writes `after` over `before` when the stored post still matches `where` (compare-and-set), with its revision and
+   * its event in the same transaction, then the publish step. False when another write came first (nothing stored).
+   */
+  async function writeOver(
+    before: StoredPost,
+    after: StoredPost,
+    where: Parameters<typeof posts.update>[1],
+    action: RevisionAction,
+    actor: PostActor,
+    extra: { restoredFrom?: number; scheduledFor?: string } = {},
+  ): Promise<boolean> {
+    const event = eventOf(eventTypeOf(before, after), after);
+    if (!(await posts.update(after, where, revisionOf(action, actor, before, after, extra.restoredFrom ?? null), event))) return false;
+    afterWrite(before, after, actor, { event: event !== undefined, scheduledFor: extra.scheduledFor });
+    return true;
+  }
+
   /** The revision a write stores: who, when, what, and the post as written. */
   function revisionOf(action: RevisionAction, actor: PostActor, before: StoredPost | undefined, after: StoredPost, restoredFrom: number | null = null): NewRevision {
     const snapshot = revisionSnapshot(after);
@@ -439,8 +472,11 @@ export function createPostService(deps: {
             ? uniqueSlug(base, await posts.slugsLike(base))
             : `${base}-${randomUUID().slice(0, 8)}`;
       const post = make(slug);
-      const event = eventOf(post.status === 'published' ? 'post.published' : undefined, post);
-      if (await posts.insert(post, revisionOf(action, actor, undefined, post), event)) return post;
+      const event = eventOf(eventTypeOf(undefined, post), post);
+      if (await posts.insert(post, revisionOf(action, actor, undefined, post), event)) {
+        afterWrite(undefined, post, actor, { event: event !== undefined });
+        return post;
+      }
       if (attempt > SLUG_ATTEMPTS + 1) throw new ConflictError('The post could not get a free address. Please try again.');
     }
   }
@@ -533,9 +569,6 @@ export function createPostService(deps: {
         'create',
         actor,
       );
-      if (post.status === 'published') published(post, actor);
-      tell(post);
-      if (post.status === 'published') committed();
       return toPost(post);
     },
 
@@ -553,9 +586,10 @@ export function createPostService(deps: {
     async delete(id, options = {}) {
       const existing = await mustFind(id);
       const gone: StoredPost = { ...existing, updatedAt: clock().toISOString() };
-      if (!(await posts.delete(id, revisionOf('delete', options.actor ?? { kind: 'admin' }, existing, gone), eventOf('post.deleted', gone)))) throw notFound();
-      tell(existing);
-      committed();
+      const actor = options.actor ?? { kind: 'admin' };
+      const event = eventOf('post.deleted', gone);
+      if (!(await posts.delete(id, revisionOf('delete', actor, existing, gone), event))) throw notFound();
+      afterWrite(existing, undefined, actor, { event: event !== undefined });
     },
 
     previewContent(input) {
@@ -574,21 +608,11 @@ export function createPostService(deps: {
       const now = clock().toISOString();
       const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now, publishAt: null };
       // Still unpublished, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
-      if (
-        !(await posts.update(
-          updated,
-          { updatedAt: existing.updatedAt, status: existing.status },
-          revisionOf('publish', actor, existing, updated),
-          eventOf('post.published', updated),
-        ))
-      ) {
+      if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: existing.status }, 'publish', actor))) {
         const current = await mustFind(id);
         if (current.status !== 'draft' && current.status !== 'scheduled') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
         throw new PostConflictError(toPost(current));
       }
-      published(updated, actor);
-      tell(updated);
-      committed();
       return toPost(updated);
     },
 
@@ -599,7 +623,7 @@ export function createPostService(deps: {
       const nowDate = clock();
       const publishAt = checkedPublishAt(publishAtInput, nowDate);
       const updated: StoredPost = { ...existing, status: 'scheduled', publishAt, updatedAt: nowDate.toISOString() };
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: existing.status }, revisionOf('schedule', options.actor ?? { kind: 'admin' }, existing, updated)))) {
+      if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: existing.status }, 'schedule', options.actor ?? { kind: 'admin' }))) {
         throw new PostConflictError(toPost(await mustFind(id)));
       }
       return toPost(updated);
@@ -609,7 +633,7 @@ export function createPostService(deps: {
       const existing = await mustFind(id);
       if (existing.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
       const updated: StoredPost = { ...existing, status: 'draft', publishAt: null, updatedAt: clock().toISOString() };
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt, status: 'scheduled' }, revisionOf('unschedule', options.actor ?? { kind: 'admin' }, existing, updated)))) {
+      if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: 'scheduled' }, 'unschedule', options.actor ?? { kind: 'admin' }))) {
         const current = await mustFind(id);
         if (current.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
         throw new PostConflictError(toPost(current));
@@ -628,17 +652,8 @@ export function createPostService(deps: {
           const scheduledFor = existing.publishAt ?? now;
           const updated: StoredPost = { ...existing, status: 'published', publishedAt: scheduledFor, publishAt: null, updatedAt: now };
           // The slot is taken by the write itself: of the instances that read this post as due, one write matches.
-          const won = await posts.update(
-            updated,
-            { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now },
-            revisionOf('publish', actor, existing, updated),
-            eventOf('post.published', updated),
-          );
-          if (!won) continue;
+          if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now }, 'publish', actor, { scheduledFor }))) continue;
           progressed = true;
-          published(updated, actor, scheduledFor);
-          tell(updated);
-          committed();
           done.push(toPost(updated));
         }
         if (due.length < 50 || !progressed) return done;
@@ -682,12 +697,9 @@ export function createPostService(deps: {
       // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
       const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: now };
       await ensureCategory(v.category, categorySlug, now);
-      const event = eventOf(updated.status === 'published' ? 'post.updated' : undefined, updated);
-      if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf('restore', options.actor ?? { kind: 'admin' }, existing, updated, number), event))) {
+      if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt }, 'restore', options.actor ?? { kind: 'admin' }, { restoredFrom: number }))) {
         throw new PostConflictError(toPost(await mustFind(id)));
       }
-      tell(existing, updated);
-      if (event) committed();
       return toPost(updated);
     },
 
@@ -774,11 +786,7 @@ export function createPostService(deps: {
     await ensureCategory(v.category, categorySlug, now);
     const action: RevisionAction =
       status === existing.status ? 'update' : status === 'published' ? 'publish' : status === 'scheduled' ? 'schedule' : 'update';
-    const event = eventOf(updated.status !== 'published' ? undefined : existing.status === 'published' ? 'post.updated' : 'post.published', updated);
-    if (!(await posts.update(updated, { updatedAt: existing.updatedAt }, revisionOf(action, actor, existing, updated), event))) return undefined;
-    if (updated.status === 'published' && existing.status !== 'published') published(updated, actor);
-    tell(existing, updated);
-    if (event) committed();
+    if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt }, action, actor))) return undefined;
     return toPost(updated);
   }
 }
