@@ -78,12 +78,16 @@ describe('loading a remote', () => {
       if (calls === 1) throw new TypeError('Failed to fetch');
       return { default: BlogApp };
     });
+    // The test's clock: the failure is forgotten after a second of it, not of the machine's.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const load = createRemoteLoader(runtime);
     await expect(load('blog', ENTRY)).rejects.toThrow('Failed to fetch');
     // Right after the failure (React rendering the area again) it is the same failure, not a new wait.
+    await vi.advanceTimersByTimeAsync(900);
     await expect(load('blog', ENTRY)).rejects.toThrow('Failed to fetch');
     expect(calls).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await vi.advanceTimersByTimeAsync(200);
+    vi.useRealTimers();
     expect((await load('blog', ENTRY)).default).toBe(BlogApp);
     await load('blog', ENTRY);
     expect(calls).toBe(2);
