@@ -22,9 +22,9 @@ import { createMetrics, type AppMetrics } from './lib/metrics';
 import { startTracing } from './lib/tracing';
 import { createOutboxStatsRepository } from './db/repositories/outbox-stats-repository';
 import { securityHeaders } from './middleware/security-headers';
-import { MEDIA_UPLOAD_BODY_LIMIT } from './routes/admin-media';
-import { API_ROUTES } from './routes/api-routes';
+import { API_ENDPOINTS, API_ROUTES } from './routes/api-routes';
 import { contactFailureAnswer } from './routes/contact';
+import { largeBodyLimits } from './routes/endpoint';
 import type { ApiRouter, RouteContext } from './routes/route-module';
 import type { DeployedRemotes } from './services/deployed-remotes';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
@@ -244,8 +244,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     requestBodyLimits({
       limit: config.bodyLimit,
       idleTimeoutMs: config.bodyIdleTimeoutMs,
-      // Images up to 10 MB: the one route that reads a body bigger than BODY_LIMIT (streamed to disk, counted as it comes).
-      exceptions: { 'POST /api/admin/media': MEDIA_UPLOAD_BODY_LIMIT },
+      // Uploads (images up to 10 MB): the routes that read a body bigger than BODY_LIMIT (streamed to disk, counted as it comes).
+      exceptions: largeBodyLimits(API_ENDPOINTS),
     }),
   );
   if (metrics && config.metricsToken) app.use(metricsEndpoint({ metrics, token: config.metricsToken }));

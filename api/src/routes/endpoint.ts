@@ -1,3 +1,4 @@
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { Config } from '../config';
@@ -66,6 +67,8 @@ export interface QueryDefinition {
   schema: z.ZodObject;
   /** `?q=` counts as no `q` (the public list's links and forms send empty fields). */
   emptyAsAbsent?: boolean;
+  /** `false` when the service called validates it (after finding what it names: a 404 before a 400): the handler gets `ctx.query`. */
+  parse?: false;
 }
 
 /** A JSON body (application/json, and text/plain holding JSON with `acceptTextPlain`), read up to BODY_LIMIT. */
@@ -97,7 +100,7 @@ export type RateLimitRule = Pick<RateLimitOptions, 'windowMs' | 'max' | 'keyPref
 
 type ParamsInput<P> = { [K in keyof P]: P[K] extends { schema: infer S extends z.ZodType } ? z.output<S> : string };
 type HeadersInput<H> = { [K in keyof H]: H[K] extends { schema: infer S extends z.ZodType } ? z.output<S> : string | undefined };
-type QueryInput<Q> = Q extends { schema: infer S extends z.ZodObject } ? z.output<S> : undefined;
+type QueryInput<Q> = Q extends { parse: false } ? ParsedUrlQuery : Q extends { schema: infer S extends z.ZodObject } ? z.output<S> : undefined;
 type BodyInput<B> = B extends { kind: 'multipart' }
   ? ReceivedFile
   : B extends { parse: false }
@@ -196,6 +199,19 @@ function machineryNeeds(endpoint: Endpoint): { config: Array<keyof Config>; serv
   return { config, services, context };
 }
 
+/** Room in a multipart body besides its file: the form's boundaries and its text fields. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * The endpoints allowed a body bigger than BODY_LIMIT (`requestBodyLimits`' exceptions, by `METHOD /path`): the
+ * multipart uploads, their file's limit plus the form around it.
+ */
+export function largeBodyLimits(endpoints: readonly Endpoint[]): Record<string, number> {
+  return Object.fromEntries(
+    endpoints.flatMap((e) => (e.body?.kind === 'multipart' ? [[`${e.method.toUpperCase()} ${e.path}`, e.body.maxBytes + MULTIPART_OVERHEAD_BYTES]] : [])),
+  );
+}
+
 /** Endpoints registered on a router, in order (the description of a running app is built from these). */
 const registered = new WeakMap<ApiRouter, Endpoint[]>();
 
@@ -279,7 +295,9 @@ function readInput(endpoint: Endpoint, ctx: Context): EndpointInput {
     const value = ctx.get(name) || undefined;
     headers[name] = header.schema ? header.schema.parse(value) : value;
   }
-  const query = endpoint.query ? parseQuery(endpoint.query.schema, ctx.query, { emptyAsAbsent: endpoint.query.emptyAsAbsent }) : undefined;
+  let query: unknown;
+  if (endpoint.query?.parse === false) query = ctx.query;
+  else if (endpoint.query) query = parseQuery(endpoint.query.schema, ctx.query, { emptyAsAbsent: endpoint.query.emptyAsAbsent });
   let body: unknown;
   const definition = endpoint.body;
   if (definition?.kind === 'multipart') body = ctx.state.upload as ReceivedFile;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminPostScheduleSchema } from '@site/contracts/admin';
 import { trackingEventSchema } from '@site/contracts/events';
 import { postInputSchema } from '@site/contracts/posts';
+import { webhookUrlSchema } from '@site/contracts/webhooks-out';
 import { OPERATIONS } from '../services/openapi';
 import type { DescribedOperation } from './openapi-document';
 
@@ -24,6 +25,11 @@ DOCUMENTED_RULES.add(trackingEventSchema.shape.path, { pattern: '^/[^?#]*$' });
 const PUBLISH_AT = { format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,3})?(?:Z|[+-]\\d{2}:\\d{2})$' };
 DOCUMENTED_RULES.add(postInputSchema.shape.publishAt.unwrap(), PUBLISH_AT);
 DOCUMENTED_RULES.add(adminPostScheduleSchema.shape.publishAt, PUBLISH_AT);
+/**
+ * An outgoing webhook's address: http or https, a host, no user name or password (what `webhookUrlSchema`'s
+ * refinements accept, stated a little narrower: a host of letters, digits, dots and hyphens, and a port of digits).
+ */
+DOCUMENTED_RULES.add(webhookUrlSchema, { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?#][^\\s]*)?$', format: 'uri' });
 
 /** The operations still described by hand (services/openapi*.ts) until their route file defines its endpoints. */
 export const HAND_WRITTEN_OPERATIONS: readonly DescribedOperation[] = OPERATIONS.map((op) => ({ ...op, security: op.security ?? 'public' }));
