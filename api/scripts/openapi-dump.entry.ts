@@ -4,11 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { API_VERSION } from '../src/lib/version';
 import { API_ENDPOINTS } from '../src/routes/api-routes';
 import { apiDescription } from '../src/routes/openapi-document';
-import { HAND_WRITTEN_OPERATIONS } from '../src/routes/openapi-parts';
 
 const out = process.argv[2];
 if (!out) {
   console.error('usage: openapi-dump.entry.ts <out.json> [publicOrigin]');
   process.exit(2);
 }
-writeFileSync(out, `${JSON.stringify(apiDescription(API_ENDPOINTS, { publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION }, HAND_WRITTEN_OPERATIONS), null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(apiDescription(API_ENDPOINTS, { publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION }), null, 2)}\n`);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ENDPOINTS } from '../routes/api-routes';
-import { describedOperations, EXAMPLE_WEBHOOK_SIGNATURE, OUTGOING_WEBHOOKS } from '../routes/openapi-document';
-import { EXAMPLE_WEBHOOK_BODY, HAND_WRITTEN_OPERATIONS } from '../routes/openapi-parts';
+import { registeredEndpoints } from '../routes/endpoint';
+import { apiDescription, describedOperations, EXAMPLE_WEBHOOK_SIGNATURE, OUTGOING_WEBHOOKS } from '../routes/openapi-document';
+import { API_VERSION } from '../lib/version';
+import { EXAMPLE_WEBHOOK_BODY } from '../routes/openapi-parts';
 import { verifyWebhookSignature } from '../services/webhook-service';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 
@@ -9,7 +11,7 @@ import { startTestServer, type TestServer } from '../test-support/test-server';
 const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
 
 /** Every operation as the description shows it, with its zod schemas (to parse each example with). */
-const OPERATIONS = describedOperations(API_ENDPOINTS, { publicOrigin: 'https://example.test' }, HAND_WRITTEN_OPERATIONS);
+const OPERATIONS = describedOperations(API_ENDPOINTS, { publicOrigin: 'https://example.test' });
 
 describe('OpenAPI document (GET /api/openapi.json)', () => {
   let server: TestServer;
@@ -50,6 +52,55 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
     // A new route without a description fails here, and so does a description of a route that is gone.
     expect(routes.filter((r) => !described.includes(r)), 'routes without a description').toEqual([]);
     expect(described.filter((d) => !routes.includes(d)), 'descriptions of no route').toEqual([]);
+    // Every route is an endpoint definition (routes/endpoint.ts): one added to the router by hand fails here.
+    const defined = registeredEndpoints(server.instance.router).map((e) => `${e.method} ${openApiPath(e.path)}`);
+    expect(routes.filter((r) => !defined.includes(r)), 'routes without an endpoint definition').toEqual([]);
+    expect(defined.length).toBe(new Set(defined).size);
+  });
+
+  it('names the session cookie the server reads over its scheme, and asks for the Origin where the server checks it', () => {
+    expect(doc.components.securitySchemes.adminSession.description).toContain('`admin_session` over plain http');
+    const plain = apiDescription(API_ENDPOINTS, { publicOrigin: 'http://localhost:3000', version: API_VERSION }) as typeof doc;
+    expect(plain.components.securitySchemes.adminSession).toMatchObject({ in: 'cookie', name: 'admin_session' });
+    const origin = (op: { parameters?: Array<{ name: string; in: string; required: boolean; schema: { enum?: string[] } }> }) =>
+      op.parameters?.find((p) => p.in === 'header' && p.name === 'Origin');
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Parameters<typeof origin>[0]>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const checked = (path.startsWith('/api/admin/') && method !== 'get' && path !== '/api/admin/login') || path === '/api/admin/login' || path === '/api/events';
+        expect(Boolean(origin(op)), `${method} ${path}`).toBe(checked);
+        if (checked) {
+          expect(origin(op)).toMatchObject({ required: true, schema: { enum: ['https://example.test'] } });
+          expect(Object.keys((op as { responses: object }).responses), `${method} ${path}`).toContain('403');
+        }
+      }
+    }
+    // A loopback site also takes its loopback aliases (middleware/same-origin.ts).
+    expect(origin(plain.paths['/api/events'].post)!.schema.enum).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']);
+  });
+
+  it('states the rules the server enforces beyond the contracts\' shapes', () => {
+    const json = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+    // At most 20 outgoing webhook endpoints.
+    const create = doc.paths['/api/admin/webhooks'].post.responses['409'].content['application/json'];
+    expect(create.example.error.code).toBe('webhook_limit');
+    // An endpoint URL is http(s), with a host and no credentials.
+    const url = new RegExp(json('/api/admin/webhooks', 'post').properties.url.pattern, 'u');
+    expect(['https://n8n.example.com/webhook/site', 'http://127.0.0.1:5678/hook?x=1'].every((u) => url.test(u))).toBe(true);
+    expect(['ftp://files.example.com/', 'https://user:secret@example.com/', 'javascript:alert(1)', 'https://'].some((u) => url.test(u))).toBe(false);
+    expect(json('/api/admin/webhooks/{id}', 'patch').properties.url.pattern).toBe(json('/api/admin/webhooks', 'post').properties.url.pattern);
+    // publishAt is a date-time; status "scheduled" needs it.
+    for (const [path, method] of [['/api/webhook', 'post'], ['/api/admin/posts/{id}/schedule', 'post']] as const) {
+      expect(json(path, method).properties.publishAt).toMatchObject({ format: 'date-time' });
+      expect(new RegExp(json(path, method).properties.publishAt.pattern, 'u').test('2026-12-01T09:00:00-08:00')).toBe(true);
+    }
+    expect(json('/api/webhook', 'post')).toMatchObject({ if: { properties: { status: { const: 'scheduled' } } }, then: { required: ['publishAt'] } });
+    // A tracked path has no query string or fragment.
+    const event = json('/api/events', 'post').anyOf[1];
+    const path = new RegExp(event.properties.path.pattern, 'u');
+    expect([path.test('/blog/a-post'), path.test('/contact?email=a@b.example'), path.test('/blog#top')]).toEqual([true, false, false]);
+    // The upload's file is bytes: a generated client types it as a Blob.
+    const upload = doc.paths['/api/admin/media'].post.requestBody.content['multipart/form-data'].schema.properties.file;
+    expect(upload).toMatchObject({ type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' });
   });
 
   it('declares security on every operation: [] where public, the session cookie for admin routes, the signature for the webhook', () => {

@@ -309,14 +309,12 @@ export function openApiDocument(operations: readonly DescribedOperation[], optio
   };
 }
 
-/** Every operation of these endpoints, as described (the hand-written ones left are added where no endpoint is). */
-export function describedOperations(endpoints: readonly Endpoint[], options: Pick<DocumentOptions, 'publicOrigin'>, legacy: readonly DescribedOperation[] = []): DescribedOperation[] {
-  const operations = endpoints.map((endpoint) => describeEndpoint(endpoint, options));
-  const described = new Set(operations.map((op) => `${op.method} ${op.path}`));
-  return [...operations, ...legacy.filter((op) => !described.has(`${op.method} ${op.path}`))];
+/** Every operation of these endpoints, as described. */
+export function describedOperations(endpoints: readonly Endpoint[], options: Pick<DocumentOptions, 'publicOrigin'>): DescribedOperation[] {
+  return endpoints.map((endpoint) => describeEndpoint(endpoint, options));
 }
 
 /** The description of these endpoints (a running app's, or every route file's). */
-export function apiDescription(endpoints: readonly Endpoint[], options: DocumentOptions, legacy: readonly DescribedOperation[] = []): JsonObject {
-  return openApiDocument(describedOperations(endpoints, options, legacy), options);
+export function apiDescription(endpoints: readonly Endpoint[], options: DocumentOptions): JsonObject {
+  return openApiDocument(describedOperations(endpoints, options), options);
 }

@@ -2,7 +2,6 @@ import { compress, pickEncoding, type Encoding } from '../lib/compression';
 import { API_VERSION } from '../lib/version';
 import { defineEndpoints, registeredEndpoints } from './endpoint';
 import { apiDescription } from './openapi-document';
-import { HAND_WRITTEN_OPERATIONS } from './openapi-parts';
 import type { ApiRouter } from './route-module';
 
 interface Served {
@@ -26,7 +25,7 @@ export const openApiRoutes = defineEndpoints({ config: ['publicOrigin'] }, (endp
       const router = (ctx as unknown as { router: ApiRouter }).router;
       let copy = served.get(router);
       if (!copy) {
-        const document = apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION }, HAND_WRITTEN_OPERATIONS);
+        const document = apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION });
         // Built once, and compressed once per encoding (a few hundred KB: compressing it per request cost ~15 ms each).
         copy = { document: Buffer.from(JSON.stringify(document, null, 2)), compressed: new Map() };
         served.set(router, copy);

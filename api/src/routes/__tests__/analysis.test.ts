@@ -6,7 +6,7 @@ import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { html, startFakeProviders, startLocalServer, type FakeProviders, type LocalServer } from '../../services/analysis/__tests__/fakes';
 import type { Resolver } from '../../services/analysis/website/fetch-website';
-import { OPERATIONS } from '../../services/openapi';
+import { analysisRoutes } from '../analysis';
 
 const post = (url: string, path: string, body: unknown) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -114,7 +114,7 @@ describe.each(testBackends().map((b) => b.name))('analysis API (%s)', (backend) 
     expect(parsed.businessInfo.website).toBe('https://hartzbistro.test');
     expect(parsed.dataSources.website).toBe('error');
     // The documented example (OpenAPI) is what the route accepts, with the same normalisation.
-    const documented = OPERATIONS.find((o) => o.path === '/api/analyze-smb-business')!.body!.example as Record<string, unknown>;
+    const documented = analysisRoutes.endpoints.find((e) => e.path === '/api/analyze-smb-business')!.body!.example as Record<string, unknown>;
     expect(smbAnalysisRequestSchema.parse(documented).website).toBe(`https://${String(documented.website)}`);
     // A bad address is a field error in words, not a refusal of the fetcher.
     const bad = await post(server.url, '/api/analyze-smb-business', { businessName: 'Hartz Avenue Bistro', website: 'http://exa mple' });
