@@ -62,7 +62,15 @@ export function TextField({ label, required, hint, error, aside, className, ...i
   );
 }
 
-export function TextAreaField({ label, required, hint, error, aside, className, ...area }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  label,
+  required,
+  hint,
+  error,
+  aside,
+  className,
+  ...area
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement> }) {
   return (
     <Field label={label} required={required} hint={hint} error={error} aside={aside} className={className}>
       {(control) => <textarea {...area} {...control} className={cn(controlClass, (area.rows ?? 0) > 8 && 'font-mono text-sm')} />}

@@ -1,4 +1,4 @@
-import { adminPostCreateSchema, CHOOSE_CATEGORY_MESSAGE, postFieldErrors, type AdminPostCreate, type PostFormField } from '@site/contracts/admin';
+import { adminPostCreateSchema, CHOOSE_CATEGORY_MESSAGE, type AdminPostCreate } from '@site/contracts/admin';
 import {
   MAX_KEYWORD_LENGTH,
   MAX_KEYWORDS,
@@ -7,7 +7,6 @@ import {
   normalizePostInput,
   parseKeywords,
   postValidationMessages,
-  validationFailedMessage,
   type Post,
 } from '@site/contracts/posts';
 
@@ -72,16 +71,14 @@ export function toPostInput(values: PostFormValues): AdminPostCreate {
 
 export const sameValues = (a: PostFormValues, b: PostFormValues) => POST_FORM_FIELDS.every((f) => a[f] === b[f]);
 
-export type PostFormErrors = { summary: string; fields: Partial<Record<PostFormField | 'form', string>> };
-
 const CATEGORY_RULE = POST_MIN_RULES.find((r) => r.field === 'category')!;
 
 /**
- * The shared contract's rules, exactly as the API applies them: the spec's minimum lengths (in spec order,
- * 'Validation failed: …'), then the shape rules (image URLs, keyword count and length). Null when valid.
- * `categoryTyped` is false while the category comes from the list: nothing chosen there is 'Choose a category'.
+ * The shared contract's rules, exactly as the API applies them: the spec's minimum lengths (in spec order, as the
+ * API's 'Validation failed: …' lists them), then the shape rules (image URLs, keyword count and length). Empty when
+ * valid. `categoryTyped` is false while the category comes from the list: nothing chosen there is 'Choose a category'.
  */
-export function validatePostValues(values: PostFormValues, { categoryTyped = false }: { categoryTyped?: boolean } = {}): PostFormErrors | null {
+export function postFormMessages(values: PostFormValues, { categoryTyped = false }: { categoryTyped?: boolean } = {}): string[] {
   const input = toPostInput(values);
   const messages = postValidationMessages(normalizePostInput({ ...input, keywords: [] })).map((m) =>
     m === CATEGORY_RULE.message && !categoryTyped && values.category.trim() === '' ? CHOOSE_CATEGORY_MESSAGE : m,
@@ -93,10 +90,11 @@ export function validatePostValues(values: PostFormValues, { categoryTyped = fal
   if (!shape.success) {
     for (const issue of shape.error.issues) messages.push(issue.path.length ? `${String(issue.path[0])}: ${issue.message}` : issue.message);
   }
-  return messages.length ? errorsFromMessages(messages) : null;
+  return messages;
 }
 
-/** The summary and per-field messages for a list of validation messages (also the API's 400 details). */
-export function errorsFromMessages(messages: readonly string[]): PostFormErrors {
-  return { summary: validationFailedMessage(messages), fields: postFieldErrors(messages) };
+/** Messages of a 400 'Validation failed: …': its details when they are a list, else the sentence after the prefix. */
+export function validationMessages(err: { message: string; details?: unknown }): string[] {
+  if (Array.isArray(err.details) && err.details.every((d) => typeof d === 'string')) return err.details as string[];
+  return err.message.replace(/^Validation failed: /, '').split(', ').filter(Boolean);
 }
