@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ALERT_TYPE_LABELS, type AlertSeverity } from '@site/contracts/admin';
 import { ApiError, Button, notify } from '@site/ui';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -7,61 +7,42 @@ import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { acknowledgeAlert } from '../api/acknowledge-alert';
-import { clearAlertHistory } from '../api/clear-alert-history';
-import { getAlertHistory } from '../api/get-alert-history';
+import { useAcknowledgeAlertMutation } from '../api/acknowledge-alert';
+import { useClearAlertHistoryMutation } from '../api/clear-alert-history';
+import { useAlertHistoryQuery } from '../api/get-alert-history';
 
 const SEVERITY_TONE: Record<AlertSeverity, Tone> = { critical: 'danger', high: 'danger', medium: 'warning', low: 'info' };
-const HISTORY_LIMIT = 200;
-const POLL_MS = 30_000;
 
 /**
  * The alert history, newest first, in a scrolling list: severity, what happened, when, whether it was emailed;
  * Acknowledge per alert and 'Clear history' (after a confirmation). Reloads every 30 seconds.
  */
 export function AlertHistoryPanel() {
-  const history = useResource('alert-history', (signal) => getAlertHistory(HISTORY_LIMIT, signal));
-  const [acking, setAcking] = useState<string | null>(null);
+  const history = useAlertHistoryQuery();
+  const acknowledge = useAcknowledgeAlertMutation();
+  const clear = useClearAlertHistoryMutation();
   const [confirmClear, setConfirmClear] = useState(false);
-  const [clearing, setClearing] = useState(false);
-  const { reload } = history;
+  const acking = acknowledge.isPending ? acknowledge.variables : null;
+  const reload = () => void history.refetch();
 
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === 'visible') reload();
-    }, POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [reload]);
+  const onAcknowledge = (id: string) =>
+    acknowledge.mutate(id, {
+      onError: (err) => {
+        if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Failed to acknowledge the alert'));
+      },
+    });
 
-  async function onAcknowledge(id: string) {
-    setAcking(id);
-    try {
-      const entry = await acknowledgeAlert(id);
-      history.setData((h) =>
-        h ? { ...h, alerts: h.alerts.map((a) => (a.id === id ? entry : a)), unacknowledged: Math.max(0, h.unacknowledged - 1) } : h!,
-      );
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Failed to acknowledge the alert'));
-    } finally {
-      setAcking(null);
-    }
-  }
-
-  async function onClear() {
-    setClearing(true);
-    try {
-      await clearAlertHistory();
-      history.setData({ alerts: [], total: 0, unacknowledged: 0 });
-      setConfirmClear(false);
-      notify.success('Alert history cleared');
-    } catch (err) {
-      setConfirmClear(false);
-      if (!(err instanceof ApiError && err.status === 401)) notify.error('Failed to clear history');
-    } finally {
-      setClearing(false);
-    }
-  }
+  const onClear = () =>
+    clear.mutate(undefined, {
+      onSuccess: () => {
+        setConfirmClear(false);
+        notify.success('Alert history cleared');
+      },
+      onError: (err) => {
+        setConfirmClear(false);
+        if (!(err instanceof ApiError && err.status === 401)) notify.error('Failed to clear history');
+      },
+    });
 
   const data = history.data;
   return (
@@ -70,8 +51,8 @@ export function AlertHistoryPanel() {
       description={data ? `${data.total} ${data.total === 1 ? 'alert' : 'alerts'}, ${data.unacknowledged} not acknowledged.` : 'Alerts raised by the server.'}
       actions={
         <>
-          <Button variant="secondary" size="sm" onClick={reload} disabled={history.loading} aria-busy={history.loading || undefined}>
-            {history.loading && data ? 'Refreshing…' : 'Refresh'}
+          <Button variant="secondary" size="sm" onClick={reload} disabled={history.isFetching} aria-busy={history.isFetching || undefined}>
+            {history.isFetching && data ? 'Refreshing…' : 'Refresh'}
           </Button>
           <Button variant="danger" size="sm" onClick={() => setConfirmClear(true)} disabled={!data || data.total === 0}>
             Clear history
@@ -130,7 +111,7 @@ export function AlertHistoryPanel() {
         description="Every alert in the history is deleted. New alerts are still recorded."
         confirmLabel="Clear history"
         busyLabel="Clearing…"
-        busy={clearing}
+        busy={clear.isPending}
         onConfirm={onClear}
       />
     </Panel>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { adminSessionSchema, type AdminLoginRequest, type AdminSession } from '@site/contracts/admin';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { ApiError } from '@site/ui';
@@ -51,4 +52,9 @@ export async function login(body: AdminLoginRequest): Promise<AdminSession> {
   const parsed = adminSessionSchema.safeParse(json);
   if (!parsed.success) throw new LoginError('The server answered in an unexpected shape', 0, undefined, null);
   return parsed.data;
+}
+
+/** Signs in; the gate puts the answered session in the session store. */
+export function useLoginMutation() {
+  return useMutation({ mutationFn: login });
 }

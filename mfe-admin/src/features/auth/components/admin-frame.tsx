@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router-dom';
 import type { AdminSection } from '@site/contracts/admin';
 import { Button, notify } from '@site/ui';
@@ -20,6 +21,7 @@ export function AdminFrame({ section, children }: { section: AdminSection | null
   const setSession = useSessionStore((s) => s.setSession);
   const reset = useSessionStore((s) => s.reset);
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [loadError, setLoadError] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
@@ -42,9 +44,11 @@ export function AdminFrame({ section, children }: { section: AdminSection | null
     if (!expired) return;
     // One toast however many requests answered 401 at once.
     notify.info('Your admin session has ended. Please log in again.', { id: 'admin-session-ended' });
+    // What the panel loaded goes with the session: the next sign-in loads it afresh.
+    client.removeQueries();
     reset();
     navigate('/', { replace: true });
-  }, [expired, reset, navigate]);
+  }, [expired, reset, navigate, client]);
 
   const authenticated = session?.authenticated === true;
   const savedSection = session?.activeSection ?? null;

@@ -6,7 +6,7 @@ import { cn, notify } from '@site/ui';
 import { adminPages } from '../../../config/pages';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { useSessionStore } from '../../../lib/session-store';
-import { logout } from '../api/logout';
+import { useLogoutMutation } from '../api/logout';
 
 type Item = { to: string; label: string; section?: AdminSection; icon: string };
 
@@ -54,22 +54,20 @@ export function AdminSidebar({ section }: { section: AdminSection | null }) {
   const reset = useSessionStore((s) => s.reset);
   const desktop = useMediaQuery('(min-width: 1024px)');
   const [menuOpen, setMenuOpen] = useState(false);
-  const [leaving, setLeaving] = useState(false);
+  const logout = useLogoutMutation();
+  const leaving = logout.isPending || logout.isSuccess;
   const open = desktop || menuOpen;
   const current = SECTIONS.find((s) => s.section === section);
 
-  async function onLogout() {
-    setLeaving(true);
-    try {
-      await logout();
-      reset();
-      notify.success('You are logged out.');
-      navigate('/');
-    } catch {
-      notify.error('Could not log out. Please try again.');
-      setLeaving(false);
-    }
-  }
+  const onLogout = () =>
+    logout.mutate(undefined, {
+      onSuccess: () => {
+        reset();
+        notify.success('You are logged out.');
+        navigate('/');
+      },
+      onError: () => notify.error('Could not log out. Please try again.'),
+    });
 
   const close = () => setMenuOpen(false);
 

@@ -1,9 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ADMIN_MESSAGES } from '@site/contracts/admin';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { ADMIN_MESSAGES, adminLoginRequestSchema, type AdminLoginRequest } from '@site/contracts/admin';
 import { Button, Card, usePageHead } from '@site/ui';
 import { adminPages } from '../../../config/pages';
 import { useSessionStore } from '../../../lib/session-store';
-import { LoginError, login } from '../api/login';
+import { LoginError, useLoginMutation } from '../api/login';
 
 function waitText(seconds: number): string {
   if (seconds <= 0) return 'You can try again now.';
@@ -13,21 +15,22 @@ function waitText(seconds: number): string {
   return `Try again in ${parts.join(' ')}.`;
 }
 
-/** 'Admin Access': the password gate. The server checks the password; this form only sends it. */
+/** 'Admin Access': the password gate. The server checks the password; this form only sends it (the field is required). */
 export function LoginGate({ passwordConfigured }: { passwordConfigured: boolean }) {
   // Shown on any admin URL while signed out: the tab names the gate; the screen's own head returns after sign-in.
   usePageHead(adminPages.gate);
   const setSession = useSessionStore((s) => s.setSession);
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const signIn = useLoginMutation();
+  // The message stays until the next try; typing clears it (except while logins are refused for a while).
+  const form = useForm<AdminLoginRequest>({ defaultValues: { password: '' }, resolver: zodResolver(adminLoginRequestSchema), reValidateMode: 'onSubmit' });
   const [notConfigured, setNotConfigured] = useState(!passwordConfigured);
   /** Epoch ms until which the server refuses logins (429). */
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const inputRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
   const hintId = useId();
+  const error = form.formState.errors.password?.message;
+  const busy = signIn.isPending;
 
   useEffect(() => {
     if (lockedUntil === null) return;
@@ -36,44 +39,36 @@ export function LoginGate({ passwordConfigured }: { passwordConfigured: boolean 
       setNow(t);
       if (t >= lockedUntil) {
         setLockedUntil(null);
-        setError(null);
+        form.clearErrors('password');
       }
     }, 1000);
     return () => window.clearInterval(timer);
-  }, [lockedUntil]);
+  }, [lockedUntil, form]);
 
   const locked = lockedUntil !== null && now < lockedUntil;
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy || locked || notConfigured) return;
-    if (!password) {
-      setError(ADMIN_MESSAGES.passwordRequired);
-      inputRef.current?.focus();
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const session = await login({ password });
-      setSession(session);
-    } catch (err) {
-      setPassword('');
-      if (err instanceof LoginError && err.status === 401) setError(ADMIN_MESSAGES.incorrectPassword);
-      else if (err instanceof LoginError && err.status === 429) {
-        const seconds = err.retryAfterSeconds ?? 15 * 60;
-        setLockedUntil(Date.now() + seconds * 1000);
-        setNow(Date.now());
-        setError(ADMIN_MESSAGES.tooManyAttempts);
-      } else if (err instanceof LoginError && err.status === 503) {
-        setNotConfigured(true);
-      } else if (err instanceof LoginError && err.status === 400) setError(err.message);
-      else setError('Could not reach the server. Check your connection and try again.');
-      inputRef.current?.focus();
-    } finally {
-      setBusy(false);
-    }
+  /** A refused password: the field is cleared and says why, and keeps the focus. */
+  function refused(err: unknown) {
+    form.setValue('password', '');
+    const say = (message: string) => form.setError('password', { type: 'server', message }, { shouldFocus: true });
+    if (err instanceof LoginError && err.status === 401) say(ADMIN_MESSAGES.incorrectPassword);
+    else if (err instanceof LoginError && err.status === 429) {
+      const seconds = err.retryAfterSeconds ?? 15 * 60;
+      setLockedUntil(Date.now() + seconds * 1000);
+      setNow(Date.now());
+      say(ADMIN_MESSAGES.tooManyAttempts);
+    } else if (err instanceof LoginError && err.status === 503) {
+      setNotConfigured(true);
+      form.setFocus('password');
+    } else if (err instanceof LoginError && err.status === 400) say(err.message);
+    else say('Could not reach the server. Check your connection and try again.');
   }
+
+  const onSubmit = (e: FormEvent) => {
+    // Nothing is sent (nor checked) while a login is under way, refused for a while, or impossible.
+    if (busy || locked || notConfigured) return e.preventDefault();
+    return form.handleSubmit((body) => signIn.mutate(body, { onSuccess: setSession, onError: refused }))(e);
+  };
 
   return (
     <div className="mx-auto flex min-h-[70vh] w-full max-w-md flex-col justify-center px-4 py-12 sm:py-16">
@@ -100,19 +95,13 @@ export function LoginGate({ passwordConfigured }: { passwordConfigured: boolean 
               Password <span className="font-normal text-muted-fg">(required)</span>
             </label>
             <input
-              ref={inputRef}
               id="admin-password"
-              name="password"
               type="password"
               autoComplete="current-password"
               required
               autoFocus
               disabled={notConfigured}
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                if (error && !locked) setError(null);
-              }}
+              {...form.register('password', { onChange: () => !locked && form.clearErrors('password') })}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${errorId} ${hintId}` : hintId}
               className="mt-1.5 block w-full rounded-lg border border-border bg-bg px-3 py-2.5 text-fg shadow-sm placeholder:text-muted-fg focus:border-primary focus:outline-2 focus:outline-ring disabled:opacity-60 aria-[invalid=true]:border-danger"

@@ -6,8 +6,7 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDay, formatNumber } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { getFunnel } from '../api/get-funnel';
+import { useFunnelQuery } from '../api/get-funnel';
 
 const STEPS: { key: keyof FunnelCounts; label: string; className: string }[] = [
   { key: 'analysesStarted', label: 'Analyses started', className: 'bg-blue-600 dark:bg-blue-400' },
@@ -72,7 +71,7 @@ function PagePath({ path }: { path: string }) {
 
 /** The visitor funnel from stored tracking events: last 7 or 30 days, top pages, and the daily figures as a table. */
 export function FunnelPanel() {
-  const funnel = useResource('funnel', getFunnel);
+  const funnel = useFunnelQuery();
   const [days, setDays] = useState(7);
   const [tableOpen, setTableOpen] = useState(false);
   const summaryId = useId();
@@ -106,7 +105,7 @@ export function FunnelPanel() {
       }
     >
       {funnel.error && !data ? (
-        <LoadFailed title="Could not load the funnel" message={errorMessage(funnel.error, 'The server did not answer.')} onRetry={funnel.reload} />
+        <LoadFailed title="Could not load the funnel" message={errorMessage(funnel.error, 'The server did not answer.')} onRetry={() => void funnel.refetch()} />
       ) : !w ? (
         <LoadingRows label="Loading the funnel…" rows={3} />
       ) : (

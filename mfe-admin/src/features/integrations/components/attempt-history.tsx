@@ -4,8 +4,7 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { listWebhookAttempts } from '../api/list-webhook-attempts';
+import { useWebhookAttemptsQuery } from '../api/list-webhook-attempts';
 
 const OUTCOME: Record<WebhookAttempt['outcome'], { tone: Tone; label: string }> = {
   delivered: { tone: 'ok', label: 'Delivered' },
@@ -13,9 +12,9 @@ const OUTCOME: Record<WebhookAttempt['outcome'], { tone: Tone; label: string }> 
   failed: { tone: 'danger', label: 'Failed' },
 };
 
-function Attempts({ endpointId, deliveryId, version }: { endpointId: string; deliveryId: string; version: string }) {
-  const list = useResource(`webhook-attempts:${endpointId}:${deliveryId}:${version}`, (signal) => listWebhookAttempts(endpointId, deliveryId, signal));
-  if (list.error && !list.data) return <LoadFailed title="Could not load the attempts" message={errorMessage(list.error, 'The server did not answer.')} onRetry={list.reload} />;
+function Attempts({ endpointId, deliveryId, count }: { endpointId: string; deliveryId: string; count: number }) {
+  const list = useWebhookAttemptsQuery(endpointId, deliveryId, count);
+  if (list.error && !list.data) return <LoadFailed title="Could not load the attempts" message={errorMessage(list.error, 'The server did not answer.')} onRetry={() => void list.refetch()} />;
   if (!list.data) return <LoadingRows label="Loading attempts…" rows={1} />;
   if (list.data.attempts.length === 0) return <p className="text-muted-fg">Not tried yet.</p>;
   return (
@@ -41,12 +40,12 @@ function Attempts({ endpointId, deliveryId, version }: { endpointId: string; del
 }
 
 /** A delivery's every attempt, loaded when the owner opens it. */
-export function AttemptHistory({ endpointId, deliveryId, count, version }: { endpointId: string; deliveryId: string; count: number; version: number }) {
+export function AttemptHistory({ endpointId, deliveryId, count }: { endpointId: string; deliveryId: string; count: number }) {
   const [open, setOpen] = useState(false);
   return (
     <details className="text-xs" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer text-muted-fg">All attempts ({count})</summary>
-      <div className="mt-1">{open && <Attempts endpointId={endpointId} deliveryId={deliveryId} version={`${version}:${count}`} />}</div>
+      <div className="mt-1">{open && <Attempts endpointId={endpointId} deliveryId={deliveryId} count={count} />}</div>
     </details>
   );
 }

@@ -1,13 +1,11 @@
-import { useState } from 'react';
 import type { WebhookDelivery } from '@site/contracts/webhooks-out';
 import { ApiError, Button, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { listWebhookDeliveries } from '../api/list-webhook-deliveries';
-import { redeliverWebhook } from '../api/redeliver-webhook';
+import { useWebhookDeliveriesQuery } from '../api/list-webhook-deliveries';
+import { useRedeliverWebhookMutation } from '../api/redeliver-webhook';
 import { AttemptHistory } from './attempt-history';
 
 const STATUS: Record<WebhookDelivery['status'], { tone: Tone; label: string }> = {
@@ -32,26 +30,28 @@ function Outcome({ d }: { d: WebhookDelivery }) {
 }
 
 /** One endpoint's latest deliveries: event, time, outcome, latency, attempt, answer excerpt; redeliver one. */
-export function DeliveryLog({ endpointId, version }: { endpointId: string; version: number }) {
-  const log = useResource(`webhook-deliveries:${endpointId}:${version}`, (signal) => listWebhookDeliveries(endpointId, signal));
-  const [busy, setBusy] = useState<string | null>(null);
+export function DeliveryLog({ endpointId }: { endpointId: string }) {
+  const log = useWebhookDeliveriesQuery(endpointId);
+  const redelivery = useRedeliverWebhookMutation();
+  const busy = redelivery.isPending ? redelivery.variables.deliveryId : null;
+  const reload = () => void log.refetch();
 
-  async function redeliver(d: WebhookDelivery) {
-    setBusy(d.id);
-    try {
-      const again = await redeliverWebhook(endpointId, d.id);
-      if (again.status === 'delivered') notify.success(`Redelivered ${d.event}`, { description: `HTTP ${again.responseStatus} in ${again.latencyMs} ms` });
-      else notify.error(`Redelivery of ${d.event} did not go through`, { description: again.responseExcerpt ?? 'It will be retried.' });
-      log.reload();
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not redeliver. Please try again.'));
-    } finally {
-      setBusy(null);
-    }
-  }
+  const redeliver = (d: WebhookDelivery) =>
+    redelivery.mutate(
+      { endpointId, deliveryId: d.id },
+      {
+        onSuccess: (again) => {
+          if (again.status === 'delivered') notify.success(`Redelivered ${d.event}`, { description: `HTTP ${again.responseStatus} in ${again.latencyMs} ms` });
+          else notify.error(`Redelivery of ${d.event} did not go through`, { description: again.responseExcerpt ?? 'It will be retried.' });
+        },
+        onError: (err) => {
+          if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not redeliver. Please try again.'));
+        },
+      },
+    );
 
   const data = log.data;
-  if (log.error && !data) return <LoadFailed title="Could not load the deliveries" message={errorMessage(log.error, 'The server did not answer.')} onRetry={log.reload} />;
+  if (log.error && !data) return <LoadFailed title="Could not load the deliveries" message={errorMessage(log.error, 'The server did not answer.')} onRetry={reload} />;
   if (!data) return <LoadingRows label="Loading deliveries…" rows={2} />;
   if (data.deliveries.length === 0) {
     return <p className="rounded-xl border border-dashed border-border p-4 text-center text-sm text-muted-fg">No deliveries yet. Send a test event to try the endpoint.</p>;
@@ -59,7 +59,7 @@ export function DeliveryLog({ endpointId, version }: { endpointId: string; versi
   return (
     <div className="space-y-2">
       <div className="flex justify-end">
-        <Button size="sm" variant="ghost" onClick={log.reload} aria-busy={log.loading || undefined}>
+        <Button size="sm" variant="ghost" onClick={reload} aria-busy={log.isFetching || undefined}>
           Refresh log
         </Button>
       </div>
@@ -95,7 +95,7 @@ export function DeliveryLog({ endpointId, version }: { endpointId: string; versi
                 <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded-lg bg-surface-muted p-2 text-fg">{d.responseExcerpt}</pre>
               </details>
             )}
-            {d.attempts > 1 && <AttemptHistory endpointId={endpointId} deliveryId={d.id} count={d.attempts} version={version} />}
+            {d.attempts > 1 && <AttemptHistory endpointId={endpointId} deliveryId={d.id} count={d.attempts} />}
             <p className="break-all text-xs text-muted-fg">
               Event id <code>{d.eventId}</code>
             </p>

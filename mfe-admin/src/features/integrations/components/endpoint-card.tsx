@@ -5,47 +5,41 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { StatusPill } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatRelative } from '../../../lib/format';
-import { deleteWebhook } from '../api/delete-webhook';
-import { regenerateWebhookSecret } from '../api/regenerate-webhook-secret';
-import { sendTestWebhook } from '../api/send-test-webhook';
-import { updateWebhook } from '../api/update-webhook';
+import { useDeleteWebhookMutation } from '../api/delete-webhook';
+import { useRegenerateWebhookSecretMutation } from '../api/regenerate-webhook-secret';
+import { useSendTestWebhookMutation } from '../api/send-test-webhook';
+import { useUpdateWebhookMutation } from '../api/update-webhook';
 import { DeliveryLog } from './delivery-log';
 import { EndpointForm } from './endpoint-form';
 import { SecretNotice } from './secret-notice';
 
-const failed = (err: unknown, fallback: string) => {
+const failed = (fallback: string) => (err: unknown) => {
   if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, fallback));
 };
 
 /** One endpoint: its URL and events, enable/disable, test, edit, new secret, delete, and its delivery log. */
-export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: WebhookEndpoint; onChanged: (e: WebhookEndpoint) => void; onDeleted: () => void }) {
-  const [busy, setBusy] = useState<string | null>(null);
+export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'regenerate' | null>(null);
-  const [logVersion, setLogVersion] = useState(0);
   const [showLog, setShowLog] = useState(false);
+  const sendTest = useSendTestWebhookMutation();
+  const toggle = useUpdateWebhookMutation();
+  const save = useUpdateWebhookMutation();
+  const remove = useDeleteWebhookMutation();
+  const regenerate = useRegenerateWebhookSecretMutation();
+  /** One change at a time: every button waits while one is under way. */
+  const busy = [sendTest, toggle, save, remove, regenerate].some((m) => m.isPending);
 
-  async function run<T>(key: string, action: () => Promise<T>, fallback: string): Promise<T | undefined> {
-    setBusy(key);
-    try {
-      return await action();
-    } catch (err) {
-      failed(err, fallback);
-      return undefined;
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function test() {
-    const d = await run('test', () => sendTestWebhook(endpoint.id), 'Could not send the test event.');
-    if (!d) return;
-    if (d.status === 'delivered') notify.success('Test event delivered', { description: `HTTP ${d.responseStatus} in ${d.latencyMs} ms` });
-    else notify.error('The test event did not go through', { description: `${d.responseStatus !== null ? `HTTP ${d.responseStatus}: ` : ''}${d.responseExcerpt ?? ''}`.slice(0, 200) });
-    setShowLog(true);
-    setLogVersion((v) => v + 1);
-  }
+  const test = () =>
+    sendTest.mutate(endpoint.id, {
+      onSuccess: (d) => {
+        if (d.status === 'delivered') notify.success('Test event delivered', { description: `HTTP ${d.responseStatus} in ${d.latencyMs} ms` });
+        else notify.error('The test event did not go through', { description: `${d.responseStatus !== null ? `HTTP ${d.responseStatus}: ` : ''}${d.responseExcerpt ?? ''}`.slice(0, 200) });
+        setShowLog(true);
+      },
+      onError: failed('Could not send the test event.'),
+    });
 
   const status = endpoint.enabled ? (endpoint.failingSince ? { tone: 'warning' as const, label: 'Failing' } : { tone: 'ok' as const, label: 'Enabled' }) : { tone: 'neutral' as const, label: 'Disabled' };
 
@@ -68,30 +62,29 @@ export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: Web
             {endpoint.disabledReason && !endpoint.enabled && <p className="text-xs font-medium text-danger">{endpoint.disabledReason}</p>}
           </div>
           <div className="flex flex-wrap gap-2 sm:justify-end">
-            <Button size="sm" onClick={test} disabled={busy !== null || !endpoint.enabled} aria-busy={busy === 'test' || undefined}>
-              {busy === 'test' ? 'Sending…' : 'Send test event'}
+            <Button size="sm" onClick={test} disabled={busy || !endpoint.enabled} aria-busy={sendTest.isPending || undefined}>
+              {sendTest.isPending ? 'Sending…' : 'Send test event'}
             </Button>
             <Button
               size="sm"
               variant="secondary"
-              disabled={busy !== null}
-              onClick={async () => {
-                const updated = await run('toggle', () => updateWebhook(endpoint.id, { enabled: !endpoint.enabled }), 'Could not change the endpoint.');
-                if (updated) {
-                  onChanged(updated);
-                  notify.success(updated.enabled ? 'Endpoint enabled' : 'Endpoint disabled');
-                }
-              }}
+              disabled={busy}
+              onClick={() =>
+                toggle.mutate(
+                  { id: endpoint.id, body: { enabled: !endpoint.enabled } },
+                  { onSuccess: (updated) => notify.success(updated.enabled ? 'Endpoint enabled' : 'Endpoint disabled'), onError: failed('Could not change the endpoint.') },
+                )
+              }
             >
               {endpoint.enabled ? 'Disable' : 'Enable'}
             </Button>
-            <Button size="sm" variant="secondary" disabled={busy !== null} onClick={() => setEditing((v) => !v)} aria-expanded={editing}>
+            <Button size="sm" variant="secondary" disabled={busy} onClick={() => setEditing((v) => !v)} aria-expanded={editing}>
               Edit
             </Button>
-            <Button size="sm" variant="secondary" disabled={busy !== null} onClick={() => setConfirm('regenerate')}>
+            <Button size="sm" variant="secondary" disabled={busy} onClick={() => setConfirm('regenerate')}>
               New secret
             </Button>
-            <Button size="sm" variant="danger" disabled={busy !== null} onClick={() => setConfirm('delete')}>
+            <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirm('delete')}>
               Delete
             </Button>
           </div>
@@ -104,16 +97,20 @@ export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: Web
             <EndpointForm
               initial={endpoint}
               submitLabel="Save endpoint"
-              busy={busy === 'save'}
+              busy={save.isPending}
               onCancel={() => setEditing(false)}
-              onSubmit={async (value) => {
-                const updated = await run('save', () => updateWebhook(endpoint.id, value), 'Could not save the endpoint.');
-                if (updated) {
-                  onChanged(updated);
-                  setEditing(false);
-                  notify.success('Endpoint saved');
-                }
-              }}
+              onSubmit={(value) =>
+                save.mutate(
+                  { id: endpoint.id, body: value },
+                  {
+                    onSuccess: () => {
+                      setEditing(false);
+                      notify.success('Endpoint saved');
+                    },
+                    onError: failed('Could not save the endpoint.'),
+                  },
+                )
+              }
             />
           </div>
         )}
@@ -122,7 +119,7 @@ export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: Web
           <summary className="cursor-pointer text-sm font-semibold text-primary-soft-fg">Delivery log</summary>
           {showLog && (
             <div className="mt-2">
-              <DeliveryLog endpointId={endpoint.id} version={logVersion} />
+              <DeliveryLog endpointId={endpoint.id} />
             </div>
           )}
         </details>
@@ -135,15 +132,14 @@ export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: Web
         description={`Delete ${endpoint.url} and its delivery log? Events stop going to it at once.`}
         confirmLabel="Delete"
         busyLabel="Deleting…"
-        busy={busy === 'delete'}
-        onConfirm={async () => {
-          const ok = await run('delete', async () => (await deleteWebhook(endpoint.id), true), 'Could not delete the endpoint.');
-          setConfirm(null);
-          if (ok) {
-            notify.success('Endpoint deleted');
-            onDeleted();
-          }
-        }}
+        busy={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(endpoint.id, {
+            onSuccess: () => notify.success('Endpoint deleted'),
+            onError: failed('Could not delete the endpoint.'),
+            onSettled: () => setConfirm(null),
+          })
+        }
       />
       <ConfirmDialog
         open={confirm === 'regenerate'}
@@ -152,16 +148,14 @@ export function EndpointCard({ endpoint, onChanged, onDeleted }: { endpoint: Web
         description="Make a new signing secret? The current one stops working at once: update your receiver with the new one."
         confirmLabel="Make a new secret"
         busyLabel="Making…"
-        busy={busy === 'regenerate'}
-        onConfirm={async () => {
-          const updated = await run('regenerate', () => regenerateWebhookSecret(endpoint.id), 'Could not make a new secret.');
-          setConfirm(null);
-          if (updated) {
-            const { secret: fresh, ...rest } = updated;
-            onChanged(rest);
-            setSecret(fresh);
-          }
-        }}
+        busy={regenerate.isPending}
+        onConfirm={() =>
+          regenerate.mutate(endpoint.id, {
+            onSuccess: (updated) => setSecret(updated.secret),
+            onError: failed('Could not make a new secret.'),
+            onSettled: () => setConfirm(null),
+          })
+        }
       />
     </li>
   );

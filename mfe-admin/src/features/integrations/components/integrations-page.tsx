@@ -5,9 +5,8 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { adminPages } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
-import { useResource } from '../../../lib/use-resource';
-import { createWebhook } from '../api/create-webhook';
-import { listWebhooks } from '../api/list-webhooks';
+import { useCreateWebhookMutation } from '../api/create-webhook';
+import { useWebhooksQuery } from '../api/list-webhooks';
 import { EndpointCard } from './endpoint-card';
 import { EndpointForm } from './endpoint-form';
 import { PayloadDocs } from './payload-docs';
@@ -15,9 +14,9 @@ import { SecretNotice } from './secret-notice';
 
 /** /admin/integrations: outgoing webhook endpoints, their delivery logs, and the payload documentation. */
 export function IntegrationsPage() {
-  const endpoints = useResource('webhooks', (signal) => listWebhooks(signal));
+  const endpoints = useWebhooksQuery();
+  const create = useCreateWebhookMutation();
   const [adding, setAdding] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const data = endpoints.data;
 
@@ -45,27 +44,25 @@ export function IntegrationsPage() {
               <h3 className="mb-3 font-semibold text-fg">New endpoint</h3>
               <EndpointForm
                 submitLabel="Add endpoint"
-                busy={saving}
+                busy={create.isPending}
                 onCancel={() => setAdding(false)}
-                onSubmit={async (value) => {
-                  setSaving(true);
-                  try {
-                    const { secret: fresh, ...created } = await createWebhook(value);
-                    endpoints.setData((d) => ({ endpoints: [...(d?.endpoints ?? []), created] }));
-                    setSecret(fresh);
-                    setAdding(false);
-                    notify.success('Endpoint added');
-                  } catch (err) {
-                    if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not add the endpoint.'));
-                  } finally {
-                    setSaving(false);
-                  }
-                }}
+                onSubmit={(value) =>
+                  create.mutate(value, {
+                    onSuccess: ({ secret: fresh }) => {
+                      setSecret(fresh);
+                      setAdding(false);
+                      notify.success('Endpoint added');
+                    },
+                    onError: (err) => {
+                      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not add the endpoint.'));
+                    },
+                  })
+                }
               />
             </div>
           )}
           {endpoints.error && !data ? (
-            <LoadFailed title="Could not load the endpoints" message={errorMessage(endpoints.error, 'The server did not answer.')} onRetry={endpoints.reload} />
+            <LoadFailed title="Could not load the endpoints" message={errorMessage(endpoints.error, 'The server did not answer.')} onRetry={() => void endpoints.refetch()} />
           ) : !data ? (
             <LoadingRows label="Loading endpoints…" rows={2} />
           ) : data.endpoints.length === 0 ? (
@@ -73,12 +70,7 @@ export function IntegrationsPage() {
           ) : (
             <ul className="divide-y divide-border rounded-xl border border-border">
               {data.endpoints.map((endpoint) => (
-                <EndpointCard
-                  key={endpoint.id}
-                  endpoint={endpoint}
-                  onChanged={(updated) => endpoints.setData((d) => ({ endpoints: (d?.endpoints ?? []).map((e) => (e.id === updated.id ? updated : e)) }))}
-                  onDeleted={() => endpoints.setData((d) => ({ endpoints: (d?.endpoints ?? []).filter((e) => e.id !== endpoint.id) }))}
-                />
+                <EndpointCard key={endpoint.id} endpoint={endpoint} />
               ))}
             </ul>
           )}

@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { adminLeadListSchema, type AdminLeadList, type AdminLeadListQueryInput } from '@site/contracts/admin';
 import { adminRequest } from '../../../lib/admin-request';
 
@@ -12,6 +13,8 @@ export function leadQueryString(query: AdminLeadListQueryInput): string {
   return qs ? `?${qs}` : '';
 }
 
+export const leadsKey = ['leads'] as const;
+
 /** GET /api/admin/leads: contact messages, newest first. */
 export function listLeads(query: AdminLeadListQueryInput, signal?: AbortSignal): Promise<AdminLeadList> {
   return adminRequest(`/api/admin/leads${leadQueryString(query)}`, adminLeadListSchema, { signal });
@@ -19,3 +22,8 @@ export function listLeads(query: AdminLeadListQueryInput, signal?: AbortSignal):
 
 /** GET /api/admin/leads/export.csv: every message matching the same search and filter, as a download. */
 export const leadsExportUrl = (query: AdminLeadListQueryInput) => `/api/admin/leads/export.csv${leadQueryString({ q: query.q, filter: query.filter })}`;
+
+/** One page of messages; while another search, filter or page loads, the last one stays on screen. */
+export function useLeadsQuery(query: AdminLeadListQueryInput) {
+  return useQuery({ queryKey: [...leadsKey, query], queryFn: ({ signal }) => listLeads(query, signal), placeholderData: keepPreviousData });
+}

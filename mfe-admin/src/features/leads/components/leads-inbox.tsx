@@ -7,9 +7,8 @@ import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { leadsExportUrl, listLeads } from '../api/list-leads';
-import { updateLead } from '../api/update-lead';
+import { leadsExportUrl, useLeadsQuery } from '../api/list-leads';
+import { useUpdateLeadMutation } from '../api/update-lead';
 
 type LeadFilter = (typeof LEAD_FILTERS)[number];
 const FILTER_LABELS: Record<LeadFilter, string> = { all: 'All messages', unread: 'Unread', read: 'Read', handled: 'Handled', open: 'Not handled' };
@@ -46,8 +45,9 @@ export function LeadsInbox() {
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<LeadFilter>('all');
   const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState<string | null>(null);
-  const leads = useResource(`leads:${q}:${filter}:${page}`, (signal) => listLeads({ q: q || undefined, filter, page, limit: PAGE_SIZE }, signal));
+  const leads = useLeadsQuery({ q: q || undefined, filter, page, limit: PAGE_SIZE });
+  const update = useUpdateLeadMutation();
+  const busy = update.isPending ? update.variables.lead.id : null;
 
   useEffect(() => {
     const timer = window.setTimeout(() => {
@@ -57,21 +57,15 @@ export function LeadsInbox() {
     return () => window.clearTimeout(timer);
   }, [search]);
 
-  async function change(lead: AdminLead, patch: { read?: boolean; handled?: boolean }) {
-    setBusy(lead.id);
-    try {
-      const updated = await updateLead(lead.id, patch);
-      leads.setData((d) => {
-        if (!d) return d!;
-        const unreadDelta = (updated.read ? 0 : 1) - (lead.read ? 0 : 1);
-        return { ...d, leads: d.leads.map((l) => (l.id === updated.id ? updated : l)), unread: Math.max(0, d.unread + unreadDelta) };
-      });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not update the message. Please try again.'));
-    } finally {
-      setBusy(null);
-    }
-  }
+  const change = (lead: AdminLead, patch: { read?: boolean; handled?: boolean }) =>
+    update.mutate(
+      { lead, patch },
+      {
+        onError: (err) => {
+          if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not update the message. Please try again.'));
+        },
+      },
+    );
 
   const data = leads.data;
   return (
@@ -121,7 +115,7 @@ export function LeadsInbox() {
       </form>
 
       {leads.error && !data ? (
-        <LoadFailed title="Could not load the messages" message={errorMessage(leads.error, 'The server did not answer.')} onRetry={leads.reload} />
+        <LoadFailed title="Could not load the messages" message={errorMessage(leads.error, 'The server did not answer.')} onRetry={() => void leads.refetch()} />
       ) : !data ? (
         <LoadingRows label="Loading messages…" rows={3} />
       ) : data.leads.length === 0 ? (
@@ -130,7 +124,7 @@ export function LeadsInbox() {
         </p>
       ) : (
         <>
-          <ul className="divide-y divide-border rounded-xl border border-border" aria-busy={leads.loading || undefined}>
+          <ul className="divide-y divide-border rounded-xl border border-border" aria-busy={leads.isFetching || undefined}>
             {data.leads.map((lead) => (
               <li key={lead.id} className={cn('p-3 sm:p-4', !lead.read && 'bg-primary-soft/40')}>
                 <article aria-label={`Message from ${lead.name}`} className="space-y-2">

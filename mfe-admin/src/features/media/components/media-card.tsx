@@ -6,8 +6,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { controlClass } from '../../../components/form-field';
 import { editPostPath } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
-import { deleteMedia } from '../api/delete-media';
-import { updateMediaAlt } from '../api/update-media-alt';
+import { useDeleteMediaMutation } from '../api/delete-media';
+import { useUpdateMediaAltMutation } from '../api/update-media-alt';
 
 const FIELD_LABEL = { featuredImage: 'featured image', ogImage: 'OG image' } as const;
 
@@ -16,45 +16,45 @@ function formatBytes(bytes: number): string {
 }
 
 /** One image of the library: thumbnail, size, alt text (saved on its own), the posts using it, and delete. */
-export function MediaCard({ media, onChanged, onDeleted }: { media: MediaItem; onChanged: (media: MediaItem) => void; onDeleted: () => void }) {
+export function MediaCard({ media }: { media: MediaItem }) {
   const altId = useId();
   const [alt, setAlt] = useState(media.alt);
-  const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const update = useUpdateMediaAltMutation();
+  const remove = useDeleteMediaMutation();
   const thumb = media.variants.find((v) => v.format === 'webp' && v.width === 480) ?? media.variants.find((v) => v.format === 'webp') ?? { url: media.url, width: media.width, height: media.height };
   const used = media.usedBy.length > 0;
   const name = media.alt || media.filename;
 
-  async function saveAlt(e: FormEvent) {
+  const failed = (fallback: string) => (err: unknown) => {
+    if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, fallback));
+  };
+
+  function saveAlt(e: FormEvent) {
     e.preventDefault();
-    setSaving(true);
-    try {
-      const updated = await updateMediaAlt(media.id, alt);
-      setAlt(updated.alt);
-      onChanged(updated);
-      notify.success('Alt text saved');
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not save the alt text.'));
-    } finally {
-      setSaving(false);
-    }
+    update.mutate(
+      { id: media.id, alt },
+      {
+        onSuccess: (updated) => {
+          setAlt(updated.alt);
+          notify.success('Alt text saved');
+        },
+        onError: failed('Could not save the alt text.'),
+      },
+    );
   }
 
-  async function remove() {
-    setDeleting(true);
-    try {
-      await deleteMedia(media.id);
-      setConfirm(false);
-      onDeleted();
-      notify.success('Image deleted');
-    } catch (err) {
-      setConfirm(false);
-      if (!(err instanceof ApiError && err.status === 401)) notify.error(errorMessage(err, 'Could not delete the image.'));
-    } finally {
-      setDeleting(false);
-    }
-  }
+  const onDelete = () =>
+    remove.mutate(media.id, {
+      onSuccess: () => {
+        setConfirm(false);
+        notify.success('Image deleted');
+      },
+      onError: (err) => {
+        setConfirm(false);
+        failed('Could not delete the image.')(err);
+      },
+    });
 
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-border bg-surface">
@@ -73,8 +73,8 @@ export function MediaCard({ media, onChanged, onDeleted }: { media: MediaItem; o
             Alt text
           </label>
           <input id={altId} value={alt} maxLength={MEDIA_ALT_MAX} onChange={(e) => setAlt(e.target.value)} placeholder="Describe the image" className={controlClass} />
-          <Button type="submit" size="sm" variant="secondary" disabled={saving || alt.trim() === media.alt} aria-busy={saving || undefined}>
-            {saving ? 'Saving…' : 'Save alt text'}
+          <Button type="submit" size="sm" variant="secondary" disabled={update.isPending || alt.trim() === media.alt} aria-busy={update.isPending || undefined}>
+            {update.isPending ? 'Saving…' : 'Save alt text'}
           </Button>
         </form>
         <div>
@@ -115,8 +115,8 @@ export function MediaCard({ media, onChanged, onDeleted }: { media: MediaItem; o
         description={`Delete ${name}? Its files are removed for good.`}
         confirmLabel="Delete"
         busyLabel="Deleting…"
-        busy={deleting}
-        onConfirm={() => void remove()}
+        busy={remove.isPending}
+        onConfirm={onDelete}
       />
     </li>
   );

@@ -1,16 +1,18 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { MediaList } from '@site/contracts/media';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ImageDropZone } from '../../../components/image-drop-zone';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { adminPages } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
-import { useResource } from '../../../lib/use-resource';
-import { listMedia } from '../api/list-media';
+import { mediaKey, useMediaQuery } from '../api/list-media';
 import { MediaCard } from './media-card';
 
 /** /admin/media: upload, the library as a grid, alt text, where each image is used, delete (refused while used). */
 export function MediaPage() {
-  const media = useResource('media', (signal) => listMedia(signal));
+  const client = useQueryClient();
+  const media = useMediaQuery();
   const data = media.data;
 
   return (
@@ -22,12 +24,12 @@ export function MediaPage() {
       <Panel title="Upload" description="JPEG, PNG, WebP, AVIF or GIF, up to 10 MB. SVG is not accepted.">
         <ImageDropZone
           label="Choose image"
-          onUploaded={(item) => media.setData((d) => ({ media: [item, ...(d?.media ?? []).filter((m) => m.id !== item.id)] }))}
+          onUploaded={(item) => client.setQueryData<MediaList>(mediaKey, (d) => ({ media: [item, ...(d?.media ?? []).filter((m) => m.id !== item.id)] }))}
         />
       </Panel>
       <Panel title="Library" description={data ? `${data.media.length} ${data.media.length === 1 ? 'image' : 'images'}` : undefined}>
         {media.error && !data ? (
-          <LoadFailed title="Could not load the images" message={errorMessage(media.error, 'The server did not answer.')} onRetry={media.reload} />
+          <LoadFailed title="Could not load the images" message={errorMessage(media.error, 'The server did not answer.')} onRetry={() => void media.refetch()} />
         ) : !data ? (
           <LoadingRows label="Loading images…" rows={2} />
         ) : data.media.length === 0 ? (
@@ -35,12 +37,7 @@ export function MediaPage() {
         ) : (
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Images">
             {data.media.map((item) => (
-              <MediaCard
-                key={item.id}
-                media={item}
-                onChanged={(updated) => media.setData((d) => ({ media: (d?.media ?? []).map((m) => (m.id === updated.id ? updated : m)) }))}
-                onDeleted={() => media.setData((d) => ({ media: (d?.media ?? []).filter((m) => m.id !== item.id) }))}
-              />
+              <MediaCard key={item.id} media={item} />
             ))}
           </ul>
         )}

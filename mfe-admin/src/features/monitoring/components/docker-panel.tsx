@@ -4,17 +4,16 @@ import { NotAvailable, StatTile } from '../../../components/stat-tile';
 import { StatusPill } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { getDocker } from '../api/get-docker';
+import { useDockerQuery } from '../api/get-docker';
 
 /** Containers from the Docker socket when it is mounted; otherwise says so. */
 export function DockerPanel() {
-  const docker = useResource('docker', getDocker);
+  const docker = useDockerQuery();
   const data = docker.data;
   return (
     <Panel title="Docker containers" description="Read from the Docker socket when the server can see it.">
       {docker.error && !data ? (
-        <LoadFailed title="Could not load the container summary" message={errorMessage(docker.error, 'The server did not answer.')} onRetry={docker.reload} />
+        <LoadFailed title="Could not load the container summary" message={errorMessage(docker.error, 'The server did not answer.')} onRetry={() => void docker.refetch()} />
       ) : !data ? (
         <LoadingRows label="Loading containers…" rows={2} />
       ) : !data.available ? (

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { AnalysisDataSource, HealthCheck, HealthStatus } from '@site/contracts/admin';
 import { ApiError, Button, notify } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
@@ -6,9 +5,8 @@ import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { getHealth } from '../api/get-health';
-import { refreshHealth } from '../api/refresh-health';
+import { useHealthQuery } from '../api/get-health';
+import { useRefreshHealthMutation } from '../api/refresh-health';
 
 const TONE: Record<HealthStatus, Tone> = { ok: 'ok', warning: 'warning', down: 'danger', unknown: 'neutral' };
 const LABEL: Record<HealthStatus, string> = { ok: 'Healthy', warning: 'Warning', down: 'Down', unknown: 'Not checked yet' };
@@ -44,20 +42,17 @@ function AnalysisKeysNote({ sources }: { sources: AnalysisDataSource[] }) {
 
 /** The server's health checks (database, each remote, outbox, disk, memory, CPU) with Refresh to run them now. */
 export function HealthSummary() {
-  const health = useResource('health', getHealth);
-  const [refreshing, setRefreshing] = useState(false);
+  const health = useHealthQuery();
+  const refresh = useRefreshHealthMutation();
+  const refreshing = refresh.isPending;
 
-  async function onRefresh() {
-    setRefreshing(true);
-    try {
-      health.setData(await refreshHealth());
-      notify.success('Health checks updated');
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) notify.error('Could not run the health checks', { description: errorMessage(err, 'The server did not answer.') });
-    } finally {
-      setRefreshing(false);
-    }
-  }
+  const onRefresh = () =>
+    refresh.mutate(undefined, {
+      onSuccess: () => notify.success('Health checks updated'),
+      onError: (err) => {
+        if (!(err instanceof ApiError && err.status === 401)) notify.error('Could not run the health checks', { description: errorMessage(err, 'The server did not answer.') });
+      },
+    });
 
   const data = health.data;
   return (
@@ -88,7 +83,7 @@ export function HealthSummary() {
         {refreshing ? 'Running the health checks…' : ''}
       </div>
       {health.error && !data ? (
-        <LoadFailed title="Could not load the health checks" message={errorMessage(health.error, 'The server did not answer.')} onRetry={health.reload} />
+        <LoadFailed title="Could not load the health checks" message={errorMessage(health.error, 'The server did not answer.')} onRetry={() => void health.refetch()} />
       ) : !data ? (
         <LoadingRows label="Loading health checks…" rows={3} />
       ) : data.checks.length === 0 ? (

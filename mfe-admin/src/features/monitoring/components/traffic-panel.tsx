@@ -7,8 +7,7 @@ import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatNumber, formatRelative } from '../../../lib/format';
-import { useResource } from '../../../lib/use-resource';
-import { getTraffic } from '../api/get-traffic';
+import { useTrafficQuery } from '../api/get-traffic';
 
 const TONE: Record<TrafficClass, Tone> = { suspicious: 'danger', legitimate: 'ok', normal: 'neutral' };
 const LABEL: Record<TrafficClass, string> = { suspicious: 'Suspicious', legitimate: 'Legitimate', normal: 'Normal' };
@@ -16,7 +15,8 @@ const SHOWN = 3;
 
 /** Recent requests per client address, classified; the first 3 of the filtered entries, then '+N more'. */
 export function TrafficPanel() {
-  const traffic = useResource('traffic', getTraffic);
+  const traffic = useTrafficQuery();
+  const reload = () => void traffic.refetch();
   const [filter, setFilter] = useState<TrafficClass | 'all'>('all');
   const [expanded, setExpanded] = useState(false);
   const data = traffic.data;
@@ -33,13 +33,13 @@ export function TrafficPanel() {
           : 'Recent requests by client address.'
       }
       actions={
-        <Button size="sm" variant="secondary" onClick={traffic.reload} disabled={traffic.loading} aria-busy={traffic.loading || undefined}>
-          {traffic.loading && data ? 'Refreshing…' : 'Refresh'}
+        <Button size="sm" variant="secondary" onClick={reload} disabled={traffic.isFetching} aria-busy={traffic.isFetching || undefined}>
+          {traffic.isFetching && data ? 'Refreshing…' : 'Refresh'}
         </Button>
       }
     >
       {traffic.error && !data ? (
-        <LoadFailed title="Could not load the traffic" message={errorMessage(traffic.error, 'The server did not answer.')} onRetry={traffic.reload} />
+        <LoadFailed title="Could not load the traffic" message={errorMessage(traffic.error, 'The server did not answer.')} onRetry={reload} />
       ) : !data ? (
         <LoadingRows label="Loading traffic…" rows={3} />
       ) : (
