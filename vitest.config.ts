@@ -28,7 +28,7 @@ const API_TEST = {
 const TIMED_API_FILES = [
   'src/services/analysis/__tests__/page-analyzer.test.ts',
   'src/__tests__/shared-releases.test.ts',
-  'src/site/__tests__/ssr.test.ts',
+  'src/site/render/__tests__/ssr.test.ts',
   'src/services/__tests__/bot-user-agent.test.ts',
 ];
 

@@ -18,9 +18,9 @@ await build({
   entryPoints: {
     server: 'src/server.ts',
     'analyze-worker': 'src/services/analysis/website/analyze-worker.ts',
-    'release-format': 'src/site/release-format.ts',
+    'release-format': 'src/site/releases/release-format.ts',
     // With DATABASE_URL on PostgreSQL, they store releases through dist/release-store.js (shared by every instance).
-    'release-store': 'src/site/release-store.ts',
+    'release-store': 'src/site/releases/release-store.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -5,7 +5,7 @@
 //   node scripts/deploy-remote.mjs list blog
 //
 // Layout (api/src/site/release-format.ts owns it, and this script imports it built, as api/dist/release-format.js;
-// api/src/site/remote-registry.ts serves it):
+// api/src/site/releases/remote-registry.ts serves it):
 //   mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
 //   mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
 //   mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), log: what happened }
@@ -33,8 +33,8 @@ const LOG_ENTRIES_KEPT = 100;
 async function loadReleaseFormat() {
   const built = path.join(REPO_ROOT, 'api', 'dist', 'release-format.js');
   const sources = [
-    'api/src/site/release-format.ts',
-    'api/src/site/release-store.ts',
+    'api/src/site/releases/release-format.ts',
+    'api/src/site/releases/release-store.ts',
     'api/src/db/database.ts',
     'api/src/db/migrations/all-migrations.ts',
     'packages/contracts/src/manifest.ts',
@@ -405,7 +405,7 @@ async function list({ name, siteRoot }) {
  * (api/src/site/release-store.ts, built to api/dist/release-store.js), never to this machine's folders. The files are
  * stored by content hash and the pointer moves in the same transaction: killed before the commit, nothing changed.
  * On commit every instance is told, copies the release into its own SITE_ROOT and serves it from its next request
- * (api/src/site/release-sync.ts). The checks are the same as for a local deploy, against this machine's shell.
+ * (api/src/site/releases/release-sync.ts). The checks are the same as for a local deploy, against this machine's shell.
  */
 const isPostgres = (url) => /^postgres(?:ql)?:\/\//i.test(url ?? '');
 

@@ -28,17 +28,17 @@ import { largeBodyLimits } from './routes/endpoint';
 import type { ApiRouter, RouteContext } from './routes/route-module';
 import type { DeployedRemotes } from './services/deployed-remotes';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services/services';
-import { createRenderQueue } from './site/render-queue';
-import { createPageComposer } from './site/compose-page';
-import { createRouteDataLoaders } from './site/route-data';
-import { createContentEvents } from './site/content-events';
-import { createReleaseSync } from './site/release-sync';
+import { createRenderQueue } from './site/render/render-queue';
+import { createPageComposer } from './site/render/compose-page';
+import { createRouteDataLoaders } from './site/render/route-data';
+import { createContentEvents } from './site/render/content-events';
+import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/repositories/leases-repository';
-import { createRenderCache } from './site/render-cache';
-import { createRemoteRegistry } from './site/remote-registry';
-import { createShellDocument } from './site/shell-document';
-import { createShellServer } from './site/shell-server';
+import { createRenderCache } from './site/render/render-cache';
+import { createRemoteRegistry } from './site/releases/remote-registry';
+import { createShellDocument } from './site/render/shell-document';
+import { createShellServer } from './site/render/shell-server';
 import { site } from './site/site-handler';
 
 export interface AppDeps {

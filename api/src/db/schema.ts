@@ -31,7 +31,7 @@ export interface LeasesTable {
   expires_at: string;
 }
 
-/** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/release-store.ts). */
+/** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/releases/release-store.ts). */
 export interface ReleaseTables {
   release_blobs: { hash: string; size: number; content: string };
   releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string };

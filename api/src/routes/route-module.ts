@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { RateLimitStore } from '../middleware/rate-limit';
 import type { Services } from '../services/services';
-import type { RemoteRegistry } from '../site/remote-registry';
+import type { RemoteRegistry } from '../site/releases/remote-registry';
 
 export type ApiRouter = Router<DefaultState, Context>;
 

@@ -2,7 +2,7 @@ import type { MfeManifest, RemoteName, RemotesMap } from '@site/contracts/manife
 
 /*
  * What the services read about the deployed remotes (the health checks). The site's remote registry
- * (api/src/site/remote-registry.ts) provides it and is passed in by app.ts; the services describe here only the
+ * (api/src/site/releases/remote-registry.ts) provides it and is passed in by app.ts; the services describe here only the
  * shape they rely on, so they never import the site layer (services ↛ routes/middleware/site, eslint.config.js).
  */
 

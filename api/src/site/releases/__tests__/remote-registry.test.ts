@@ -1,8 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
-import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
+import { createLogger } from '../../../lib/logger';
+import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../../test-support/site-fixture';
 import { importRelease } from '../release-format';
 import { createRemoteRegistry, type ReleaseImporter } from '../remote-registry';
 

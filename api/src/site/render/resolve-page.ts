@@ -1,7 +1,7 @@
 import type { MfeManifest, PageMeta } from '@site/contracts/manifest';
 import { bestRouteMatch, matchRoutePattern } from '@site/contracts/route-match';
 import type { ServerRouteDef } from '@site/contracts/server-render';
-import type { RemotesSnapshot, ServedRemote } from './remote-registry';
+import type { RemotesSnapshot, ServedRemote } from '../releases/remote-registry';
 import { loadRouteData, type RouteDataLoaders } from './route-data';
 
 /** What the route's data source answered: `loaded: false` when the server has no loader for the source it names. */

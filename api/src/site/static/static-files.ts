@@ -1,8 +1,8 @@
 import { createReadStream, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
-import { acceptedEncodings, isCompressible, type Encoding } from '../lib/compression';
-import { statShared } from '../lib/stat-shared';
+import { acceptedEncodings, isCompressible, type Encoding } from '../../lib/compression';
+import { statShared } from '../../lib/stat-shared';
 
 export const NO_CACHE = 'no-cache';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,5 +1,5 @@
 import { pageMetaSchema, type PageMeta } from '@site/contracts/manifest';
-import type { Logger } from '../lib/logger';
+import type { Logger } from '../../lib/logger';
 import type { ResolvedPage } from './resolve-page';
 
 /**

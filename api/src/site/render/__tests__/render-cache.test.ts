@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { healthSchema } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
-import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
-import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../test-support/built-site';
-import { createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../test-support/site-fixture';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
+import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../../test-support/built-site';
+import { createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../../test-support/site-fixture';
+import { startTestServer, type TestServer } from '../../../test-support/test-server';
 import { createRenderCache } from '../render-cache';
 
 /*

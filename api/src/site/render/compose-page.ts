@@ -1,5 +1,5 @@
-import type { Logger } from '../lib/logger';
-import { withSpan } from '../lib/tracing';
+import type { Logger } from '../../lib/logger';
+import { withSpan } from '../../lib/tracing';
 import { createRenderQueue, type RenderQueue } from './render-queue';
 import type { ResolvedPage } from './resolve-page';
 import type { ServerArea, ShellServer, ShellServerEntry, SiteData } from './shell-server';

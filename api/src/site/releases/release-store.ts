@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
-import { openDatabase } from '../db/database';
-import { schemaChannelSql } from '../db/pg-listen';
-import type { Database } from '../db/schema';
-import type { InstanceServing } from '../services/deployed-remotes';
+import { openDatabase } from '../../db/database';
+import { schemaChannelSql } from '../../db/pg-listen';
+import type { Database } from '../../db/schema';
+import type { InstanceServing } from '../../services/deployed-remotes';
 
 /** The channel every instance listens on; the payload is the remote's name. */
 export const RELEASES_CHANNEL = 'site_releases';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ShellServerEntry } from '@site/contracts/server-render';
-import type { Logger } from '../lib/logger';
-import { statShared } from '../lib/stat-shared';
+import type { Logger } from '../../lib/logger';
+import { statShared } from '../../lib/stat-shared';
 
 // The server-render contract (what the shell's server entry takes and answers) is @site/contracts/server-render.
 export type { ServerArea, ShellServerEntry, SiteData } from '@site/contracts/server-render';

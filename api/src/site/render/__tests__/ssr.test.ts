@@ -3,10 +3,10 @@ import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createLogger } from '../../lib/logger';
-import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '../../test-support/built-site';
-import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { createLogger } from '../../../lib/logger';
+import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '../../../test-support/built-site';
+import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
+import { startTestServer, type TestServer } from '../../../test-support/test-server';
 
 // Server-side composition (README "Server rendering"): the raw HTML of every public page carries its content, head
 // and data; a remote whose server entry is missing, throws or is slow leaves its area to the browser, status unchanged.

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../shell-document';
-import { absolutizeJsonLd, jsonForScript, renderShellDocument, renderShellPage } from '../render-page';
-import { cacheControlOf } from '../static-files';
+import { absolutizeJsonLd, jsonForScript, renderShellDocument, renderShellPage } from '../document-html';
+import { cacheControlOf } from '../../static/static-files';
 
 describe('inlineScriptHashes', () => {
   it('hashes executable inline scripts only', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { statShared } from '../lib/stat-shared';
+import { statShared } from '../../lib/stat-shared';
 
 export interface ShellPage {
   /** The built `shell/dist/index.html`, placeholders intact. */

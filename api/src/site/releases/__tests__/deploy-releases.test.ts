@@ -6,12 +6,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
-import { createLogger } from '../../lib/logger';
-import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
-import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { createLogger } from '../../../lib/logger';
+import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
+import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
+import { startTestServer, type TestServer } from '../../../test-support/test-server';
 
-const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs');
+const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../../scripts/deploy-remote.mjs');
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 /** `npm run deploy -- …` / `npm run rollback -- …` against the fixture's SITE_ROOT, in its own process. */

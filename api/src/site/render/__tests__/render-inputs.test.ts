@@ -3,17 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { transform } from 'esbuild';
 import Koa, { type Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ENV } from '../../test-support/admin-session';
-import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../test-support/built-site';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { ADMIN_ENV } from '../../../test-support/admin-session';
+import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../../test-support/built-site';
+import { startTestServer, type TestServer } from '../../../test-support/test-server';
 import { createPageComposer } from '../compose-page';
-import { createRemoteRegistry } from '../remote-registry';
+import { createRemoteRegistry } from '../../releases/remote-registry';
 import { createRenderCache } from '../render-cache';
 import { createRenderQueue } from '../render-queue';
 import { createRouteDataLoaders } from '../route-data';
 import { createShellDocument } from '../shell-document';
 import { createShellServer } from '../shell-server';
-import { RENDER_INPUTS, renderCacheKey, site, type SiteOptions } from '../site-handler';
+import { site, type SiteOptions } from '../../site-handler';
+import { RENDER_INPUTS, renderCacheKey } from '../render-page';
 
 /*
  * The key-completeness test of the render cache: every public route of the built site is answered through proxies

@@ -2,7 +2,7 @@
  * The render cache: the finished HTML of public pages, with its brotli and gzip bodies and a strong ETag, so that a
  * page is rendered once and then sent as bytes until something it was made from changes.
  *
- * What a page is made from (its key, renderCacheKey in site-handler.ts, and its tags; RENDER_INPUTS there lists every
+ * What a page is made from (its key, renderCacheKey in render-page.ts, and its tags; RENDER_INPUTS there lists every
  * input of a render, and render-inputs.test.ts fails on one that is not listed):
  *   - the path (a request with a query string is never kept), and the method-independent answer (HEAD reads the
  *     same entry);
@@ -21,8 +21,8 @@
  * entries go first once the bytes exceed `maxBytes`. A render that started before an invalidation of one of its tags
  * is not stored (it may hold the old content).
  */
-import { compress, type Encoding } from '../lib/compression';
-import { strongEtag } from '../lib/etag';
+import { compress, type Encoding } from '../../lib/compression';
+import { strongEtag } from '../../lib/etag';
 
 export interface CachedPage {
   status: number;

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { RemoteName } from '@site/contracts/manifest';
-import type { RemoteRegistry } from './remote-registry';
+import type { RemoteRegistry } from '../releases/remote-registry';
 import { IMMUTABLE, cacheControlOf, safeJoin, sendStaticFile } from './static-files';
 
 /** The server module (`server/` of a dist) is for the server; browsers get the client build only. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MANIFESTS } from '../../test-support/site-fixture';
-import type { RemotesSnapshot } from '../remote-registry';
+import { MANIFESTS } from '../../../test-support/site-fixture';
+import type { RemotesSnapshot } from '../../releases/remote-registry';
 import { resolveHead } from '../dynamic-pages';
 import { resolvePage } from '../resolve-page';
 import type { RouteDataLoaders } from '../route-data';

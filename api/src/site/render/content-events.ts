@@ -5,9 +5,9 @@
  * moments. One instance on SQLite: here only.
  */
 import { sql, type Kysely } from 'kysely';
-import { listenToPostgres, schemaChannel, type PgListener } from '../db/pg-listen';
-import type { Database } from '../db/schema';
-import type { Logger } from '../lib/logger';
+import { listenToPostgres, schemaChannel, type PgListener } from '../../db/pg-listen';
+import type { Database } from '../../db/schema';
+import type { Logger } from '../../lib/logger';
 import type { RenderCache } from './render-cache';
 
 export const CONTENT_CHANNEL = 'site_content';
