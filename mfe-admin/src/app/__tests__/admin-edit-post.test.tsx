@@ -7,7 +7,7 @@ import type { AdminPostUpdate } from '@site/contracts/admin';
 import { adminEditPostPath, type Post } from '@site/contracts/posts';
 import { EDIT_POST_ROUTE } from '../../config/pages';
 import { server } from '../../../../vitest.setup-dom';
-import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession } from './admin-test-kit';
+import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession, WEBHOOK_EXAMPLE } from './admin-test-kit';
 
 function servePost(post: Post) {
   server.use(http.get(`/api/admin/posts/${post.id}`, () => HttpResponse.json(post)));
@@ -188,9 +188,26 @@ describe('Blog Posts list', { timeout: 20_000 }, () => {
       expect(within(docs).getAllByText(field).length).toBeGreaterThan(0);
     }
     expect(docs.textContent).toContain('X-Webhook-Signature: t=<unix seconds>,v1=<hex>');
-    expect(within(docs).getByRole('button', { name: 'Copy curl example (bash)' })).toBeTruthy();
+    expect(await within(docs).findByRole('button', { name: 'Copy curl example (bash)' })).toBeTruthy();
+    // The examples are the API description's (GET /api/openapi.json), sent as a draft by the curl example.
+    expect(docs.textContent).toContain(`BODY='${JSON.stringify({ ...WEBHOOK_EXAMPLE, status: 'draft' })}'`);
+    expect(docs.textContent).toContain('"status": "scheduled"');
     expect(docs.textContent).toContain('HTTP Request');
     expect(within(docs).getByRole('link', { name: 'OpenAPI 3.1 (/api/openapi.json)' }).getAttribute('href')).toBe('/api/openapi.json');
+  });
+
+  it('the webhook examples say when the API description cannot be loaded, and load on Try again', async () => {
+    serveSession();
+    servePostList([]);
+    server.use(http.get('/api/openapi.json', () => envelope(500, 'internal', 'boom'), { once: true }));
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/posts');
+    const docs = await screen.findByRole('region', { name: 'Publishing from n8n (webhook)' });
+    const failed = await within(docs).findAllByText('The example could not be loaded.');
+    expect(failed.length).toBe(2);
+    await user.click(within(docs).getAllByRole('button', { name: 'Try again' })[0]!);
+    expect(await within(docs).findByRole('button', { name: 'Copy curl example (bash)' })).toBeTruthy();
+    expect(within(docs).queryByText('The example could not be loaded.')).toBeNull();
   });
 
   it("the webhook documentation says the answer's adminUrl is the edit page, and url comes with published posts only", async () => {

@@ -267,7 +267,8 @@ describe('Webhook documentation', { timeout: 20_000 }, () => {
     expect(within(docs).getAllByText('publishAt').length).toBeGreaterThan(0);
     expect(docs.textContent).toContain('"draft" (default), "published" or "scheduled"');
     expect(within(docs).getByRole('heading', { name: 'Scheduling a post' })).toBeTruthy();
-    const example = within(docs).getByText(/"status": "scheduled"/);
+    // The example body is the API description's (GET /api/openapi.json): it arrives after the panel.
+    const example = await within(docs).findByText(/"status": "scheduled"/);
     const publishAt = /"publishAt": "([^"]+)"/.exec(example.textContent ?? '')![1]!;
     expect(publishAt).toMatch(/^\d{4}-\d{2}-\d{2}T09:00:00-0[78]:00$/);
     expect(new Date(publishAt).getTime()).toBeGreaterThan(Date.now());

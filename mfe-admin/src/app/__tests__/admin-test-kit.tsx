@@ -93,8 +93,31 @@ export function serveSession(session: AdminSession = loggedIn) {
 }
 
 /** GET /api/admin/posts over `posts` (status filter and search like the API). */
+/** The webhook's example body, as the API description serves it (the posts page's webhook docs show it). */
+export const WEBHOOK_EXAMPLE = {
+  title: 'Five automations for busy salons',
+  excerpt: 'Small automations that give a salon team back hours every week.',
+  content: '<h2>Start small</h2><p>Reminders, rebooking and review requests are the three automations that pay back fastest for a salon.</p>',
+  author: 'Tri-Valley AI Team',
+  category: 'How-To Guides',
+  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
+  keywords: ['salon', 'automation'],
+  status: 'published',
+};
+
+/** GET /api/openapi.json: the part of the description the webhook docs read. */
+export function serveApiDescription() {
+  server.use(
+    http.get('/api/openapi.json', () =>
+      HttpResponse.json({ openapi: '3.1.0', paths: { '/api/webhook': { post: { requestBody: { content: { 'application/json': { example: WEBHOOK_EXAMPLE } } } } } } }),
+    ),
+  );
+}
+
+/** The posts page's requests: its list (answered from `posts`) and the API description of its webhook docs. */
 export function servePostList(posts: Post[]) {
   const requests: URL[] = [];
+  serveApiDescription();
   server.use(
     http.get('/api/admin/posts', ({ request }) => {
       const url = new URL(request.url);

@@ -1,8 +1,11 @@
+import type { ReactNode } from 'react';
 import { BUSINESS_TIME_ZONE_LABEL, businessLocalToIso, toBusinessLocalInput } from '@site/contracts/post-schedule';
-import { POST_MIN_RULES } from '@site/contracts/posts';
+import { POST_MIN_RULES, type WebhookPostInput } from '@site/contracts/posts';
 import { Button } from '@site/ui';
 import { CopyBlock, copyText } from '../../../components/copy-block';
+import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
+import { useWebhookExampleQuery } from '../api/get-webhook-example';
 
 /** Header the API reads (api/src/services/webhook-service.ts, SIGNATURE_HEADER). */
 const SIGNATURE_HEADER = 'X-Webhook-Signature';
@@ -17,17 +20,13 @@ const FIELD_NOTES: Record<(typeof POST_MIN_RULES)[number]['field'], string> = {
   metaDescription: 'text for search engines',
 };
 
-const SAMPLE_BODY = JSON.stringify({
-  title: 'Five automations for busy salons',
-  excerpt: 'Small automations that give a salon team back hours every week.',
-  content:
-    '<h2>Start small</h2><p>Reminders, rebooking and review requests are the three automations that pay back fastest for a salon. Here is how to set each up.</p>',
-  author: 'Tri-Valley AI Team',
-  category: 'How-To Guides',
-  metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
-  keywords: ['salon', 'automation'],
-  status: 'draft',
-});
+/**
+ * The body of the examples: the webhook's example in the API description (GET /api/openapi.json), as a draft, so
+ * trying the curl example publishes nothing.
+ */
+function sampleBody(example: WebhookPostInput): string {
+  return JSON.stringify({ ...example, status: 'draft' });
+}
 
 /** A time a week from now at 9:00 in the business's zone, so the example is always one the server accepts. */
 function examplePublishAt(now: Date): string {
@@ -35,14 +34,13 @@ function examplePublishAt(now: Date): string {
   return businessLocalToIso(`${day}T09:00`) ?? `${day}T09:00:00-08:00`;
 }
 
-function scheduledExample(publishAt: string): string {
-  const body = JSON.parse(SAMPLE_BODY) as Record<string, unknown>;
-  return JSON.stringify({ ...body, status: 'scheduled', publishAt }, null, 2);
+function scheduledExample(example: WebhookPostInput, publishAt: string): string {
+  return JSON.stringify({ ...example, status: 'scheduled', publishAt }, null, 2);
 }
 
-function curlExample(endpoint: string): string {
+function curlExample(endpoint: string, example: WebhookPostInput): string {
   return `SECRET='the value of WEBHOOK_SECRET on the server'
-BODY='${SAMPLE_BODY}'
+BODY='${sampleBody(example)}'
 T=$(date +%s)
 SIG=$(printf '%s.%s' "$T" "$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
 curl -sS -X POST '${endpoint}' \\
@@ -79,6 +77,14 @@ const code = 'rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[0.85em] tex
 export function WebhookDocs() {
   const endpoint = `${window.location.origin}/api/webhook`;
   const publishAt = examplePublishAt(new Date());
+  const example = useWebhookExampleQuery();
+  /** An example block: the example body once the API description has arrived. */
+  const withExample = (block: (body: WebhookPostInput) => ReactNode) => {
+    if (example.data) return block(example.data);
+    if (example.isError)
+      return <LoadFailed title="The example could not be loaded." message="It comes from the API description (/api/openapi.json)." onRetry={() => void example.refetch()} />;
+    return <LoadingRows label="Loading the example" rows={2} />;
+  };
   return (
     <Panel
       id="webhook"
@@ -165,7 +171,9 @@ export function WebhookDocs() {
           </p>
         </div>
 
-        <CopyBlock label="curl example (bash)" code={curlExample(endpoint)} />
+        {withExample((body) => (
+          <CopyBlock label="curl example (bash)" code={curlExample(endpoint, body)} />
+        ))}
 
         <div>
           <h3 className="font-semibold">Scheduling a post</h3>
@@ -180,7 +188,9 @@ export function WebhookDocs() {
           </p>
         </div>
 
-        <CopyBlock label="Scheduled post (JSON body)" code={scheduledExample(publishAt)} />
+        {withExample((body) => (
+          <CopyBlock label="Scheduled post (JSON body)" code={scheduledExample(body, publishAt)} />
+        ))}
 
         <div>
           <h3 className="font-semibold">n8n setup</h3>
