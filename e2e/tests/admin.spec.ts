@@ -1,7 +1,7 @@
 import { expect, expectHydrated, test, type APIRequestContext, type Browser, type Page } from '../support/test';
 import { adminLogin, adminSend } from '../support/admin-api';
 import { expectNoSeriousA11yViolations } from '../support/axe';
-import { BASE_URL, E2E_ADMIN_PASSWORD, E2E_PORT } from '../support/env';
+import { BASE_URL, E2E_ADMIN_PASSWORD } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer } from '../support/servers';
 
@@ -332,8 +332,7 @@ test('a burst of failed logins is refused with 429 and appears in the alert hist
   test.setTimeout(90_000);
   // Its own server: failed logins count per client address and every test here comes from 127.0.0.1; this one
   // also runs at the production limits (no RATE_LIMIT_MULTIPLIER), so the lockout itself is shown.
-  const port = E2E_PORT + 57;
-  const server = await startSiteServer(port, { ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, PUBLIC_ORIGIN: `http://127.0.0.1:${port}` });
+  const server = await startSiteServer((url) => ({ ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, PUBLIC_ORIGIN: url }));
   try {
     const owner = await browser.newContext({ baseURL: server.url });
     const login = await owner.request.post('/api/admin/login', { headers: { origin: server.url }, data: { password: E2E_ADMIN_PASSWORD } });

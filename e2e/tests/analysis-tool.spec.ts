@@ -2,7 +2,6 @@ import http from 'node:http';
 import { expect, test, type Page } from '../support/test';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { deferred } from '../support/deferred';
-import { E2E_PORT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
 import { nextEvent, readableTracking } from '../support/tracking';
@@ -314,7 +313,7 @@ test.describe('website mode against a local test site', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     sitePort = (site.address() as { port: number }).port;
     // A second production server with the test-only loopback allowance; the suite's own server stays strict.
-    server = await startSiteServer(E2E_PORT + 1000, { ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK: '1', RATE_LIMIT_MULTIPLIER: '100' });
+    server = await startSiteServer({ ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK: '1', RATE_LIMIT_MULTIPLIER: '100' });
   });
   test.afterAll(async () => {
     await server?.stop();

@@ -5,7 +5,7 @@ import { postSchema } from '@site/contracts/posts';
 import { adminGet, adminLogin, adminSend } from '../support/admin-api';
 import { deferred } from '../support/deferred';
 import { watchPageErrors } from '../support/page-errors';
-import { E2E_PORT, E2E_WEBHOOK_SECRET } from '../support/env';
+import { E2E_WEBHOOK_SECRET } from '../support/env';
 import { startSiteServer, type RunningServer } from '../support/servers';
 
 // One file, in order: the listing counts are checked before the webhook adds posts.
@@ -44,7 +44,7 @@ const newPost = (title: string, extra: Record<string, unknown> = {}) => ({
 // else (other spec files publish posts of their own on the shared server, for minutes, while these run).
 let seeded: RunningServer;
 test.beforeAll(async () => {
-  seeded = await startSiteServer(E2E_PORT + 67);
+  seeded = await startSiteServer();
 });
 test.afterAll(async () => {
   await seeded?.stop();

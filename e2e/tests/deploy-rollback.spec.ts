@@ -1,18 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { expect, test, type Page } from '../support/test';
-import { E2E_ADMIN_PASSWORD, E2E_PORT, REPO_ROOT } from '../support/env';
+import { E2E_ADMIN_PASSWORD, REPO_ROOT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
+import { releaseFrom } from '../support/releases';
 import { startSiteServer, type RunningServer } from '../support/servers';
 
 const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
 const HEADING = 'AI Automation Blog';
 const NEW_HEADING = 'AI Automation Blog, new edition';
-const HASHED = /-[\w-]{8}\.(?:js|css)$/;
 
 /** `npm run deploy -- …` / `npm run rollback -- …` on the test's own SITE_ROOT: what an operator runs. */
 function deployScript(siteRoot: string, ...args: string[]): string {
@@ -23,53 +21,12 @@ function deployScript(siteRoot: string, ...args: string[]): string {
 }
 
 /**
- * A rebuilt blog whose page heading reads differently, made from the built dist the way a build would write it:
- * the heading changed in the browser and server chunks, every chunk whose bytes changed renamed to a new content hash
- * (and the files naming it updated, up to remoteEntry.js), and brotli/gzip copies written again.
+ * A rebuilt blog whose page heading reads differently, made from the built dist (no build): the heading changed in
+ * the browser and server chunks, under new content hashes (support/releases.ts).
  */
 function blogWithNewHeading(dist: string, out: string): void {
-  cpSync(dist, out, { recursive: true });
-  const files = () =>
-    readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:js|json|html|css)$/.test(f));
-  const changed = new Set<string>();
-  for (const file of files()) {
-    const text = readFileSync(path.join(out, file), 'utf8');
-    const next = text.replace(new RegExp(`title:\\s*"${HEADING}"`, 'g'), `title: "${NEW_HEADING}"`);
-    if (next !== text) {
-      writeFileSync(path.join(out, file), next);
-      changed.add(file);
-    }
-  }
-  expect(changed.size, 'the heading is in the built chunks').toBeGreaterThan(0);
-  // New content, new name: rename each changed hashed chunk and rewrite whoever names it, until nothing moves.
-  const renamed = new Set<string>();
-  for (let pending = [...changed].filter((f) => HASHED.test(f)); pending.length > 0; ) {
-    const next: string[] = [];
-    for (const file of pending) {
-      if (renamed.has(file)) continue;
-      const hash = createHash('sha256').update(readFileSync(path.join(out, file))).digest('base64url').slice(0, 7);
-      const renamedTo = file.replace(/-[\w-]{8}\.(js|css)$/, `-N${hash}.$1`);
-      renameSync(path.join(out, file), path.join(out, renamedTo));
-      for (const suffix of ['.br', '.gz']) rmSync(path.join(out, file + suffix), { force: true });
-      renamed.add(renamedTo);
-      changed.delete(file);
-      changed.add(renamedTo);
-      const [oldName, newName] = [path.basename(file), path.basename(renamedTo)];
-      for (const other of files()) {
-        const text = readFileSync(path.join(out, other), 'utf8');
-        if (!text.includes(oldName)) continue;
-        writeFileSync(path.join(out, other), text.split(oldName).join(newName));
-        changed.add(other);
-        if (HASHED.test(other) && !renamed.has(other)) next.push(other);
-      }
-    }
-    pending = next;
-  }
-  for (const file of changed) {
-    const bytes = readFileSync(path.join(out, file));
-    writeFileSync(path.join(out, `${file}.br`), zlib.brotliCompressSync(bytes));
-    writeFileSync(path.join(out, `${file}.gz`), zlib.gzipSync(bytes));
-  }
+  const edited = releaseFrom(dist, out, (_file, text) => text.replace(new RegExp(`title:\\s*"${HEADING}"`, 'g'), `title: "${NEW_HEADING}"`));
+  expect(edited.length, 'the heading is in the built chunks').toBeGreaterThan(0);
 }
 
 /** What the admin reads of the blog in /api/health (anyone else sees its version only). */
@@ -81,7 +38,6 @@ async function blogVersion(page: Page, url: string): Promise<unknown> {
 }
 
 test.describe('deploying one remote as a release, and rolling it back', () => {
-  const SITE_PORT = E2E_PORT + 61;
   let siteRoot: string;
   let site: RunningServer;
 
@@ -97,7 +53,7 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
     blogWithNewHeading(path.join(siteRoot, 'mfe-blog/dist'), path.join(siteRoot, 'builds/blog-new-heading'));
     // The blog as built is the first release; the server starts on it.
     deployScript(siteRoot, 'deploy', 'blog', '--from', path.join(siteRoot, 'mfe-blog/dist'), '--version', 'as-built');
-    site = await startSiteServer(SITE_PORT, { SITE_ROOT: siteRoot, PUBLIC_ORIGIN: `http://127.0.0.1:${SITE_PORT}`, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD });
+    site = await startSiteServer((url) => ({ SITE_ROOT: siteRoot, PUBLIC_ORIGIN: url, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD }));
   });
   test.afterAll(async () => {
     await site?.stop();

@@ -2,7 +2,7 @@ import { chromium, devices, type Browser, type BrowserContext, type Page } from 
 import { adminFunnelSchema, type FunnelWindow } from '@site/contracts/admin';
 import { expect, test } from '../support/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
-import { E2E_ADMIN_PASSWORD, E2E_PORT } from '../support/env';
+import { E2E_ADMIN_PASSWORD } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
 
@@ -14,7 +14,6 @@ import { startSiteServer, type RunningServer } from '../support/servers';
 
 test.describe.configure({ mode: 'serial' });
 
-const PORT = E2E_PORT + 73;
 /** A person's desktop Chrome. */
 const PERSON = devices['Desktop Chrome'].userAgent;
 
@@ -29,7 +28,7 @@ let admin: BrowserContext;
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
-  site = await startSiteServer(PORT, { ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, PUBLIC_ORIGIN: `http://127.0.0.1:${PORT}`, RATE_LIMIT_MULTIPLIER: '100' });
+  site = await startSiteServer((url) => ({ ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, PUBLIC_ORIGIN: url, RATE_LIMIT_MULTIPLIER: '100' }));
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--user-agent=${PERSON}`] });
   admin = await browser.newContext({ baseURL: site.url });
   const login = await admin.request.post('/api/admin/login', { headers: { origin: site.url }, data: { password: E2E_ADMIN_PASSWORD } });

@@ -175,7 +175,6 @@ test.describe('with JavaScript disabled', () => {
 
 test.describe('a remote whose server entry fails', () => {
   // A deployment of its own (the suite's server is never touched): the blog's server entry throws, or answers late.
-  const PORT = E2E_FALLBACK_PORT();
   let siteRoot: string;
   let site: RunningServer;
 
@@ -196,7 +195,7 @@ test.describe('a remote whose server entry fails', () => {
     // React for the server entries, where a SITE_ROOT must have it.
     symlinkSync(path.join(REPO_ROOT, 'shell/node_modules'), path.join(siteRoot, 'node_modules'), 'dir');
     deployBlogEntry("throw new Error('a broken build');");
-    site = await startSiteServer(PORT, { SITE_ROOT: siteRoot, SSR_TIMEOUT_MS: '150' });
+    site = await startSiteServer({ SITE_ROOT: siteRoot, SSR_TIMEOUT_MS: '150' });
   });
   test.afterAll(async () => {
     await site?.stop();
@@ -223,7 +222,3 @@ test.describe('a remote whose server entry fails', () => {
     });
   }
 });
-
-function E2E_FALLBACK_PORT(): number {
-  return Number(process.env.E2E_PORT || 3100) + 9;
-}
