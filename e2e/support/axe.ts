@@ -1,10 +1,64 @@
-import AxeBuilder from '@axe-core/playwright';
+import { createRequire } from 'node:module';
 import { expect, type Page } from '@playwright/test';
 
-/** Runs axe on the page as it is now and fails on any serious or critical violation, listing them. */
-export async function expectNoSeriousA11yViolations(page: Page, context = ''): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
-  expect(report, `axe serious/critical violations ${context}`).toEqual([]);
+/**
+ * The site's header and footer: the shell's, around `main` (a remote's page has `<header>`s of its own inside `main`,
+ * hence the path; axe's selectors know only the descendant and child combinators). They are the same on every page,
+ * so a11y-public.spec.ts scans them once per theme and width, and every other scan leaves them out.
+ */
+export const SITE_CHROME = ['#root > div > header', '#root > div > footer'] as const;
+
+// axe-core as @axe-core/playwright depends on it (the same version its AxeBuilder injects).
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = (createRequire(require.resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
+
+export type ScanOptions = {
+  /** Scan the site's header and footer too (a11y-public's scan of the chrome); otherwise they are left out. */
+  chrome?: boolean;
+  /** Only these rules (the colour rules of a second theme); otherwise every rule that can be serious or critical. */
+  rules?: string[];
+};
+
+type Violation = { id: string; impact: string; targets: string[] };
+type AxeRule = { id: string; impact?: string };
+type AxeInPage = {
+  _audit?: { rules: AxeRule[] };
+  run: (
+    context: unknown,
+    options: unknown,
+  ) => Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown[] }[] }[] }>;
+};
+
+/**
+ * The serious and critical violations axe finds on the page as it is now, one line per rule.
+ *
+ * What a scan costs is what it must: axe is put in the page once (AxeBuilder evaluates its 550 kB source twice per
+ * scan, and its default mode then serialises every node of every passing rule, a unique selector each, and finishes
+ * in a new page: seconds per scan on a busy machine). It runs once, in the page (`axe.run`; the site has no frames,
+ * which is what the partial mode is for), reporting violations only, and without the rules whose impact is minor or
+ * moderate: axe gives every result of a rule that rule's impact, so those can never fail this check. The context is
+ * the document (page-level rules run) less the site's chrome unless asked for.
+ */
+export async function seriousViolations(page: Page, { chrome = false, rules }: ScanOptions = {}): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(
+    async ({ exclude, only }) => {
+      const axe = (window as unknown as { axe: AxeInPage }).axe;
+      const mild = new Set(['minor', 'moderate']);
+      const options = only
+        ? { runOnly: { type: 'rule', values: only } }
+        : { rules: Object.fromEntries((axe._audit?.rules ?? []).filter((r) => mild.has(r.impact ?? '')).map((r) => [r.id, { enabled: false }])) };
+      const results = await axe.run({ exclude: exclude.map((s) => [s]) }, { ...options, resultTypes: ['violations'] });
+      return results.violations.map((v): Violation => ({ id: v.id, impact: v.impact ?? '', targets: v.nodes.map((n) => n.target.join(' ')) }));
+    },
+    { exclude: chrome ? [] : [...SITE_CHROME], only: rules ?? null },
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.targets.length}): ${v.targets.slice(0, 4).join(' | ')}`);
+}
+
+/** Runs axe on the page as it is now (the site's chrome left out) and fails on any serious or critical violation, listing them. */
+export async function expectNoSeriousA11yViolations(page: Page, context = '', options: ScanOptions = {}): Promise<void> {
+  expect(await seriousViolations(page, options), `axe serious/critical violations ${context}`).toEqual([]);
 }

@@ -1,49 +1,65 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '../support/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { SITE_CHROME, seriousViolations, type ScanOptions } from '../support/axe';
 import { BASE_URL } from '../support/env';
 import { PUBLIC_ROUTES, settle } from '../support/public-routes';
+import { expect, test } from '../support/test';
 
 /*
  * axe on every public route, in both themes, at desktop (1366) and phone (390) width: no serious or critical
- * violation anywhere. One page per theme and width walks all routes (one browser context each), so the scan
- * stays around a minute per combination.
+ * violation anywhere. Each page is scanned once per theme and width, in a test of its own per page and theme (both
+ * workers take them), loaded once and resized. The site's header and footer, the same on every page, are scanned with the home page, once per
+ * theme and width, and left out of every other scan (support/axe.ts).
  */
 
-/** The serious and critical violations axe finds on the page as it is now, one line per rule. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+test.describe.configure({ mode: 'parallel' });
+
+const THEMES = ['light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
+const WIDTHS = [1366, 390];
+/** The page whose scans take the site's header and footer with them. */
+const CHROME_PAGE = '/';
+const withChrome = (path: string) => (path === CHROME_PAGE ? `${path} and the site's header and footer` : path);
+
+async function themedContext(browser: Browser, theme: Theme, width: number): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: 900 } });
+  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  return context;
 }
 
-for (const theme of ['light', 'dark'] as const) {
-  for (const width of [1366, 390]) {
-    test(`axe: no serious or critical violation on any public route (${theme}, ${width}px)`, async ({ browser }) => {
-      test.setTimeout(240_000);
-      const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: 900 } });
-      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-      const page = await context.newPage();
+/** What axe reports on the page in `theme`, its lines prefixed with `where`. */
+async function scan(page: Page, theme: Theme, where: string, options: ScanOptions = {}): Promise<string[]> {
+  expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), `${where}: the ${theme} theme is on`).toBe(theme === 'dark');
+  if (options.chrome) {
+    // What every other scan leaves out is exactly the header and the footer this one covers.
+    await expect(page.locator(SITE_CHROME[0]).and(page.getByRole('banner'))).toHaveCount(1);
+    await expect(page.locator(SITE_CHROME[1]).and(page.getByRole('contentinfo'))).toHaveCount(1);
+  }
+  return (await seriousViolations(page, options)).map((line) => `${where}: ${line}`);
+}
+
+for (const { path, h1 } of PUBLIC_ROUTES) {
+  for (const theme of THEMES) {
+    test(`axe: no serious or critical violation on ${withChrome(path)} (${theme}, ${WIDTHS.join(' and ')} px)`, async ({ browser }) => {
+      test.setTimeout(60_000);
+      const chrome = path === CHROME_PAGE;
       const report: string[] = [];
-      for (const { path, h1 } of PUBLIC_ROUTES) {
-        await page.goto(path);
-        // A page that never shows its content or never hydrates is reported with the rest rather than ending the scan.
-        const unsettled = await settle(page, h1).then(
-          () => null,
-          (error: Error) => error.message.split('\n')[0],
-        );
-        if (unsettled) {
-          report.push(`${path}: did not show its h1 ${h1} or did not hydrate: ${unsettled}`);
-          continue;
-        }
-        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-        report.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
-        if (path === '/roi-calculator') {
-          await page.getByRole('button', { name: 'Calculate ROI' }).click();
-          await expect(page.getByText('Annual savings', { exact: true }).first()).toBeVisible();
+      const context = await themedContext(browser, theme, WIDTHS[0]);
+      const page = await context.newPage();
+      await page.goto(path);
+      await settle(page, h1);
+      // Each state at each width, the page resized in between (the public pages follow the width in CSS alone).
+      const scanEachWidth = async (state: string, options: ScanOptions) => {
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: 900 });
           await settle(page, h1);
-          report.push(...(await seriousViolations(page)).map((line) => `${path} (results): ${line}`));
+          report.push(...(await scan(page, theme, `${width}px${state}`, options)));
         }
+      };
+      await scanEachWidth('', { chrome });
+      if (path === '/roi-calculator') {
+        await page.getByRole('button', { name: 'Calculate ROI' }).click();
+        await expect(page.getByText('Annual savings', { exact: true }).first()).toBeVisible();
+        await scanEachWidth(', with results', {});
       }
       await context.close();
       expect(report, report.join('\n')).toEqual([]);
@@ -52,42 +68,57 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 /*
- * The same scan of the server's HTML alone, before any code arrives (every script refused): what a visitor sees
- * from the first paint until hydration. Stylesheets must already be right there: a rule only the remote's code
- * brings (it re-inserts its CSS) would show light-theme colours on the dark background until then.
+ * The server's HTML alone, before any code arrives (every script refused), at phone width: what a visitor sees from
+ * the first paint until hydration. Every rule runs in the light theme. The dark theme changes nothing but colours,
+ * and it is there that stylesheets must already be right (a rule only the remote's code brings, were it to re-insert
+ * its CSS, would show light-theme colours on the dark background until then): the same page is switched to the dark
+ * theme by its own theme script, as a visitor with dark stored gets it, and the colour rules run again.
  */
-for (const theme of ['light', 'dark'] as const) {
-  test(`axe: the server-rendered HTML is clean before its code loads (${theme}, 390px)`, async ({ browser, request }) => {
-    test.setTimeout(240_000);
+test.describe('the server-rendered HTML, before its code loads', () => {
+  const width = 390;
+  const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+  async function scanWithoutCode(browser: Browser, path: string, h1: RegExp): Promise<string[]> {
+    const context = await themedContext(browser, 'light', width);
+    await context.route(/\.js(\?|$)/, (route) => route.abort());
+    const page = await context.newPage();
+    // 'commit': the page is never hydrated here, so the fixture must not wait for it.
+    await page.goto(path, { waitUntil: 'commit' });
+    await settle(page, h1, { live: false });
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated')), 'no code has run').toBe(false);
+    const chrome = path === CHROME_PAGE;
+    const report = await scan(page, 'light', 'light', { chrome });
+
+    // The inline script in the head that applies the stored theme before the first paint (no file: it runs here).
+    const themeScript = await page.evaluate(() =>
+      Array.from(document.head.querySelectorAll('script:not([src])'), (s) => s.textContent ?? '').find((text) => text.includes("getItem('theme')")),
+    );
+    expect(themeScript, "the page's inline theme script").toBeTruthy();
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.evaluate(themeScript!);
+    await settle(page, h1, { live: false });
+    report.push(...(await scan(page, 'dark', 'dark', { chrome, rules: COLOUR_RULES })));
+    await context.close();
+    return report;
+  }
+
+  for (const { path, h1 } of PUBLIC_ROUTES) {
+    test(`axe: ${withChrome(path)} is clean before its code loads (light; dark colours; ${width} px)`, async ({ browser }) => {
+      test.setTimeout(60_000);
+      const report = await scanWithoutCode(browser, path, h1);
+      expect(report, report.join('\n')).toEqual([]);
+    });
+  }
+
+  test(`axe: a shared report is clean before its code loads (light; dark colours; ${width} px)`, async ({ browser, request }) => {
+    test.setTimeout(60_000);
     const answer = await request.post('/api/analyze-smb-business', {
       headers: { origin: BASE_URL },
-      data: { businessName: `Before Hydration Bakery ${theme}`, location: 'Danville, CA' },
+      data: { businessName: 'Before Hydration Bakery', location: 'Danville, CA' },
     });
     expect(answer.status()).toBe(200);
     const { id, businessInfo } = (await answer.json()) as { id: string; businessInfo: { businessName: string } };
-    const routes = [...PUBLIC_ROUTES, { path: `/free-analysis/report/${id}`, h1: new RegExp(businessInfo.businessName) }];
-
-    const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 900 } });
-    await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-    await context.route(/\.js(\?|$)/, (route) => route.abort());
-    const page = await context.newPage();
-    const report: string[] = [];
-    for (const { path, h1 } of routes) {
-      // 'commit': the page is never hydrated here, so the fixture must not wait for it.
-      await page.goto(path, { waitUntil: 'commit' });
-      const shown = await settle(page, h1, { live: false }).then(
-        () => true,
-        () => false,
-      );
-      if (!shown) {
-        report.push(`${path}: did not show its h1 ${h1} without its code`);
-        continue;
-      }
-      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(false);
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-      report.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
-    }
-    await context.close();
+    const report = await scanWithoutCode(browser, `/free-analysis/report/${id}`, new RegExp(businessInfo.businessName));
     expect(report, report.join('\n')).toEqual([]);
   });
-}
+});
