@@ -22,15 +22,16 @@ const validator = new HtmlValidate({
 
 const describeMessage = (m: Message) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`;
 
-test('the rendered DOM of every public route is valid HTML', async ({ page }) => {
-  test.setTimeout(120_000);
-  const report: string[] = [];
-  for (const { path, h1 } of PUBLIC_ROUTES) {
+// One test per route, in any order: both workers take them.
+test.describe.configure({ mode: 'parallel' });
+
+for (const { path, h1 } of PUBLIC_ROUTES) {
+  test(`the rendered DOM of ${path} is valid HTML`, async ({ page }) => {
     await page.goto(path);
     await settle(page, h1);
     const html = await page.evaluate(() => `<!DOCTYPE html>\n${document.documentElement.outerHTML}`);
     const result = await validator.validateString(html, `${path}.html`);
-    report.push(...result.results.flatMap((r) => r.messages.map((m) => `${path} ${describeMessage(m)}`)));
-  }
-  expect(report, report.join('\n')).toEqual([]);
-});
+    const report = result.results.flatMap((r) => r.messages.map((m) => `${path} ${describeMessage(m)}`));
+    expect(report, report.join('\n')).toEqual([]);
+  });
+}
