@@ -10,6 +10,8 @@ const browserLike = (name: string, dir: string) => ({
     root: dir,
     environment: 'jsdom',
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
+    // A whole admin screen rendered in jsdom (its lazy parts, MSW answers) takes 2-4 s beside the API files on 2 cores.
+    testTimeout: 15_000,
     setupFiles: [new URL('./vitest.setup-dom.ts', import.meta.url).pathname],
   },
   define: { __MFE_VERSION__: JSON.stringify('test') },
