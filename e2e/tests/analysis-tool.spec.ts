@@ -42,7 +42,7 @@ async function expectNoHorizontalScroll(page: Page, where: string) {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`full analysis in ${theme}: progress, scorecard, tracking, report permalink; axe clean on every state`, async ({ page, browser }) => {
-    // Three axe runs, a held answer and a second browser context: near a minute on a loaded 2-core machine.
+    // Two axe runs, a held answer and a second browser context: near a minute on a loaded 2-core machine.
     test.setTimeout(90_000);
     const errors = watchPageErrors(page);
     await useTheme(page, theme);
@@ -51,7 +51,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('heading', { level: 1, name: 'Free Business Growth Scorecard' })).toBeVisible();
     await expect(page.getByRole('radio', { name: 'SMB Scorecard' })).toBeChecked();
     await expect(page.getByRole('button', { name: 'Analyze', exact: true })).toBeDisabled();
-    await expectNoSeriousA11yViolations(page, `/free-analysis ${theme}`);
+    // The page as it opens is a11y-public's (both themes, both widths); the states after it are scanned here.
 
     // Hold the answer until the progress panel has been seen (the simulated analysis is fast); released in any case.
     const answerHeld = deferred();
@@ -111,7 +111,7 @@ for (const theme of ['light', 'dark'] as const) {
     await other.close();
   });
 
-  test(`/website-analysis in ${theme}: hero stats, why analyze, Start Free Analysis; axe clean`, async ({ page }) => {
+  test(`/website-analysis in ${theme}: hero stats, why analyze, Start Free Analysis`, async ({ page }) => {
     const errors = watchPageErrors(page);
     await useTheme(page, theme);
     await page.goto('/website-analysis');
@@ -125,7 +125,7 @@ for (const theme of ['light', 'dark'] as const) {
     }
     await expect(page.getByRole('heading', { level: 2, name: 'Why Analyze Your Website?' })).toBeVisible();
     for (const h of ['Performance', 'SEO', 'Security']) await expect(page.getByRole('heading', { level: 3, name: h, exact: true })).toBeVisible();
-    await expectNoSeriousA11yViolations(page, `/website-analysis ${theme}`);
+    // axe on this page as it opens: a11y-public (both themes, both widths).
     await page.getByRole('button', { name: 'Start Free Analysis' }).click();
     await expect(page.locator('#analysis-tool')).toBeInViewport();
     await expect(page.getByLabel('Business name')).toBeFocused();
