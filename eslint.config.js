@@ -5,8 +5,10 @@
 //     nothing below app/ imports app/ (direction: shared -> features -> app);
 //   - the front ends (shell, remotes) import no API code; the API imports no front-end code (shell, remotes,
 //     packages/ui): it loads them at run time through their built server entries, never by a source import;
-//   - in the API, routes/ never imports db/ (routes get services); services/ imports no routes/, middleware/ or
-//     site/; db/ imports no services/; lib/ imports no app code (routes, services, db, middleware, site);
+//   - the API is foldered by area (posts/, contact/, media/, …) with routes, service and repository side by side;
+//     by file name: a route (`*-routes.ts`, http/) never imports storage (db/, `*-repository.ts`, `*-schema.ts`);
+//     domain code (the other files of an area, services.ts) imports no route, http/, middleware/ or site/; storage
+//     imports no domain code; lib/ imports no app code;
 //   - a migration (api/src/db/migrations) is frozen: it imports only kysely, node: built-ins and files of its own
 //     folder, by a static or a dynamic import;
 //   - packages/contracts/src imports nothing but zod, not even by import(), require() or process.getBuiltinModule();
@@ -39,6 +41,20 @@ function featuresOf(app) {
     return [];
   }
 }
+
+/** The API's folders that are not an area: shared layers and test support. Every other folder of api/src is an area. */
+const API_SHARED_FOLDERS = new Set(['__tests__', 'db', 'http', 'lib', 'middleware', 'site', 'test-support']);
+/** The API's areas (posts, contact, media, …), read when the config loads: a new area is fenced in as soon as it exists. */
+const API_AREAS = readdirSync(path.join(ROOT, 'api/src'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !API_SHARED_FOLDERS.has(d.name))
+  .map((d) => d.name);
+/** One glob per area for files named `pattern`, at any depth inside the area. */
+const API_LAYER_ANY_AREA = (pattern) => API_AREAS.map((area) => `./api/src/${area}/**/${pattern}`);
+const API_HTTP = ['./api/src/http/**'];
+const API_STORAGE = ['./api/src/db/**', ...API_LAYER_ANY_AREA('*-repository.ts'), ...API_LAYER_ANY_AREA('*-schema.ts')];
+// services.ts (the composition) written as a glob: a zone's `from` is either all globs or all plain paths.
+const API_COMPOSITION = './api/src/services?(.ts)';
+const API_DOMAIN = [...API_LAYER_ANY_AREA('!(*-routes|*-repository|*-schema).ts'), API_COMPOSITION];
 
 const boundaryZones = [
   ...REMOTES.map((remote) => ({
@@ -83,25 +99,32 @@ const boundaryZones = [
     message:
       'The API imports no front-end code: it loads the shell and the remotes at run time through their built server entries; what both sides need goes to @site/contracts.',
   },
+  // The API is foldered by area (posts/, contact/, …: routes, service and repository side by side), so its
+  // layers are told apart by file name: `*-routes.ts` (and http/) is HTTP, `*-repository.ts`, `*-schema.ts` and
+  // db/ are storage, every other file of an area (and services.ts, the composition) is domain code.
   {
-    target: './api/src/routes',
-    from: './api/src/db',
+    target: [...API_HTTP, ...API_LAYER_ANY_AREA('*-routes.ts')],
+    from: API_STORAGE,
+    apiLayer: true,
     message: 'Routes get services, never the database: put the query in a repository and call it from a service.',
   },
   {
-    target: './api/src/services',
-    from: ['./api/src/routes', './api/src/middleware', './api/src/site'],
+    target: API_DOMAIN,
+    from: [...API_HTTP, ...API_LAYER_ANY_AREA('*-routes.ts'), './api/src/middleware/**', './api/src/site/**'],
+    apiLayer: true,
     message: 'Services are framework-free: they import no route, middleware or site code; describe what they need as an interface and let app.ts pass it in.',
   },
   {
-    target: './api/src/db',
-    from: './api/src/services',
+    target: API_STORAGE,
+    from: API_DOMAIN,
+    apiLayer: true,
     message: 'The database layer sits below the services: a repository owns its interface and its stored types, the service imports them.',
   },
   {
-    target: './api/src/lib',
-    from: ['./api/src/routes', './api/src/services', './api/src/db', './api/src/middleware', './api/src/site'],
-    message: 'lib/ holds small framework-free helpers: it imports no app code (routes, services, db, middleware, site).',
+    target: './api/src/lib/**',
+    from: [...API_AREAS.map((area) => `./api/src/${area}/**`), ...API_HTTP, './api/src/db/**', './api/src/middleware/**', './api/src/site/**', API_COMPOSITION],
+    apiLayer: true,
+    message: 'lib/ holds small framework-free helpers: it imports no app code (routes, services, repositories, db, middleware, site).',
   },
   {
     target: './packages/ui',
@@ -174,7 +197,15 @@ export default tseslint.config(
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx', '.json', '.d.ts'] })],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones }],
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones.map(({ apiLayer: _, ...zone }) => zone) }],
+    },
+  },
+  {
+    // An API test drives its area through every layer (routes, service, repository), so the API's layer zones do
+    // not apply to it; the zones between the API and the front ends still do.
+    files: ['api/src/**/__tests__/**'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones.filter((zone) => !zone.apiLayer) }],
     },
   },
   {

@@ -28,10 +28,10 @@ const API_TEST = {
 
 /** API suites that assert a wall-clock bound under load (see the `api-timed` project). */
 const TIMED_API_FILES = [
-  'src/services/analysis/__tests__/page-analyzer.test.ts',
+  'src/analysis/__tests__/page-analyzer.test.ts',
   'src/__tests__/shared-releases.test.ts',
   'src/site/render/__tests__/ssr.test.ts',
-  'src/services/__tests__/bot-user-agent.test.ts',
+  'src/events/__tests__/bot-user-agent.test.ts',
 ];
 
 export default defineConfig({

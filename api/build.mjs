@@ -17,7 +17,7 @@ await build({
   // The release format is its own entry too: dist/release-format.js, which `npm run deploy`/`rollback` import.
   entryPoints: {
     server: 'src/server.ts',
-    'analyze-worker': 'src/services/analysis/website/analyze-worker.ts',
+    'analyze-worker': 'src/analysis/website/analyze-worker.ts',
     'release-format': 'src/site/releases/release-format.ts',
     // With DATABASE_URL on PostgreSQL, they store releases through dist/release-store.js (shared by every instance).
     'release-store': 'src/site/releases/release-store.ts',

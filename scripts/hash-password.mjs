@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Prints an ADMIN_PASSWORD_HASH for a password: `scrypt$N$r$p$<salt base64>$<hash base64>` (the format the API
-// checks, see api/src/services/admin/password.ts). The password is read from a hidden prompt (typed twice), or from
+// checks, see api/src/admin/password.ts). The password is read from a hidden prompt (typed twice), or from
 // stdin when piped: `printf '%s' 'my password' | npm run -s hash-password`. Cost: `npm run hash-password -- --n-log2 17`. It is never an argument, so it does not
 // end up in the shell history or the process list.
 import { randomBytes, scrypt } from 'node:crypto';
 
-// Keep in step with SCRYPT_DEFAULTS in api/src/services/admin/password.ts (the server reads the cost from the hash).
+// Keep in step with SCRYPT_DEFAULTS in api/src/admin/password.ts (the server reads the cost from the hash).
 // `--n-log2 17` picks a higher cost (OWASP's 2^17: ~4x slower logins and 128 MiB per check); 10 to 20 accepted.
 const flag = process.argv.indexOf('--n-log2');
 const log2 = flag > 0 ? Number(process.argv[flag + 1]) : 15;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { startServer } from '../src/server-lifecycle';
-import { createAnalysisEngine } from '../src/services/analysis/analysis-service';
+import { createAnalysisEngine } from '../src/analysis/analysis-service';
 
 /*
  * Time of an analysis, 50 runs each, twice: the engine alone, and the whole server path (real HTTP on

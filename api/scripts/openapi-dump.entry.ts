@@ -2,8 +2,8 @@
 // (`node api/bench/run-ts.mjs api/scripts/openapi-dump.entry.ts out.json`), for tools that read a file (Redocly).
 import { writeFileSync } from 'node:fs';
 import { API_VERSION } from '../src/lib/version';
-import { API_ENDPOINTS } from '../src/routes/api-routes';
-import { apiDescription } from '../src/routes/openapi-document';
+import { API_ENDPOINTS } from '../src/http/api-routes';
+import { apiDescription } from '../src/http/openapi-document';
 
 const out = process.argv[2];
 if (!out) {

@@ -106,7 +106,7 @@ describe('front-end apps stay apart', () => {
       const probe = `${app}/src/app/probe.tsx`;
       await expectBlocked(probe, path.join(ROOT, 'api/src/config.ts'), /A front end imports no API code/);
       await expectBlocked(`${app}/src/features/probe/probe.ts`, sourceFileIn('api/src'), /A front end imports no API code/);
-      await expectBlocked(probe, sourceFileIn('api/src/services'), /A front end imports no API code/);
+      await expectBlocked(probe, sourceFileIn('api/src/posts'), /A front end imports no API code/);
       await expectAllowed(probe, '@site/contracts/manifest');
     }
     // The design system's own zone already covers the API.
@@ -114,7 +114,7 @@ describe('front-end apps stay apart', () => {
   });
 
   it('the API imports no front-end code: it loads the built server entries at run time', async () => {
-    for (const dir of ['api/src/site', 'api/src/routes', 'api/src/services', 'api/src']) {
+    for (const dir of ['api/src/site', 'api/src/http', 'api/src/posts', 'api/src']) {
       const probe = `${dir}/probe.ts`;
       await expectBlocked(probe, path.join(ROOT, 'shell/src/app/App.tsx'), /The API imports no front-end code/);
       for (const remote of REMOTES) await expectBlocked(probe, sourceFileIn(`${remote}/src`), /The API imports no front-end code/);
@@ -168,51 +168,72 @@ describe('inside an app: shared -> features -> app', () => {
   });
 });
 
-describe('API layering', () => {
-  it('routes/ never imports db/, also not through a type import', async () => {
-    const db = sourceFileIn('api/src/db');
-    await expectBlocked('api/src/routes/probe.ts', db, /Routes get services, never the database/);
-    const [result] = await eslint.lintText(`import type { Kysely } from '${specifier('api/src/routes/probe.ts', db)}';\nexport type T = Kysely<never>;\n`, {
-      filePath: path.join(ROOT, 'api/src/routes/probe.ts'),
+describe('API layering: areas side by side, layers by file name', () => {
+  const file = (rel: string) => path.join(ROOT, rel);
+  const repository = file('api/src/posts/posts-repository.ts');
+  const schema = file('api/src/contact/contact-schema.ts');
+  const db = sourceFileIn('api/src/db');
+  const service = file('api/src/posts/post-service.ts');
+  const otherAreaService = file('api/src/analysis/analysis-service.ts');
+  const routes = file('api/src/contact/contact-routes.ts');
+
+  it('the areas used below exist, so a rename cannot silently empty a probe', () => {
+    for (const f of [repository, schema, service, otherAreaService, routes, file('api/src/services.ts')]) expect(statSync(f).isFile(), f).toBe(true);
+  });
+
+  it('a route (`*-routes.ts`, http/) never imports storage, also not through a type import', async () => {
+    for (const probe of ['api/src/posts/probe-routes.ts', 'api/src/media/nested/probe-routes.ts', 'api/src/http/probe.ts']) {
+      for (const storage of [db, repository, schema]) await expectBlocked(probe, storage, /Routes get services, never the database/);
+      await expectAllowed(probe, service);
+      await expectAllowed(probe, otherAreaService);
+    }
+    const [result] = await eslint.lintText(`import type { Kysely } from '${specifier('api/src/posts/probe-routes.ts', db)}';\nexport type T = Kysely<never>;\n`, {
+      filePath: path.join(ROOT, 'api/src/posts/probe-routes.ts'),
     });
     expect(result!.messages.map((m) => m.ruleId)).toContain('import-x/no-restricted-paths');
-    await expectAllowed('api/src/routes/probe.ts', sourceFileIn('api/src/services'));
-    await expectAllowed('api/src/services/probe.ts', db);
   });
 
-  it('services/ imports no routes/, middleware/ or site/, also not through a type or dynamic import', async () => {
-    for (const probe of ['api/src/services/probe.ts', 'api/src/services/admin/probe.ts']) {
-      for (const layer of ['routes', 'middleware', 'site']) {
-        await expectBlocked(probe, sourceFileIn(`api/src/${layer}`), /Services are framework-free: they import no route, middleware or site code/);
+  it('domain code imports no route, http/, middleware/ or site/, also not through a type or dynamic import', async () => {
+    for (const probe of ['api/src/posts/probe-service.ts', 'api/src/analysis/website/probe.ts', 'api/src/services.ts']) {
+      for (const layer of [routes, sourceFileIn('api/src/http'), sourceFileIn('api/src/middleware'), sourceFileIn('api/src/site')]) {
+        await expectBlocked(probe, layer, /Services are framework-free: they import no route, middleware or site code/);
       }
-      await expectAllowed(probe, sourceFileIn('api/src/db'));
-      await expectAllowed(probe, sourceFileIn('api/src/lib'));
+      for (const allowed of [repository, schema, db, sourceFileIn('api/src/lib'), otherAreaService]) await expectAllowed(probe, allowed);
     }
-    const site = specifier('api/src/services/probe.ts', sourceFileIn('api/src/site'));
-    expect(await boundaryErrorsOf('api/src/services/probe.ts', `import type * as S from '${site}';\nexport type T = typeof S;\n`)).toEqual([
+    const site = specifier('api/src/posts/probe-service.ts', sourceFileIn('api/src/site'));
+    expect(await boundaryErrorsOf('api/src/posts/probe-service.ts', `import type * as S from '${site}';\nexport type T = typeof S;\n`)).toEqual([
       expect.stringMatching(/Services are framework-free/),
     ]);
-    expect(await dynamicImportErrors('api/src/services/probe.ts', site)).toEqual([expect.stringMatching(/Services are framework-free/)]);
+    expect(await dynamicImportErrors('api/src/posts/probe-service.ts', site)).toEqual([expect.stringMatching(/Services are framework-free/)]);
   });
 
-  it('db/ imports no services/, also not through a type import', async () => {
-    const service = sourceFileIn('api/src/services');
-    for (const probe of ['api/src/db/probe.ts', 'api/src/db/repositories/probe.ts']) {
+  it('storage (db/, `*-repository.ts`, `*-schema.ts`) imports no domain code, also not through a type import', async () => {
+    for (const probe of ['api/src/db/probe.ts', 'api/src/posts/probe-repository.ts', 'api/src/media/probe-schema.ts']) {
       await expectBlocked(probe, service, /The database layer sits below the services/);
+      await expectBlocked(probe, file('api/src/services.ts'), /The database layer sits below the services/);
       await expectAllowed(probe, sourceFileIn('api/src/lib'));
+      await expectAllowed(probe, schema);
       await expectAllowed(probe, '@site/contracts/analysis');
     }
-    const analysisService = specifier('api/src/db/repositories/probe.ts', path.join(ROOT, 'api/src/services/analysis/analysis-service.ts'));
+    const analysisService = specifier('api/src/posts/probe-repository.ts', otherAreaService);
     expect(
-      await boundaryErrorsOf('api/src/db/repositories/probe.ts', `import type { AnalysisService } from '${analysisService}';\nexport type T = AnalysisService;\n`),
+      await boundaryErrorsOf('api/src/posts/probe-repository.ts', `import type { AnalysisService } from '${analysisService}';\nexport type T = AnalysisService;\n`),
     ).toEqual([expect.stringMatching(/The database layer sits below the services/)]);
   });
 
   it('lib/ imports no app code', async () => {
-    for (const layer of ['routes', 'services', 'db', 'middleware', 'site']) {
-      await expectBlocked('api/src/lib/probe.ts', sourceFileIn(`api/src/${layer}`), /lib\/ holds small framework-free helpers: it imports no app code/);
+    for (const target of [service, routes, repository, db, sourceFileIn('api/src/http'), sourceFileIn('api/src/middleware'), sourceFileIn('api/src/site'), file('api/src/services.ts')]) {
+      await expectBlocked('api/src/lib/probe.ts', target, /lib\/ holds small framework-free helpers: it imports no app code/);
     }
     await expectAllowed('api/src/lib/probe.ts', sourceFileIn('api/src/lib'));
+  });
+
+  it('a new area is fenced in as soon as it holds a file; a test drives its area through every layer', async () => {
+    // contact/ stands for any area: the zones are built from the folders on disk.
+    await expectBlocked('api/src/contact/probe-routes.ts', file('api/src/contact/contact-repository.ts'), /Routes get services, never the database/);
+    await expectAllowed('api/src/contact/__tests__/probe.test.ts', file('api/src/contact/contact-repository.ts'));
+    await expectAllowed('api/src/contact/__tests__/probe.test.ts', routes);
+    await expectBlocked('api/src/contact/__tests__/probe.test.ts', path.join(ROOT, 'shell/src/app/App.tsx'), /The API imports no front-end code/);
   });
 });
 
@@ -223,8 +244,8 @@ describe('a migration is frozen: it imports no live code', () => {
     for (const source of ['@site/contracts/posts', 'sanitize-html', 'zod', '../schema', '../../lib/clock', '../../config']) {
       await expectBlocked(probe, source, /A migration imports no live code/);
     }
-    // The live sanitizer is services code: the db/ zone reports it as well.
-    expect(await boundaryErrors(probe, '../../services/sanitize-post-html')).toEqual(
+    // The live sanitizer is domain code: the storage zone reports it as well.
+    expect(await boundaryErrors(probe, '../../posts/sanitize-post-html')).toEqual(
       expect.arrayContaining([expect.stringMatching(/A migration imports no live code/), expect.stringMatching(/The database layer sits below the services/)]),
     );
     for (const source of ['../../lib/clock', '@site/contracts/posts']) {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { TRACKING_EVENTS } from '@site/contracts/events';
 import { ADMIN_SECTIONS, ALERT_TYPES } from '@site/contracts/admin';
-import { hashPassword } from '../services/admin/password';
-import { signWebhookBody } from '../services/webhook-service';
+import { hashPassword } from '../admin/password';
+import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import { uniqueSchema } from '../test-support/databases';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOGIN_MAX_FAILURES } from '@site/contracts/admin';
-import { CONTACT_RATE_LIMIT } from '../routes/contact';
+import { CONTACT_RATE_LIMIT } from '../contact/contact-routes';
 import {
   bundleMissing,
   forgetRedisKeys,

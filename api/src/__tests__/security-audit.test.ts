@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { ADMIN_SESSION_COOKIE } from '@site/contracts/admin';
 import { healthSchema } from '@site/contracts/manifest';
-import { signWebhookBody } from '../services/webhook-service';
+import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import { testBackends, uniqueSchema } from '../test-support/databases';
 import { rawRequest, startTestServer, type TestServer } from '../test-support/test-server';
 import { createLogger } from '../lib/logger';

@@ -111,7 +111,7 @@ async function securePrivateDataDir(dataDir: string, logger?: Logger): Promise<v
   );
   if (!existed) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const entries = await readdir(dataDir);
-  // `media`: the media library's files (services/media/media-store.ts), ours too.
+  // `media`: the media library's files (media/media-store.ts), ours too.
   const onlyOurs = entries.every((name) => SQLITE_FILES.includes(name) || name === 'media');
   const ownedByUs = !existed || typeof process.getuid !== 'function' || existed.uid === process.getuid();
   const targets: Array<[string, number]> = [];

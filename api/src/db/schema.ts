@@ -1,10 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { AdminTables } from './admin-schema';
-import type { AnalysisTables } from './analysis-schema';
-import type { BlogTables } from './blog-schema';
-import type { ContactTables } from './contact-schema';
-import type { WebhooksOutTables } from './webhooks-out-schema';
-import type { MediaTables } from './media-schema';
+import type { AdminTables } from '../admin/admin-schema';
+import type { AnalysisTables } from '../analysis/analysis-schema';
+import type { BlogTables } from '../posts/blog-schema';
+import type { ContactTables } from '../contact/contact-schema';
+import type { WebhooksOutTables } from '../outgoing-webhooks/outgoing-webhooks-schema';
+import type { MediaTables } from '../media/media-schema';
 
 /*
  * Column conventions, so one code path works on SQLite and PostgreSQL:

@@ -61,7 +61,7 @@ export interface Job {
   kick(): Promise<JobOutcome | undefined>;
 }
 
-/** Leases shared by every instance (db/repositories/leases-repository.ts). */
+/** Leases shared by every instance (db/leases-repository.ts). */
 export interface JobLeases {
   acquire(name: string, holder: string, now: string, until: string): Promise<boolean>;
   release(name: string, holder: string): Promise<void>;

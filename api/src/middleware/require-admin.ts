@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
-import type { ActiveSession, AdminAuthService } from '../services/admin/auth-service';
+import type { ActiveSession, AdminAuthService } from '../admin/auth-service';
 
 /** What `requireAdmin` leaves for the handlers. */
 export interface AdminState {

@@ -1,4 +1,4 @@
-import { signWebhookBody } from '../services/webhook-service';
+import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 
 /** What a browser or caller of the public and admin APIs sends; one place so the process-level tests read alike. */
 export interface Answer {

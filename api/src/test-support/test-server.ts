@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppDeps, AppInstance } from '../app';
 import { loadConfig, type Config } from '../config';
-import type { ApiRouter } from '../routes/route-module';
+import type { ApiRouter } from '../http/route-module';
 import { startServer, type RunningServer } from '../server-lifecycle';
-import type { AnalysisEngineOverrides } from '../services/services';
+import type { AnalysisEngineOverrides } from '../services';
 
 /** Extra API routes of a test (one that fails or is slow on purpose), registered beside the app's own. */
 export type TestRoutes = (router: ApiRouter) => void;

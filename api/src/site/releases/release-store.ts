@@ -12,7 +12,7 @@ import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
 import { openDatabase } from '../../db/database';
 import { schemaChannelSql } from '../../db/pg-listen';
 import type { Database } from '../../db/schema';
-import type { InstanceServing } from '../../services/deployed-remotes';
+import type { InstanceServing } from '../../health/deployed-remotes';
 
 /** The channel every instance listens on; the payload is the remote's name. */
 export const RELEASES_CHANNEL = 'site_releases';

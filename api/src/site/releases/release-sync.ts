@@ -19,7 +19,7 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
-import type { RemotesSnapshot, SharedReleases } from '../../services/deployed-remotes';
+import type { RemotesSnapshot, SharedReleases } from '../../health/deployed-remotes';
 import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 

@@ -4,7 +4,7 @@ import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from
 import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../../lib/logger';
 import { statShared } from '../../lib/stat-shared';
-import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../../services/deployed-remotes';
+import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../../health/deployed-remotes';
 import {
   POINTER_FILE,
   PREVIOUS_RELEASES_SERVED,
@@ -30,7 +30,7 @@ const REMOTE_ENTRY = 'assets/remoteEntry.js';
 // The release format (layout, names, checks, the importer) is release-format.ts, shared with npm run deploy.
 export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, RELEASES_DIR, REMOTE_ENTRY_FILE } from './release-format';
 
-export type { ServerEntryStatus } from '../../services/deployed-remotes';
+export type { ServerEntryStatus } from '../../health/deployed-remotes';
 
 /**
  * What one remote serves right now: what the services read of it (services/deployed-remotes.ts), plus the server

@@ -2,9 +2,9 @@ import { analysisIdSchema } from '@site/contracts/analysis';
 import type { RouteDataSourceName } from '@site/contracts/manifest';
 import type { PostList } from '@site/contracts/posts';
 import { InvalidInputError, NotFoundError } from '../../lib/domain-errors';
-import type { AnalysisService } from '../../services/analysis/analysis-service';
-import type { PostService } from '../../services/post-service';
-import { sanitizePostHtml } from '../../services/sanitize-post-html';
+import type { AnalysisService } from '../../analysis/analysis-service';
+import type { PostService } from '../../posts/post-service';
+import { sanitizePostHtml } from '../../posts/sanitize-post-html';
 
 /**
  * Loads the data of one page from its route param (undefined when the route names none) and the URL's query:

@@ -36,7 +36,7 @@ describe('the blog route table', () => {
   });
 
   it('is the shared blog URL scheme, so the addresses the API builds (feed, sitemap, webhook) are these pages', () => {
-    // The API fills post and category addresses from @site/contracts/blog-routes (api/src/services/feeds.ts);
+    // The API fills post and category addresses from @site/contracts/blog-routes (api/src/posts/feeds.ts);
     // these are the very patterns this router and the server's page rendering match.
     expect(routes.map((r) => r.path)).toEqual([BLOG_ROUTES.home, BLOG_ROUTES.category, BLOG_ROUTES.post]);
     expect(postRoute.head!({ slug: post.slug }, post).canonical).toBe(blogPostPath(post.slug));

@@ -7,7 +7,7 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { useWebhookExampleQuery } from '../api/get-webhook-example';
 
-/** Header the API reads (api/src/services/webhook-service.ts, SIGNATURE_HEADER). */
+/** Header the API reads (api/src/incoming-webhook/incoming-webhook-service.ts, SIGNATURE_HEADER). */
 const SIGNATURE_HEADER = 'X-Webhook-Signature';
 const TOLERANCE_SECONDS = 300;
 

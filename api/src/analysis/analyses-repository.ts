@@ -1,0 +1,78 @@
+import { sql, type Kysely } from 'kysely';
+import type { AnalysisResponse } from '@site/contracts/analysis';
+import type { InTransaction } from '../db/in-transaction';
+import type { Database } from '../db/schema';
+import type { AnalysesTable } from './analysis-schema';
+
+/** A report as stored: the answer without what each request adds (its id, `cached`, the cache note). */
+export type StoredReport = Omit<AnalysisResponse, 'id' | 'cached' | 'cacheNote'>;
+
+export interface StoredAnalysis {
+  id: string;
+  cacheKey: string;
+  mode: 'smb' | 'website';
+  createdAt: Date;
+  report: StoredReport;
+}
+
+export interface AnalysisRepository {
+  /** Stores the report; with `also`, that write runs in the same transaction (its outgoing events). */
+  insert(record: StoredAnalysis, also?: InTransaction): Promise<void>;
+  findById(id: string): Promise<StoredAnalysis | undefined>;
+  findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
+  /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
+  findEarlierByKeyPrefix(keyPrefix: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
+}
+
+/** Storage of analyses. Same SQL on SQLite and PostgreSQL (ISO text timestamps sort as text). */
+export function createAnalysesRepository(db: Kysely<Database>): AnalysisRepository {
+  const toStored = (row: AnalysesTable): StoredAnalysis => ({
+    id: row.id,
+    cacheKey: row.cache_key,
+    mode: row.mode,
+    createdAt: new Date(row.created_at),
+    report: JSON.parse(row.report) as StoredAnalysis['report'],
+  });
+  return {
+    async insert(a, also) {
+      if (also) {
+        await db.transaction().execute(async (trx) => {
+          await createAnalysesRepository(trx).insert(a);
+          await also(trx);
+        });
+        return;
+      }
+      await db
+        .insertInto('analyses')
+        .values({ id: a.id, cache_key: a.cacheKey, mode: a.mode, created_at: a.createdAt.toISOString(), report: JSON.stringify(a.report) })
+        .execute();
+    },
+    async findById(id) {
+      const row = await db.selectFrom('analyses').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toStored(row) : undefined;
+    },
+    async findLatestByCacheKey(cacheKey, since) {
+      const row = await db
+        .selectFrom('analyses')
+        .selectAll()
+        .where('cache_key', '=', cacheKey)
+        .where('created_at', '>=', since.toISOString())
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toStored(row) : undefined;
+    },
+    async findEarlierByKeyPrefix(keyPrefix, before, limit) {
+      // substr/length count characters on both engines; the cast keeps PostgreSQL from guessing the type.
+      const rows = await db
+        .selectFrom('analyses')
+        .selectAll()
+        .where(sql<string>`substr(cache_key, 1, length(cast(${keyPrefix} as text)))`, '=', keyPrefix)
+        .where('created_at', '<', before.toISOString())
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toStored);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { Kysely } from 'kysely';
+import type { ContactMessageRow, MailStatus } from './contact-schema';
+import type { InTransaction } from '../db/in-transaction';
+import type { Database } from '../db/schema';
+
+export interface StoredContactMessage {
+  id: string;
+  createdAt: string;
+  ipHash: string;
+  userAgent: string | null;
+  name: string;
+  email: string;
+  company: string | null;
+  subject: string | null;
+  message: string;
+  mailStatus: MailStatus;
+  mailAttempts: number;
+  mailNextAttemptAt: string | null;
+  mailLastError: string | null;
+  mailSentAt: string | null;
+  /** The request that stored it, if one did (its X-Request-Id). */
+  requestId?: string | null;
+}
+
+export interface ContactRepository {
+  /** Stores the message; with `also`, that write runs in the same transaction (its outgoing events). */
+  insert(message: StoredContactMessage, also?: InTransaction): Promise<void>;
+  findById(id: string): Promise<StoredContactMessage | undefined>;
+  /** Newest first. */
+  list(options?: { limit?: number }): Promise<StoredContactMessage[]>;
+  /** Messages whose owner mail is pending and due at `now`, oldest first. */
+  dueForMail(now: string, limit: number): Promise<StoredContactMessage[]>;
+  /**
+   * Takes a due message for sending: true for exactly one caller, of any instance, until `leaseUntil` (then it is due
+   * again, so a mail whose instance died mid-send is retried). One atomic UPDATE on both SQLite and PostgreSQL.
+   */
+  claimForMail(id: string, now: string, leaseUntil: string): Promise<boolean>;
+  markMailSent(id: string, at: string): Promise<void>;
+  markMailFailed(id: string, update: { attempts: number; error: string; nextAttemptAt: string | null; gaveUp: boolean }): Promise<void>;
+  /** The per-install salt for IP hashes (created by the migration). */
+  ipSalt(): Promise<string>;
+}
+
+/** Storage of contact messages and their mail outbox. Same SQL on SQLite and PostgreSQL. */
+export function createContactRepository(db: Kysely<Database>): ContactRepository {
+  return {
+    async insert(m, also) {
+      if (also) {
+        await db.transaction().execute(async (trx) => {
+          await createContactRepository(trx).insert(m);
+          await also(trx);
+        });
+        return;
+      }
+      await db
+        .insertInto('contact_messages')
+        .values({
+          id: m.id,
+          created_at: m.createdAt,
+          ip_hash: m.ipHash,
+          user_agent: m.userAgent,
+          name: m.name,
+          email: m.email,
+          company: m.company,
+          subject: m.subject,
+          message: m.message,
+          mail_status: m.mailStatus,
+          mail_attempts: m.mailAttempts,
+          mail_next_attempt_at: m.mailNextAttemptAt,
+          mail_last_error: m.mailLastError,
+          mail_sent_at: m.mailSentAt,
+          request_id: m.requestId ?? null,
+        })
+        .execute();
+    },
+
+    async findById(id) {
+      const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    async list({ limit = 100 } = {}) {
+      const rows = await db.selectFrom('contact_messages').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+      return rows.map(toStored);
+    },
+
+    async dueForMail(now, limit) {
+      const rows = await db
+        .selectFrom('contact_messages')
+        .selectAll()
+        .where('mail_status', '=', 'pending')
+        .where((eb) => eb.or([eb('mail_next_attempt_at', 'is', null), eb('mail_next_attempt_at', '<=', now)]))
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toStored);
+    },
+
+    async claimForMail(id, now, leaseUntil) {
+      const result = await db
+        .updateTable('contact_messages')
+        .set({ mail_next_attempt_at: leaseUntil })
+        .where('id', '=', id)
+        .where('mail_status', '=', 'pending')
+        .where((eb) => eb.or([eb('mail_next_attempt_at', 'is', null), eb('mail_next_attempt_at', '<=', now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async markMailSent(id, at) {
+      await db
+        .updateTable('contact_messages')
+        .set((eb) => ({
+          mail_status: 'sent',
+          mail_sent_at: at,
+          mail_next_attempt_at: null,
+          mail_last_error: null,
+          mail_attempts: eb('mail_attempts', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async markMailFailed(id, { attempts, error, nextAttemptAt, gaveUp }) {
+      await db
+        .updateTable('contact_messages')
+        .set({
+          mail_status: gaveUp ? 'failed' : 'pending',
+          mail_attempts: attempts,
+          mail_last_error: error.slice(0, 500),
+          mail_next_attempt_at: nextAttemptAt,
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async ipSalt() {
+      const row = await db.selectFrom('contact_settings').select('value').where('key', '=', 'ip_salt').executeTakeFirstOrThrow();
+      return row.value;
+    },
+  };
+}
+
+function toStored(row: ContactMessageRow): StoredContactMessage {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    ipHash: row.ip_hash,
+    userAgent: row.user_agent,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    subject: row.subject,
+    message: row.message,
+    mailStatus: row.mail_status,
+    mailAttempts: Number(row.mail_attempts),
+    mailNextAttemptAt: row.mail_next_attempt_at,
+    mailLastError: row.mail_last_error,
+    mailSentAt: row.mail_sent_at,
+    requestId: row.request_id,
+  };
+}

@@ -1,0 +1,134 @@
+import { sql, type Kysely } from 'kysely';
+import type { ContactMessageRow } from './contact-schema';
+import type { Database } from '../db/schema';
+
+export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
+
+export interface StoredLead {
+  id: string;
+  createdAt: string;
+  name: string;
+  email: string;
+  company: string | null;
+  subject: string | null;
+  message: string;
+  userAgent: string | null;
+  mailStatus: string;
+  mailAttempts: number;
+  mailNextAttemptAt: string | null;
+  mailLastError: string | null;
+  mailSentAt: string | null;
+  readAt: string | null;
+  handledAt: string | null;
+}
+
+export interface LeadsRepository {
+  /** Newest first; `q` is a case-insensitive substring of name, email, company, subject or message. */
+  page(options: { q?: string; filter: LeadFilter; offset: number; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
+  /** Every message matching the search and filter, newest first, in one read (the CSV export). */
+  all(options: { q?: string; filter: LeadFilter }): Promise<StoredLead[]>;
+  unreadCount(): Promise<number>;
+  findById(id: string): Promise<StoredLead | undefined>;
+  setFlags(id: string, flags: { readAt?: string | null; handledAt?: string | null }): Promise<boolean>;
+  /** Owner mails not sent yet (queued or retrying) and given up. */
+  outboxBacklog(): Promise<{ pending: number; retrying: number; failed: number }>;
+}
+
+/** The admin view of contact messages (the inbox). Same SQL on SQLite and PostgreSQL. */
+export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
+  function filtered(q: string | undefined, filter: LeadFilter) {
+    let query = db.selectFrom('contact_messages');
+    if (filter === 'unread') query = query.where('read_at', 'is', null);
+    if (filter === 'read') query = query.where('read_at', 'is not', null);
+    if (filter === 'handled') query = query.where('handled_at', 'is not', null);
+    if (filter === 'open') query = query.where('handled_at', 'is', null);
+    if (q && q.trim()) {
+      const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or(
+          ['name', 'email', 'company', 'subject', 'message'].map(
+            (col) => sql<boolean>`lower(coalesce(${sql.ref(col)}, '')) like ${pattern} escape '\\'`,
+          ),
+        ),
+      );
+    }
+    return query;
+  }
+
+  return {
+    async all({ q, filter }) {
+      const rows = await filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+      return rows.map(toLead);
+    },
+    async page({ q, filter, offset, limit }) {
+      const [rows, count] = await Promise.all([
+        filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
+        filtered(q, filter)
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { leads: rows.map(toLead), total: Number(count.n) };
+    },
+    async unreadCount() {
+      const row = await db
+        .selectFrom('contact_messages')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('read_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async findById(id) {
+      const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toLead(row);
+    },
+    async setFlags(id, flags) {
+      const set: { read_at?: string | null; handled_at?: string | null } = {};
+      if (flags.readAt !== undefined) set.read_at = flags.readAt;
+      if (flags.handledAt !== undefined) set.handled_at = flags.handledAt;
+      if (Object.keys(set).length === 0) return Boolean(await this.findById(id));
+      const result = await db.updateTable('contact_messages').set(set).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async outboxBacklog() {
+      const rows = await db
+        .selectFrom('contact_messages')
+        .select((eb) => [
+          'mail_status',
+          eb.fn.count<number | string | bigint>(sql`case when mail_attempts > 0 then 1 end`).as('retried'),
+          eb.fn.countAll<number | string | bigint>().as('n'),
+        ])
+        .where('mail_status', 'in', ['pending', 'failed'])
+        .groupBy('mail_status')
+        .execute();
+      const out = { pending: 0, retrying: 0, failed: 0 };
+      for (const r of rows) {
+        if (r.mail_status === 'failed') out.failed = Number(r.n);
+        else {
+          out.retrying = Number(r.retried);
+          out.pending = Number(r.n) - out.retrying;
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function toLead(r: ContactMessageRow): StoredLead {
+  return {
+    id: r.id,
+    createdAt: r.created_at,
+    name: r.name,
+    email: r.email,
+    company: r.company,
+    subject: r.subject,
+    message: r.message,
+    userAgent: r.user_agent,
+    mailStatus: r.mail_status,
+    mailAttempts: Number(r.mail_attempts),
+    mailNextAttemptAt: r.mail_next_attempt_at,
+    mailLastError: r.mail_last_error,
+    mailSentAt: r.mail_sent_at,
+    readAt: r.read_at,
+    handledAt: r.handled_at,
+  };
+}

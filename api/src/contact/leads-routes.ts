@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ADMIN_MESSAGES, adminLeadListQuerySchema, adminLeadListSchema, adminLeadSchema, adminLeadUpdateSchema } from '@site/contracts/admin';
+import { defineEndpoints } from '../http/endpoint';
+import { error, errorResponse } from '../http/openapi-parts';
+
+const BAD_QUERY = errorResponse('A bad query field.', error('validation_failed', 'filter: Invalid option', [{ path: 'filter', message: 'Invalid option' }]));
+
+/** The contact-message inbox: list (newest first, search, filter, pages), read/handled flags, CSV export. */
+export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock'] }, (endpoint) => [
+  endpoint({
+    method: 'get',
+    path: '/api/admin/leads',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Contact messages, newest first, with search, filter and pages',
+    query: { schema: adminLeadListQuerySchema },
+    responses: { 200: { description: 'One page.', body: { schema: adminLeadListSchema } }, 400: BAD_QUERY },
+    handle: ({ query }, { services }) => services.admin.leads.list(query),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/api/admin/leads/export.csv',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: "Every matching contact message as CSV (UTF-8 with a BOM; cells starting with = + - @ are prefixed with ')",
+    query: { schema: adminLeadListQuerySchema.pick({ q: true, filter: true }) },
+    responses: {
+      200: { description: 'The CSV attachment.', body: { schema: z.string(), contentType: 'text/csv' }, headers: { 'Content-Disposition': 'attachment; filename="contact-messages-<date>.csv"' } },
+      400: BAD_QUERY,
+    },
+    handle: async ({ query }, { services, clock }, ctx) => {
+      const csv = await services.admin.leads.exportCsv(query);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.attachment(`contact-messages-${clock().toISOString().slice(0, 10)}.csv`);
+      // A BOM, so spreadsheet programs read the names as UTF-8.
+      return `\uFEFF${csv}`;
+    },
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/api/admin/leads/:id',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Mark a contact message read or handled',
+    params: { id: { description: 'The message id.', example: 'lead_1b2c3d4e' } },
+    body: { schema: adminLeadUpdateSchema.meta({ minProperties: 1 }), example: { read: true } },
+    responses: {
+      200: { description: 'The message.', body: { schema: adminLeadSchema } },
+      400: errorResponse('Neither flag, or a flag that is not true/false.', error('validation_failed', 'Send read or handled', [{ path: '(body)', message: 'Send read or handled' }])),
+      404: errorResponse('No message has this id.', error('not_found', ADMIN_MESSAGES.leadNotFound)),
+    },
+    handle: ({ params, body }, { services }) => services.admin.leads.update(params.id, body),
+  }),
+]);

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { TrackingEvent } from '@site/contracts/events';
+import type { EventsRepository, StoredEvent } from './events-repository';
+import type { Clock } from '../lib/clock';
+import { isBotUserAgent } from './bot-user-agent';
+
+/** What the request says about who sent the events (read from its headers by the route). */
+export interface EventSource {
+  userAgent?: string;
+  /** `Sec-Purpose` or `Purpose`: `prefetch` (also `prefetch;prerender`) when no person is looking at the page yet. */
+  purpose?: string;
+  /** The browser asks not to be tracked: `DNT: 1` or `Sec-GPC: 1`. */
+  optedOut?: boolean;
+}
+
+/** Why events are accepted and not stored; undefined when they are stored. */
+export type IgnoredBecause = 'bot' | 'prefetch' | 'opted-out';
+
+/**
+ * How far the browser's own clock may be from ours for its `at` to be kept. A page-view queue is sent within seconds,
+ * a keepalive request within a minute; a time outside this window (a phone set to another day, a crafted body) would
+ * put the event on the wrong day of the funnel, so the arrival time is used instead.
+ */
+export const CLIENT_TIME_PAST_MS = 10 * 60_000;
+export const CLIENT_TIME_FUTURE_MS = 60_000;
+
+export interface EventService {
+  /**
+   * Stores validated tracking events, stamped with the time they arrived, unless they come from a crawler, a
+   * prefetch or prerender, or a browser that opted out. Answers how many were stored.
+   */
+  record(events: readonly TrackingEvent[], source: EventSource): Promise<number>;
+}
+
+/** Why events from `source` are not stored, or undefined. */
+export function ignoredBecause(source: EventSource): IgnoredBecause | undefined {
+  if (source.optedOut) return 'opted-out';
+  if (source.purpose && /\bprefetch\b/i.test(source.purpose)) return 'prefetch';
+  if (isBotUserAgent(source.userAgent)) return 'bot';
+  return undefined;
+}
+
+export function createEventService(deps: {
+  events: EventsRepository;
+  clock: Clock;
+  newId?: () => string;
+}): EventService {
+  const newId = deps.newId ?? randomUUID;
+  return {
+    async record(events, source) {
+      if (events.length === 0 || ignoredBecause(source)) return 0;
+      const received = deps.clock();
+      const receivedAt = received.toISOString();
+      const stored = events.map((event): StoredEvent => {
+        const at = event.at ? new Date(event.at) : undefined;
+        const plausible = at !== undefined && at.getTime() >= received.getTime() - CLIENT_TIME_PAST_MS && at.getTime() <= received.getTime() + CLIENT_TIME_FUTURE_MS;
+        return {
+          id: newId(),
+          name: event.name,
+          props: event.props && Object.keys(event.props).length > 0 ? event.props : null,
+          path: event.path,
+          // Normalised to UTC so `at` sorts as text across time zones.
+          at: plausible ? at.toISOString() : receivedAt,
+          receivedAt,
+        };
+      });
+      await deps.events.insertMany(stored);
+      return stored.length;
+    },
+  };
+}

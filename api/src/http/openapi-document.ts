@@ -1,0 +1,320 @@
+import { z } from 'zod';
+import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_PAYLOAD_EXAMPLES, WEBHOOK_PAYLOAD_SCHEMAS } from '@site/contracts/webhooks-out';
+import { allowedOrigins } from '../middleware/same-origin';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
+import { originCheck, type DocumentedBody, type DocumentedResponse, type Endpoint, type EndpointAuth, type HttpMethod } from './endpoint';
+import { COMMON_ERRORS, DOCUMENTED_RULES, error, errorResponse, EXAMPLE_WEBHOOK_BODY, TEXT_RULES_NOTE } from './openapi-parts';
+
+/*
+ * The OpenAPI 3.1 description (`GET /api/openapi.json`), generated from the endpoints' definitions (./endpoint.ts) and
+ * the zod contracts they validate with (zod's own JSON Schema output, draft 2020-12, which OpenAPI 3.1 uses), plus the
+ * outgoing webhooks from their payload schemas (@site/contracts/webhooks-out). Nothing here lists a route.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+export interface DocumentOptions {
+  /** The site's origin: the description's server, and the Origin a state-changing request must send. */
+  publicOrigin: string;
+  version: string;
+}
+
+/** One operation as the description shows it: an endpoint with the answers its machinery adds. */
+export interface DescribedOperation {
+  method: HttpMethod;
+  /** OpenAPI path (`/api/posts/{slug}`). */
+  path: string;
+  tag: string;
+  security: EndpointAuth;
+  summary: string;
+  description?: string;
+  params?: Record<string, { description: string; example: string; schema?: z.ZodType }>;
+  query?: z.ZodType;
+  headers?: Array<{ name: string; required: boolean; description: string; example?: string; schema?: z.ZodType | JsonObject }>;
+  body?: DocumentedBody;
+  responses: Record<number, DocumentedResponse>;
+}
+
+/** Koa's `/api/posts/:slug` as OpenAPI writes it, `/api/posts/{slug}`. */
+export const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
+
+const UNAUTHORIZED = errorResponse('No live admin session (log in with POST /api/admin/login).', error('unauthorized', ADMIN_MESSAGES.sessionRequired));
+const FORBIDDEN = errorResponse('A state-changing request whose Origin (or Referer) is not this site (CSRF defence).', error('forbidden', ADMIN_MESSAGES.crossOrigin));
+const BAD_SIGNATURE = errorResponse('Missing, malformed, expired or wrong signature.', error('invalid_signature', 'The webhook signature does not match the body.'));
+const INVALID_INPUT = errorResponse('A field breaks a rule; `details` names each field and its rule.', error('validation_failed', 'limit: Too big: expected number to be <=100', [{ path: 'limit', message: 'Too big: expected number to be <=100' }]));
+
+/** The answers an endpoint's machinery gives (guards, body parsing, limits, validation), unless it lists its own. */
+function machineryAnswers(endpoint: Endpoint): Record<number, DocumentedResponse> {
+  const answers: Record<number, DocumentedResponse> = {};
+  const validated = endpoint.body || endpoint.query || Object.values(endpoint.params ?? {}).some((p) => p.schema) || Object.values(endpoint.headers ?? {}).some((h) => h.schema);
+  if (validated) answers[400] = INVALID_INPUT;
+  if (endpoint.auth === 'admin') answers[401] = UNAUTHORIZED;
+  if (endpoint.auth === 'webhook') answers[401] = BAD_SIGNATURE;
+  if (originCheck(endpoint)) answers[403] = FORBIDDEN;
+  if (endpoint.body && endpoint.body.kind !== 'multipart') Object.assign(answers, { 413: COMMON_ERRORS[413], 415: COMMON_ERRORS[415] });
+  const limit = endpoint.rateLimits?.[0];
+  if (limit) answers[429] = limit.message ? errorResponse(COMMON_ERRORS[429].description, error('rate_limited', limit.message), COMMON_ERRORS[429].headers) : COMMON_ERRORS[429];
+  return answers;
+}
+
+/** The Origin header a state-changing request must carry (browsers send it themselves; other clients must). */
+function originHeader(publicOrigin: string): NonNullable<DescribedOperation['headers']>[number] {
+  return {
+    name: 'Origin',
+    required: true,
+    description:
+      "This site's origin. Browsers send it on every POST, PUT, PATCH and DELETE; any other client must send it (or a `Referer` on this site): a request from elsewhere, or naming no origin, is refused with 403 (CSRF defence).",
+    example: publicOrigin,
+    schema: { type: 'string', enum: [...allowedOrigins(publicOrigin)] },
+  };
+}
+
+/** An endpoint's operation in the description. */
+export function describeEndpoint(endpoint: Endpoint, options: Pick<DocumentOptions, 'publicOrigin'>): DescribedOperation {
+  const headers: NonNullable<DescribedOperation['headers']> = Object.entries(endpoint.headers ?? {}).map(([name, h]) => ({
+    name,
+    required: h.required ?? false,
+    description: h.description,
+    example: h.example,
+    schema: h.schema,
+  }));
+  if (originCheck(endpoint)) headers.push(originHeader(options.publicOrigin));
+  const body = endpoint.body;
+  return {
+    method: endpoint.method,
+    path: openApiPath(endpoint.path),
+    tag: endpoint.tag,
+    security: endpoint.auth ?? 'public',
+    summary: endpoint.summary,
+    ...(endpoint.description ? { description: endpoint.description } : {}),
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.query ? { query: endpoint.query.schema } : {}),
+    ...(headers.length ? { headers } : {}),
+    ...(body ? { body: { schema: body.schema, component: body.component, example: body.example, contentType: body.kind === 'multipart' ? 'multipart/form-data' : body.contentType } } : {}),
+    responses: { ...machineryAnswers(endpoint), ...endpoint.responses },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+
+/**
+ * The requests the site sends to the owner's endpoints (outgoing webhooks, registered under Integrations in the admin
+ * panel): OpenAPI 3.1's `webhooks`. Each payload's example is parsed with its schema by a test.
+ */
+export const OUTGOING_WEBHOOKS = WEBHOOK_EVENT_TYPES.map((type) => ({
+  type,
+  description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+  body: { schema: WEBHOOK_PAYLOAD_SCHEMAS[type], example: WEBHOOK_PAYLOAD_EXAMPLES[type] } satisfies DocumentedBody,
+}));
+
+const OUTGOING_WEBHOOK_NOTE = [
+  `Sent as POST with a JSON body to each enabled endpoint subscribed to the event. \`${WEBHOOK_HEADERS.signature}: t=<unix seconds>,v1=<hex>\``,
+  'where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site\'s own /api/webhook verifies; reject',
+  `timestamps more than 5 minutes away). \`${WEBHOOK_HEADERS.event}\` names the event; \`${WEBHOOK_HEADERS.id}\` is the event id, the same on`,
+  'every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried',
+  'with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.',
+].join(' ');
+
+const ZOD_CHECK_FORMATS = new Set(['starts_with', 'ends_with', 'includes']);
+
+/**
+ * Drops zod's check names from `format`; adds the rules zod cannot write (DOCUMENTED_RULES); and writes a record keyed
+ * by an enum (`z.record(z.enum([...]), v)`, every key required) as the equivalent object with those properties: zod
+ * writes it with `propertyNames` and `required`, which tools read as required properties left undefined.
+ */
+function normalize({ zodSchema, jsonSchema: s }: { zodSchema: unknown; jsonSchema: JsonObject }) {
+  // zod names its string checks (`.startsWith()`) as formats no validator knows; its `pattern` already says the rule.
+  if (typeof s.format === 'string' && ZOD_CHECK_FORMATS.has(s.format)) delete s.format;
+  const rules = DOCUMENTED_RULES.get(zodSchema as z.ZodType);
+  if (rules) Object.assign(s, rules);
+  const keys = (s.propertyNames as { enum?: unknown[] } | undefined)?.enum;
+  if (s.type !== 'object' || !Array.isArray(keys) || typeof s.additionalProperties !== 'object' || s.properties) return;
+  s.properties = Object.fromEntries(keys.map((key) => [String(key), s.additionalProperties]));
+  s.additionalProperties = false;
+  delete s.propertyNames;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+  // Transforms and refinements are not representable: the input side documents what a caller sends.
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: normalize }) as JsonObject;
+  delete out.$schema;
+  return out;
+}
+
+function content(body: DocumentedBody, io: 'input' | 'output', components: Record<string, JsonObject>): JsonObject {
+  let schema = jsonSchema(body.schema, io);
+  if (body.component) {
+    components[body.component] ??= schema;
+    schema = { $ref: `#/components/schemas/${body.component}` };
+  }
+  const media: JsonObject = { schema };
+  if (body.example !== undefined) media.example = body.example;
+  const types = body.contentType === undefined ? ['application/json'] : [body.contentType].flat();
+  return Object.fromEntries(types.map((type) => [type, media]));
+}
+
+function queryParameters(schema: z.ZodType): JsonObject[] {
+  const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: object.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+/** The example secret and body of the signature example: a real signature, so a client can check its own code with it. */
+export const EXAMPLE_SIGNING_SECRET = 'example-webhook-secret';
+const EXAMPLE_SIGNATURE_TIME = 1767225600;
+/** `t=…,v1=…` of the webhook example body (as JSON.stringify writes it) with EXAMPLE_SIGNING_SECRET. */
+export const EXAMPLE_WEBHOOK_SIGNATURE = signWebhookBody(EXAMPLE_SIGNING_SECRET, JSON.stringify(EXAMPLE_WEBHOOK_BODY), EXAMPLE_SIGNATURE_TIME);
+
+function securitySchemes(publicOrigin: string) {
+  // The cookie is named after the transport the server sees (middleware/require-admin.ts): `__Host-…` over https.
+  const https = new URL(publicOrigin).protocol === 'https:';
+  return {
+    adminSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: https ? ADMIN_SESSION_COOKIE_SECURE : ADMIN_SESSION_COOKIE,
+      description: [
+        `The admin panel's session, set by POST /api/admin/login (HttpOnly, SameSite=Strict, Path=/): named \`${ADMIN_SESSION_COOKIE_SECURE}\` (and Secure) when the server is reached over https (directly, or through a proxy it trusts with TRUST_PROXY), \`${ADMIN_SESSION_COOKIE}\` over plain http; this server is ${https ? 'https' : 'plain http'}.`,
+        'It ends after 24 hours of age or of inactivity.',
+        'State-changing admin requests (POST, PUT, PATCH, DELETE) must also come from this site: their `Origin` header (or, without one, the `Referer`) must be the origin of the server above, else 403.',
+      ].join(' '),
+    },
+    webhookSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: SIGNATURE_HEADER,
+      description: [
+        `\`${SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256>\`, where v1 = HMAC-SHA256(WEBHOOK_SECRET, \`<t>.<raw body>\`) over the exact bytes sent.`,
+        `A \`t\` more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from the server clock is refused; several \`v1\` values may be sent (secret rotation).`,
+        `Example: the body \`${JSON.stringify(EXAMPLE_WEBHOOK_BODY)}\` signed at t=${EXAMPLE_SIGNATURE_TIME} with the secret \`${EXAMPLE_SIGNING_SECRET}\` gives \`${EXAMPLE_WEBHOOK_SIGNATURE}\`.`,
+      ].join(' '),
+    },
+  };
+}
+
+const SECURITY: Record<EndpointAuth, JsonObject[]> = {
+  public: [],
+  // Anyone; an admin session adds details (an empty requirement first: no credentials needed).
+  'public-or-admin': [{}, { adminSession: [] }],
+  admin: [{ adminSession: [] }],
+  webhook: [{ webhookSignature: [] }],
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Health: 'Liveness, readiness, versions and this document.',
+  Contact: 'The contact form.',
+  Analytics: 'First-party tracking events.',
+  Blog: 'Published posts, categories, feeds, the sitemap and media files.',
+  Webhook: 'Posts created by a signed workflow (n8n).',
+  Analysis: 'The free business and website scorecards.',
+  Admin: 'The admin panel: session, posts, contact messages, media, monitoring and outgoing webhooks (the session cookie).',
+};
+
+function parameterSchema(schema: z.ZodType | JsonObject | undefined): JsonObject {
+  if (schema === undefined) return { type: 'string' };
+  return schema instanceof z.ZodType ? jsonSchema(schema, 'input') : schema;
+}
+
+/** The OpenAPI 3.1 document of these operations, for a site at `publicOrigin`. */
+export function openApiDocument(operations: readonly DescribedOperation[], options: DocumentOptions): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const components: Record<string, JsonObject> = {};
+  for (const op of operations) {
+    const parameters: JsonObject[] = [
+      ...Object.entries(op.params ?? {}).map(([name, p]) => ({
+        name,
+        in: 'path',
+        required: true,
+        description: p.description,
+        schema: p.schema ? jsonSchema(p.schema, 'input') : { type: 'string', minLength: 1 },
+        example: p.example,
+      })),
+      ...(op.query ? queryParameters(op.query) : []),
+      ...(op.headers ?? []).map((h) => ({
+        name: h.name,
+        in: 'header',
+        required: h.required,
+        description: h.description,
+        schema: parameterSchema(h.schema),
+        ...(h.example === undefined ? {} : { example: h.example }),
+      })),
+    ];
+    const responses: Record<string, JsonObject> = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.body ? { content: content(r.body, 'output', components) } : {}),
+        ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      };
+    }
+    const description = [op.description, op.body && op.body.contentType !== 'multipart/form-data' ? TEXT_RULES_NOTE : undefined].filter(Boolean).join(' ');
+    paths[op.path] = {
+      ...paths[op.path],
+      [op.method]: {
+        operationId: `${op.method}${op.path.replace(/[^A-Z0-9]+(\w?)/gi, (_, c: string) => c.toUpperCase())}`,
+        tags: [op.tag],
+        summary: op.summary,
+        ...(description ? { description } : {}),
+        security: SECURITY[op.security],
+        ...(parameters.length ? { parameters } : {}),
+        ...(op.body ? { requestBody: { required: true, content: content(op.body, 'input', components) } } : {}),
+        responses,
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Tri-Valley AI Automation — API',
+      version: options.version,
+      description:
+        'Every failure is the JSON envelope `{ "error": { "code", "message", "details"? } }`. Admin endpoints (`/api/admin/*`) need the session cookie of POST /api/admin/login (`adminSession`); the n8n webhook needs a signature (`webhookSignature`). State-changing admin requests, the login and tracking events must send this site as their `Origin`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: options.publicOrigin }],
+    tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    paths,
+    webhooks: Object.fromEntries(
+      OUTGOING_WEBHOOKS.map((hook) => [
+        hook.type,
+        {
+          post: {
+            operationId: `webhook${hook.type.replace(/(^|\.)(\w)/g, (_, _dot: string, c: string) => c.toUpperCase())}`,
+            summary: hook.description,
+            description: OUTGOING_WEBHOOK_NOTE,
+            // The receiver checks the signature; the site sends it, so the receiver's security is the signature.
+            security: [{ webhookSignature: [] }],
+            parameters: [
+              { name: WEBHOOK_HEADERS.event, in: 'header', required: true, schema: { type: 'string', const: hook.type } },
+              { name: WEBHOOK_HEADERS.id, in: 'header', required: true, schema: { type: 'string' }, example: hook.body.example.id },
+            ],
+            requestBody: { required: true, content: content(hook.body, 'output', components) },
+            responses: {
+              '2XX': { description: 'Delivered.' },
+              '400': { description: 'Refused by the receiver: not retried (any 4xx but 429).' },
+              '429': { description: 'Retried after Retry-After (or with backoff).' },
+              '5XX': { description: 'Retried with backoff for 24 hours.' },
+            },
+          },
+        },
+      ]),
+    ),
+    components: { schemas: components, securitySchemes: securitySchemes(options.publicOrigin) },
+  };
+}
+
+/** Every operation of these endpoints, as described. */
+export function describedOperations(endpoints: readonly Endpoint[], options: Pick<DocumentOptions, 'publicOrigin'>): DescribedOperation[] {
+  return endpoints.map((endpoint) => describeEndpoint(endpoint, options));
+}
+
+/** The description of these endpoints (a running app's, or every route file's). */
+export function apiDescription(endpoints: readonly Endpoint[], options: DocumentOptions): JsonObject {
+  return openApiDocument(describedOperations(endpoints, options), options);
+}

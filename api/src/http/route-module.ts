@@ -1,0 +1,83 @@
+import type Router from '@koa/router';
+import type { Context, DefaultState } from 'koa';
+import type { Config } from '../config';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import type { RateLimitStore } from '../middleware/rate-limit';
+import type { Services } from '../services';
+import type { RemoteRegistry } from '../site/releases/remote-registry';
+
+export type ApiRouter = Router<DefaultState, Context>;
+
+/**
+ * Everything the app can hand to its routes (app.ts builds it once). Routes call services; they never see the
+ * database. No route file gets all of it: each declares the slice it uses (`defineRoutes`) and receives only that.
+ */
+export interface RouteContext {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  services: Services;
+  remotes: RemoteRegistry;
+  /** Where rate-limit counters live: this process, or Redis shared by every instance (REDIS_URL). */
+  rateLimits: RateLimitStore;
+  /** `draining()` is true once a graceful shutdown began (readiness answers 503). */
+  lifecycle: { draining(): boolean };
+}
+
+/** The parts of the context besides config and services a route file may ask for. */
+export type RouteContextKey = Exclude<keyof RouteContext, 'config' | 'services'>;
+
+/** What one route file declares it uses: config fields, services, and other parts of the context, by name. */
+export interface RouteNeeds<C extends keyof Config = never, S extends keyof Services = never, K extends RouteContextKey = never> {
+  config?: readonly C[];
+  services?: readonly S[];
+  context?: readonly K[];
+}
+
+/** What a route file receives: exactly what it declared, no other config field, service or part of the context. */
+export type RouteDeps<C extends keyof Config = never, S extends keyof Services = never, K extends RouteContextKey = never> = {
+  config: Pick<Config, C>;
+  services: Pick<Services, S>;
+} & Pick<RouteContext, K>;
+
+/**
+ * One file per resource under `routes/` exports one of these, registering its full `/api/...` paths. app.ts calls
+ * each with the whole RouteContext; a route file builds its module with `defineRoutes`, which passes it only its slice.
+ */
+export type RouteModule = (router: ApiRouter, context: RouteContext) => void;
+
+/** A route module made by `defineRoutes`, with what it declared (a test lists what each route file can reach). */
+export type DefinedRouteModule = RouteModule & { readonly needs: Readonly<Required<RouteNeeds<keyof Config, keyof Services, RouteContextKey>>> };
+
+/**
+ * A route module that gets only what it names: `needs` lists the config fields, services and other context parts
+ * it uses; `register` receives an object holding those and nothing else (in its type and at run time), so a route
+ * cannot read config or call services it did not declare.
+ *
+ *     export const postsRoutes = defineRoutes(
+ *       { config: ['rateLimitMultiplier'], services: ['posts'], context: ['rateLimits'] },
+ *       (router, { config, services, rateLimits }) => { ... },
+ *     );
+ */
+export function defineRoutes<C extends keyof Config = never, S extends keyof Services = never, K extends RouteContextKey = never>(
+  needs: RouteNeeds<C, S, K>,
+  register: (router: ApiRouter, deps: RouteDeps<C, S, K>) => void,
+): DefinedRouteModule {
+  const declared = { config: [...(needs.config ?? [])], services: [...(needs.services ?? [])], context: [...(needs.context ?? [])] };
+  const module: RouteModule = (router, context) => {
+    const deps = {
+      ...pick(context, declared.context),
+      config: pick(context.config, declared.config),
+      services: pick(context.services, declared.services),
+    } as RouteDeps<C, S, K>;
+    register(router, deps);
+  };
+  return Object.assign(module, { needs: declared });
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = from[key];
+  return out;
+}

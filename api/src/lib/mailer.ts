@@ -1,0 +1,38 @@
+import nodemailer from 'nodemailer';
+import { SpanKind, withSpan } from './tracing';
+
+export interface OutgoingMail {
+  to: string;
+  from: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends one mail or throws. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** A nodemailer SMTP transport for `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`). */
+export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number } = {}): Mailer {
+  const timeout = options.timeoutMs ?? 15_000;
+  const server = new URL(smtpUrl);
+  const transport = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  } as Parameters<typeof nodemailer.createTransport>[1]);
+  return {
+    async send(mail) {
+      // The span names the server, never the credentials of SMTP_URL nor who the mail goes to.
+      await withSpan('smtp send', { kind: SpanKind.CLIENT, attributes: { 'server.address': server.hostname, 'server.port': Number(server.port) || 25 } }, () =>
+        transport.sendMail(mail),
+      );
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { MEDIA_ALT_MAX, MEDIA_MAX_BYTES, mediaAltSchema, mediaItemSchema, mediaListSchema } from '@site/contracts/media';
+import { defineEndpoints } from '../http/endpoint';
+import { error, errorResponse } from '../http/openapi-parts';
+
+const MEDIA_ID = { id: { description: 'The media id.', example: '0123456789abcdef01234567' } };
+const mediaItem = (description: string) => ({ description, body: { schema: mediaItemSchema, component: 'MediaItem' } });
+const NOT_FOUND = errorResponse('No such image.', error('media_not_found', 'No such image.'));
+
+/**
+ * The media library in the admin panel: upload (multipart field `file`, optional `alt`), list with where each image
+ * is used, alt text, delete (409 while a post uses it). Checking and processing are the MediaService's.
+ */
+export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['media', 'admin'] }, (endpoint) => [
+  endpoint({
+    method: 'post',
+    path: '/api/admin/media',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Upload an image to the media library (multipart field `file`, optional `alt`)',
+    description: `JPEG, PNG, WebP, AVIF or GIF up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. Variants and an Open Graph image are made; metadata is stripped. The same image uploaded again answers 200 with the stored item.`,
+    body: {
+      kind: 'multipart',
+      field: 'file',
+      maxBytes: MEDIA_MAX_BYTES,
+      tooLarge: 'The image is larger than 10 MB.',
+      schema: z.object({
+        // Bytes, not text: `format: binary` (OpenAPI) and `contentMediaType` (JSON Schema), so a generated client takes a Blob.
+        file: z.string().meta({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'The image file.' }),
+        alt: z.string().max(MEDIA_ALT_MAX).optional(),
+      }),
+    },
+    responses: {
+      201: mediaItem('Stored.'),
+      200: mediaItem('This image was already stored.'),
+      400: errorResponse('No file, an empty or unsupported file, or a name or type that does not match the bytes.', error('unsupported_type', 'Only JPEG, PNG, WebP, AVIF and GIF images are accepted.')),
+      413: errorResponse('The image is larger than 10 MB.', error('payload_too_large', 'The image is larger than 10 MB.')),
+      415: errorResponse('Not multipart/form-data.', error('unsupported_media_type', 'Send the file as multipart/form-data in the field "file".')),
+    },
+    handle: async ({ body: file }, { services }, ctx) => {
+      const { media, created } = await services.media.upload({ ...file, alt: file.fields.alt });
+      ctx.status = created ? 201 : 200;
+      return media;
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/api/admin/media',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'The media library with where each image is used',
+    responses: { 200: { description: 'Every image, newest first.', body: { schema: mediaListSchema } } },
+    handle: (_input, { services }) => services.media.list(),
+  }),
+  endpoint({
+    method: 'patch',
+    path: '/api/admin/media/:id',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: "Set an image's alt text",
+    params: MEDIA_ID,
+    // The media service validates it (after finding the image).
+    body: { schema: mediaAltSchema, example: { alt: 'A salon front desk' }, parse: false },
+    responses: {
+      200: mediaItem('The image.'),
+      400: errorResponse('A bad alt text.', error('validation_failed', 'alt: must be at most 300 characters', [{ path: 'alt', message: 'must be at most 300 characters' }])),
+      404: NOT_FOUND,
+    },
+    handle: ({ params, body }, { services }) => services.media.updateAlt(params.id, body),
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/api/admin/media/:id',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Delete an image (refused while a post uses it)',
+    params: MEDIA_ID,
+    responses: {
+      204: { description: 'Deleted.' },
+      404: NOT_FOUND,
+      409: errorResponse('A post uses the image.', error('media_in_use', 'This image is used by Five automations for busy salons. Choose another image there first.')),
+    },
+    handle: async ({ params }, { services }) => {
+      await services.media.remove(params.id);
+    },
+  }),
+]);

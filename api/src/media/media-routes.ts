@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../http/endpoint';
+import { error, errorResponse } from '../http/openapi-parts';
+
+/**
+ * The media library's files, public: `/media/<hash>-<width>.<avif|webp|jpg|png|gif>`, `/media/<hash>-og.jpg` and a
+ * media URL `/media/<hash>-<w>x<h>.<ext>`. Content-addressed, so cached for a year as immutable.
+ */
+export const mediaRoutes = defineEndpoints({ services: ['media'] }, (endpoint) => [
+  endpoint({
+    method: 'get',
+    path: '/media/:file',
+    tag: 'Blog',
+    summary: 'An image of the media library (content-addressed, cached a year as immutable)',
+    description:
+      'Names: `<hash>-<width>.<avif|webp|jpg|png|gif>` (480, 960 and 1600 px wide, never wider than the upload), `<hash>-og.jpg` (1200x630) and the media URL `<hash>-<w>x<h>.<ext>` a post stores. No metadata (EXIF, GPS) is kept.',
+    params: { file: { description: 'The file name.', example: '0123456789abcdef01234567-960.avif' } },
+    responses: {
+      200: {
+        description: 'The image, in the format its name ends with.',
+        body: { schema: z.string().meta({ contentMediaType: 'application/octet-stream' }), contentType: ['image/avif', 'image/webp', 'image/jpeg', 'image/png', 'image/gif'] },
+      },
+      404: errorResponse('No such file.', error('not_found', 'No such media file.')),
+    },
+    handle: async ({ params }, { services }, ctx) => {
+      const found = await services.media.file(params.file);
+      if (!found) {
+        ctx.status = 404;
+        ctx.set('Cache-Control', 'no-store');
+        return { error: { code: 'not_found', message: 'No such media file.' } };
+      }
+      const etag = `"${params.file}"`;
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.set('ETag', etag);
+      ctx.type = found.contentType;
+      if (ctx.get('If-None-Match') === etag) {
+        ctx.status = 304;
+        return undefined;
+      }
+      return found.body;
+    },
+  }),
+]);

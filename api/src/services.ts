@@ -1,0 +1,217 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema';
+import { createEventsRepository } from './events/events-repository';
+import type { Config } from './config';
+import { createContactRepository, type StoredContactMessage } from './contact/contact-repository';
+import type { Clock } from './lib/clock';
+import type { JobRunner } from './lib/job-runner';
+import type { RateLimitStore } from './lib/rate-limit-counter';
+import { createLogger, type Logger } from './lib/logger';
+import { createContactService, type ContactService } from './contact/contact-service';
+import { createSmtpMailer, type Mailer } from './lib/mailer';
+import type { ServiceMetrics } from './lib/service-metrics';
+import { createEventService, type EventService } from './events/event-service';
+import { createPostsRepository, createWebhookDeliveriesRepository } from './posts/posts-repository';
+import { createPostService, type PostEvent, type PostService } from './posts/post-service';
+import { createPostScheduler, type PostScheduler } from './posts/post-scheduler';
+import { createWebhookService, type WebhookService } from './incoming-webhook/incoming-webhook-service';
+import { createAnalysesRepository, type StoredAnalysis } from './analysis/analyses-repository';
+import {
+  createAnalysisEngine,
+  createAnalysisService,
+  type AnalysisEngineDeps,
+  type AnalysisService,
+} from './analysis/analysis-service';
+import { createHealthService, type HealthService } from './health/health-service';
+import type { DeployedRemotes } from './health/deployed-remotes';
+import type { RenderCacheHealth } from '@site/contracts/manifest';
+import { createAdminServices, type AdminServices } from './admin/admin-services';
+import { createMediaBlobsRepository, createMediaRepository } from './media/media-repository';
+import { createMediaService, type MediaService } from './media/media-service';
+import { createFileMediaStore, type MediaStore } from './media/media-store';
+import { createRemoteImageImporter } from './media/import-remote-image';
+import path from 'node:path';
+import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
+import { createWebhookSender, type WebhookSender } from './outgoing-webhooks/webhook-sender';
+import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './outgoing-webhooks/outgoing-webhooks-service';
+
+/**
+ * The analysis engine's dependencies besides config's keys: provider base URLs, timeouts, the website fetcher's
+ * options. Production takes the defaults; tests aim them at local fakes (test-support/test-server.ts).
+ */
+export type AnalysisEngineOverrides = Omit<AnalysisEngineDeps, 'googlePlacesApiKey' | 'yelpApiKey' | 'clock'>;
+
+/** Every domain service the routes call. Built once per app; add a service here. */
+export interface Services {
+  events: EventService;
+  contact: ContactService;
+  posts: PostService;
+  /** Publishes scheduled posts at their time (its jobs run in createApp's job runner). */
+  scheduler: PostScheduler;
+  webhook: WebhookService;
+  analysis: AnalysisService;
+  health: HealthService;
+  /** The admin panel: sessions, alerts, health checks, leads, funnel, traffic. */
+  admin: AdminServices;
+  /** The media library: uploads, their variants, alt text, where used. */
+  media: MediaService;
+  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in createApp's job runner). */
+  webhooksOut: WebhooksOutService;
+}
+
+/** No remotes deployed (a container built without a site root). */
+const NO_REMOTES: Pick<DeployedRemotes, 'snapshot'> = {
+  snapshot: async () => ({ manifests: [], map: {}, routes: [] }),
+};
+
+export function createServices(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The app's background-work runner: the outboxes and scheduled publishing add their job kinds to it. */
+  jobs: Pick<JobRunner, 'add'>;
+  /** Every default lives in config.ts (loadConfig); nothing here invents one. */
+  config: Pick<
+    Config,
+    | 'smtpUrl'
+    | 'contactEmailTo'
+    | 'mailFrom'
+    | 'webhookSecret'
+    | 'publicOrigin'
+    | 'googlePlacesApiKey'
+    | 'yelpApiKey'
+    | 'adminPassword'
+    | 'adminPasswordHash'
+    | 'dataDir'
+    | 'siteRoot'
+    | 'rateLimitMultiplier'
+  >;
+  /** The database round trip the health check makes. */
+  ping: () => Promise<boolean>;
+  /** The deployed remotes the health check lists. */
+  remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
+  analysis?: AnalysisEngineOverrides;
+  logger?: Logger;
+  /** Where rate-limit counters live (the admin login lockout); this process when absent. */
+  rateLimits?: RateLimitStore;
+  /**
+   * Told, after each stored change of public content, which pages it touches (lib/content-tags.ts): the render cache
+   * drops them, here and on every instance. Called before the change's caller gets its answer.
+   */
+  onContentChange?: (tags: string[]) => void;
+  /** How often the scheduler looks for due posts (tests make it short). */
+  schedulerPollMs?: number;
+  /** How often each instance looks for due outgoing webhook deliveries (5 s by default). */
+  webhookPollMs?: number;
+  /** The render cache's counters, for the admin view of /api/health. */
+  renderCacheStats?: () => RenderCacheHealth;
+  /** The database in use: on PostgreSQL media files live in it (every instance shares them), else in DATA_DIR/media. */
+  databaseDialect?: 'sqlite' | 'postgres';
+  /** Counts for GET /metrics (only when METRICS_TOKEN is set). */
+  metrics?: ServiceMetrics;
+}): Services {
+  const events = createEventsRepository(deps.db);
+  const logger = deps.logger ?? createLogger({ level: 'silent' });
+  // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
+  // the render cache which public pages a change touched.
+  const admin = createAdminServices({
+    db: deps.db,
+    clock: deps.clock,
+    logger,
+    config: deps.config,
+    ping: deps.ping,
+    remotes: deps.remotes ?? NO_REMOTES,
+    rateLimits: deps.rateLimits,
+    metrics: deps.metrics,
+  });
+  // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
+  const webhooksOut = createWebhooksOutService({
+    repository: createWebhooksOutRepository(deps.db),
+    sender: countedSender(createWebhookSender(), deps.metrics),
+    clock: deps.clock,
+    logger,
+    alerts: admin.alerts,
+    jobs: deps.jobs,
+    pollMs: deps.webhookPollMs,
+  });
+  const origin = deps.config.publicOrigin;
+  const posts = createPostService({
+    posts: createPostsRepository(deps.db),
+    clock: deps.clock,
+    logger,
+    onContentChange: deps.onContentChange,
+    events: webhooksOut.changeEvents<PostEvent>(({ type, post }) => ({ type, data: postEventData(post, origin, type === 'post.deleted') })),
+  });
+  const mediaStore: MediaStore =
+    deps.databaseDialect === 'postgres'
+      ? { kind: 'database', ...createMediaBlobsRepository(deps.db, deps.clock) }
+      : createFileMediaStore(path.join(deps.config.dataDir, 'media'));
+  const media = createMediaService({ repository: createMediaRepository(deps.db), store: mediaStore, clock: deps.clock });
+  return {
+    webhooksOut,
+    posts,
+    media,
+    scheduler: createPostScheduler({ posts, logger, jobs: deps.jobs, pollMs: deps.schedulerPollMs }),
+    webhook: createWebhookService({
+      secret: deps.config.webhookSecret,
+      posts,
+      deliveries: createWebhookDeliveriesRepository(deps.db),
+      clock: deps.clock,
+      publicOrigin: deps.config.publicOrigin,
+      // `storeImages: true`: the post's image URLs are fetched once, by the analysis' SSRF-safe rules, into the library.
+      importImage: createRemoteImageImporter({ media, fetch: deps.analysis?.website }),
+    }),
+    events: createEventService({ events, clock: deps.clock }),
+    contact: createContactService({
+      messages: createContactRepository(deps.db),
+      clock: deps.clock,
+      logger,
+      mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl), deps.metrics) : undefined,
+      mailTo: deps.config.contactEmailTo,
+      mailFrom: deps.config.mailFrom,
+      jobs: deps.jobs,
+      events: webhooksOut.changeEvents<StoredContactMessage>((message) => ({ type: 'lead.created', data: leadCreatedData(message) })),
+    }),
+    analysis: createAnalysisService({
+      engine: createAnalysisEngine({
+        ...deps.analysis,
+        googlePlacesApiKey: deps.config.googlePlacesApiKey,
+        yelpApiKey: deps.config.yelpApiKey,
+        clock: deps.clock,
+      }),
+      repository: createAnalysesRepository(deps.db),
+      clock: deps.clock,
+      events: webhooksOut.changeEvents<StoredAnalysis>((stored) => ({ type: 'analysis.completed', data: analysisCompletedData(stored, origin) })),
+    }),
+    health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
+    admin,
+  };
+}
+
+/** The webhook sender, each POST's outcome counted (webhook deliveries by result). */
+function countedSender(sender: WebhookSender, metrics: ServiceMetrics | undefined): WebhookSender {
+  if (!metrics) return sender;
+  return {
+    async post(url, body, headers) {
+      const result = await sender.post(url, body, headers);
+      metrics.webhookAttempt(result.kind === 'network' ? 'network_error' : result.status >= 200 && result.status < 300 ? 'success' : 'http_error');
+      return result;
+    },
+  };
+}
+
+/** The contact outbox's mailer, each mail's outcome counted. */
+function countedMailer(mailer: Mailer, metrics: ServiceMetrics | undefined): Mailer {
+  if (!metrics) return mailer;
+  return {
+    async send(mail) {
+      try {
+        await mailer.send(mail);
+        metrics.contactMail('sent');
+      } catch (error) {
+        metrics.contactMail('failed');
+        throw error;
+      }
+    },
+    close: () => mailer.close(),
+  };
+}
