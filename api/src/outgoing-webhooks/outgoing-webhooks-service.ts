@@ -79,8 +79,13 @@ export interface WebhooksOutServiceDeps {
   pollMs?: number;
   /** How long a claimed delivery belongs to the instance sending it (default 60 s; a send gives up within 10 s). */
   claimLeaseMs?: number;
-  /** Delay before retry n (1-based) without Retry-After; default 30 s doubling to 1 h, ±20 % jitter. */
+  /**
+   * The backoff schedule: the least delay before retry n (1-based); default 30 s doubling to 1 h, ±20 % jitter. A
+   * receiver's Retry-After can make the wait longer, never shorter.
+   */
   retryDelayMs?: (attempt: number) => number;
+  /** Attempts per delivery, the first included, after which it is failed (default 40; the schedule fits 27 to 37 in the 24 h window). */
+  maxAttempts?: number;
   /** Deliveries sent at the same time (default 8). */
   concurrency?: number;
 }
@@ -88,6 +93,20 @@ export interface WebhooksOutServiceDeps {
 const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3600_000) * (0.8 + Math.random() * 0.4);
 /** A Retry-After is honoured up to this (a receiver cannot park a delivery past the retry window). */
 const MAX_RETRY_AFTER_MS = 6 * 3600_000;
+/**
+ * A backstop on attempts per delivery, whatever the schedule and window: the default schedule reaches 27 to 37 in
+ * its 24 hours (jitter), so by default the window ends retries and this never does.
+ */
+export const DEFAULT_MAX_WEBHOOK_ATTEMPTS = 40;
+
+/**
+ * When the next attempt may be: the schedule's delay, or the receiver's Retry-After when that is longer (up to
+ * MAX_RETRY_AFTER_MS). A `Retry-After: 0` (or any shorter one) never brings a retry before the schedule: it made a
+ * retry at every outbox poll, thousands a day per delivery, each stored.
+ */
+export function nextRetryDelayMs(scheduleMs: number, retryAfterMs: number | undefined): number {
+  return Math.max(scheduleMs, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+}
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const isRetryable = (status: number) => status >= 500 || status === 429;
@@ -133,6 +152,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
   const { repository, clock, logger } = deps;
   const newId = deps.newId ?? randomUUID;
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
+  const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_WEBHOOK_ATTEMPTS;
   const concurrency = deps.concurrency ?? 8;
 
   const mustFind = async (id: string) => {
@@ -178,8 +198,9 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     const deadline = Date.parse(d.createdAt) + WEBHOOK_RETRY_WINDOW_MS;
     let status: 'pending' | 'delivered' | 'failed' = delivered ? 'delivered' : 'failed';
     let nextAttemptAt: string | null = null;
-    if (!delivered && retryable && at.getTime() < deadline) {
-      const wanted = result.kind === 'answered' && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : retryDelay(attempts);
+    // Past the window or the cap on attempts the delivery is failed (given up), as a 4xx answer fails it at once.
+    if (!delivered && retryable && at.getTime() < deadline && attempts < maxAttempts) {
+      const wanted = nextRetryDelayMs(retryDelay(attempts), result.kind === 'answered' ? result.retryAfterMs : undefined);
       status = 'pending';
       // The last try lands on the end of the window, so a receiver back within 24 h still gets the event.
       nextAttemptAt = new Date(Math.min(at.getTime() + Math.max(wanted, 1000), deadline)).toISOString();
