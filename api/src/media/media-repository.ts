@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { lastDeleteRevisions } from '../posts/posts-repository';
 
 /** One stored file of an image (a width in a format, or the Open Graph JPEG). */
 export interface StoredMediaVariant {
@@ -43,7 +42,8 @@ export interface MediaRepository {
   remove(id: string): Promise<boolean>;
   /**
    * The posts (any status) whose image fields point at one of these media hashes; with `deletedSince`, also the posts
-   * deleted since then (still restorable) whose last version did.
+   * deleted since then (still restorable) whose last version did. Read from media_usage, which every post write keeps
+   * (media-usage-repository.ts): an index lookup per hash, whatever the number of posts.
    */
   usesOf(hashes: readonly string[], deletedSince?: string): Promise<StoredMediaUse[]>;
 }
@@ -64,9 +64,6 @@ function fromRow(row: Row): StoredMedia {
     createdAt: row.created_at,
   };
 }
-
-/** The hash in a `/media/<hash>-…` URL (absolute or site path), or null. */
-const HASH_IN_URL = /\/media\/([0-9a-f]{24})-/;
 
 export function createMediaRepository(db: Kysely<Database>): MediaRepository {
   return {
@@ -110,37 +107,21 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
     async usesOf(hashes, deletedSince) {
       if (hashes.length === 0) return [];
       const rows = await db
-        .selectFrom('blog_posts')
-        .select(['id', 'title', 'featured_image', 'og_image'])
-        .where((eb) => eb.or(hashes.flatMap((h) => [eb('featured_image', 'like', `%/media/${h}-%`), eb('og_image', 'like', `%/media/${h}-%`)])))
+        .selectFrom('media_usage')
+        .select(['hash', 'post_id', 'title', 'field', 'deleted_at'])
+        .where('hash', 'in', [...new Set(hashes)])
+        .where((eb) => (deletedSince === undefined ? eb('deleted_at', 'is', null) : eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>=', deletedSince)])))
         .execute();
-      const wanted = new Set(hashes);
-      const uses: StoredMediaUse[] = [];
-      for (const row of rows) {
-        for (const [field, value] of [
-          ['featuredImage', row.featured_image],
-          ['ogImage', row.og_image],
-        ] as const) {
-          const hash = value ? HASH_IN_URL.exec(value)?.[1] : undefined;
-          if (hash && wanted.has(hash)) uses.push({ hash, postId: row.id, title: row.title, field });
-        }
-      }
-      if (deletedSince === undefined) return uses;
-      // A deleted post's last revision holds the post as it was: restoring it brings its images back.
-      const deleted = await lastDeleteRevisions(db)
-        .select(['r.post_id', 'r.snapshot'])
-        .where('r.created_at', '>=', deletedSince)
-        .where((eb) => eb.or(hashes.map((h) => eb('r.snapshot', 'like', `%/media/${h}-%`))))
-        .execute();
-      for (const row of deleted) {
-        const post = JSON.parse(row.snapshot) as { title?: unknown; featuredImage?: unknown; ogImage?: unknown };
-        for (const field of ['featuredImage', 'ogImage'] as const) {
-          const value = post[field];
-          const hash = typeof value === 'string' ? HASH_IN_URL.exec(value)?.[1] : undefined;
-          if (hash && wanted.has(hash)) uses.push({ hash, postId: row.post_id, title: typeof post.title === 'string' ? post.title : '', field, deleted: true });
-        }
-      }
-      return uses;
+      // Posts that exist first, then the deleted ones; each post's featured image before its Open Graph image.
+      const key = (r: (typeof rows)[number]) => `${r.deleted_at === null ? 0 : 1}\u0000${r.post_id}\u0000${r.field}`;
+      rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      return rows.map((r) => ({
+        hash: r.hash,
+        postId: r.post_id,
+        title: r.title,
+        field: r.field as StoredMediaUse['field'],
+        ...(r.deleted_at === null ? {} : { deleted: true as const }),
+      }));
     },
   };
 }

@@ -18,4 +18,18 @@ export interface MediaTables {
   };
   /** Stored variant files when the database is the store (PostgreSQL: shared by every instance). */
   media_blobs: { name: string; content: Buffer; size: number; created_at: string };
+  /**
+   * Where each image is used (migrations/0015-media-usage.ts): one row per post and image field naming a
+   * `/media/<hash>-…` URL, rewritten with every write of the post in its transaction (media-usage-repository.ts).
+   */
+  media_usage: {
+    post_id: string;
+    /** featuredImage or ogImage. */
+    field: string;
+    hash: string;
+    /** The post's title as last written (a deleted post's, as it was). */
+    title: string;
+    /** When the post was deleted (it can be restored, with its images, for 30 days after); null while it exists. */
+    deleted_at: string | null;
+  };
 }

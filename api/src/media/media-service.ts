@@ -142,8 +142,9 @@ export function createMediaService(deps: { repository: MediaRepository; store: M
     },
     async list() {
       const media = await repository.list(500);
-      const uses = await repository.usesOf(media.map((m) => m.hash), deletedSince());
-      return { media: media.map((m) => itemOf(m, uses)) };
+      const uses = new Map<string, StoredMediaUse[]>();
+      for (const use of await repository.usesOf(media.map((m) => m.hash), deletedSince())) uses.set(use.hash, [...(uses.get(use.hash) ?? []), use]);
+      return { media: media.map((m) => itemOf(m, uses.get(m.hash) ?? [])) };
     },
     async updateAlt(id, body) {
       const { alt } = mediaAltSchema.parse(body ?? {});

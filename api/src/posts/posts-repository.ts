@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely';
 type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
+import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -204,13 +205,20 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
   /**
    * Runs a write, and with a revision stores it in the same transaction, numbered after the post's last one, only
    * when the write happened (a compare-and-set that matched nothing stores no revision); `also` (the change's outgoing
-   * events) likewise.
+   * events) likewise. The media the post uses after the write (`images`; null when it is gone for good) are rewritten
+   * in the same transaction, so the media library's table never disagrees with the posts.
    */
-  async function writeWith(revision: NewRevision | undefined, postId: string, write: (trx: Kysely<Database>) => Promise<boolean>, also?: InTransaction) {
-    if (!revision && !also) return write(db);
+  async function writeWith(
+    revision: NewRevision | undefined,
+    postId: string,
+    write: (trx: Kysely<Database>) => Promise<boolean>,
+    also: InTransaction | undefined,
+    images: PostImages | null,
+  ) {
     return db.transaction().execute(async (trx) => {
       if (!(await write(trx))) return false;
       if (also) await also(trx);
+      await writeMediaUsage(trx, postId, images);
       if (!revision) return true;
       const last = await trx
         .selectFrom('blog_post_revisions')
@@ -321,6 +329,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
             return true;
           },
           also,
+          { ...post, deletedAt: null },
         );
         return true;
       } catch (error) {
@@ -343,6 +352,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         return Number(result.numUpdatedRows) > 0;
         },
         also,
+        { ...post, deletedAt: null },
       );
     },
 
@@ -355,6 +365,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
           return Number(result.numDeletedRows) > 0;
         },
         also,
+        // Restorable from its delete revision for 30 days: until then it still uses its images.
+        revision ? imagesOfSnapshot(revision.snapshot, revision.createdAt) : null,
       );
     },
 
@@ -419,6 +431,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       const stale = await lastDeleteRevisions(db).select('r.post_id').where('r.created_at', '<', before).execute();
       const ids = stale.map((row) => row.post_id);
       if (ids.length > 0) await db.deleteFrom('blog_post_revisions').where('post_id', 'in', ids).execute();
+      // Their images are no longer held (the media library already ignored them past the 30 days).
+      if (ids.length > 0) await db.deleteFrom('media_usage').where('post_id', 'in', ids).where('deleted_at', 'is not', null).execute();
       return ids.length;
     },
 

@@ -12,7 +12,8 @@ import { outgoingWebhooksMigration } from './0011-outgoing-webhooks';
 import { mediaMigration } from './0012-media';
 import { webhookAttemptsMigration } from './0013-webhook-attempts';
 import { requestIdsMigration } from './0014-request-ids';
+import { mediaUsageMigration } from './0015-media-usage';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration];
