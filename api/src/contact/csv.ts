@@ -34,7 +34,14 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   return `"${neutralizeFormulas(value).replace(/"/g, '""')}"`;
 }
 
+type CsvValue = string | number | boolean | null | undefined;
+
+/** One CSV line with its CRLF end: a file is its lines one after another, so it can be written a batch at a time. */
+export function csvLine(row: readonly CsvValue[]): string {
+  return `${row.map(csvCell).join(',')}\r\n`;
+}
+
 /** Rows to CSV text with CRLF line ends, as spreadsheets expect. */
-export function toCsv(rows: readonly (readonly (string | number | boolean | null | undefined)[])[]): string {
-  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+export function toCsv(rows: readonly (readonly CsvValue[])[]): string {
+  return rows.map(csvLine).join('');
 }

@@ -25,8 +25,14 @@ export interface StoredLead {
 export interface LeadsRepository {
   /** Newest first; `q` is a case-insensitive substring of name, email, company, subject or message. */
   page(options: { q?: string; filter: LeadFilter; offset: number; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
-  /** Every message matching the search and filter, newest first, in one read (the CSV export). */
-  all(options: { q?: string; filter: LeadFilter }): Promise<StoredLead[]>;
+  /**
+   * Every message matching the search and filter, newest first (messages of one time by id), read in batches of
+   * `batchSize` (default 500) by keyset on (created_at, id): the CSV export. Each batch is one short query, so memory
+   * and the time a query holds the database stay those of one batch at any size; stopping early (`return()`) reads
+   * no more. A message stored or changed while it runs appears as it is when its batch is read; none is repeated or
+   * skipped (created_at and id never change).
+   */
+  batches(options: { q?: string; filter: LeadFilter; batchSize?: number }): AsyncGenerator<StoredLead[], void, undefined>;
   unreadCount(): Promise<number>;
   findById(id: string): Promise<StoredLead | undefined>;
   setFlags(id: string, flags: { readAt?: string | null; handledAt?: string | null }): Promise<boolean>;
@@ -56,9 +62,22 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   }
 
   return {
-    async all({ q, filter }) {
-      const rows = await filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
-      return rows.map(toLead);
+    async *batches({ q, filter, batchSize = 500 }) {
+      let after: { createdAt: string; id: string } | undefined;
+      for (;;) {
+        let query = filtered(q, filter).selectAll();
+        if (after) {
+          const { createdAt, id } = after;
+          // After the last row in (created_at desc, id asc) order. `created_at <= …` alone is the range the
+          // created_at index serves (both databases scan it backward and sort only the ties by id).
+          query = query.where('created_at', '<=', createdAt).where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
+        }
+        const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(batchSize).execute();
+        if (rows.length > 0) yield rows.map(toLead);
+        if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1]!;
+        after = { createdAt: last.created_at, id: last.id };
+      }
     },
     async page({ q, filter, offset, limit }) {
       const [rows, count] = await Promise.all([

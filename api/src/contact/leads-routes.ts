@@ -1,12 +1,21 @@
+import { Readable, pipeline } from 'node:stream';
+import { constants as zlibConstants, createGzip } from 'node:zlib';
 import { z } from 'zod';
 import { ADMIN_MESSAGES, adminLeadListQuerySchema, adminLeadListSchema, adminLeadSchema, adminLeadUpdateSchema } from '@site/contracts/admin';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
+import { acceptedEncodings } from '../lib/compression';
 
 const BAD_QUERY = errorResponse('A bad query field.', error('validation_failed', 'filter: Invalid option', [{ path: 'filter', message: 'Invalid option' }]));
 
+/** A BOM first, so spreadsheet programs read the names as UTF-8. */
+async function* withBom(pieces: AsyncGenerator<string, void, undefined>) {
+  yield '\uFEFF';
+  yield* pieces;
+}
+
 /** The contact-message inbox: list (newest first, search, filter, pages), read/handled flags, CSV export. */
-export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock'] }, (endpoint) => [
+export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock', 'logger'] }, (endpoint) => [
   endpoint({
     method: 'get',
     path: '/api/admin/leads',
@@ -28,12 +37,23 @@ export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
       200: { description: 'The CSV attachment.', body: { schema: z.string(), contentType: 'text/csv' }, headers: { 'Content-Disposition': 'attachment; filename="contact-messages-<date>.csv"' } },
       400: BAD_QUERY,
     },
-    handle: async ({ query }, { services, clock }, ctx) => {
-      const csv = await services.admin.leads.exportCsv(query);
+    handle: ({ query }, { services, clock, logger }, ctx) => {
       ctx.type = 'text/csv; charset=utf-8';
       ctx.attachment(`contact-messages-${clock().toISOString().slice(0, 10)}.csv`);
-      // A BOM, so spreadsheet programs read the names as UTF-8.
-      return `\uFEFF${csv}`;
+      ctx.vary('Accept-Encoding');
+      // Streamed as it is read: a batch of messages is read when the client has taken the previous ones (16 kB
+      // buffered at most), the first bytes leave at once, and a client that goes away stops the reading (Koa
+      // destroys the body, which ends the generator). The compress and ETag middleware leave streams alone.
+      const csv = Readable.from(withBom(services.admin.leads.exportCsv(query)), { objectMode: false, highWaterMark: 16 * 1024 });
+      if (!acceptedEncodings(ctx.get('Accept-Encoding')).includes('gzip')) return csv;
+      ctx.set('Content-Encoding', 'gzip');
+      // Each batch is flushed as it is compressed, so the first bytes do not wait for zlib's 16 kB of output.
+      const gzip = createGzip({ level: 6, flush: zlibConstants.Z_SYNC_FLUSH });
+      // The headers are sent by the time a batch fails: the answer is cut short, and the log says why.
+      pipeline(csv, gzip, (err) => {
+        if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err }, 'the leads CSV export failed');
+      });
+      return gzip;
     },
   }),
   endpoint({

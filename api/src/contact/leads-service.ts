@@ -9,16 +9,21 @@ import {
 } from '@site/contracts/admin';
 import type { LeadsRepository, StoredLead } from './leads-repository';
 import type { Clock } from '../lib/clock';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { NotFoundError } from '../lib/domain-errors';
-import { toCsv } from './csv';
+import { csvLine } from './csv';
 import { isRecordKey } from '@site/contracts/text';
 
 
 export interface LeadsService {
   list(query: AdminLeadListQuery): Promise<AdminLeadList>;
   update(id: string, update: AdminLeadUpdate): Promise<AdminLead>;
-  /** Every message matching the query, as CSV (formula-safe). */
-  exportCsv(query: Pick<AdminLeadListQuery, 'q' | 'filter'>): Promise<string>;
+  /**
+   * Every message matching the query, as CSV (formula-safe), in pieces: the header line, then the lines of one
+   * batch of messages at a time, each read when the consumer asks for it (the HTTP answer streams them). Stopping
+   * the iteration stops the reading.
+   */
+  exportCsv(query: Pick<AdminLeadListQuery, 'q' | 'filter'>): AsyncGenerator<string, void, undefined>;
 }
 
 /** The owner-mail state a person understands: a pending mail that failed before is being retried. */
@@ -51,7 +56,12 @@ export function toAdminLead(l: StoredLead): AdminLead {
   };
 }
 
-export function createLeadsService(deps: { leads: LeadsRepository; clock: Clock }): LeadsService {
+export function createLeadsService(deps: {
+  leads: LeadsRepository;
+  clock: Clock;
+  /** Messages read per query of the CSV export (default 500). */
+  exportBatchSize?: number;
+}): LeadsService {
   return {
     async list(query) {
       const [page, unread] = await Promise.all([
@@ -72,23 +82,18 @@ export function createLeadsService(deps: { leads: LeadsRepository; clock: Clock 
       return toAdminLead((await deps.leads.findById(id))!);
     },
 
-    async exportCsv(query) {
-      // Every message, newest first, in one read: one consistent view of the inbox, however many there are.
-      const leads = await deps.leads.all({ q: query.q, filter: query.filter });
-      return toCsv([
-        LEAD_CSV_COLUMNS,
-        ...leads.map((l) => [
-          l.createdAt,
-          l.name,
-          l.email,
-          l.company,
-          l.subject,
-          l.message,
-          l.readAt ? 'yes' : 'no',
-          l.handledAt ? 'yes' : 'no',
-          mailState(l),
-        ]),
-      ]);
+    async *exportCsv(query) {
+      yield csvLine(LEAD_CSV_COLUMNS);
+      // Every message, newest first, a batch at a time (keyset): memory is one batch's whatever the inbox holds.
+      for await (const batch of deps.leads.batches({ q: query.q, filter: query.filter, batchSize: deps.exportBatchSize })) {
+        let lines = '';
+        for (const l of batch) {
+          lines += csvLine([l.createdAt, l.name, l.email, l.company, l.subject, l.message, l.readAt ? 'yes' : 'no', l.handledAt ? 'yes' : 'no', mailState(l)]);
+        }
+        yield lines;
+        // Other requests get their turn between batches (SQLite's queries run on this thread).
+        await yieldToEventLoop();
+      }
     },
   };
 }

@@ -6,7 +6,7 @@ import { defineRoutes, type ApiRouter, type DefinedRouteModule, type RouteContex
 /** Every route file's module: each one declares what it uses, and this is the whole of what it can reach. */
 const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   adminAuthRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: [] },
-  adminLeadsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock'] },
+  adminLeadsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['admin'], context: ['clock', 'logger'] },
   adminMonitoringRoutes: { config: ['bodyLimit', 'publicOrigin', 'googlePlacesApiKey', 'yelpApiKey'], services: ['admin'], context: [] },
   adminPostsRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['posts', 'scheduler', 'admin'], context: [] },
   adminMediaRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['media', 'admin'], context: [] },
