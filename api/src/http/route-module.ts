@@ -6,6 +6,7 @@ import type { Logger } from '../lib/logger';
 import type { RateLimitStore } from '../middleware/rate-limit';
 import type { Services } from '../services';
 import type { RemoteRegistry } from '../site/releases/remote-registry';
+import type { RenderCache } from '../site/render/render-cache';
 
 export type ApiRouter = Router<DefaultState, Context>;
 
@@ -23,6 +24,11 @@ export interface RouteContext {
   rateLimits: RateLimitStore;
   /** `draining()` is true once a graceful shutdown began (readiness answers 503). */
   lifecycle: { draining(): boolean };
+  /**
+   * The render cache when it is on (RENDER_CACHE_MB > 0): documents the API makes from public content (the feed, the
+   * sitemaps) are kept there by the same tags as the pages, so a change drops them on every instance (cached-document.ts).
+   */
+  documents?: RenderCache;
 }
 
 /** The parts of the context besides config and services a route file may ask for. */

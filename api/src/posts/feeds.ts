@@ -64,30 +64,35 @@ export interface SitemapEntry {
   lastmod?: string;
 }
 
-/**
- * sitemap.xml of the remotes' static pages (indexable ones) plus the published posts and their categories, at the
- * addresses of the blog's URL scheme (@site/contracts/blog-routes).
- */
-export function sitemapEntries(pages: readonly PageMeta[], posts: readonly PostSummary[]): SitemapEntry[] {
-  const seen = new Set<string>();
+/** The site's own pages in a sitemap: the remotes' static pages (indexable ones), the blog's index and its categories. */
+export function pageEntries(pages: readonly PageMeta[], categorySlugs: readonly string[], blogLastmod: string | undefined): SitemapEntry[] {
   const out: SitemapEntry[] = [];
-  const add = (entry: SitemapEntry) => {
-    if (seen.has(entry.path)) return;
-    seen.add(entry.path);
-    out.push(entry);
-  };
-  for (const page of pages) if (!page.noindex) add({ path: page.canonical && page.canonical.startsWith('/') ? page.canonical : page.path });
-  const newest = posts[0]?.updatedAt;
-  add({ path: BLOG_ROUTES.home, lastmod: newest });
-  for (const post of posts) add({ path: blogPostPath(post.slug), lastmod: post.updatedAt });
-  for (const post of posts) add({ path: blogCategoryPath(post.categorySlug) });
+  for (const page of pages) if (!page.noindex) out.push({ path: page.canonical && page.canonical.startsWith('/') ? page.canonical : page.path });
+  out.push({ path: BLOG_ROUTES.home, lastmod: blogLastmod });
+  for (const slug of categorySlugs) out.push({ path: blogCategoryPath(slug) });
   return out;
 }
 
+/** The published posts' addresses (the blog's URL scheme, @site/contracts/blog-routes) with their last change. */
+export function postEntries(posts: ReadonlyArray<{ slug: string; updatedAt: string }>): SitemapEntry[] {
+  return posts.map((post) => ({ path: blogPostPath(post.slug), lastmod: post.updatedAt }));
+}
+
+/** One address once, the first time it comes (a canonical shared by two pages). */
+export function uniqueEntries(entries: readonly SitemapEntry[]): SitemapEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => !seen.has(entry.path) && Boolean(seen.add(entry.path)));
+}
+
+const lastmodOf = (lastmod: string | undefined) => (lastmod ? `<lastmod>${escapeXml(lastmod.slice(0, 10))}</lastmod>` : '');
+
 export function renderSitemap(entries: readonly SitemapEntry[], publicOrigin: string): string {
-  const urls = entries.map(
-    (e) =>
-      `  <url><loc>${escapeXml(absolute(publicOrigin, e.path))}</loc>${e.lastmod ? `<lastmod>${escapeXml(e.lastmod.slice(0, 10))}</lastmod>` : ''}</url>`,
-  );
+  const urls = entries.map((e) => `  <url><loc>${escapeXml(absolute(publicOrigin, e.path))}</loc>${lastmodOf(e.lastmod)}</url>`);
   return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+}
+
+/** A sitemap index (sitemaps.org): the parts, each with the date of its newest change. */
+export function renderSitemapIndex(parts: readonly SitemapEntry[], publicOrigin: string): string {
+  const items = parts.map((p) => `  <sitemap><loc>${escapeXml(absolute(publicOrigin, p.path))}</loc>${lastmodOf(p.lastmod)}</sitemap>`);
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...items, '</sitemapindex>', ''].join('\n');
 }

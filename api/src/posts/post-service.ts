@@ -44,7 +44,7 @@ import { SCHEDULE_MESSAGES, parsePublishAt, publishAtProblem } from '@site/contr
 import { describeIssues, fieldIssues, type FieldIssue } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
 import type { ChangeEvents, InTransaction } from '../db/in-transaction';
-import type { NewRevision, PostFilter, PostPosition, PostsRepository, StoredPost, StoredPostSummary, StoredRevision } from './posts-repository';
+import type { NewRevision, PostFilter, PostPosition, PostsRepository, PublishedKey, PublishedPart, StoredPost, StoredPostSummary, StoredRevision } from './posts-repository';
 import { postChangeTags } from '../lib/content-tags';
 import { createLogger, type Logger } from '../lib/logger';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
@@ -58,6 +58,12 @@ export interface PostService {
   listPublished(filter?: { q?: string; category?: string }): Promise<PostSummary[]>;
   /** One page of published posts (`GET /api/posts`): the query is validated here; a bad cursor is invalid input. */
   pagePublished(query?: PostListQueryInput): Promise<PostList>;
+  /** The newest `limit` published posts, newest first: the RSS feed. */
+  feed(limit: number): Promise<PostSummary[]>;
+  /** The published posts cut into sitemap parts of `size`, oldest first (see PostsRepository.publishedParts). */
+  sitemapParts(size: number): Promise<PublishedPart[]>;
+  /** The posts of one sitemap part: its first post's key and the part's size. */
+  sitemapPart(first: PublishedKey, size: number): Promise<Array<{ slug: string; updatedAt: string }>>;
   /** A published post by slug; 404 'Post not found' otherwise. */
   getPublished(slug: string): Promise<Post>;
   /** Adds one view to a published post and answers the new count. */
@@ -515,6 +521,13 @@ export function createPostService(deps: {
     async listCategories() {
       return posts.listCategories();
     },
+
+    async feed(limit) {
+      return (await posts.newestPublished(limit)).map(toSummary);
+    },
+
+    sitemapParts: (size) => posts.publishedParts(size),
+    sitemapPart: (first, size) => posts.publishedFrom(first, size),
 
     async listAll(filter = {}) {
       return (await posts.list({ q: filter.q, status: filter.status })).map(toSummary);

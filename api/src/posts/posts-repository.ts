@@ -79,6 +79,19 @@ export interface PostPosition {
   id: string;
 }
 
+/** A published post's place in publication order. */
+export interface PublishedKey {
+  publishedAt: string;
+  id: string;
+}
+
+export interface PublishedPart {
+  first: PublishedKey;
+  count: number;
+  /** The newest `updated_at` of the part. */
+  lastmod: string;
+}
+
 export interface PostPage {
   posts: StoredPostSummary[];
   /** Every post matching the filter, across all pages. */
@@ -99,6 +112,15 @@ export interface PostsRepository {
   pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPostSummary[]; total: number }>;
   /** How many posts have each status, over every post (one grouped count); 0 for a status no post has. */
   countByStatus(): Promise<Record<PostStatus, number>>;
+  /** The newest `limit` published posts, newest first (the feed): read through the (status, published_at) index. */
+  newestPublished(limit: number): Promise<StoredPostSummary[]>;
+  /**
+   * The published posts cut into parts of `size`, oldest first (published date, then id), so that a new post only
+   * changes the last part: each part's first post, its size and its newest change. Reads the index keys, no post.
+   */
+  publishedParts(size: number): Promise<PublishedPart[]>;
+  /** Up to `limit` published posts from `first` on (inclusive), oldest first: one part of `publishedParts`. */
+  publishedFrom(first: PublishedKey, limit: number): Promise<Array<{ slug: string; updatedAt: string }>>;
   findById(id: string): Promise<StoredPost | undefined>;
   findBySlug(slug: string): Promise<StoredPost | undefined>;
   /** Slugs equal to `base` or `base-<n>`, to pick the next free one. */
@@ -248,6 +270,49 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     async list(filter = {}) {
       const rows = await filtered(filter).select(SUMMARY_COLUMNS).orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').execute();
       return rows.map(toStoredSummary);
+    },
+
+    async newestPublished(limit) {
+      const rows = await db
+        .selectFrom('blog_posts')
+        .select(SUMMARY_COLUMNS)
+        .where('status', '=', 'published')
+        .orderBy('published_at', 'desc')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(toStoredSummary);
+    },
+
+    async publishedParts(partSize) {
+      // An integer literal: a bound number may arrive as a real on SQLite, and n / 20.0 is no part number.
+      if (!Number.isSafeInteger(partSize) || partSize < 1) throw new Error(`a part size must be a whole number, got ${partSize}`);
+      const size = sql.lit(partSize);
+      // One pass over the published posts' keys in publication order, cut into parts of `size`: each part's first key,
+      // its count and its newest change. Window functions: SQLite 3.25+ and PostgreSQL alike.
+      const { rows } = await sql<{ part: CountValue; count: CountValue; lastmod: string; first_published_at: string; first_id: string }>`
+        select part, count(*) as count, max(updated_at) as lastmod,
+               min(case when n % ${size} = 0 then published_at end) as first_published_at,
+               min(case when n % ${size} = 0 then id end) as first_id
+        from (select id, published_at, updated_at, n, n / ${size} as part
+              from (select id, published_at, updated_at, row_number() over (order by published_at, id) - 1 as n
+                    from blog_posts where status = 'published') ranked) parts
+        group by part
+        order by part`.execute(db);
+      return rows.map((r) => ({ first: { publishedAt: r.first_published_at, id: r.first_id }, count: Number(r.count), lastmod: r.lastmod }));
+    },
+
+    async publishedFrom(first, limit) {
+      const rows = await db
+        .selectFrom('blog_posts')
+        .select(['slug', 'updated_at'])
+        .where('status', '=', 'published')
+        .where((eb) => eb.or([eb('published_at', '>', first.publishedAt), eb.and([eb('published_at', '=', first.publishedAt), eb('id', '>=', first.id)])]))
+        .orderBy('published_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ slug: r.slug, updatedAt: r.updated_at }));
     },
 
     async page(filter, { limit, after }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BLOG_FEED_PATH, BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import { PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
 import { bestRouteMatch } from '@site/contracts/route-match';
-import { escapeXml, renderRss, sitemapEntries } from '../feeds';
+import { escapeXml, pageEntries, postEntries, renderRss } from '../feeds';
 
 const summary = (slug: string, categorySlug: string): PostSummary => ({
   id: slug,
@@ -43,20 +43,20 @@ describe('feed and sitemap addresses', () => {
   const blogPatterns = Object.values(BLOG_ROUTES);
 
   it("are the blog route table's pages: each post and category address routes to its page with its slug", () => {
-    const entries = sitemapEntries([], posts).map((e) => e.path);
+    const entries = [...pageEntries([], ['case-studies', 'ai-automation'], undefined), ...postEntries(posts)].map((e) => e.path);
     expect(entries).toEqual([
       BLOG_ROUTES.home,
-      blogPostPath('chatbots-for-dentists'),
-      blogPostPath('category'),
       blogCategoryPath('case-studies'),
       blogCategoryPath('ai-automation'),
+      blogPostPath('chatbots-for-dentists'),
+      blogPostPath('category'),
     ]);
     expect(entries.map((path) => bestRouteMatch(blogPatterns, path))).toEqual([
       { pattern: BLOG_ROUTES.home, params: {} },
-      { pattern: BLOG_ROUTES.post, params: { slug: 'chatbots-for-dentists' } },
-      { pattern: BLOG_ROUTES.post, params: { slug: 'category' } },
       { pattern: BLOG_ROUTES.category, params: { category: 'case-studies' } },
       { pattern: BLOG_ROUTES.category, params: { category: 'ai-automation' } },
+      { pattern: BLOG_ROUTES.post, params: { slug: 'chatbots-for-dentists' } },
+      { pattern: BLOG_ROUTES.post, params: { slug: 'category' } },
     ]);
   });
 

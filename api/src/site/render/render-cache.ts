@@ -33,6 +33,8 @@ export interface CachedPage {
   encoded: { br?: Buffer; gzip?: Buffer };
   /** Strong validator of the document (the same for every encoding; `Vary: Accept-Encoding` tells them apart). */
   etag: string;
+  /** When what it shows last changed (an HTTP date), for documents that say so (`Last-Modified`: the feed). */
+  lastModified?: string;
   /** What the page was made from besides its key: the data tags, `remote:<owner>` (CDN surrogate keys). */
   tags: readonly string[];
   storedAt: number;
@@ -73,7 +75,7 @@ export type Lookup =
       kind: 'render';
       stale: CachedPage | undefined;
       /** Stores the result (when cacheable and nothing it was made from changed meanwhile) and hands it to the waiting. */
-      done: (result: { status: number; html: string; tags: readonly string[]; cacheable: boolean } | undefined) => CachedPage | undefined;
+      done: (result: { status: number; html: string; tags: readonly string[]; cacheable: boolean; lastModified?: string } | undefined) => CachedPage | undefined;
       /** Whether done() was called. */
       readonly settled: boolean;
     };
@@ -94,7 +96,7 @@ export const PAGE_STALE_MS = 10 * 60_000;
 export const NOT_FOUND_MAX_AGE_MS = 10_000;
 
 
-function makeEntry(status: number, html: string, tags: readonly string[], now: number): CachedPage {
+function makeEntry(status: number, html: string, tags: readonly string[], now: number, lastModified?: string): CachedPage {
   const identity = Buffer.from(html);
   return {
     status,
@@ -102,6 +104,7 @@ function makeEntry(status: number, html: string, tags: readonly string[], now: n
     identity,
     encoded: {},
     etag: strongEtag(html),
+    ...(lastModified ? { lastModified } : {}),
     tags,
     storedAt: now,
     maxAgeMs: status === 404 ? NOT_FOUND_MAX_AGE_MS : PAGE_MAX_AGE_MS,
@@ -186,7 +189,7 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
           let page: CachedPage | undefined;
           try {
             if (result) {
-              page = makeEntry(result.status, result.html, result.tags, clock());
+              page = makeEntry(result.status, result.html, result.tags, clock(), result.lastModified);
               const outdated = result.tags.some((tag) => (invalidatedAt.get(tag) ?? -1) >= started);
               if (result.cacheable && !outdated) store(key, page);
             }
