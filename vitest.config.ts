@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -36,6 +37,9 @@ const TIMED_API_FILES = [
 
 export default defineConfig({
   test: {
+    // vitest's own default is one worker less than the cores: on our 2-core machines that is one file at a time, and the
+    // API files mostly wait on sockets and databases. Two (or every core on a bigger machine); VITEST_MAX_WORKERS sets it.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism()),
     projects: [
       { test: { name: 'contracts', root: 'packages/contracts', environment: 'node', include: ['src/**/__tests__/**/*.test.ts'] } },
       // The repo's own tooling: eslint.config.js's boundaries, proven through the ESLint API.

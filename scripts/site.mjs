@@ -5,7 +5,7 @@
 //   serve   serve what is built (no rebuild)
 //   test    install, get Debian's chromium if missing, build, lint, typecheck, vitest, Playwright
 //   lint | typecheck | unit | e2e   one step of `test`
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ const PNPM_VERSION = '10.34.9';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 function run(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: opts.quiet ? 'ignore' : 'inherit', env: { ...process.env, ...opts.env } });
   if (res.error) throw res.error;
   return res.status ?? 1;
 }
@@ -77,10 +77,25 @@ function ensureChromium() {
 
 // Lint first: it catches a crossed boundary before the slower steps run. The cache (by file content, dropped
 // by ESLint when the config or its version changes) makes a rerun take about 2 s instead of 10-15 s of CPU.
-const lint = () =>
-  pnpm(['exec', 'eslint', '.', '--max-warnings=0', '--cache', '--cache-strategy=content', '--cache-location=node_modules/.cache/eslint/'], 'Lint', {
-    soft: true,
+const LINT_ARGS = ['exec', 'eslint', '.', '--max-warnings=0', '--cache', '--cache-strategy=content', '--cache-location=node_modules/.cache/eslint/'];
+const lint = () => pnpm(LINT_ARGS, 'Lint', { soft: true });
+/**
+ * The lint beside another step (the typecheck): both are single-threaded most of the time, so on two cores they take
+ * about as long together as the longer one alone. Its output is held and printed when it ends, in one piece.
+ */
+function lintAside() {
+  pnpm(['--version'], 'pnpm', { soft: true, quiet: true });
+  const [cmd, ...pre] = pnpmCmd;
+  const started = Date.now();
+  const child = spawn(cmd, [...pre, ...LINT_ARGS], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: 1, output: `${error}\n`, seconds: 0 }));
+    child.on('close', (status) => resolve({ status: status ?? 1, output: Buffer.concat(output).toString(), seconds: Math.round((Date.now() - started) / 1000) }));
   });
+}
 const typecheck = () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck'], 'Typecheck', { soft: true });
 // After `npm test` has built everything, a suite that needs a build fails instead of being skipped
 // (api/src/test-support/built-site.ts): a missing build is then a broken build, not a reason to test less.
@@ -158,9 +173,15 @@ switch (step) {
     timed('install', install);
     timed('chromium', ensureChromium);
     timed('build', build);
+    console.log('→ Lint (beside the typecheck; its output follows the typecheck)…');
+    const linting = lintAside();
+    const typecheckStatus = timed('typecheck', typecheck);
+    const linted = await linting;
+    process.stdout.write(linted.output);
+    seconds.lint = linted.seconds;
     const results = {
-      lint: timed('lint', lint),
-      typecheck: timed('typecheck', typecheck),
+      lint: linted.status,
+      typecheck: typecheckStatus,
       'unit + integration': timed('unit + integration', () => unit(true)),
       browser: timed('browser', e2e),
     };

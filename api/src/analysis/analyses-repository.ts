@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AnalysisResponse } from '@site/contracts/analysis';
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
@@ -11,6 +11,8 @@ export interface StoredAnalysis {
   id: string;
   cacheKey: string;
   mode: 'smb' | 'website';
+  /** The business it is about (what earlier reports are matched by). */
+  businessKey: string;
   createdAt: Date;
   report: StoredReport;
 }
@@ -20,8 +22,8 @@ export interface AnalysisRepository {
   insert(record: StoredAnalysis, also?: InTransaction): Promise<void>;
   findById(id: string): Promise<StoredAnalysis | undefined>;
   findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
-  /** The newest analyses created before `before` whose cache key starts with `keyPrefix`, newest first. */
-  findEarlierByKeyPrefix(keyPrefix: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
+  /** The newest analyses of the business `businessKey` created before `before`, newest first (an index lookup). */
+  findEarlierOfBusiness(businessKey: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
 }
 
 /** Storage of analyses. Same SQL on SQLite and PostgreSQL (ISO text timestamps sort as text). */
@@ -30,6 +32,7 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
     id: row.id,
     cacheKey: row.cache_key,
     mode: row.mode,
+    businessKey: row.business_key ?? '',
     createdAt: new Date(row.created_at),
     report: JSON.parse(row.report) as StoredAnalysis['report'],
   });
@@ -44,7 +47,7 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
       }
       await db
         .insertInto('analyses')
-        .values({ id: a.id, cache_key: a.cacheKey, mode: a.mode, created_at: a.createdAt.toISOString(), report: JSON.stringify(a.report) })
+        .values({ id: a.id, cache_key: a.cacheKey, mode: a.mode, business_key: a.businessKey, created_at: a.createdAt.toISOString(), report: JSON.stringify(a.report) })
         .execute();
     },
     async findById(id) {
@@ -62,12 +65,11 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
         .executeTakeFirst();
       return row ? toStored(row) : undefined;
     },
-    async findEarlierByKeyPrefix(keyPrefix, before, limit) {
-      // substr/length count characters on both engines; the cast keeps PostgreSQL from guessing the type.
+    async findEarlierOfBusiness(businessKey, before, limit) {
       const rows = await db
         .selectFrom('analyses')
         .selectAll()
-        .where(sql<string>`substr(cache_key, 1, length(cast(${keyPrefix} as text)))`, '=', keyPrefix)
+        .where('business_key', '=', businessKey)
         .where('created_at', '<', before.toISOString())
         .orderBy('created_at', 'desc')
         .limit(limit)

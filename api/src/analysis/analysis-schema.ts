@@ -7,6 +7,8 @@ export interface AnalysesTable {
   created_at: string;
   /** The report JSON text (scores, recommendations, aiAssessment…). */
   report: string;
+  /** The business it is about (analysis-service.ts businessKeyOf): earlier reports of it are found by this (indexed). */
+  business_key: string | null;
 }
 
 export interface AnalysisTables {

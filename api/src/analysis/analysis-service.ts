@@ -237,9 +237,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   /** The latest earlier report of the same business (any age), or null: what the scorecard compares against. */
   async function findPrevious(stored: StoredAnalysis): Promise<PreviousReport | null> {
     const key = businessKeyOf(stored);
-    const candidates = await deps.repository.findEarlierByKeyPrefix(key, stored.createdAt, 5);
-    // The SQL prefix can also match a longer key (a name containing '|'); the same rule on both sides decides.
-    const earlier = candidates.find((c) => c.id !== stored.id && c.mode === stored.mode && businessKeyOf(c) === key);
+    const candidates = await deps.repository.findEarlierOfBusiness(key, stored.createdAt, 5);
+    const earlier = candidates.find((c) => c.id !== stored.id && c.mode === stored.mode);
     return earlier ? previousOf(earlier) : null;
   }
 
@@ -258,7 +257,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     const hit = await deps.repository.findLatestByCacheKey(cacheKey, since);
     if (hit) return answer(hit, true);
     const report = await run();
-    const stored: StoredAnalysis = { id: newId(), cacheKey, mode, createdAt: clock(), report };
+    const stored: StoredAnalysis = { id: newId(), cacheKey, mode, businessKey: businessKeyOf({ mode, cacheKey, report }), createdAt: clock(), report };
     await deps.repository.insert(stored, deps.events?.inTransaction(stored));
     deps.events?.committed();
     return answer(stored, false);
