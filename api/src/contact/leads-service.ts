@@ -59,7 +59,7 @@ export function toAdminLead(l: StoredLead): AdminLead {
 export function createLeadsService(deps: {
   leads: LeadsRepository;
   clock: Clock;
-  /** Messages read per query of the CSV export (default 500). */
+  /** Messages read per query of the CSV export (the repository's default, 200, when absent). */
   exportBatchSize?: number;
 }): LeadsService {
   return {

@@ -235,8 +235,8 @@ describe.each(testBackends().map((b) => b.name))('the leads CSV export, streamed
       req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? undefined : reject(err)));
     });
     const read = await Promise.race([watched.ended, deadline(10_000, 'the export did not stop reading after the client left')]);
-    // The batch held when it left, and at most what the 16 kB buffer takes after it: far from all 40.
-    expect(read).toBeGreaterThanOrEqual(2);
+    // The reading ended (above) having read at most the batch held when the client left and what the 16 kB buffer
+    // takes after it (it may stop sooner, when the server sees the close first): far from all 40.
     expect(read).toBeLessThan(FULL_BATCHES / 4);
     // The server still answers.
     admin.leads = realService;
