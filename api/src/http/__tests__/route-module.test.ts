@@ -13,7 +13,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   mediaRoutes: { config: [], services: ['media'], context: [] },
   adminWebhooksRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['webhooksOut', 'admin'], context: [] },
   analysisRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['analysis'], context: ['rateLimits'] },
-  blogFeedsRoutes: { config: ['publicOrigin'], services: ['posts'], context: ['remotes'] },
+  blogFeedsRoutes: { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts'], context: ['remotes', 'documents'] },
   contactRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['contact'], context: ['rateLimits', 'logger'] },
   eventsRoutes: { config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits'] },
   healthRoutes: { config: [], services: ['health', 'admin'], context: ['lifecycle'] },
@@ -70,11 +70,13 @@ describe('defineRoutes', () => {
 
 describe('the API route files', () => {
   it('each build their module with defineRoutes, declaring exactly what they use', async () => {
-    const dir = new URL('..', import.meta.url);
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && f !== 'route-module.ts');
+    // Every `*-routes.ts` of every area (and http/'s own), wherever it lives under api/src.
+    const src = new URL('../../', import.meta.url);
+    const files = (await readdir(src, { recursive: true })).filter((f) => f.endsWith('-routes.ts') && !f.includes('__tests__'));
+    expect(files.length).toBeGreaterThan(10);
     const found: Record<string, unknown> = {};
     for (const file of files) {
-      const exports = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+      const exports = (await import(new URL(file, src).href)) as Record<string, unknown>;
       for (const [name, value] of Object.entries(exports)) {
         if (name.endsWith('Routes') && typeof value === 'function') found[name] = (value as Partial<DefinedRouteModule>).needs ?? 'not defined with defineRoutes';
       }

@@ -1,0 +1,70 @@
+import { ADMIN_SESSION_IDLE_MS, ADMIN_SESSION_MAX_AGE_MS } from '@site/contracts/admin';
+import type { Job, JobRunner } from '../lib/job-runner';
+import type { Logger } from '../lib/logger';
+import type { RetentionRepository } from './retention-repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows removed per transaction: short enough that no writer waits long behind one. */
+export const RETENTION_BATCH = 500;
+
+export interface RetentionRules {
+  /** Finished outgoing webhook deliveries and their attempts are kept this many days (RETENTION_DELIVERY_DAYS, 30). */
+  deliveryDays: number;
+}
+
+export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30 };
+
+export interface RetentionService {
+  /** Runs the pruning now (tests, and an owner who wants it at once); resolves with how many rows went. */
+  runNow(): Promise<number>;
+}
+
+/**
+ * Retention: what the site stores for a while only is deleted when its time is over, by one job kind (`retention`)
+ * of the background runner, on one instance of many (its lease), hourly, in batches of RETENTION_BATCH within the run's
+ * time budget (what is left waits for the next run). What it deletes: finished outgoing webhook deliveries and their
+ * attempts after `deliveryDays` (a delivery still being retried stays), admin sessions past their 24 hours of age or
+ * inactivity (they no longer open anything).
+ */
+export function createRetentionService(deps: {
+  repository: RetentionRepository;
+  logger: Logger;
+  jobs: Pick<JobRunner, 'add'>;
+  rules?: Partial<RetentionRules>;
+  pollMs?: number;
+}): RetentionService {
+  const rules = { ...DEFAULT_RETENTION, ...deps.rules };
+  const job: Job = deps.jobs.add({
+    name: 'retention',
+    pollMs: deps.pollMs ?? 60 * 60_000,
+    lease: { ttlMs: 3 * 60 * 60_000 },
+    async run(run) {
+      const now = run.now().getTime();
+      const iso = (ms: number) => new Date(ms).toISOString();
+      let done = 0;
+      const steps: Array<[string, () => Promise<number>]> = [
+        ['outgoing webhook deliveries', () => deps.repository.pruneDeliveries(iso(now - rules.deliveryDays * DAY_MS), RETENTION_BATCH)],
+        ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH)],
+      ];
+      for (const [what, step] of steps) {
+        let removed = 0;
+        for (;;) {
+          if (run.signal.aborted) break;
+          const n = await step();
+          removed += n;
+          if (n < RETENTION_BATCH) break;
+          // Let requests in between two batches.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (removed > 0) deps.logger.info({ removed, what }, 'retention: removed what its time was over');
+        done += removed;
+      }
+      return { done };
+    },
+  });
+  return {
+    async runNow() {
+      return (await job.kick())?.done ?? 0;
+    },
+  };
+}
