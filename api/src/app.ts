@@ -204,7 +204,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
 
   const router: ApiRouter = new Router();
   let draining = false;
-  const routeContext: RouteContext = { config, logger, clock, services, remotes, rateLimits, lifecycle: { draining: () => draining } };
+  const routeContext: RouteContext = {
+    config,
+    logger,
+    clock,
+    services,
+    remotes,
+    rateLimits,
+    lifecycle: { draining: () => draining },
+    ...(config.renderCacheBytes ? { documents: renderCache } : {}),
+  };
   for (const register of API_ROUTES) register(router, routeContext);
 
   // Behind a proxy, the client is the address the last `trustProxyHops` proxies appended (rightmost), not the leftmost
