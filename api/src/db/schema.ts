@@ -23,6 +23,18 @@ export interface EventsTable {
   received_at: string;
 }
 
+/** Tracking events of one UTC day rolled up (migrations/0018-event-daily.ts): page views per path and props, others per name. */
+export interface EventDailyTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  name: string;
+  /** A page view's path; '' for other events. */
+  path: string;
+  /** A page view's props text (its referrer class); '' for none. */
+  props: string;
+  count: number;
+}
+
 /** A lease on work that one instance alone must do (migrations/0006-leases.ts). */
 export interface LeasesTable {
   name: string;
@@ -42,6 +54,7 @@ export interface ReleaseTables {
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
 export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables, WebhooksOutTables, MediaTables {
   events: EventsTable;
+  event_daily: EventDailyTable;
   leases: LeasesTable;
 }
 

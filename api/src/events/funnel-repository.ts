@@ -21,42 +21,65 @@ export interface FunnelRepository {
   pageViewsByProps(since: string): Promise<{ props: string | null; views: number }[]>;
 }
 
+type Count = number | string | bigint;
+
+/**
+ * Reads raw events and their daily aggregates together (event_daily: the days the retention rolled up, migration
+ * 0018). A day is either still raw or rolled up whole, in one transaction, so nothing is counted twice; a window's
+ * start is a UTC day's start, so its day compares with the aggregates' `day`.
+ */
 export function createFunnelRepository(db: Kysely<Database>): FunnelRepository {
+  const dayOf = (since: string) => since.slice(0, 10);
   return {
     async dailyCounts(names, since) {
       if (names.length === 0) return [];
       const day = sql<string>`substr(at, 1, 10)`;
-      const rows = await db
-        .selectFrom('events')
-        .select((eb) => [day.as('day'), 'name', eb.fn.countAll<number | string | bigint>().as('n')])
-        .where('name', 'in', [...names])
-        .where('at', '>=', since)
-        .groupBy([day, 'name'])
-        .execute();
-      return rows.map((r) => ({ day: r.day, name: r.name, count: Number(r.n) }));
+      const [raw, rolled] = await Promise.all([
+        db
+          .selectFrom('events')
+          .select((eb) => [day.as('day'), 'name', eb.fn.countAll<Count>().as('n')])
+          .where('name', 'in', [...names])
+          .where('at', '>=', since)
+          .groupBy([day, 'name'])
+          .execute(),
+        db
+          .selectFrom('event_daily')
+          .select((eb) => ['day', 'name', eb.fn.sum<Count>('count').as('n')])
+          .where('name', 'in', [...names])
+          .where('day', '>=', dayOf(since))
+          .groupBy(['day', 'name'])
+          .execute(),
+      ]);
+      const counts = new Map<string, DailyEventCount>();
+      for (const r of [...raw, ...rolled]) {
+        const key = `${r.day}\n${r.name}`;
+        const entry = counts.get(key) ?? { day: r.day, name: r.name, count: 0 };
+        entry.count += Number(r.n);
+        counts.set(key, entry);
+      }
+      return [...counts.values()];
     },
     async topPages(since, limit) {
-      const rows = await db
-        .selectFrom('events')
-        .select((eb) => ['path', eb.fn.countAll<number | string | bigint>().as('n')])
-        .where('name', '=', 'page_view')
-        .where('at', '>=', since)
-        .groupBy('path')
-        .orderBy(sql`count(*)`, 'desc')
-        .orderBy('path')
-        .limit(limit)
-        .execute();
+      const { rows } = await sql<{ path: string; n: Count }>`
+        select path, sum(n) as n from (
+          select path, count(*) as n from events where name = 'page_view' and at >= ${since} group by path
+          union all
+          select path, sum(count) as n from event_daily where name = 'page_view' and day >= ${dayOf(since)} group by path
+        ) pages
+        group by path
+        order by sum(n) desc, path
+        limit ${sql.lit(Math.max(1, Math.trunc(limit)))}`.execute(db);
       return rows.map((r) => ({ path: r.path, views: Number(r.n) }));
     },
     async pageViewsByProps(since) {
-      const rows = await db
-        .selectFrom('events')
-        .select((eb) => ['props', eb.fn.countAll<number | string | bigint>().as('n')])
-        .where('name', '=', 'page_view')
-        .where('at', '>=', since)
-        .groupBy('props')
-        .execute();
-      return rows.map((r) => ({ props: r.props, views: Number(r.n) }));
+      const { rows } = await sql<{ props: string | null; n: Count }>`
+        select props, sum(n) as n from (
+          select coalesce(props, '') as props, count(*) as n from events where name = 'page_view' and at >= ${since} group by props
+          union all
+          select props, sum(count) as n from event_daily where name = 'page_view' and day >= ${dayOf(since)} group by props
+        ) referrers
+        group by props`.execute(db);
+      return rows.map((r) => ({ props: r.props === '' ? null : r.props, views: Number(r.n) }));
     },
   };
 }

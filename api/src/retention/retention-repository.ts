@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
 /**
@@ -10,7 +10,17 @@ export interface RetentionRepository {
   pruneDeliveries(before: string, batch: number): Promise<number>;
   /** Admin sessions past their age (created before `createdBefore`) or idle (last seen before `seenBefore`). */
   pruneSessions(createdBefore: string, seenBefore: string, batch: number): Promise<number>;
+  /** The oldest UTC day (YYYY-MM-DD) that still has raw tracking events, if it is before `beforeDay`. */
+  oldestRawEventDay(beforeDay: string): Promise<string | undefined>;
+  /**
+   * Rolls one UTC day of raw tracking events up into its daily aggregates (event_daily) and deletes them, in one
+   * transaction: the day is either raw or rolled up, never both. Answers how many raw events it removed.
+   */
+  rollUpEventDay(day: string): Promise<number>;
 }
+
+/** The day after a YYYY-MM-DD day. */
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export function createRetentionRepository(db: Kysely<Database>): RetentionRepository {
   return {
@@ -44,6 +54,29 @@ export function createRetentionRepository(db: Kysely<Database>): RetentionReposi
       if (ids.length === 0) return 0;
       await db.deleteFrom('admin_sessions').where('id_hash', 'in', ids).execute();
       return ids.length;
+    },
+    async oldestRawEventDay(beforeDay) {
+      const row = await db.selectFrom('events').select('at').where('at', '<', beforeDay).orderBy('at').limit(1).executeTakeFirst();
+      return row?.at.slice(0, 10);
+    },
+    async rollUpEventDay(day) {
+      const end = nextDay(day);
+      return db.transaction().execute(async (trx) => {
+        // Page views keep their path and props (top pages, referrer classes); other events count per day and name.
+        await sql`
+          insert into event_daily (day, name, path, props, count)
+          select day, name, path, props, count(*) from (
+            select ${day} as day, name,
+                   case when name = 'page_view' then path else '' end as path,
+                   case when name = 'page_view' then coalesce(props, '') else '' end as props
+            from events where at >= ${day} and at < ${end}
+          ) raw
+          where true
+          group by day, name, path, props
+          on conflict (day, name, path, props) do update set count = event_daily.count + excluded.count`.execute(trx);
+        const deleted = await trx.deleteFrom('events').where('at', '>=', day).where('at', '<', end).executeTakeFirst();
+        return Number(deleted.numDeletedRows);
+      });
     },
   };
 }

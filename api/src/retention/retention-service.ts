@@ -10,9 +10,11 @@ export const RETENTION_BATCH = 500;
 export interface RetentionRules {
   /** Finished outgoing webhook deliveries and their attempts are kept this many days (RETENTION_DELIVERY_DAYS, 30). */
   deliveryDays: number;
+  /** Raw tracking events are kept this many days, then rolled up into daily aggregates (RETENTION_EVENT_DAYS, 90). */
+  eventDays: number;
 }
 
-export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30 };
+export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90 };
 
 export interface RetentionService {
   /** Runs the pruning now (tests, and an owner who wants it at once); resolves with how many rows went. */
@@ -24,7 +26,8 @@ export interface RetentionService {
  * of the background runner, on one instance of many (its lease), hourly, in batches of RETENTION_BATCH within the run's
  * time budget (what is left waits for the next run). What it deletes: finished outgoing webhook deliveries and their
  * attempts after `deliveryDays` (a delivery still being retried stays), admin sessions past their 24 hours of age or
- * inactivity (they no longer open anything).
+ * inactivity (they no longer open anything); raw tracking events older than `eventDays`, rolled up into daily counts
+ * (event_daily) a whole UTC day per transaction, so the dashboard's counts stay the same for any window.
  */
 export function createRetentionService(deps: {
   repository: RetentionRepository;
@@ -33,7 +36,10 @@ export function createRetentionService(deps: {
   rules?: Partial<RetentionRules>;
   pollMs?: number;
 }): RetentionService {
-  const rules = { ...DEFAULT_RETENTION, ...deps.rules };
+  const rules: RetentionRules = {
+    deliveryDays: deps.rules?.deliveryDays ?? DEFAULT_RETENTION.deliveryDays,
+    eventDays: deps.rules?.eventDays ?? DEFAULT_RETENTION.eventDays,
+  };
   const job: Job = deps.jobs.add({
     name: 'retention',
     pollMs: deps.pollMs ?? 60 * 60_000,
@@ -46,6 +52,24 @@ export function createRetentionService(deps: {
         ['outgoing webhook deliveries', () => deps.repository.pruneDeliveries(iso(now - rules.deliveryDays * DAY_MS), RETENTION_BATCH)],
         ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH)],
       ];
+      // Tracking events: whole UTC days older than the retention, oldest first, one day per transaction.
+      const firstKeptDay = iso(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate()) - rules.eventDays * DAY_MS).slice(0, 10);
+      let rolled = 0;
+      for (;;) {
+        if (run.signal.aborted) break;
+        const day = await deps.repository.oldestRawEventDay(firstKeptDay);
+        if (!day) break;
+        const n = await deps.repository.rollUpEventDay(day);
+        // A day that yields nothing would be found again: stop, and say so (an `at` out of the ISO form).
+        if (n === 0) {
+          deps.logger.warn({ day }, 'retention: a day of tracking events could not be rolled up');
+          break;
+        }
+        rolled += n;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (rolled > 0) deps.logger.info({ removed: rolled, what: 'tracking events' }, 'retention: rolled raw events up into daily counts');
+      done += rolled;
       for (const [what, step] of steps) {
         let removed = 0;
         for (;;) {

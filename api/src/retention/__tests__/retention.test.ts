@@ -5,6 +5,8 @@ import { createLeasesRepository } from '../../db/leases-repository';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
 import { createRetentionRepository } from '../retention-repository';
 import { createRetentionService, RETENTION_BATCH } from '../retention-service';
+import { createFunnelRepository } from '../../events/funnel-repository';
+import { createFunnelService } from '../../events/funnel-service';
 
 /*
  * Retention keeps what it promises and deletes the rest: finished outgoing webhook deliveries (with their attempts)
@@ -90,6 +92,41 @@ for (const backend of testBackends()) {
       expect(attempts.map((a) => a.delivery_id)).toEqual(['recent', 'retrying']);
       const sessions = await db.selectFrom('admin_sessions').select('id_hash').execute();
       expect(sessions.map((s) => s.id_hash)).toEqual(['live']);
+    });
+
+    it('rolls raw tracking events up into daily counts: the dashboard shows the same figures before and after', async () => {
+      const db = database.handle.db;
+      const referrers = ['{"referrer":"search"}', '{"referrer":"social"}', null];
+      const names = ['page_view', 'analysis_started', 'analysis_completed', 'analysis_error', 'contact_submitted'];
+      const events = Array.from({ length: 1_200 }, (_, i) => {
+        const name = names[i % names.length]!;
+        // Over the last 40 days, a few at odd times of the day, several per day and name.
+        const at = iso(NOW - (i % 40) * DAY - ((i * 7919) % DAY));
+        return { id: `ev-${i}`, name, path: name === 'page_view' ? `/page-${i % 13}` : '/free-analysis', props: name === 'page_view' ? referrers[i % 3]! : '{"x":1}', at, received_at: at };
+      });
+      for (let i = 0; i < events.length; i += 200) await db.insertInto('events').values(events.slice(i, i + 200)).execute();
+      const funnel = createFunnelService({ funnel: createFunnelRepository(db), clock: () => new Date(NOW) });
+      const before = await funnel.summary();
+
+      const jobs = runner('rollup');
+      const retention = createRetentionService({ repository: createRetentionRepository(db), logger: createLogger({ level: 'silent' }), jobs, rules: { eventDays: 10 } });
+      jobs.start();
+      try {
+        expect(await retention.runNow()).toBeGreaterThan(0);
+      } finally {
+        await jobs.stop();
+      }
+
+      const firstKept = iso(NOW - 10 * DAY).slice(0, 10);
+      const raw = await db.selectFrom('events').select('at').orderBy('at').execute();
+      expect(raw.length).toBeGreaterThan(0);
+      expect(raw[0]!.at.slice(0, 10) >= firstKept).toBe(true);
+      const daily = await db.selectFrom('event_daily').select(['day', 'name', 'path', 'props', 'count']).execute();
+      expect(daily.length).toBeGreaterThan(0);
+      expect(daily.filter((d) => d.name !== 'page_view').every((d) => d.path === '' && d.props === '')).toBe(true);
+      expect(daily.reduce((n, d) => n + Number(d.count), 0) + raw.length).toBe(events.length);
+      // The 7- and 30-day windows, their daily series, top pages and referrers: the same.
+      expect(await funnel.summary()).toEqual(before);
     });
 
     it('runs on one instance of many: the holder of its lease', async () => {
