@@ -14,6 +14,8 @@ export interface StoredAnalysis {
   /** The business it is about (what earlier reports are matched by). */
   businessKey: string;
   createdAt: Date;
+  /** When its permalink was last opened (written at most once a day), if ever. */
+  openedAt?: Date;
   report: StoredReport;
 }
 
@@ -21,6 +23,8 @@ export interface AnalysisRepository {
   /** Stores the report; with `also`, that write runs in the same transaction (its outgoing events). */
   insert(record: StoredAnalysis, also?: InTransaction): Promise<void>;
   findById(id: string): Promise<StoredAnalysis | undefined>;
+  /** Notes that its permalink was opened at `at` (retention keeps an analysis opened recently). */
+  markOpened(id: string, at: Date): Promise<void>;
   findLatestByCacheKey(cacheKey: string, since: Date): Promise<StoredAnalysis | undefined>;
   /** The newest analyses of the business `businessKey` created before `before`, newest first (an index lookup). */
   findEarlierOfBusiness(businessKey: string, before: Date, limit: number): Promise<StoredAnalysis[]>;
@@ -34,6 +38,7 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
     mode: row.mode,
     businessKey: row.business_key ?? '',
     createdAt: new Date(row.created_at),
+    ...(row.opened_at ? { openedAt: new Date(row.opened_at) } : {}),
     report: JSON.parse(row.report) as StoredAnalysis['report'],
   });
   return {
@@ -53,6 +58,9 @@ export function createAnalysesRepository(db: Kysely<Database>): AnalysisReposito
     async findById(id) {
       const row = await db.selectFrom('analyses').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toStored(row) : undefined;
+    },
+    async markOpened(id, at) {
+      await db.updateTable('analyses').set({ opened_at: at.toISOString() }).where('id', '=', id).execute();
     },
     async findLatestByCacheKey(cacheKey, since) {
       const row = await db

@@ -9,6 +9,8 @@ export interface AnalysesTable {
   report: string;
   /** The business it is about (analysis-service.ts businessKeyOf): earlier reports of it are found by this (indexed). */
   business_key: string | null;
+  /** When its permalink was last opened (at most once a day is written), or null (migration 0019). */
+  opened_at: string | null;
 }
 
 export interface AnalysisTables {

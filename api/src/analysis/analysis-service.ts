@@ -184,6 +184,9 @@ export function websiteCacheKey(input: WebsiteInput): string {
  * The key shared by every report of one business, whatever its age: SMB mode by name and location (a typed
  * website does not make it another business), website mode by URL and location. A prefix of the cache key.
  */
+/** How often a permalink's opening is written (retention counts in months: a day is precise enough). */
+const OPENED_WRITE_EVERY_MS = 24 * 60 * 60 * 1000;
+
 export function businessKeyOf(stored: Pick<StoredAnalysis, 'mode' | 'cacheKey' | 'report'>): string {
   if (stored.mode === 'website') return stored.cacheKey;
   const { businessName, location } = stored.report.businessInfo;
@@ -268,7 +271,13 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     analyzeWebsite: (input: WebsiteInput) => cachedOrRun(websiteCacheKey(input), 'website', () => deps.engine.analyzeWebsite(input)),
     async getAnalysis(id: string): Promise<AnalysisResponse | undefined> {
       const stored = await deps.repository.findById(id);
-      return stored ? answer(stored, false) : undefined;
+      if (!stored) return undefined;
+      // Opened: retention keeps it a while longer. Written at most once a day per analysis, never in the answer's way.
+      const now = clock();
+      if (!stored.openedAt || now.getTime() - stored.openedAt.getTime() > OPENED_WRITE_EVERY_MS) {
+        void deps.repository.markOpened(id, now).catch(() => undefined);
+      }
+      return answer(stored, false);
     },
   };
 }

@@ -10,6 +10,8 @@ export interface RetentionRepository {
   pruneDeliveries(before: string, batch: number): Promise<number>;
   /** Admin sessions past their age (created before `createdBefore`) or idle (last seen before `seenBefore`). */
   pruneSessions(createdBefore: string, seenBefore: string, batch: number): Promise<number>;
+  /** Stored analyses created before `createdBefore` whose permalink was not opened since `openedBefore`. */
+  pruneAnalyses(createdBefore: string, openedBefore: string, batch: number): Promise<number>;
   /** The oldest UTC day (YYYY-MM-DD) that still has raw tracking events, if it is before `beforeDay`. */
   oldestRawEventDay(beforeDay: string): Promise<string | undefined>;
   /**
@@ -53,6 +55,21 @@ export function createRetentionRepository(db: Kysely<Database>): RetentionReposi
       ).map((r) => r.id_hash);
       if (ids.length === 0) return 0;
       await db.deleteFrom('admin_sessions').where('id_hash', 'in', ids).execute();
+      return ids.length;
+    },
+    async pruneAnalyses(createdBefore, openedBefore, batch) {
+      const ids = (
+        await db
+          .selectFrom('analyses')
+          .select('id')
+          .where('created_at', '<', createdBefore)
+          .where((eb) => eb.or([eb('opened_at', 'is', null), eb('opened_at', '<', openedBefore)]))
+          .orderBy('created_at')
+          .limit(batch)
+          .execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      await db.deleteFrom('analyses').where('id', 'in', ids).execute();
       return ids.length;
     },
     async oldestRawEventDay(beforeDay) {

@@ -12,9 +12,13 @@ export interface RetentionRules {
   deliveryDays: number;
   /** Raw tracking events are kept this many days, then rolled up into daily aggregates (RETENTION_EVENT_DAYS, 90). */
   eventDays: number;
+  /** Stored analyses are kept this many days (RETENTION_ANALYSIS_DAYS, 365), longer when their permalink was opened. */
+  analysisDays: number;
 }
 
-export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90 };
+export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365 };
+/** An analysis whose permalink was opened within this many days is kept, whatever its age. */
+export const ANALYSIS_OPENED_KEEP_DAYS = 90;
 
 export interface RetentionService {
   /** Runs the pruning now (tests, and an owner who wants it at once); resolves with how many rows went. */
@@ -27,7 +31,8 @@ export interface RetentionService {
  * time budget (what is left waits for the next run). What it deletes: finished outgoing webhook deliveries and their
  * attempts after `deliveryDays` (a delivery still being retried stays), admin sessions past their 24 hours of age or
  * inactivity (they no longer open anything); raw tracking events older than `eventDays`, rolled up into daily counts
- * (event_daily) a whole UTC day per transaction, so the dashboard's counts stay the same for any window.
+ * (event_daily) a whole UTC day per transaction, so the dashboard's counts stay the same for any window; stored
+ * analyses after `analysisDays`, unless their permalink was opened in the last ANALYSIS_OPENED_KEEP_DAYS.
  */
 export function createRetentionService(deps: {
   repository: RetentionRepository;
@@ -39,6 +44,7 @@ export function createRetentionService(deps: {
   const rules: RetentionRules = {
     deliveryDays: deps.rules?.deliveryDays ?? DEFAULT_RETENTION.deliveryDays,
     eventDays: deps.rules?.eventDays ?? DEFAULT_RETENTION.eventDays,
+    analysisDays: deps.rules?.analysisDays ?? DEFAULT_RETENTION.analysisDays,
   };
   const job: Job = deps.jobs.add({
     name: 'retention',
@@ -51,6 +57,7 @@ export function createRetentionService(deps: {
       const steps: Array<[string, () => Promise<number>]> = [
         ['outgoing webhook deliveries', () => deps.repository.pruneDeliveries(iso(now - rules.deliveryDays * DAY_MS), RETENTION_BATCH)],
         ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH)],
+        ['analyses', () => deps.repository.pruneAnalyses(iso(now - rules.analysisDays * DAY_MS), iso(now - ANALYSIS_OPENED_KEEP_DAYS * DAY_MS), RETENTION_BATCH)],
       ];
       // Tracking events: whole UTC days older than the retention, oldest first, one day per transaction.
       const firstKeptDay = iso(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate()) - rules.eventDays * DAY_MS).slice(0, 10);

@@ -7,6 +7,8 @@ import { createRetentionRepository } from '../retention-repository';
 import { createRetentionService, RETENTION_BATCH } from '../retention-service';
 import { createFunnelRepository } from '../../events/funnel-repository';
 import { createFunnelService } from '../../events/funnel-service';
+import { createAnalysesRepository } from '../../analysis/analyses-repository';
+import { createAnalysisService } from '../../analysis/analysis-service';
 
 /*
  * Retention keeps what it promises and deletes the rest: finished outgoing webhook deliveries (with their attempts)
@@ -127,6 +129,60 @@ for (const backend of testBackends()) {
       expect(daily.reduce((n, d) => n + Number(d.count), 0) + raw.length).toBe(events.length);
       // The 7- and 30-day windows, their daily series, top pages and referrers: the same.
       expect(await funnel.summary()).toEqual(before);
+    });
+
+    it('keeps an analysis a year, and longer while its permalink is opened; opening is noted at most once a day', async () => {
+      const db = database.handle.db;
+      const analysis = (id: string, ageDays: number, openedDaysAgo: number | null) => ({
+        id,
+        cache_key: `website|https://${id}.example|`,
+        mode: 'website' as const,
+        created_at: iso(NOW - ageDays * DAY),
+        report: '{}',
+        business_key: `website|https://${id}.example|`,
+        opened_at: openedDaysAgo === null ? null : iso(NOW - openedDaysAgo * DAY),
+      });
+      await db
+        .insertInto('analyses')
+        .values([analysis('old', 400, null), analysis('old-opened-long-ago', 400, 200), analysis('old-opened-lately', 400, 10), analysis('young', 300, null)])
+        .execute();
+      const jobs = runner('analyses');
+      const retention = createRetentionService({ repository: createRetentionRepository(db), logger: createLogger({ level: 'silent' }), jobs });
+      jobs.start();
+      try {
+        await retention.runNow();
+      } finally {
+        await jobs.stop();
+      }
+      const left = await db.selectFrom('analyses').select('id').where('id', 'in', ['old', 'old-opened-long-ago', 'old-opened-lately', 'young']).orderBy('id').execute();
+      expect(left.map((r) => r.id)).toEqual(['old-opened-lately', 'young']);
+
+      // Opening the permalink notes the time, once a day at most.
+      const repo = createAnalysesRepository(db);
+      let clock = NOW;
+      const writes: string[] = [];
+      const written: Array<Promise<void>> = [];
+      const service = createAnalysisService({
+        engine: {} as never,
+        repository: {
+          ...repo,
+          markOpened: (id, at) => {
+            writes.push(id);
+            const write = repo.markOpened(id, at);
+            written.push(write);
+            return write;
+          },
+        },
+        clock: () => new Date(clock),
+      });
+      await service.getAnalysis('young');
+      await Promise.all(written);
+      await service.getAnalysis('young');
+      clock += DAY + 1;
+      await service.getAnalysis('young');
+      await Promise.all(written);
+      expect(writes).toEqual(['young', 'young']);
+      expect((await repo.findById('young'))?.openedAt?.toISOString()).toBe(iso(clock));
     });
 
     it('runs on one instance of many: the holder of its lease', async () => {
