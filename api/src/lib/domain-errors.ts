@@ -69,10 +69,15 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-/** A feature the server cannot offer as configured (e.g. the webhook without a secret). */
+/**
+ * A feature the server cannot offer as configured (e.g. the webhook without a secret), or not now (a full work queue:
+ * the caller may try again after `retryAfterSeconds`).
+ */
 export class UnavailableError extends DomainError {
   readonly kind = 'unavailable';
-  constructor(message: string, options: { code?: string } = {}) {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, options: { code?: string; retryAfterSeconds?: number } = {}) {
     super(options.code ?? 'unavailable', message);
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
-import { DomainError, RateLimitedError, type DomainErrorKind } from '../lib/domain-errors';
+import { DomainError, RateLimitedError, UnavailableError, type DomainErrorKind } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import { logOf } from './request-id';
 
@@ -88,7 +88,10 @@ export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEn
     return {
       status: STATUS_BY_KIND[thrown.kind],
       envelope: envelopeOf(thrown.code, thrown.message, thrown.details),
-      headers: thrown instanceof RateLimitedError ? { 'Retry-After': String(thrown.retryAfterSeconds) } : {},
+      headers:
+        thrown instanceof RateLimitedError || (thrown instanceof UnavailableError && thrown.retryAfterSeconds !== undefined)
+          ? { 'Retry-After': String(thrown.retryAfterSeconds) }
+          : {},
     };
   }
   if (isZodError(thrown)) {
