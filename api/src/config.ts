@@ -74,6 +74,15 @@ export interface Config {
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
   /**
+   * Image processing (media/): MEDIA_JOBS (default 1) images processed at once, MEDIA_QUEUE (default 4) more waiting
+   * their turn (past that an upload answers 503 with Retry-After), MEDIA_THREADS (default 1) libvips threads per
+   * operation, MEDIA_CACHE_MB (default 0, off) libvips' operation cache. Optional as above.
+   */
+  mediaJobs?: number;
+  mediaQueue?: number;
+  mediaThreads?: number;
+  mediaCacheMb?: number;
+  /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
    */
@@ -179,6 +188,10 @@ const envSchema = z.object({
   SSR_CONCURRENCY: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(4),
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
   RENDER_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).min(0, { message: 'Must be 0 or more' }).max(4096).default(64),
+  MEDIA_JOBS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
+  MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(4),
+  MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
+  MEDIA_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(4096).default(0),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   METRICS_TOKEN: z
     .string()
@@ -249,6 +262,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
+    mediaJobs: e.MEDIA_JOBS,
+    mediaQueue: e.MEDIA_QUEUE,
+    mediaThreads: e.MEDIA_THREADS,
+    mediaCacheMb: e.MEDIA_CACHE_MB,
     metricsToken: e.METRICS_TOKEN,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,

@@ -28,6 +28,8 @@ import type { RenderCacheHealth } from '@site/contracts/manifest';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
 import { createMediaBlobsRepository, createMediaRepository } from './media/media-repository';
 import { createMediaService, type MediaService } from './media/media-service';
+import { configureImageProcessing } from './media/media-processing';
+import { createWorkPool } from './lib/work-pool';
 import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
@@ -84,6 +86,10 @@ export function createServices(deps: {
     | 'dataDir'
     | 'siteRoot'
     | 'rateLimitMultiplier'
+    | 'mediaJobs'
+    | 'mediaQueue'
+    | 'mediaThreads'
+    | 'mediaCacheMb'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -145,7 +151,14 @@ export function createServices(deps: {
     deps.databaseDialect === 'postgres'
       ? { kind: 'database', ...createMediaBlobsRepository(deps.db, deps.clock) }
       : createFileMediaStore(path.join(deps.config.dataDir, 'media'));
-  const media = createMediaService({ repository: createMediaRepository(deps.db), store: mediaStore, clock: deps.clock });
+  // libvips is one per process: its threads and cache are set for every app of the process alike.
+  configureImageProcessing({ threads: deps.config.mediaThreads ?? 1, cacheMb: deps.config.mediaCacheMb ?? 0 });
+  const media = createMediaService({
+    repository: createMediaRepository(deps.db),
+    store: mediaStore,
+    clock: deps.clock,
+    pool: createWorkPool({ concurrency: deps.config.mediaJobs ?? 1, maxWaiting: deps.config.mediaQueue ?? 4 }),
+  });
   return {
     webhooksOut,
     posts,

@@ -64,7 +64,11 @@ export const webhookRoutes = defineEndpoints({ config: ['bodyLimit', 'rateLimitM
         'The Idempotency-Key was used with another body, or the same delivery is being processed right now.',
         error('idempotency_conflict', 'This Idempotency-Key was already used with a different body. Use a new key for a new post.'),
       ),
-      503: errorResponse('WEBHOOK_SECRET is not set on the server.', error('webhook_disabled', 'The webhook is disabled: WEBHOOK_SECRET is not configured on the server.')),
+      503: errorResponse(
+        'WEBHOOK_SECRET is not set on the server; or, with `storeImages`, the image processing queue is full (`media_busy`): retry after the seconds in Retry-After.',
+        error('webhook_disabled', 'The webhook is disabled: WEBHOOK_SECRET is not configured on the server.'),
+        { 'Retry-After': 'With `media_busy`: seconds after which a retry may find room.' },
+      ),
     },
     handle: async ({ body, headers }, { services }, ctx) => {
       const { result, replayed } = await services.webhook.receive({

@@ -95,6 +95,8 @@ async function storeImages(body: unknown, importImage: RemoteImageImporter): Pro
       const media = await stored.get(key)!;
       out[field] = field === 'ogImage' ? media.ogUrl : media.url;
     } catch (error) {
+      // Images busy (the processing queue is full): the sender retries after Retry-After, as with any 503.
+      if (error instanceof UnavailableError) throw error;
       const reason = error instanceof Error ? error.message.replace(/^This website cannot be analyzed: /, '') : 'unknown error';
       throw new InvalidInputError(`Validation failed: ${field} could not be stored (${reason})`, {
         code: 'image_import_failed',

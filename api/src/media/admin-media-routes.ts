@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEDIA_ALT_MAX, MEDIA_MAX_BYTES, mediaAltSchema, mediaItemSchema, mediaListSchema } from '@site/contracts/media';
+import { MEDIA_ALT_MAX, MEDIA_MAX_BYTES, MEDIA_MAX_FRAMES, MEDIA_MAX_PIXELS, MEDIA_MAX_SIDE, mediaAltSchema, mediaItemSchema, mediaListSchema } from '@site/contracts/media';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
 
@@ -18,7 +18,7 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     tag: 'Admin',
     auth: 'admin',
     summary: 'Upload an image to the media library (multipart field `file`, optional `alt`)',
-    description: `JPEG, PNG, WebP, AVIF or GIF up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. Variants and an Open Graph image are made; metadata is stripped. The same image uploaded again answers 200 with the stored item.`,
+    description: `JPEG, PNG, WebP, AVIF or GIF up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels (an animation: all its frames together), ${MEDIA_MAX_SIDE} pixels wide or high and ${MEDIA_MAX_FRAMES} frames, read from the header before anything is decoded. Variants and an Open Graph image are made, one image at a time (MEDIA_JOBS); metadata is stripped. The same image uploaded again answers 200 with the stored item.`,
     body: {
       kind: 'multipart',
       field: 'file',
@@ -33,9 +33,17 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     responses: {
       201: mediaItem('Stored.'),
       200: mediaItem('This image was already stored.'),
-      400: errorResponse('No file, an empty or unsupported file, or a name or type that does not match the bytes.', error('unsupported_type', 'Only JPEG, PNG, WebP, AVIF and GIF images are accepted.')),
+      400: errorResponse(
+        'No file, an empty, corrupt or unsupported file, a name or type that does not match the bytes, or an image over a limit (`too_many_pixels`, `image_too_large`: wider or higher than the formats stored can hold, `too_many_frames`); the message names the limit.',
+        error('image_too_large', `The image is 1 x 17000 pixels: its width and height may each be at most ${MEDIA_MAX_SIDE.toLocaleString('en-US')} pixels (the largest image WebP can hold). Resize it and try again.`),
+      ),
       413: errorResponse('The image is larger than 10 MB.', error('payload_too_large', 'The image is larger than 10 MB.')),
       415: errorResponse('Not multipart/form-data.', error('unsupported_media_type', 'Send the file as multipart/form-data in the field "file".')),
+      503: errorResponse(
+        'Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE waiting); retry after the seconds in Retry-After.',
+        error('media_busy', 'Other images are being processed right now. Try again in 5 seconds.'),
+        { 'Retry-After': 'Seconds after which a retry may find room in the queue.' },
+      ),
     },
     handle: async ({ body: file }, { services }, ctx) => {
       const { media, created } = await services.media.upload({ ...file, alt: file.fields.alt });

@@ -8,7 +8,8 @@ import type { MediaRepository, StoredMedia, StoredMediaUse } from './media-repos
 import type { Clock } from '../lib/clock';
 import { isRecordKey } from '@site/contracts/text';
 import { DELETED_POST_RETENTION_MS } from '@site/contracts/admin';
-import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
+import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../lib/domain-errors';
+import { createWorkPool, PoolFullError, type WorkPool } from '../lib/work-pool';
 import { processImage } from './media-processing';
 import type { MediaStore } from './media-store';
 
@@ -16,6 +17,7 @@ export const UPLOAD_MESSAGES = {
   empty: 'The file is empty.',
   svg: 'SVG images are not accepted: they can carry scripts. Export the image as PNG or WebP.',
   unsupported: 'Only JPEG, PNG, WebP, AVIF and GIF images are accepted.',
+  busy: (seconds: number) => `Other images are being processed right now. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
   mismatch: (actual: string, claimed: string) => `The file's content is a ${actual} image, but its ${claimed} says otherwise. Save it with the right type and try again.`,
 } as const;
 
@@ -39,6 +41,8 @@ export interface MediaService {
   list(): Promise<MediaList>;
   updateAlt(id: string, body: unknown): Promise<MediaItem>;
   remove(id: string): Promise<void>;
+  /** Images being processed now, and waiting their turn. */
+  processing(): { running: number; waiting: number };
   /** A stored variant by its public file name, or undefined. */
   file(name: string): Promise<{ body: Buffer; contentType: string } | undefined>;
   readonly storeKind: MediaStore['kind'];
@@ -75,8 +79,18 @@ function itemOf(media: StoredMedia, uses: StoredMediaUse[]): MediaItem {
   };
 }
 
-export function createMediaService(deps: { repository: MediaRepository; store: MediaStore; clock: Clock }): MediaService {
+export function createMediaService(deps: {
+  repository: MediaRepository;
+  store: MediaStore;
+  clock: Clock;
+  /**
+   * Where processing takes its turn (uploads and the webhook's stored images alike): a bounded pool, so a burst of
+   * large images waits or is refused (503) instead of taking the server's CPU and memory. One at a time by default.
+   */
+  pool?: WorkPool;
+}): MediaService {
   const { repository, store, clock } = deps;
+  const pool = deps.pool ?? createWorkPool({ concurrency: 1, maxWaiting: 4 });
   /** Deleted posts restorable since then still use their images. */
   const deletedSince = () => new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString();
 
@@ -109,13 +123,20 @@ export function createMediaService(deps: { repository: MediaRepository; store: M
 
   return {
     storeKind: store.kind,
+    processing: () => pool.stats(),
     async upload(file) {
       const format = await checkType(file);
       const alt = mediaAltSchema.parse({ alt: file.alt ?? '' }).alt;
       const hash = (await sha256(file.path)).slice(0, 24);
       const existing = await repository.byHash(hash);
       if (existing) return { media: itemOf(existing, await repository.usesOf([hash], deletedSince())), created: false };
-      const processed = await processImage(file.path, hash, format);
+      let processed: Awaited<ReturnType<typeof processImage>>;
+      try {
+        processed = await pool.run(() => processImage(file.path, hash, format));
+      } catch (error) {
+        if (!(error instanceof PoolFullError)) throw error;
+        throw new UnavailableError(UPLOAD_MESSAGES.busy(error.retryAfterSeconds), { code: 'media_busy', retryAfterSeconds: error.retryAfterSeconds });
+      }
       // Files first, then the row: a row always names files that exist (a crash in between leaves unnamed files only).
       for (const variant of processed.variants) await store.put(variant.name, variant.data);
       const media: StoredMedia = {

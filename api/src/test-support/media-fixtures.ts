@@ -59,3 +59,22 @@ export function pngBombHeader(width = 20000, height = 20000): Buffer {
   const rows = deflateSync(Buffer.alloc((width + 1) * 4));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** A plain PNG of width x height: tiny in bytes even when very tall (1 x 17,000 is under 1 KB). */
+export async function plainPng(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#0a6' } }).png().toBuffer();
+}
+
+/**
+ * An animated GIF of `frames` 1x1 frames, written byte by byte (23 bytes a frame): sharp would take seconds to join
+ * thousands of stills. Header, a two-colour table, the looping extension, then per frame a delay and one pixel.
+ */
+export function tinyFramesGif(frames: number): Buffer {
+  const header = Buffer.from('474946383961' + '01000100' + '800000' + '000000ffffff', 'hex');
+  const loop = Buffer.from('21ff0b' + Buffer.from('NETSCAPE2.0').toString('hex') + '0301000000', 'hex');
+  // Graphic control (10 cs delay), image descriptor 1x1, LZW data: clear, the pixel (black or white by turns, so no
+  // encoder merges them), end.
+  const frame = (pixel: string) => Buffer.from('21f90404' + '0a000000' + '2c' + '0000000001000100' + '00' + `0202${pixel}0100`, 'hex');
+  const [black, white] = [frame('44'), frame('4c')];
+  return Buffer.concat([header, loop, ...Array.from({ length: frames }, (_, i) => (i % 2 ? white : black)), Buffer.from('3b', 'hex')]);
+}

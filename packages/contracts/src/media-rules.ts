@@ -8,6 +8,13 @@
 export const MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest image, in pixels (width x height), decoded: more is refused as a possible decompression bomb. */
 export const MEDIA_MAX_PIXELS = 50_000_000;
+/**
+ * Largest width or height of an upload, in pixels: the smallest limit of the formats every image is stored in (WebP
+ * writes at most 16,383; AVIF/HEIF 16,384), read from the header before anything is decoded.
+ */
+export const MEDIA_MAX_SIDE = 16_383;
+/** Most frames of an animated image (each is decoded and encoded again for every stored width and format). */
+export const MEDIA_MAX_FRAMES = 1_000;
 /** Widths stored for every image (never wider than the image itself). */
 export const MEDIA_WIDTHS = [480, 960, 1600] as const;
 /** The Open Graph variant: a JPEG cropped to this size. */

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { MEDIA_MAX_FRAMES, MEDIA_MAX_SIDE, mediaItemSchema } from '@site/contracts/media';
+import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
+import { testBackends, uniqueSchema } from '../../test-support/databases';
+import { plainPng, samples, tinyFramesGif } from '../../test-support/media-fixtures';
+import { TEST_ORIGIN } from '../../test-support/site-client';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+
+/** A photo-sized JPEG of noise (a new one each call): seconds of encoding, like the large uploads of the review. */
+const noiseJpeg = (side: number) =>
+  sharp({ create: { width: side, height: side, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+    .jpeg({ quality: 70 })
+    .toBuffer();
+
+/*
+ * Issue 32: no single image can take the server's CPU or memory from other visitors. Limits every stored format can
+ * hold, read from the header (400 naming the limit, never the encoder's 500), and a bounded processing pool whose
+ * queue answers 503 with Retry-After when full, while the server keeps answering.
+ */
+describe.each(testBackends().map((b) => b.name))('media limits and processing pool (%s)', (backend) => {
+  let server: TestServer;
+  let cookie: string;
+  const schema = uniqueSchema();
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: {
+        ...ADMIN_ENV,
+        PUBLIC_ORIGIN: TEST_ORIGIN,
+        MEDIA_JOBS: '1',
+        MEDIA_QUEUE: '1',
+        ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+      },
+      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+    });
+    cookie = await adminCookie(server);
+  });
+  afterAll(async () => {
+    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
+    await server.close();
+  });
+
+  async function upload(bytes: Buffer, filename: string, type: string) {
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array(bytes)], { type }), filename);
+    const res = await fetch(`${server.url}/api/admin/media`, { method: 'POST', headers: { origin: TEST_ORIGIN, cookie }, body: form });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as { error?: { code: string; message: string } }) : undefined, headers: res.headers };
+  }
+
+  it.each([
+    ['taller', 1, 17_000],
+    ['wider', 17_000, 1],
+    ['one pixel taller than WebP holds', 1, MEDIA_MAX_SIDE + 1],
+  ])('refuses an image %s than the formats stored can hold with 400 naming the limit (it was a 500)', async (_label, width, height) => {
+    const png = await plainPng(width, height);
+    expect(png.length).toBeLessThan(2048);
+    const res = await upload(png, 'tall.png', 'image/png');
+    expect(res.status).toBe(400);
+    expect(res.json?.error?.code).toBe('image_too_large');
+    expect(res.json?.error?.message).toContain(MEDIA_MAX_SIDE.toLocaleString('en-US'));
+  });
+
+  it('stores an image exactly as high as every format holds', async () => {
+    const res = await upload(await plainPng(2, MEDIA_MAX_SIDE), 'strip.png', 'image/png');
+    expect(res.status).toBe(201);
+    expect(mediaItemSchema.parse(res.json)).toMatchObject({ width: 2, height: MEDIA_MAX_SIDE });
+  });
+
+  it('refuses an animation of more frames than the limit with 400 naming it, and stores one at the limit', async () => {
+    const tooLong = tinyFramesGif(MEDIA_MAX_FRAMES + 1);
+    expect(tooLong.length).toBeLessThan(30_000);
+    const refused = await upload(tooLong, 'frames.gif', 'image/gif');
+    expect(refused.status).toBe(400);
+    expect(refused.json?.error).toMatchObject({ code: 'too_many_frames', message: expect.stringContaining(MEDIA_MAX_FRAMES.toLocaleString('en-US')) });
+
+    const atLimit = await upload(tinyFramesGif(MEDIA_MAX_FRAMES), 'frames.gif', 'image/gif');
+    expect(atLimit.status).toBe(201);
+    const gif = mediaItemSchema.parse(atLimit.json).variants.find((v) => v.format === 'gif')!;
+    const stored = Buffer.from(await (await fetch(`${server.url}${gif.url}`)).arrayBuffer());
+    expect((await sharp(stored, { animated: true }).metadata()).pages).toBe(MEDIA_MAX_FRAMES);
+  });
+
+  it(
+    'processes one image at a time with one waiting: a third upload gets 503 with Retry-After, and the server keeps answering',
+    async () => {
+      const processing = () => server.instance.services.media.processing();
+      const [first, second] = await Promise.all([noiseJpeg(2400), noiseJpeg(2400)]);
+      let firstDone = false;
+      const firstUpload = upload(first, 'first.jpg', 'image/jpeg').finally(() => (firstDone = true));
+      await vi.waitFor(() => expect(processing()).toEqual({ running: 1, waiting: 0 }), { timeout: 20_000, interval: 10 });
+
+      // The event loop is free while libvips works: liveness answers during the processing.
+      const live = await fetch(`${server.url}/api/health/live`);
+      expect(live.status).toBe(200);
+      expect(firstDone).toBe(false);
+
+      const secondUpload = upload(second, 'second.jpg', 'image/jpeg');
+      await vi.waitFor(() => expect(processing()).toEqual({ running: 1, waiting: 1 }), { timeout: 20_000, interval: 10 });
+      const third = await upload(await samples.webp(), 'third.webp', 'image/webp');
+      expect(third.status).toBe(503);
+      expect(third.json?.error?.code).toBe('media_busy');
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(third.json?.error?.message).toContain(`${third.headers.get('retry-after')} second`);
+      expect(firstDone).toBe(false);
+
+      expect((await firstUpload).status).toBe(201);
+      expect((await secondUpload).status).toBe(201);
+      expect(processing()).toEqual({ running: 0, waiting: 0 });
+      // Room again: the refused upload now goes through.
+      expect((await upload(await samples.webp(), 'third.webp', 'image/webp')).status).toBe(201);
+    },
+    120_000,
+  );
+});
