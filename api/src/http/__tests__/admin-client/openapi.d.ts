@@ -902,7 +902,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image to the media library (multipart field `file`, optional `alt`)
-         * @description JPEG, PNG, WebP, AVIF or GIF up to 10 MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. Variants and an Open Graph image are made; metadata is stripped. The same image uploaded again answers 200 with the stored item.
+         * @description JPEG, PNG, WebP, AVIF or GIF up to 10 MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most 50 megapixels (an animation: all its frames together), 16383 pixels wide or high and 1000 frames, read from the header before anything is decoded. Variants and an Open Graph image are made, one image at a time (MEDIA_JOBS); metadata is stripped. The same image uploaded again answers 200 with the stored item.
          */
         post: operations["postApiAdminMedia"];
         delete?: never;
@@ -3116,9 +3116,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description WEBHOOK_SECRET is not set on the server. */
+            /** @description WEBHOOK_SECRET is not set on the server; or, with `storeImages`, the image processing queue is full (`media_busy`): retry after the seconds in Retry-After. */
             503: {
                 headers: {
+                    /** @description With `media_busy`: seconds after which a retry may find room. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8352,7 +8354,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaItem"];
                 };
             };
-            /** @description No file, an empty or unsupported file, or a name or type that does not match the bytes. */
+            /** @description No file, an empty, corrupt or unsupported file, a name or type that does not match the bytes, or an image over a limit (`too_many_pixels`, `image_too_large`: wider or higher than the formats stored can hold, `too_many_frames`); the message names the limit. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8361,8 +8363,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": {
-                     *         "code": "unsupported_type",
-                     *         "message": "Only JPEG, PNG, WebP, AVIF and GIF images are accepted."
+                     *         "code": "image_too_large",
+                     *         "message": "The image is 1 x 17000 pixels: its width and height may each be at most 16,383 pixels (the largest image WebP can hold). Resize it and try again."
                      *       }
                      *     }
                      */
@@ -8455,6 +8457,31 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "Send the file as multipart/form-data in the field \"file\"."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE waiting); retry after the seconds in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may find room in the queue. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "media_busy",
+                     *         "message": "Other images are being processed right now. Try again in 5 seconds."
                      *       }
                      *     }
                      */
