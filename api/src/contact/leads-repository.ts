@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
+import { searchFor } from '../db/full-text-search';
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
@@ -23,7 +24,10 @@ export interface StoredLead {
 }
 
 export interface LeadsRepository {
-  /** Newest first; `q` is a case-insensitive substring of name, email, company, subject or message. */
+  /**
+   * Newest first; with `q` (every word, the last one as a prefix, in name, email, company, subject or message, through
+   * the full-text index) best match first, then newest. `total` counts the matches.
+   */
   page(options: { q?: string; filter: LeadFilter; offset: number; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
   /**
    * Every message matching the search and filter, newest first (messages of one time by id), read in batches of
@@ -44,22 +48,15 @@ export interface LeadsRepository {
 
 /** The admin view of contact messages (the inbox). Same SQL on SQLite and PostgreSQL. */
 export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
+  /** The messages matching a filter; search text through the full-text index (db/full-text-search.ts). */
   function filtered(q: string | undefined, filter: LeadFilter) {
     let query = db.selectFrom('contact_messages');
     if (filter === 'unread') query = query.where('read_at', 'is', null);
     if (filter === 'read') query = query.where('read_at', 'is not', null);
     if (filter === 'handled') query = query.where('handled_at', 'is not', null);
     if (filter === 'open') query = query.where('handled_at', 'is', null);
-    if (q && q.trim()) {
-      const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or(
-          ['name', 'email', 'company', 'subject', 'message'].map(
-            (col) => sql<boolean>`lower(coalesce(${sql.ref(col)}, '')) like ${pattern} escape '\\'`,
-          ),
-        ),
-      );
-    }
+    const search = searchFor(db, 'contact_messages', q);
+    if (search) query = query.where(search.matches);
     return query;
   }
 
@@ -82,8 +79,12 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       }
     },
     async page({ q, filter, offset, limit }) {
+      // With search text, best match first, then newest; without, newest first.
+      const search = searchFor(db, 'contact_messages', q);
+      let query = filtered(q, filter).selectAll();
+      if (search?.rank) query = query.orderBy(search.rank);
       const [rows, count] = await Promise.all([
-        filtered(q, filter).selectAll().orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
+        query.orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
         filtered(q, filter)
           .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
           .executeTakeFirstOrThrow(),

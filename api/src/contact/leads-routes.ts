@@ -21,7 +21,9 @@ export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     path: '/api/admin/leads',
     tag: 'Admin',
     auth: 'admin',
-    summary: 'Contact messages, newest first, with search, filter and pages',
+    summary: 'Contact messages, newest first (with `q`: best match first), with search, filter and pages',
+    description:
+      '`q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. `total` counts the matches.',
     query: { schema: adminLeadListQuerySchema },
     responses: { 200: { description: 'One page.', body: { schema: adminLeadListSchema } }, 400: BAD_QUERY },
     handle: ({ query }, { services }) => services.admin.leads.list(query),

@@ -55,7 +55,9 @@ export const adminPostsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     path: '/api/admin/posts',
     tag: 'Admin',
     auth: 'admin',
-    summary: 'Posts of every status, newest change first, with counts per status',
+    summary: 'Posts of every status, newest change first (with `q`: best match first), with counts per status',
+    description:
+      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match.',
     query: { schema: adminPostListQuerySchema },
     responses: {
       200: { description: 'One page.', body: { schema: adminPostListSchema } },

@@ -7,6 +7,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
+import { searchFor } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -106,8 +107,9 @@ export interface PostsRepository {
   /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   /**
-   * One numbered page of `list` (the admin's pages): up to `limit` posts after the first `offset`, in `list`'s order,
-   * and `total`, every post matching the filter. Both in SQL: no other post is read.
+   * One numbered page of `list` (the admin's pages): up to `limit` posts after the first `offset`, in `list`'s order
+   * (with search text: best match first, then `list`'s order), and `total`, every post matching the filter. Both in
+   * SQL: no other post is read.
    */
   pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPostSummary[]; total: number }>;
   /** How many posts have each status, over every post (one grouped count); 0 for a status no post has. */
@@ -188,26 +190,23 @@ export function lastDeleteRevisions(db: Kysely<Database>) {
 }
 
 export function createPostsRepository(db: Kysely<Database>): PostsRepository {
-  /** The posts matching a filter: the one search implementation (SQL that runs on SQLite and PostgreSQL). */
+  /**
+   * The posts matching a filter: the one search implementation. Search text goes through the full-text index
+   * (db/full-text-search.ts: every word, the last one as a prefix, in title, excerpt or category); text without a
+   * word (only punctuation) matches no post.
+   */
   function filtered({ status, categorySlug, q }: PostFilter) {
     let query = db.selectFrom('blog_posts');
     if (status) query = query.where('status', '=', status);
     if (categorySlug) query = query.where('category_slug', '=', categorySlug);
-    if (q && q.trim()) {
-      // Case-insensitive substring on both engines; LIKE wildcards in the search text are escaped.
-      const pattern = `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or(
-          ['title', 'excerpt', 'category'].map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`),
-        ),
-      );
-    }
+    const search = searchFor(db, 'blog_posts', q);
+    if (search) query = query.where(search.matches);
     return query;
   }
 
   /**
-   * How many posts match a filter (PostgreSQL answers a bigint count or sum as text; SQLite as a number). Without
-   * search text, from the counts the database keeps per status and category (blog_post_counts): one row, not a
+   * How many posts match a filter (PostgreSQL answers a bigint count or sum as text; SQLite as a number): with search
+   * text, a count of the matches the full-text index finds; without, from the counts the database keeps per status and category (blog_post_counts): one row, not a
    * count over every post.
    */
   async function count(filter: PostFilter): Promise<number> {
@@ -339,9 +338,12 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     },
 
     async pageAt(filter, { limit, offset }) {
+      // With search text, best match first (then newest): the admin's search ranks; the public list keeps its order.
+      const search = searchFor(db, 'blog_posts', filter.q);
+      let query = filtered(filter).select(SUMMARY_COLUMNS);
+      if (search?.rank) query = query.orderBy(search.rank);
       const [rows, total] = await Promise.all([
-        filtered(filter)
-          .select(SUMMARY_COLUMNS)
+        query
           .orderBy(SORTED_AT, 'desc')
           .orderBy('created_at', 'desc')
           .orderBy('id')

@@ -15,6 +15,8 @@ export const postsRoutes = defineEndpoints({ config: ['rateLimitMultiplier'], se
     path: '/api/posts',
     tag: 'Blog',
     summary: 'Published posts, newest first, one page at a time',
+    description:
+      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`.',
     cacheControl: 'no-cache',
     query: { schema: postListQuerySchema, emptyAsAbsent: true },
     responses: {

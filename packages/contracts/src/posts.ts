@@ -115,7 +115,7 @@ export const postListSchema = z.object({
 export type PostList = z.infer<typeof postListSchema>;
 
 /**
- * Query of `GET /api/posts` (all optional): `q` searches title, excerpt and category (case-insensitive substring);
+ * Query of `GET /api/posts` (all optional): `q` searches title, excerpt and category (every word, the last one as a prefix, case-insensitive: the full-text index);
  * `category` is a category name or slug (`AI Automation` or `ai-automation`); `limit` 1..50 (default 12);
  * `cursor` is the opaque `nextCursor` of the previous page (send the same `q` and `category` with it).
  */

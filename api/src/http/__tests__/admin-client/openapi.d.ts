@@ -100,7 +100,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Published posts, newest first, one page at a time */
+        /**
+         * Published posts, newest first, one page at a time
+         * @description `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`.
+         */
         get: operations["getApiPosts"];
         put?: never;
         post?: never;
@@ -337,7 +340,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts of every status, newest change first, with counts per status */
+        /**
+         * Posts of every status, newest change first (with `q`: best match first), with counts per status
+         * @description `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match.
+         */
         get: operations["getApiAdminPosts"];
         put?: never;
         /**
@@ -652,7 +658,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Contact messages, newest first, with search, filter and pages */
+        /**
+         * Contact messages, newest first (with `q`: best match first), with search, filter and pages
+         * @description `q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. `total` counts the matches.
+         */
         get: operations["getApiAdminLeads"];
         put?: never;
         post?: never;

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
+import { testBackends, uniqueSchema } from '../../test-support/databases';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { createPostsRepository, type StoredPost } from '../../posts/posts-repository';
+import type { ContactMessagesTable } from '../../contact/contact-schema';
+import { ftsMatch, searchWords, textSearch, tsQuery } from '../full-text-search';
+import type { Database } from '../schema';
+
+/*
+ * Issue 32: search was `LIKE '%…%'` on every row plus a count of every row (123 ms for posts, 500-700 ms for leads at
+ * 100x data, growing linearly). It is now the database's full-text index (migrations/0017-search.ts): FTS5 on SQLite,
+ * a GIN index on PostgreSQL, kept in step by the database on every write. These tests drive the real endpoints.
+ */
+
+describe('search words', () => {
+  it('split on every character that is not a letter or a digit, lower case, never query syntax', () => {
+    expect(searchWords('  Jane@Example.com  ')).toEqual(['jane', 'example', 'com']);
+    expect(searchWords('"autom* OR NEAR( -x :y')).toEqual(['autom', 'or', 'near', 'x', 'y']);
+    expect(searchWords('Müller’s café')).toEqual(['müller', 's', 'café']);
+    expect(searchWords('"*-:()')).toEqual([]);
+    expect(ftsMatch(['dental', 'autom'])).toBe('"dental" "autom"*');
+    expect(tsQuery(['dental', 'autom'])).toBe("'dental' & 'autom':*");
+  });
+});
+
+const T0 = Date.parse('2026-03-01T00:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+
+function post(n: number, fields: Partial<StoredPost>): StoredPost {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    slug: `post-${n}`,
+    title: `Post ${n}`,
+    excerpt: 'An excerpt.',
+    content: '<p>Body text nobody searches: zeppelin.</p>',
+    keywords: [],
+    author: 'Owner',
+    category: 'Business',
+    categorySlug: 'business',
+    status: 'published',
+    featuredImage: null,
+    ogImage: null,
+    readTime: 1,
+    views: 0,
+    metaDescription: '',
+    source: 'local',
+    publishedAt: at(n),
+    publishAt: null,
+    createdAt: at(n),
+    updatedAt: at(n),
+    ...fields,
+  };
+}
+
+function lead(n: number, fields: Partial<ContactMessagesTable>): ContactMessagesTable {
+  return {
+    id: `lead-${n}`,
+    created_at: at(n),
+    ip_hash: 'hash',
+    user_agent: null,
+    name: `Visitor ${n}`,
+    email: `visitor${n}@example.com`,
+    company: null,
+    subject: null,
+    message: 'Hello, please call me back.',
+    mail_status: 'sent',
+    mail_attempts: 1,
+    mail_next_attempt_at: null,
+    mail_last_error: null,
+    mail_sent_at: null,
+    request_id: null,
+    read_at: null,
+    handled_at: null,
+    ...fields,
+  };
+}
+
+describe.each(testBackends().map((b) => b.name))('search through the full-text index (%s)', (backend) => {
+  let server: TestServer;
+  let cookie: string;
+  let db: Kysely<Database>;
+  const schema = uniqueSchema();
+  const posts = createPostsRepository;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { ...ADMIN_ENV, ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}) },
+      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+    });
+    cookie = await adminCookie(server);
+    db = server.instance.db;
+    const repo = posts(db);
+    // The seeded demo posts go (their words would be found too); the triggers take them out of the index as well.
+    await db.deleteFrom('blog_posts').execute();
+    const seed = [
+      post(1, { title: 'Marketing automation for dentists', excerpt: 'Reminders that fill the calendar.', category: 'AI Automation', categorySlug: 'ai-automation' }),
+      post(2, { title: 'Ten tips for a faster website', excerpt: 'Images, caching and a dental example.' }),
+      post(3, { title: 'Why local SEO matters', excerpt: 'Automation is mentioned only here, in the excerpt.' }),
+      post(4, { title: 'A draft about automation', status: 'draft', publishedAt: null }),
+      ...Array.from({ length: 40 }, (_, i) => post(100 + i, { title: `Filler post number ${i}`, excerpt: 'Nothing to see.' })),
+    ];
+    for (const p of seed) expect(await repo.insert(p)).toBe(true);
+    await db
+      .insertInto('contact_messages')
+      .values([
+        lead(1, { name: 'Jane Doe', email: 'jd.office@tri-valley.example', company: 'Tri Valley Dental', subject: 'Reminders', message: 'We need appointment reminders.' }),
+        lead(2, { name: 'Bob Stone', email: 'bob@stone.example', subject: 'Website', message: 'Our dental practice needs a new website.' }),
+        lead(3, { name: 'Carla Dental', email: 'carla@example.org', message: 'Question about pricing.' }),
+        ...Array.from({ length: 40 }, (_, i) => lead(100 + i, {})),
+      ])
+      .execute();
+  }, 60_000);
+  afterAll(async () => {
+    if (!server) return;
+    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
+    await server.close();
+  });
+
+  async function get<T>(path: string, admin = false): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${server.url}${path}`, { headers: admin ? { cookie } : {} });
+    return { status: res.status, body: (await res.json()) as T };
+  }
+  const publicTitles = async (q: string) => {
+    const res = await get<{ posts: Array<{ title: string }>; total: number }>(`/api/posts?limit=50&q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(200);
+    return { titles: res.body.posts.map((p) => p.title), total: res.body.total };
+  };
+  const adminTitles = async (q: string) => {
+    const res = await get<{ posts: Array<{ title: string }>; total: number }>(`/api/admin/posts?limit=100&q=${encodeURIComponent(q)}`, true);
+    expect(res.status).toBe(200);
+    return { titles: res.body.posts.map((p) => p.title), total: res.body.total };
+  };
+  const leadNames = async (q: string) => {
+    const res = await get<{ leads: Array<{ name: string }>; total: number }>(`/api/admin/leads?limit=100&q=${encodeURIComponent(q)}`, true);
+    expect(res.status).toBe(200);
+    return { names: res.body.leads.map((l) => l.name), total: res.body.total };
+  };
+
+  it('finds posts by a word, by the start of the last word, by words in different fields; not by text a post lacks', async () => {
+    expect(await publicTitles('dentists')).toEqual({ titles: ['Marketing automation for dentists'], total: 1 });
+    expect(await publicTitles('DENTISTS')).toEqual({ titles: ['Marketing automation for dentists'], total: 1 });
+    // The public list keeps its order (newest first) and only uses the index for matching; the draft is not public.
+    expect(await publicTitles('autom')).toEqual({ titles: ['Why local SEO matters', 'Marketing automation for dentists'], total: 2 });
+    // Words in different fields (title and excerpt; title and category), every word must match.
+    expect(await publicTitles('faster dental')).toEqual({ titles: ['Ten tips for a faster website'], total: 1 });
+    expect(await publicTitles('dentists ai')).toEqual({ titles: ['Marketing automation for dentists'], total: 1 });
+    expect(await publicTitles('faster dentists')).toEqual({ titles: [], total: 0 });
+    // Not the article body (never searched), not a word nobody wrote, not the middle of a word.
+    expect(await publicTitles('zeppelin')).toEqual({ titles: [], total: 0 });
+    expect(await publicTitles('quantum')).toEqual({ titles: [], total: 0 });
+    expect(await publicTitles('tomation')).toEqual({ titles: [], total: 0 });
+  });
+
+  it('ranks the admin search best match first (a title match before an excerpt match) and counts the matches only', async () => {
+    const found = await adminTitles('automation');
+    expect(found.total).toBe(3);
+    expect(found.titles.slice(0, 2).sort()).toEqual(['A draft about automation', 'Marketing automation for dentists']);
+    expect(found.titles[2]).toBe('Why local SEO matters');
+    // Keyset pages of the public list under a search still hold every match once.
+    const first = await get<{ posts: Array<{ title: string }>; total: number; nextCursor: string | null }>('/api/posts?limit=1&q=autom');
+    expect(first.body.total).toBe(2);
+    const second = await get<{ posts: Array<{ title: string }>; nextCursor: string | null }>(
+      `/api/posts?limit=1&q=autom&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`,
+    );
+    expect([...first.body.posts, ...second.body.posts].map((p) => p.title)).toEqual(['Why local SEO matters', 'Marketing automation for dentists']);
+    expect(second.body.nextCursor).toBeNull();
+  });
+
+  it('finds leads by name, by an email address (whole or in part), by words in different fields; ranks the name first', async () => {
+    expect(await leadNames('jd.office@tri-valley.example')).toEqual({ names: ['Jane Doe'], total: 1 });
+    expect(await leadNames('tri-vall')).toEqual({ names: ['Jane Doe'], total: 1 });
+    expect(await leadNames('jane reminders')).toEqual({ names: ['Jane Doe'], total: 1 });
+    expect(await leadNames('stone website')).toEqual({ names: ['Bob Stone'], total: 1 });
+    expect(await leadNames('helicopter')).toEqual({ names: [], total: 0 });
+    // "dental" is Carla's name (weight A), Jane's company (B) and Bob's message (C): best match first, not newest first.
+    expect(await leadNames('dental')).toEqual({ names: ['Carla Dental', 'Jane Doe', 'Bob Stone'], total: 3 });
+    // The export uses the same index and keeps its order (newest first).
+    const csv = await fetch(`${server.url}/api/admin/leads/export.csv?q=dental`, { headers: { cookie } });
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).split('\n').filter((l) => /Dental|Stone|Doe/.test(l) && !l.startsWith('\uFEFF'));
+    expect(lines.map((l) => /Carla Dental|Jane Doe|Bob Stone/.exec(l)?.[0])).toEqual(['Carla Dental', 'Bob Stone', 'Jane Doe']);
+  });
+
+  it('answers 200 to query syntax characters, never an error: they are separators, words stay words', async () => {
+    for (const q of ['"', '"unterminated', '*', 'autom*', 'OR', 'dentists OR', 'NEAR(', 'NEAR(a b)', '-', '-dentists', ':', 'title:dentists', "it's", '(', 'a & b | !c', "'"]) {
+      const pub = await get<{ total: number }>(`/api/posts?q=${encodeURIComponent(q)}`);
+      expect(pub.status, q).toBe(200);
+      const adm = await get<{ total: number }>(`/api/admin/posts?q=${encodeURIComponent(q)}`, true);
+      expect(adm.status, q).toBe(200);
+      const leads = await get<{ total: number }>(`/api/admin/leads?q=${encodeURIComponent(q)}`, true);
+      expect(leads.status, q).toBe(200);
+    }
+    // Syntax characters around a word are only separators: the word is searched.
+    expect((await publicTitles('"dentists"')).titles).toEqual(['Marketing automation for dentists']);
+    expect((await publicTitles('-dentists')).titles).toEqual(['Marketing automation for dentists']);
+    expect((await publicTitles('title:dentists')).titles).toEqual([]);
+    // Text without a word matches nothing.
+    expect(await publicTitles('"*-:')).toEqual({ titles: [], total: 0 });
+  });
+
+  it('keeps the index in step: an edited post or lead is found by its new words only, a deleted post is gone', async () => {
+    const repo = posts(db);
+    const before = await repo.findById(post(2, {}).id);
+    expect(before).toBeDefined();
+    expect(await repo.update({ ...before!, title: 'Ten tips for a quicker storefront', updatedAt: at(500) })).toBe(true);
+    expect((await publicTitles('storefront')).titles).toEqual(['Ten tips for a quicker storefront']);
+    expect((await publicTitles('faster')).titles).toEqual([]);
+    // A write that leaves the searched fields alone keeps the post findable.
+    expect(await repo.incrementViews('post-2')).toBe(1);
+    expect((await publicTitles('quicker')).titles).toEqual(['Ten tips for a quicker storefront']);
+
+    expect(await repo.delete(post(1, {}).id)).toBe(true);
+    expect(await publicTitles('dentists')).toEqual({ titles: [], total: 0 });
+    expect((await adminTitles('automation')).total).toBe(2);
+
+    await db.updateTable('contact_messages').set({ name: 'Priya Patel', company: null }).where('id', '=', 'lead-1').execute();
+    expect(await leadNames('priya')).toEqual({ names: ['Priya Patel'], total: 1 });
+    expect(await leadNames('jane')).toEqual({ names: [], total: 0 });
+    expect(await leadNames('doe')).toEqual({ names: [], total: 0 });
+    expect((await leadNames('valley')).names).toEqual(['Priya Patel']); // still in the email address
+    expect(await leadNames('dental')).toEqual({ names: ['Carla Dental', 'Bob Stone'], total: 2 });
+    await db.deleteFrom('contact_messages').where('id', '=', 'lead-3').execute();
+    expect(await leadNames('carla')).toEqual({ names: [], total: 0 });
+  });
+
+  it('is served by the full-text index (the query plan)', async () => {
+    for (const table of ['blog_posts', 'contact_messages'] as const) {
+      const search = textSearch(db, table, ['dental', 'autom']);
+      const query = db.selectFrom(table).select('id').where(search.matches).orderBy(search.rank).limit(10);
+      const compiled = query.compile();
+      if (backend === 'sqlite') {
+        const withParams = await db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` } as never);
+        const details = (withParams.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+        expect(details).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`));
+        expect(details).not.toMatch(new RegExp(`SCAN ${table}\\b(?!_fts)`));
+      } else {
+        const details = await db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...compiled, sql: `explain ${compiled.sql}` } as never);
+          return (plan.rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(details).toContain(`Bitmap Index Scan on ${table}_search_idx`);
+      }
+    }
+  });
+});
