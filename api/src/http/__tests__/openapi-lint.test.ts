@@ -8,7 +8,7 @@ import { API_VERSION } from '../../lib/version';
 import { API_ENDPOINTS } from '../api-routes';
 import { apiDescription } from '../openapi-document';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 // `npx @redocly/cli lint` under the repo's redocly.yaml (rules off only with a reason there): no error, no warning.
 it('the API description passes Redocly lint with no problem', () => {
