@@ -83,6 +83,17 @@ export interface Config {
   mediaThreads?: number;
   mediaCacheMb?: number;
   /**
+   * SITEMAP_URLS_PER_FILE (default 10000, at most the protocol's 50000): past this many URLs `/sitemap.xml` is a
+   * sitemap index of parts (`/sitemaps/pages.xml`, `/sitemaps/posts-<n>.xml`), each at most this many URLs.
+   */
+  sitemapUrlsPerFile?: number;
+  /** RETENTION_DELIVERY_DAYS (default 30): finished outgoing webhook deliveries and their attempts are kept this long. */
+  retentionDeliveryDays?: number;
+  /** RETENTION_EVENT_DAYS (default 90): raw tracking events older than this are rolled up into daily counts. */
+  retentionEventDays?: number;
+  /** RETENTION_ANALYSIS_DAYS (default 365): stored analyses are deleted after this, unless opened in the last 90 days. */
+  retentionAnalysisDays?: number;
+  /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
    */
@@ -192,6 +203,15 @@ const envSchema = z.object({
   MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(4),
   MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
   MEDIA_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(4096).default(0),
+  SITEMAP_URLS_PER_FILE: z.coerce
+    .number({ message: 'Must be a number' })
+    .int()
+    .min(2, { message: 'Must be at least 2' })
+    .max(50_000, { message: 'Must be at most 50000 (the sitemap protocol allows no more per file)' })
+    .default(10_000),
+  RETENTION_DELIVERY_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(30),
+  RETENTION_EVENT_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(90),
+  RETENTION_ANALYSIS_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(365),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   METRICS_TOKEN: z
     .string()
@@ -266,6 +286,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaQueue: e.MEDIA_QUEUE,
     mediaThreads: e.MEDIA_THREADS,
     mediaCacheMb: e.MEDIA_CACHE_MB,
+    sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
+    retentionDeliveryDays: e.RETENTION_DELIVERY_DAYS,
+    retentionEventDays: e.RETENTION_EVENT_DAYS,
+    retentionAnalysisDays: e.RETENTION_ANALYSIS_DAYS,
     metricsToken: e.METRICS_TOKEN,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,

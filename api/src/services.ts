@@ -1,3 +1,5 @@
+import { createRetentionRepository } from './retention/retention-repository';
+import { createRetentionService, type RetentionService } from './retention/retention-service';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema';
 import { createEventsRepository } from './events/events-repository';
@@ -59,6 +61,8 @@ export interface Services {
   media: MediaService;
   /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in createApp's job runner). */
   webhooksOut: WebhooksOutService;
+  /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
+  retention: RetentionService;
 }
 
 /** No remotes deployed (a container built without a site root). */
@@ -90,6 +94,9 @@ export function createServices(deps: {
     | 'mediaQueue'
     | 'mediaThreads'
     | 'mediaCacheMb'
+    | 'retentionDeliveryDays'
+    | 'retentionEventDays'
+    | 'retentionAnalysisDays'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -197,6 +204,12 @@ export function createServices(deps: {
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
+    retention: createRetentionService({
+      repository: createRetentionRepository(deps.db),
+      logger,
+      jobs: deps.jobs,
+      rules: { deliveryDays: deps.config.retentionDeliveryDays, eventDays: deps.config.retentionEventDays, analysisDays: deps.config.retentionAnalysisDays },
+    }),
   };
 }
 
