@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import sharp from 'sharp';
@@ -5,8 +7,8 @@ import { MEDIA_MAX_FRAMES, MEDIA_MAX_SIDE, mediaItemSchema } from '@site/contrac
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { plainPng, samples, tinyFramesGif } from '../../test-support/media-fixtures';
-import { TEST_ORIGIN } from '../../test-support/site-client';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { sendWebhook, TEST_ORIGIN } from '../../test-support/site-client';
+import { readingLoopbackSites, startTestServer, type TestServer } from '../../test-support/test-server';
 
 /** A photo-sized JPEG of noise (a new one each call): seconds of encoding, like the large uploads of the review. */
 const noiseJpeg = (side: number) =>
@@ -20,26 +22,36 @@ const noiseJpeg = (side: number) =>
  * queue answers 503 with Retry-After when full, while the server keeps answering.
  */
 describe.each(testBackends().map((b) => b.name))('media limits and processing pool (%s)', (backend) => {
+  const SECRET = 'media-limits-webhook-secret';
   let server: TestServer;
   let cookie: string;
+  /** Serves a PNG for the webhook's `storeImages`. */
+  let images: Server;
+  let imageUrl: string;
   const schema = uniqueSchema();
 
   beforeAll(async () => {
+    const png = await samples.png();
+    images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/image.png`;
     server = await startTestServer({
       env: {
         ...ADMIN_ENV,
         PUBLIC_ORIGIN: TEST_ORIGIN,
+        WEBHOOK_SECRET: SECRET,
         MEDIA_JOBS: '1',
         MEDIA_QUEUE: '1',
         ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
       },
-      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+      deps: { analysis: readingLoopbackSites(), ...(backend === 'postgres' ? { database: { pgSchema: schema } } : {}) },
     });
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
     if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
+    await new Promise((resolve) => images.close(resolve));
   });
 
   async function upload(bytes: Buffer, filename: string, type: string) {
@@ -104,13 +116,29 @@ describe.each(testBackends().map((b) => b.name))('media limits and processing po
       expect(third.json?.error?.code).toBe('media_busy');
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(third.json?.error?.message).toContain(`${third.headers.get('retry-after')} second`);
+      // n8n's stored image takes the same queue: a 503 it retries, not a 400 it would give up on.
+      const post = {
+        title: 'A post whose image waits for the queue',
+        excerpt: 'An excerpt long enough for the rules of the blog.',
+        content: `<p>${'Words of a post that is long enough to be stored. '.repeat(4)}</p>`,
+        author: 'Admin',
+        category: 'AI Automation',
+        metaDescription: 'A meta description that is long enough for the rules of the blog posts.',
+        featuredImage: imageUrl,
+        storeImages: true,
+      };
+      const delivery = await sendWebhook(server.url, SECRET, post, `busy-${backend}`);
+      expect(delivery.status).toBe(503);
+      expect(delivery.json).toMatchObject({ error: { code: 'media_busy' } });
+      expect(Number(delivery.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(firstDone).toBe(false);
 
       expect((await firstUpload).status).toBe(201);
       expect((await secondUpload).status).toBe(201);
       expect(processing()).toEqual({ running: 0, waiting: 0 });
-      // Room again: the refused upload now goes through.
+      // Room again: the refused upload and the delivery (same key) now go through.
       expect((await upload(await samples.webp(), 'third.webp', 'image/webp')).status).toBe(201);
+      expect((await sendWebhook(server.url, SECRET, post, `busy-${backend}`)).status).toBe(201);
     },
     120_000,
   );
