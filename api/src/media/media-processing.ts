@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { MEDIA_FORMATS, MEDIA_MAX_FRAMES, MEDIA_MAX_PIXELS, MEDIA_MAX_SIDE, MEDIA_OG_SIZE, MEDIA_WIDTHS, mediaFileName, mediaVariantFormats, mediaWidths, type MediaFormat } from '@site/contracts/media-rules';
+import { MEDIA_FORMATS, MEDIA_MAX_FRAMES, MEDIA_MAX_PIXELS, MEDIA_MAX_SIDE, MEDIA_MAX_STORED_HEIGHT, MEDIA_OG_SIZE, MEDIA_WIDTHS, mediaFileName, mediaVariantFormats, mediaWidths, type MediaFormat } from '@site/contracts/media-rules';
 import { InvalidInputError } from '../lib/domain-errors';
 
 export interface ProcessedVariant {
@@ -60,7 +60,7 @@ function encode(pipeline: Sharp, format: string): Sharp {
 }
 
 /**
- * Decodes the upload once (oriented by its EXIF tag, at most the widest stored width), then writes each width as
+ * Decodes the upload once (oriented by its EXIF tag, inside the widest stored width and the tallest stored height), then writes each width as
  * AVIF, WebP and the upload's format, and the 1200x630 Open Graph JPEG, one after another. sharp writes no metadata unless asked
  * (`withMetadata`), so EXIF (a phone's GPS position), XMP and IPTC never reach a visitor.
  */
@@ -87,7 +87,8 @@ export async function processImage(file: string, hash: string, format: MediaForm
   try {
     decoded = await sharp(file, { limitInputPixels: MEDIA_MAX_PIXELS, failOn: 'truncated' })
       .rotate()
-      .resize({ width: MEDIA_WIDTHS.at(-1), withoutEnlargement: true })
+      // At most the widest stored width, and at most MEDIA_MAX_STORED_HEIGHT tall (a tall strip keeps its shape).
+      .resize({ width: MEDIA_WIDTHS.at(-1), height: MEDIA_MAX_STORED_HEIGHT, fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch {

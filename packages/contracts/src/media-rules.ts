@@ -17,6 +17,12 @@ export const MEDIA_MAX_SIDE = 16_383;
 export const MEDIA_MAX_FRAMES = 1_000;
 /** Widths stored for every image (never wider than the image itself). */
 export const MEDIA_WIDTHS = [480, 960, 1600] as const;
+/**
+ * Tallest stored image: a taller one is scaled down to fit 1600 x 4800 (3:1), keeping its shape. What a page shows never
+ * needs more, and the encoders' time and memory grow with the pixels: a 1600 x 16,000 photo took 54 s and +978 MB to
+ * store at full height (its AVIF alone 41 s, +833 MB).
+ */
+export const MEDIA_MAX_STORED_HEIGHT = 4_800;
 /** The Open Graph variant: a JPEG cropped to this size. */
 export const MEDIA_OG_SIZE = { width: 1200, height: 630 } as const;
 

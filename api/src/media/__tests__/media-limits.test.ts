@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { MEDIA_MAX_FRAMES, MEDIA_MAX_SIDE, mediaItemSchema } from '@site/contracts/media';
+import { MEDIA_MAX_STORED_HEIGHT } from '@site/contracts/media-rules';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { plainPng, samples, tinyFramesGif } from '../../test-support/media-fixtures';
@@ -75,10 +76,20 @@ describe.each(testBackends().map((b) => b.name))('media limits and processing po
     expect(res.json?.error?.message).toContain(MEDIA_MAX_SIDE.toLocaleString('en-US'));
   });
 
-  it('stores an image exactly as high as every format holds', async () => {
+  it('stores an image exactly as high as every format holds, scaled down to the tallest stored height', async () => {
     const res = await upload(await plainPng(2, MEDIA_MAX_SIDE), 'strip.png', 'image/png');
     expect(res.status).toBe(201);
-    expect(mediaItemSchema.parse(res.json)).toMatchObject({ width: 2, height: MEDIA_MAX_SIDE });
+    expect(mediaItemSchema.parse(res.json)).toMatchObject({ width: 1, height: MEDIA_MAX_STORED_HEIGHT });
+  });
+
+  it('stores a tall photo inside 1600 x 4800 with its shape kept, every variant too (the encoders never see 16,000 rows)', async () => {
+    const res = await upload(await plainPng(1_000, 10_000), 'tall.png', 'image/png');
+    expect(res.status).toBe(201);
+    const item = mediaItemSchema.parse(res.json);
+    expect([item.width, item.height]).toEqual([480, MEDIA_MAX_STORED_HEIGHT]);
+    expect(item.variants.length).toBeGreaterThan(0);
+    // Each width's variants keep the 1:10 shape (the Open Graph JPEG is its own 1200x630 crop, not a variant).
+    for (const v of item.variants.filter((x) => x.url !== item.ogUrl)) expect(v.height <= MEDIA_MAX_STORED_HEIGHT && Math.abs(v.width * 10 - v.height) <= 10, `${v.width}x${v.height}`).toBe(true);
   });
 
   it('refuses an animation of more frames than the limit with 400 naming it, and stores one at the limit', async () => {
