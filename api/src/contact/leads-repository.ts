@@ -50,13 +50,11 @@ export interface LeadsRepository {
 export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   /** The messages matching a filter; search text through the full-text index (db/full-text-search.ts). */
   function filtered(q: string | undefined, filter: LeadFilter) {
-    let query = db.selectFrom('contact_messages');
+    let query = searchFor(db, 'contact_messages', q).from;
     if (filter === 'unread') query = query.where('read_at', 'is', null);
     if (filter === 'read') query = query.where('read_at', 'is not', null);
     if (filter === 'handled') query = query.where('handled_at', 'is not', null);
     if (filter === 'open') query = query.where('handled_at', 'is', null);
-    const search = searchFor(db, 'contact_messages', q);
-    if (search) query = query.where(search.matches);
     return query;
   }
 
@@ -64,7 +62,7 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
     async *batches({ q, filter, batchSize = 200 }) {
       let after: { createdAt: string; id: string } | undefined;
       for (;;) {
-        let query = filtered(q, filter).selectAll();
+        let query = filtered(q, filter).select(LEAD_COLUMNS);
         if (after) {
           const { createdAt, id } = after;
           // After the last row in (created_at desc, id asc) order. `created_at <= …` alone is the range the
@@ -80,9 +78,9 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
     },
     async page({ q, filter, offset, limit }) {
       // With search text, best match first, then newest; without, newest first.
-      const search = searchFor(db, 'contact_messages', q);
-      let query = filtered(q, filter).selectAll();
-      if (search?.rank) query = query.orderBy(search.rank);
+      const { rank } = searchFor(db, 'contact_messages', q);
+      let query = filtered(q, filter).select(LEAD_COLUMNS);
+      if (rank) query = query.orderBy(rank);
       const [rows, count] = await Promise.all([
         query.orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
         filtered(q, filter)
@@ -100,7 +98,7 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       return Number(row.n);
     },
     async findById(id) {
-      const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', '=', id).executeTakeFirst();
       return row && toLead(row);
     },
     async setFlags(id, flags) {
@@ -134,6 +132,27 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
     },
   };
 }
+
+/** The columns a lead is made of, by name (PostgreSQL's `search_vector`, the search index's column, is never read). */
+const LEAD_COLUMNS = [
+  'id',
+  'created_at',
+  'ip_hash',
+  'user_agent',
+  'name',
+  'email',
+  'company',
+  'subject',
+  'message',
+  'mail_status',
+  'mail_attempts',
+  'mail_next_attempt_at',
+  'mail_last_error',
+  'mail_sent_at',
+  'request_id',
+  'read_at',
+  'handled_at',
+] as const satisfies ReadonlyArray<keyof ContactMessageRow>;
 
 function toLead(r: ContactMessageRow): StoredLead {
   return {

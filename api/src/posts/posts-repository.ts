@@ -196,11 +196,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
    * word (only punctuation) matches no post.
    */
   function filtered({ status, categorySlug, q }: PostFilter) {
-    let query = db.selectFrom('blog_posts');
+    let query = searchFor(db, 'blog_posts', q).from;
     if (status) query = query.where('status', '=', status);
     if (categorySlug) query = query.where('category_slug', '=', categorySlug);
-    const search = searchFor(db, 'blog_posts', q);
-    if (search) query = query.where(search.matches);
     return query;
   }
 
@@ -339,9 +337,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
     async pageAt(filter, { limit, offset }) {
       // With search text, best match first (then newest): the admin's search ranks; the public list keeps its order.
-      const search = searchFor(db, 'blog_posts', filter.q);
+      const { rank } = searchFor(db, 'blog_posts', filter.q);
       let query = filtered(filter).select(SUMMARY_COLUMNS);
-      if (search?.rank) query = query.orderBy(search.rank);
+      if (rank) query = query.orderBy(rank);
       const [rows, total] = await Promise.all([
         query
           .orderBy(SORTED_AT, 'desc')
