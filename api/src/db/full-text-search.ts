@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { searchWords } from '@site/contracts/search-rules';
 import type { Database } from './schema';
 
 /*
@@ -27,16 +28,6 @@ export const SEARCHED = {
 } as const satisfies Record<string, ReadonlyArray<readonly [string, 'A' | 'B' | 'C' | 'D']>>;
 
 export type SearchedTable = keyof typeof SEARCHED;
-
-/** The words of a search text, lower case: what both indexes split text into (FTS5 unicode61: letters, digits, private use). */
-export function searchWords(q: string | undefined): string[] {
-  if (!q) return [];
-  return q
-    .normalize('NFC')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}\p{Co}]+/u)
-    .filter((word) => word.length > 0);
-}
 
 /** FTS5 `MATCH` text: each word a quoted string (implicitly ANDed), the last one a prefix. */
 export function ftsMatch(words: readonly string[]): string {

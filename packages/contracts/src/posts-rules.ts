@@ -4,6 +4,7 @@
  * loading zod; the schemas are in ./posts, which re-exports this module.
  */
 import type { Post, PostInput } from './posts';
+import { textMatches } from './search-rules';
 
 /** `scheduled`: published by the server at its `publishAt` (post-schedule.ts); invisible to the public until then. */
 export const POST_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as const;
@@ -273,13 +274,12 @@ export const POSTS_PAGE_DEFAULT_LIMIT = 12;
 export const POSTS_PAGE_MAX_LIMIT = 50;
 
 /**
- * True when a post matches the search text (title, excerpt and category, case-insensitive): the rule the server's
- * SQL search implements (posts-repository.ts). Only for test fakes of `GET /api/posts`; the site never searches on the client.
+ * True when a post matches the search text (title, excerpt and category; every word, the last one as a prefix,
+ * case-insensitive): the rule the server's full-text search implements (api/src/db/full-text-search.ts). Only for
+ * test fakes of `GET /api/posts`; the site never searches on the client.
  */
 export function postMatches(post: Pick<Post, 'title' | 'excerpt' | 'category'>, q: string): boolean {
-  const needle = q.trim().toLowerCase();
-  if (!needle) return true;
-  return [post.title, post.excerpt, post.category].some((s) => s.toLowerCase().includes(needle));
+  return textMatches([post.title, post.excerpt, post.category], q);
 }
 
 /**

@@ -5,7 +5,9 @@ import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { createPostsRepository, type StoredPost } from '../../posts/posts-repository';
 import type { ContactMessagesTable } from '../../contact/contact-schema';
-import { ftsMatch, searchWords, textSearch, tsQuery } from '../full-text-search';
+import { postMatches } from '@site/contracts/posts-rules';
+import { searchWords } from '@site/contracts/search-rules';
+import { ftsMatch, textSearch, tsQuery } from '../full-text-search';
 import type { Database } from '../schema';
 
 /*
@@ -151,6 +153,14 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
     expect(await publicTitles('zeppelin')).toEqual({ titles: [], total: 0 });
     expect(await publicTitles('quantum')).toEqual({ titles: [], total: 0 });
     expect(await publicTitles('tomation')).toEqual({ titles: [], total: 0 });
+  });
+
+  it('answers what the shared rule (postMatches, the test fakes\' search) says, for any of these searches', async () => {
+    const all = await posts(db).list({ status: 'published' });
+    for (const q of ['autom', 'automation dent', 'ai', 'images caching', 'an excerpt', 'filler post number 1', 'SEO', 'x', '"*']) {
+      const expected = all.filter((p) => postMatches(p, q)).map((p) => p.title);
+      expect((await publicTitles(q)).titles, q).toEqual(expected);
+    }
   });
 
   it('ranks the admin search best match first (a title match before an excerpt match) and counts the matches only', async () => {
