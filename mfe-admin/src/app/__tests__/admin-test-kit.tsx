@@ -5,6 +5,7 @@ import { toast, Toaster } from 'sonner';
 import { afterEach, beforeEach } from 'vitest';
 import type { AdminPostList, AdminSession, PostRevision, PostRevisionList } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
+import { postMatches } from '@site/contracts/posts-rules';
 import { RemoteRoutes } from '@site/ui';
 import { server } from '../../../../vitest.setup-dom';
 import { AdminQueryProvider, createAdminQueryClient } from '../../lib/query-client';
@@ -123,8 +124,9 @@ export function servePostList(posts: Post[]) {
       const url = new URL(request.url);
       requests.push(url);
       const status = url.searchParams.get('status');
-      const q = (url.searchParams.get('q') ?? '').toLowerCase();
-      const matching = posts.filter((p) => (!status || p.status === status) && (!q || `${p.title} ${p.excerpt} ${p.category}`.toLowerCase().includes(q)));
+      const q = url.searchParams.get('q') ?? '';
+      // The API's search rule (every word, the last one as a prefix); the API also ranks the matches, the fake does not.
+      const matching = posts.filter((p) => (!status || p.status === status) && postMatches(p, q));
       const body: AdminPostList = {
         posts: matching.map(({ content: _c, ...summary }) => summary),
         total: matching.length,
