@@ -7,7 +7,7 @@
 // PostgreSQL, ≤ 400 ms on SQLite; p50 at 100x ≤ 2x small; export first byte ≤ 300 ms; export RSS ≤ +100 MB;
 // /api/health/live p99 ≤ 100 ms during the export).
 //   node api/bench/data-scale.mjs [--scale small,10x,100x] [--db sqlite|postgres|both] [--requests 50] [--built]
-//     [--pg-url postgres://postgres@127.0.0.1:5432/test]
+//     [--pg-url postgres://postgres@127.0.0.1:5432/test] [--retention]
 // Per database and scale: a temp DATA_DIR (and on PostgreSQL a schema of its own, dropped at the end); the API starts
 // once to migrate (and to store one real analysis, the template of the seeded ones), stops, is seeded by bulk SQL
 // (multi-row INSERTs in transactions, through the api's own `libsql` / `pg` drivers; derived tables kept consistent:
@@ -15,8 +15,8 @@
 // again on loopback and is measured: per endpoint 3 warm-ups, then --requests sequential requests (the export:
 // at most 20). The server runs from its sources through run-ts.mjs (its own child process, so its RSS is its alone),
 // or api/dist/server.js with --built. Retention keeps everything (RETENTION_*_DAYS at their maximum) so that what
-// is measured is the seeded size, not a prune running at the same time.
-import { spawn } from 'node:child_process';
+// is measured is the seeded size, not a prune running at the same time; --retention leaves the defaults.
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '50' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     built: { type: 'boolean', default: false },
+    retention: { type: 'boolean', default: false },
   },
 });
 const SCALES = { small: 0.01, '10x': 0.1, '100x': 1 };
@@ -530,12 +531,25 @@ async function measure(base, pid, cookie, { analysisId }) {
 
 // --------------------------------------------------------------------------------------------------------- one run
 
+/** The commit the server ran from, and how many of api/ and packages/ files differed from it (a shared working tree). */
+function codeVersion() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'api/src', 'packages'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean).length;
+    return dirty ? `${head} + ${dirty} uncommitted file(s) under api/src, packages/` : head;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
 async function runOne(kind, scale) {
   const sizes = sizesOf(SCALES[scale]);
   const dataDir = await mkdtemp(path.join(tmpdir(), `data-scale-${kind}-${scale}-`));
   const env = {
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SITE_ROOT: dataDir, PUBLIC_ORIGIN: ORIGIN, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', RATE_LIMIT_MULTIPLIER: '1000',
-    RETENTION_DELIVERY_DAYS: '3650',
+    // Keep everything (the issue's sizes are what is measured), unless --retention leaves the server's defaults: then
+    // its retention job rolls up and prunes the seeded history while the measurements run.
+    ...(args.retention ? {} : { RETENTION_DELIVERY_DAYS: '3650', RETENTION_EVENT_DAYS: '3650', RETENTION_ANALYSIS_DAYS: '3650' }),
   };
   let pg;
   let server;
@@ -568,6 +582,8 @@ async function runOne(kind, scale) {
     console.log(`${kind} ${scale}: seeded ${seeded.rows.toLocaleString('en-US')} rows in ${(seedMs / 1000).toFixed(1)} s`);
     server = start(env);
     const base = await server.url;
+    const code = codeVersion();
+    console.log(`  measured code: ${code}`);
     await sleep(1000);
     const cookie = await login(base);
     const m = await measure(base, server.child.pid, cookie, seeded);
@@ -618,7 +634,7 @@ function printTable(kind, byScale) {
   row('first (cold) request of the sitemap / RSS ms', (s) => `${ms(byScale[s].results['/sitemap.xml']?.cold)} / ${ms(byScale[s].results['/blog/rss.xml']?.cold)}`, '');
   row('server RSS MB before → end', (s) => `${byScale[s].rssBefore.toFixed(0)} → ${byScale[s].rssEnd.toFixed(0)}`, '');
   row('seeding s', (s) => (byScale[s].seedMs / 1000).toFixed(1), '');
-  console.log(`\n${REQUESTS} requests per endpoint (export: ${EXPORT_REQUESTS}) after ${WARMUPS} warm-ups, sequential, gzip accepted; ${args.built ? 'api/dist/server.js' : 'the API from its sources (run-ts.mjs)'}, node ${process.version}.`);
+  console.log(`\n${REQUESTS} requests per endpoint (export: ${EXPORT_REQUESTS}) after ${WARMUPS} warm-ups, sequential, gzip accepted; retention ${args.retention ? 'at its defaults (running)' : 'keeping everything'}; ${args.built ? 'api/dist/server.js' : 'the API from its sources (run-ts.mjs)'}, node ${process.version}.`);
 }
 
 const all = {};
