@@ -78,7 +78,8 @@ describe('Alert Management', { timeout: 20_000 }, () => {
       await user.clear(disk);
       await user.type(disk, bad);
       await user.click(save);
-      expect(disk.getAttribute('aria-invalid')).toBe('true');
+      // The form validates asynchronously (react-hook-form with the schema): wait for what the user then sees.
+      await waitFor(() => expect(disk.getAttribute('aria-invalid')).toBe('true'));
       expect(document.getElementById(disk.getAttribute('aria-describedby')!)?.textContent).toBe(THRESHOLD_MESSAGE);
     }
     expect(await screen.findAllByText('Failed to update threshold')).toBeTruthy();
