@@ -101,7 +101,7 @@ async function bench(name: string, databaseUrl: string | undefined) {
     const leads = createLeadsRepository(db);
     for (const q of ['scheduling', 'visitor4242', 'pleasanton dental', 'autom']) {
       await time(`GET /api/posts?q=${q} (index, newest first)`, () => posts.page({ status: 'published', q }, { limit: 12 }));
-      await time(`GET /api/admin/posts?q=${q} (index, ranked)`, () => posts.pageAt({ q }, { limit: 50, offset: 0 }));
+      await time(`GET /api/admin/posts?q=${q} (index, ranked)`, () => posts.ranked({ q }, 50));
       await time(`GET /api/admin/posts?q=${q} (LIKE, before)`, () => likeSearch(db, 'blog_posts', q.split(' ')[0]!, ''));
       await time(`GET /api/admin/leads?q=${q} (index, ranked)`, () => leads.page({ q, filter: 'all', offset: 0, limit: 25 }));
       await time(`GET /api/admin/leads?q=${q} (LIKE, before)`, () => likeSearch(db, 'contact_messages', q.split(' ')[0]!, ''));

@@ -30,8 +30,16 @@ export interface ContactSettingsTable {
   value: string;
 }
 
+/** Messages per (read, handled) state, 0 or 1 each, kept by triggers (migration 0020): the inbox's counts. */
+export interface ContactMessageCountsTable {
+  is_read: number;
+  is_handled: number;
+  messages: number;
+}
+
 export interface ContactTables {
   contact_messages: ContactMessagesTable;
+  contact_message_counts: ContactMessageCountsTable;
   contact_settings: ContactSettingsTable;
 }
 

@@ -5,6 +5,12 @@ import { searchFor } from '../db/full-text-search';
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
+/** A message's place in the inbox's order. */
+export interface LeadPosition {
+  createdAt: string;
+  id: string;
+}
+
 export interface StoredLead {
   id: string;
   createdAt: string;
@@ -28,7 +34,15 @@ export interface LeadsRepository {
    * Newest first; with `q` (every word, the last one as a prefix, in name, email, company, subject or message, through
    * the full-text index) best match first, then newest. `total` counts the matches.
    */
-  page(options: { q?: string; filter: LeadFilter; offset: number; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
+  page(options: { q?: string; filter: LeadFilter; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
+  /**
+   * One page of the inbox without search, newest first (created_at desc, then id), by keyset: `older` than a position
+   * (the next page) or `newer` than one (the previous page), read from the filter's (created_at, id) index (migration
+   * 0020), never an OFFSET. `more` says whether another page lies beyond in the direction read.
+   */
+  keysetPage(options: { filter: LeadFilter; limit: number; older?: LeadPosition; newer?: LeadPosition }): Promise<{ leads: StoredLead[]; more: boolean }>;
+  /** Messages per filter over the whole inbox: the counters triggers keep (migration 0020), four rows read. */
+  counts(): Promise<Record<LeadFilter, number>>;
   /**
    * Every message matching the search and filter, newest first (messages of one time by id), read in batches of
    * `batchSize` (default 200) by keyset on (created_at, id): the CSV export. Each batch is one short query, so memory
@@ -39,7 +53,6 @@ export interface LeadsRepository {
    * skipped (created_at and id never change).
    */
   batches(options: { q?: string; filter: LeadFilter; batchSize?: number }): AsyncGenerator<StoredLead[], void, undefined>;
-  unreadCount(): Promise<number>;
   findById(id: string): Promise<StoredLead | undefined>;
   setFlags(id: string, flags: { readAt?: string | null; handledAt?: string | null }): Promise<boolean>;
   /** Owner mails not sent yet (queued or retrying) and given up. */
@@ -76,26 +89,49 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
         after = { createdAt: last.created_at, id: last.id };
       }
     },
-    async page({ q, filter, offset, limit }) {
-      // With search text, best match first, then newest; without, newest first.
+    async page({ q, filter, limit }) {
+      // With search text, best match first, then newest; without, newest first. One page: ranked results take no
+      // keyset (a rank is not a stable position: SQLite's bm25 changes as messages are added).
       const { rank } = searchFor(db, 'contact_messages', q);
       let query = filtered(q, filter).select(LEAD_COLUMNS);
       if (rank) query = query.orderBy(rank);
       const [rows, count] = await Promise.all([
-        query.orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
+        query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute(),
         filtered(q, filter)
           .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
       return { leads: rows.map(toLead), total: Number(count.n) };
     },
-    async unreadCount() {
-      const row = await db
-        .selectFrom('contact_messages')
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-        .where('read_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+    async keysetPage({ filter, limit, older, newer }) {
+      let query = filtered(undefined, filter).select(LEAD_COLUMNS);
+      if (older) {
+        const { createdAt, id } = older;
+        query = query.where('created_at', '<=', createdAt).where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
+      } else if (newer) {
+        const { createdAt, id } = newer;
+        query = query.where('created_at', '>=', createdAt).where((eb) => eb.or([eb('created_at', '>', createdAt), eb('id', '<', id)]));
+      }
+      // The page before is read in reverse (oldest first from the position), then turned round.
+      const rows = newer
+        ? (await query.orderBy('created_at').orderBy('id', 'desc').limit(limit + 1).execute()).reverse()
+        : await query.orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).execute();
+      const more = rows.length > limit;
+      const page = more ? (newer ? rows.slice(1) : rows.slice(0, limit)) : rows;
+      return { leads: page.map(toLead), more };
+    },
+    async counts() {
+      const rows = await db.selectFrom('contact_message_counts').select(['is_read', 'is_handled', 'messages']).execute();
+      const out: Record<LeadFilter, number> = { all: 0, unread: 0, read: 0, handled: 0, open: 0 };
+      for (const r of rows) {
+        const n = Number(r.messages);
+        out.all += n;
+        if (Number(r.is_read)) out.read += n;
+        else out.unread += n;
+        if (Number(r.is_handled)) out.handled += n;
+        else out.open += n;
+      }
+      return out;
     },
     async findById(id) {
       const row = await db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', '=', id).executeTakeFirst();

@@ -23,9 +23,13 @@ export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     auth: 'admin',
     summary: 'Contact messages, newest first (with `q`: best match first), with search, filter and pages',
     description:
-      '`q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. `total` counts the matches.',
+      'Pages by keyset: pass `nextCursor` back as `cursor` for older messages, `prevCursor` for newer ones (send the same `filter`). `total` and `counts` come from counters the database keeps, not a count per page. ' +
+      '`q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.',
     query: { schema: adminLeadListQuerySchema },
-    responses: { 200: { description: 'One page.', body: { schema: adminLeadListSchema } }, 400: BAD_QUERY },
+    responses: {
+      200: { description: 'One page.', body: { schema: adminLeadListSchema } },
+      400: errorResponse('A bad query field, or a cursor the server did not issue.', error('invalid_cursor', 'The cursor is not valid. Start again from the first page.')),
+    },
     handle: ({ query }, { services }) => services.admin.leads.list(query),
   }),
   endpoint({

@@ -7,10 +7,10 @@ import {
   type AdminLeadUpdate,
   type LeadMailState,
 } from '@site/contracts/admin';
-import type { LeadsRepository, StoredLead } from './leads-repository';
+import type { LeadPosition, LeadsRepository, StoredLead } from './leads-repository';
 import type { Clock } from '../lib/clock';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { NotFoundError } from '../lib/domain-errors';
+import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import { csvLine } from './csv';
 import { isRecordKey } from '@site/contracts/text';
 
@@ -24,6 +24,29 @@ export interface LeadsService {
    * the iteration stops the reading.
    */
   exportCsv(query: Pick<AdminLeadListQuery, 'q' | 'filter'>): AsyncGenerator<string, void, undefined>;
+}
+
+export const INVALID_LEAD_CURSOR = 'The cursor is not valid. Start again from the first page.';
+export const SEARCH_TAKES_NO_CURSOR = 'A search answers one page, best match first: send no cursor with q.';
+
+type LeadCursor = LeadPosition & { towards: 'older' | 'newer' };
+
+/** The opaque cursor of a page: which way to read and from which message, as base64url JSON (as GET /api/posts). */
+export function encodeLeadCursor(towards: 'older' | 'newer', lead: Pick<StoredLead, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([towards === 'older' ? 'o' : 'n', lead.createdAt, lead.id])).toString('base64url');
+}
+
+export function decodeLeadCursor(cursor: string): LeadCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 3 && (value[0] === 'o' || value[0] === 'n') && value.slice(1).every((v) => typeof v === 'string' && v.length > 0 && v.length <= 100)) {
+      const [way, createdAt, id] = value as [string, string, string];
+      return { towards: way === 'o' ? 'older' : 'newer', createdAt, id };
+    }
+  } catch {
+    // fall through: not base64url JSON
+  }
+  throw new InvalidInputError(INVALID_LEAD_CURSOR, { code: 'invalid_cursor' });
 }
 
 /** The owner-mail state a person understands: a pending mail that failed before is being retried. */
@@ -64,11 +87,31 @@ export function createLeadsService(deps: {
 }): LeadsService {
   return {
     async list(query) {
-      const [page, unread] = await Promise.all([
-        deps.leads.page({ q: query.q, filter: query.filter, offset: (query.page - 1) * query.limit, limit: query.limit }),
-        deps.leads.unreadCount(),
+      const counts = deps.leads.counts();
+      if (query.q) {
+        // A search is one ranked page (the best `limit` matches); a rank is no stable position to page from.
+        if (query.cursor) throw new InvalidInputError(SEARCH_TAKES_NO_CURSOR, { code: 'invalid_cursor' });
+        const [page, all] = await Promise.all([deps.leads.page({ q: query.q, filter: query.filter, limit: query.limit }), counts]);
+        return { leads: page.leads.map(toAdminLead), total: page.total, limit: query.limit, nextCursor: null, prevCursor: null, unread: all.unread, counts: all };
+      }
+      const at = query.cursor ? decodeLeadCursor(query.cursor) : undefined;
+      const [page, all] = await Promise.all([
+        deps.leads.keysetPage({ filter: query.filter, limit: query.limit, older: at?.towards === 'older' ? at : undefined, newer: at?.towards === 'newer' ? at : undefined }),
+        counts,
       ]);
-      return { leads: page.leads.map(toAdminLead), total: page.total, page: query.page, limit: query.limit, unread };
+      const first = page.leads[0];
+      const last = page.leads[page.leads.length - 1];
+      const towards = at?.towards ?? 'older';
+      return {
+        leads: page.leads.map(toAdminLead),
+        total: all[query.filter],
+        limit: query.limit,
+        // Read older: another page beyond when `more`; read newer: the page we came from lies older.
+        nextCursor: last && (towards === 'newer' || page.more) ? encodeLeadCursor('older', last) : null,
+        prevCursor: first && at && (towards === 'older' || page.more) ? encodeLeadCursor('newer', first) : null,
+        unread: all.unread,
+        counts: all,
+      };
     },
 
     async update(id, update) {

@@ -57,11 +57,12 @@ export const adminPostsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     auth: 'admin',
     summary: 'Posts of every status, newest change first (with `q`: best match first), with counts per status',
     description:
-      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match.',
+      'Pages by keyset: pass `nextCursor` back as `cursor` for older posts, `prevCursor` for newer ones (send the same `status`). `total` and `counts` come from counters the database keeps, not a count per page. ' +
+      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.',
     query: { schema: adminPostListQuerySchema },
     responses: {
       200: { description: 'One page.', body: { schema: adminPostListSchema } },
-      400: errorResponse('A bad query field.', error('validation_failed', 'limit: Too big: expected number to be <=100', [{ path: 'limit', message: 'Too big: expected number to be <=100' }])),
+      400: errorResponse('A bad query field, or a cursor the server did not issue.', error('invalid_cursor', 'The cursor is not valid. Start again from the first page.')),
     },
     handle: ({ query }, { services }) => services.posts.pageAll(query),
   }),

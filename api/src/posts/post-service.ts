@@ -217,6 +217,26 @@ export function decodeCursor(cursor: string): PostPosition {
   throw new InvalidInputError(INVALID_CURSOR, { code: 'invalid_cursor' });
 }
 
+export const SEARCH_TAKES_NO_CURSOR = 'A search answers one page, best match first: send no cursor with q.';
+
+/** The admin list's cursor: which way to read and from which post (its place in the list's order), base64url JSON. */
+export function encodeAdminCursor(towards: 'older' | 'newer', post: Pick<StoredPostSummary, 'publishedAt' | 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([towards === 'older' ? 'o' : 'n', post.publishedAt ?? post.createdAt, post.createdAt, post.id])).toString('base64url');
+}
+
+export function decodeAdminCursor(cursor: string): PostPosition & { towards: 'older' | 'newer' } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 4 && (value[0] === 'o' || value[0] === 'n') && value.slice(1).every((v) => typeof v === 'string' && v.length > 0 && v.length <= 100)) {
+      const [way, sortedAt, createdAt, id] = value as [string, string, string, string];
+      return { towards: way === 'o' ? 'older' : 'newer', sortedAt, createdAt, id };
+    }
+  } catch {
+    // fall through: not base64url JSON
+  }
+  throw new InvalidInputError(INVALID_CURSOR, { code: 'invalid_cursor' });
+}
+
 /** Published posts matching the search text and a category given by name or slug (both slugify alike). */
 function publishedFilter(filter: { q?: string; category?: string }): PostFilter {
   const category = filter.category?.trim();
@@ -539,12 +559,30 @@ export function createPostService(deps: {
         const issues = fieldIssues(parsed.error);
         throw new InvalidInputError(describeIssues(issues), { details: issues });
       }
-      const { q, status, page, limit } = parsed.data;
-      const [matching, counts] = await Promise.all([
-        posts.pageAt({ q, status }, { limit, offset: (page - 1) * limit }),
+      const { q, status, cursor, limit } = parsed.data;
+      if (q) {
+        // A search is one ranked page (the best `limit` matches); a rank is no stable position to page from.
+        if (cursor) throw new InvalidInputError(SEARCH_TAKES_NO_CURSOR, { code: 'invalid_cursor' });
+        const [matching, counts] = await Promise.all([posts.ranked({ q, status }, limit), posts.countByStatus()]);
+        return { posts: matching.posts.map(toSummary), total: matching.total, limit, nextCursor: null, prevCursor: null, counts };
+      }
+      const at = cursor ? decodeAdminCursor(cursor) : undefined;
+      const [page, counts] = await Promise.all([
+        posts.pageBoth({ status }, { limit, after: at?.towards === 'older' ? at : undefined, before: at?.towards === 'newer' ? at : undefined }),
         posts.countByStatus(),
       ]);
-      return { posts: matching.posts.map(toSummary), total: matching.total, page, limit, counts };
+      const first = page.posts[0];
+      const last = page.posts[page.posts.length - 1];
+      const towards = at?.towards ?? 'older';
+      return {
+        posts: page.posts.map(toSummary),
+        total: page.total,
+        limit,
+        // Read older: another page beyond when `more`; read newer: the page we came from lies older.
+        nextCursor: last && (towards === 'newer' || page.more) ? encodeAdminCursor('older', last) : null,
+        prevCursor: first && at && (towards === 'older' || page.more) ? encodeAdminCursor('newer', first) : null,
+        counts,
+      };
     },
 
     async getById(id) {

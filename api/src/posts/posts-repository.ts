@@ -107,11 +107,16 @@ export interface PostsRepository {
   /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   /**
-   * One numbered page of `list` (the admin's pages): up to `limit` posts after the first `offset`, in `list`'s order
-   * (with search text: best match first, then `list`'s order), and `total`, every post matching the filter. Both in
-   * SQL: no other post is read.
+   * The admin's search: the best `limit` posts matching `filter.q` (best match first, then `list`'s order) and
+   * `total`, every match (counted through the full-text index). One page: a rank is no stable position to page from.
    */
-  pageAt(filter: PostFilter, options: { limit: number; offset: number }): Promise<{ posts: StoredPostSummary[]; total: number }>;
+  ranked(filter: PostFilter, limit: number): Promise<{ posts: StoredPostSummary[]; total: number }>;
+  /**
+   * The admin's pages of `list` by keyset: up to `limit` posts `after` a position (older) or `before` one (newer),
+   * read from the order indexes (migration 0008), never an OFFSET; `more` says whether another page lies beyond in
+   * the direction read; `total` from the kept counts (migration 0009).
+   */
+  pageBoth(filter: PostFilter, options: { limit: number; after?: PostPosition; before?: PostPosition }): Promise<{ posts: StoredPostSummary[]; total: number; more: boolean }>;
   /** How many posts have each status, over every post (one grouped count); 0 for a status no post has. */
   countByStatus(): Promise<Record<PostStatus, number>>;
   /** The newest `limit` published posts, newest first (the feed): read through the (status, published_at) index. */
@@ -335,22 +340,33 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       return { posts, total, next };
     },
 
-    async pageAt(filter, { limit, offset }) {
+    async ranked(filter, limit) {
       // With search text, best match first (then newest): the admin's search ranks; the public list keeps its order.
       const { rank } = searchFor(db, 'blog_posts', filter.q);
       let query = filtered(filter).select(SUMMARY_COLUMNS);
       if (rank) query = query.orderBy(rank);
-      const [rows, total] = await Promise.all([
-        query
-          .orderBy(SORTED_AT, 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        count(filter),
-      ]);
+      const [rows, total] = await Promise.all([query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit).execute(), count(filter)]);
       return { posts: rows.map(toStoredSummary), total };
+    },
+
+    async pageBoth(filter, { limit, after, before }) {
+      if (!before) {
+        const page = await this.page(filter, { limit, after });
+        return { posts: page.posts, total: page.total, more: page.next !== undefined };
+      }
+      // Strictly before the position in the list's order, read the other way round from it, then turned round.
+      const query = filtered(filter)
+        .select(SUMMARY_COLUMNS)
+        .where((eb) =>
+          eb.or([
+            eb(SORTED_AT, '>', before.sortedAt),
+            eb.and([eb(SORTED_AT, '=', before.sortedAt), eb('created_at', '>', before.createdAt)]),
+            eb.and([eb(SORTED_AT, '=', before.sortedAt), eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+          ]),
+        );
+      const [rows, total] = await Promise.all([query.orderBy(SORTED_AT).orderBy('created_at').orderBy('id', 'desc').limit(limit + 1).execute(), count(filter)]);
+      const more = rows.length > limit;
+      return { posts: rows.slice(0, limit).reverse().map(toStoredSummary), total, more };
     },
 
     async countByStatus() {

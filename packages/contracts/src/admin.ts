@@ -86,7 +86,11 @@ export type AdminSessionUpdate = z.infer<typeof adminSessionUpdateSchema>;
 export const adminPostListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   status: z.enum(POST_STATUSES).optional(),
-  page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
+  /**
+   * The opaque `nextCursor` (older posts) or `prevCursor` (newer ones) of the page on screen, with the same `status`;
+   * none for the newest page. With `q` the answer is one ranked page (the best `limit` matches) and takes no cursor.
+   */
+  cursor: z.string().trim().max(500).apply(safeChars()).optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(50),
 });
 export type AdminPostListQueryInput = z.input<typeof adminPostListQuerySchema>;
@@ -95,9 +99,13 @@ export type AdminPostListQuery = z.output<typeof adminPostListQuerySchema>;
 /** A list entry: summary fields (status, category, dates, views…), newest change first. */
 export const adminPostListSchema = z.object({
   posts: z.array(postSummarySchema),
+  /** Posts matching the filter (and `q`): all pages, not just this one. */
   total: z.number().int().min(0),
-  page: z.number().int().min(1),
   limit: z.number().int().min(1),
+  /** Pass back as `cursor` for the older posts; null on the last page (and with `q`). */
+  nextCursor: z.string().nullable(),
+  /** Pass back as `cursor` for the newer posts; null on the newest page (and with `q`). */
+  prevCursor: z.string().nullable(),
   /** Posts per status over all posts (ignores the filter), for the filter's labels. */
   counts: z.object({ draft: z.number().int(), scheduled: z.number().int(), published: z.number().int(), archived: z.number().int() }),
 });
@@ -294,7 +302,12 @@ export const adminLeadListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   /** unread: not read yet; read: read; handled: marked handled; open: not handled. */
   filter: z.enum(LEAD_FILTERS).default('all'),
-  page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
+  /**
+   * The opaque `nextCursor` (older messages) or `prevCursor` (newer ones) of the page on screen, with the same `q`
+   * and `filter`; none for the newest page. With `q` the answer is one ranked page (the best `limit` matches) and
+   * takes no cursor.
+   */
+  cursor: z.string().trim().max(500).apply(safeChars()).optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(25),
 });
 export type AdminLeadListQueryInput = z.input<typeof adminLeadListQuerySchema>;
@@ -326,11 +339,17 @@ export type AdminLead = z.infer<typeof adminLeadSchema>;
 
 export const adminLeadListSchema = z.object({
   leads: z.array(adminLeadSchema),
+  /** Messages matching the filter (and `q`): all pages, not just this one. */
   total: z.number().int().min(0),
-  page: z.number().int().min(1),
   limit: z.number().int().min(1),
+  /** Pass back as `cursor` for the older messages; null on the last page (and with `q`). */
+  nextCursor: z.string().nullable(),
+  /** Pass back as `cursor` for the newer messages; null on the newest page (and with `q`). */
+  prevCursor: z.string().nullable(),
   /** Unread messages over the whole inbox (ignores the filter). */
   unread: z.number().int().min(0),
+  /** Messages per filter over the whole inbox (ignores `q`), from counters the database keeps. */
+  counts: z.object({ all: z.number().int(), unread: z.number().int(), read: z.number().int(), handled: z.number().int(), open: z.number().int() }),
 });
 export type AdminLeadList = z.infer<typeof adminLeadListSchema>;
 

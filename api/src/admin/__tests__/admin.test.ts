@@ -247,12 +247,15 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     const list = adminPostListSchema.parse((await call('/api/admin/posts', { cookie })).json);
     expect(list.posts.map((p) => p.status).sort()).toEqual(['draft', 'published', 'published', 'published']);
     expect(list.counts).toEqual({ draft: 1, scheduled: 0, published: 3, archived: 0 });
-    expect([list.total, list.page, list.limit]).toEqual([4, 1, 50]);
-    // Numbered pages of the same list; the counts stay those of every post, whatever the filter.
-    const second = adminPostListSchema.parse((await call('/api/admin/posts?limit=3&page=2', { cookie })).json);
-    expect([second.total, second.page, second.limit, second.posts.map((p) => p.id)]).toEqual([4, 2, 3, list.posts.slice(3).map((p) => p.id)]);
-    const beyond = adminPostListSchema.parse((await call('/api/admin/posts?status=published&limit=3&page=9', { cookie })).json);
-    expect([beyond.total, beyond.posts, beyond.counts]).toEqual([3, [], list.counts]);
+    expect([list.total, list.limit, list.nextCursor, list.prevCursor]).toEqual([4, 50, null, null]);
+    // Keyset pages of the same list; the counts stay those of every post, whatever the filter.
+    const firstPage = adminPostListSchema.parse((await call('/api/admin/posts?limit=3', { cookie })).json);
+    const second = adminPostListSchema.parse((await call(`/api/admin/posts?limit=3&cursor=${firstPage.nextCursor}`, { cookie })).json);
+    expect([second.total, second.limit, second.posts.map((p) => p.id), second.nextCursor]).toEqual([4, 3, list.posts.slice(3).map((p) => p.id), null]);
+    const back = adminPostListSchema.parse((await call(`/api/admin/posts?limit=3&cursor=${second.prevCursor}`, { cookie })).json);
+    expect([back.posts.map((p) => p.id), back.prevCursor]).toEqual([list.posts.slice(0, 3).map((p) => p.id), null]);
+    const badCursor = await call('/api/admin/posts?cursor=bm9wZQ', { cookie });
+    expect([badCursor.status, (badCursor.json as { error: { code: string } }).error.code]).toEqual([400, 'invalid_cursor']);
     expect((await call('/api/admin/posts?limit=101', { cookie })).status).toBe(400);
     expect(adminPostListSchema.parse((await call('/api/admin/posts?status=draft', { cookie })).json).posts.map((p) => p.id)).toEqual([post.id]);
     expect(adminPostListSchema.parse((await call('/api/admin/posts?q=FRONT%20DESK', { cookie })).json).total).toBe(1);
@@ -417,7 +420,17 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     expect(list.leads.map((l) => l.email)).toEqual(['lead2@example.com', 'lead1@example.com', 'lead0@example.com']);
     expect(list.leads[0]!.mail.state).toBe('disabled');
     expect(adminLeadListSchema.parse((await call('/api/admin/leads?q=ALVAREZ', { cookie })).json).leads.map((l) => l.name)).toEqual(['Ana Alvarez']);
-    expect(adminLeadListSchema.parse((await call('/api/admin/leads?limit=2&page=2', { cookie })).json).leads.map((l) => l.email)).toEqual(['lead0@example.com']);
+    const first = adminLeadListSchema.parse((await call('/api/admin/leads?limit=2', { cookie })).json);
+    expect(first).toMatchObject({ total: 3, prevCursor: null });
+    const older = adminLeadListSchema.parse((await call(`/api/admin/leads?limit=2&cursor=${first.nextCursor}`, { cookie })).json);
+    expect(older).toMatchObject({ total: 3, nextCursor: null });
+    expect(older.leads.map((l) => l.email)).toEqual(['lead0@example.com']);
+    const newer = adminLeadListSchema.parse((await call(`/api/admin/leads?limit=2&cursor=${older.prevCursor}`, { cookie })).json);
+    expect(newer.leads.map((l) => l.email)).toEqual(['lead2@example.com', 'lead1@example.com']);
+    expect(newer.prevCursor).toBeNull();
+    const bad = await call('/api/admin/leads?cursor=not-a-cursor', { cookie });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ error: { code: 'invalid_cursor', message: 'The cursor is not valid. Start again from the first page.' } });
 
     const id = list.leads[2]!.id;
     const read = await call(`/api/admin/leads/${id}`, { method: 'PATCH', cookie, body: { read: true, handled: true } });

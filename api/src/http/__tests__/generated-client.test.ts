@@ -100,6 +100,12 @@ describe('a client generated from the description', () => {
     const post = created.data!;
     const id = { header: { Origin: ORIGIN }, path: { id: post.id } };
     expect((await client.GET('/api/admin/posts', { params: { query: { q: 'Generated client', limit: 5 } } })).data?.posts.map((p) => p.id)).toContain(post.id);
+    // Keyset pages: the newest post, then the older ones from its cursor.
+    const newest = (await client.GET('/api/admin/posts', { params: { query: { limit: 1 } } })).data!;
+    expect(newest.prevCursor).toBeNull();
+    const older = (await client.GET('/api/admin/posts', { params: { query: { limit: 1, cursor: newest.nextCursor! } } })).data!;
+    expect(older.posts[0]?.id).not.toBe(newest.posts[0]?.id);
+    expect(older.prevCursor).toEqual(expect.any(String));
     expect((await client.GET('/api/admin/posts/{id}', { params: { path: { id: post.id } } })).data?.title).toBe(draft.title);
     const preview = await client.POST('/api/admin/posts/preview', { params: origin, body: { content: '<p>Hello <script>x()</script>world</p>' } });
     expect(preview.data?.content).not.toContain('<script');
@@ -155,8 +161,10 @@ describe('a client generated from the description', () => {
 
     // Leads: a visitor's message (the public contact form), read, exported.
     expect((await client.POST('/api/contact', { body: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Could you automate our reminders?' } })).response.status).toBe(200);
-    const leads = await client.GET('/api/admin/leads', { params: { query: { filter: 'unread' } } });
+    const leads = await client.GET('/api/admin/leads', { params: { query: { filter: 'unread', limit: 10 } } });
+    expect(leads.data).toMatchObject({ total: 1, unread: 1, nextCursor: null, prevCursor: null, counts: { all: 1, unread: 1, read: 0, handled: 0, open: 1 } });
     const lead = leads.data!.leads[0]!;
+    expect((await client.GET('/api/admin/leads', { params: { query: { cursor: 'nope' } } })).response.status).toBe(400);
     expect((await client.PATCH('/api/admin/leads/{id}', { params: { ...origin, path: { id: lead.id } }, body: { read: true } })).data?.read).toBe(true);
     const csv = await client.GET('/api/admin/leads/export.csv', { parseAs: 'text' });
     expect(csv.data).toContain('ada@example.com');

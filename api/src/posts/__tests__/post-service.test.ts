@@ -223,27 +223,40 @@ describe.each(testBackends())('post service ($name)', (backend) => {
     expect(expectedCounts.archived).toBe(1);
 
     const seen: string[] = [];
-    const pages = Math.ceil(all.length / 3);
-    for (let page = 1; page <= pages + 1; page++) {
-      const answer = await service.pageAll({ page, limit: 3 });
-      expect({ total: answer.total, page: answer.page, limit: answer.limit, counts: answer.counts }).toEqual({ total: all.length, page, limit: 3, counts: expectedCounts });
-      expect(answer.posts.length).toBe(page <= pages ? Math.min(3, all.length - (page - 1) * 3) : 0);
+    const pages: string[][] = [];
+    let answer = await service.pageAll({ limit: 3 });
+    expect(answer.prevCursor).toBeNull();
+    for (;;) {
+      expect({ total: answer.total, limit: answer.limit, counts: answer.counts }).toEqual({ total: all.length, limit: 3, counts: expectedCounts });
+      expect(answer.posts.length).toBe(Math.min(3, all.length - seen.length));
       for (const p of answer.posts) expect(p).not.toHaveProperty('content');
       seen.push(...answer.posts.map((p) => p.id));
+      pages.push(answer.posts.map((p) => p.id));
+      if (!answer.nextCursor) break;
+      answer = await service.pageAll({ limit: 3, cursor: answer.nextCursor });
     }
     // The same order as the full list (newest first, ties broken alike), nothing skipped or repeated.
     expect(seen).toEqual(all.map((p) => p.id));
+    // And back, newer page by newer page, to the newest (which has no prevCursor).
+    const back: string[][] = [pages[pages.length - 1]!];
+    while (answer.prevCursor) {
+      answer = await service.pageAll({ limit: 3, cursor: answer.prevCursor });
+      back.unshift(answer.posts.map((p) => p.id));
+    }
+    expect(back).toEqual(pages);
 
-    // Search and status filter the page and total, never the counts; defaults are page 1 of 50.
-    const drafts = await service.pageAll({ status: 'draft', limit: 2, page: 2 });
+    // Search and status filter the page and total, never the counts; defaults are the newest 50.
+    const firstDrafts = await service.pageAll({ status: 'draft', limit: 2 });
+    const drafts = await service.pageAll({ status: 'draft', limit: 2, cursor: firstDrafts.nextCursor ?? undefined });
     const allDrafts = await service.listAll({ status: 'draft' });
     expect([drafts.total, drafts.posts.map((p) => p.id), drafts.counts]).toEqual([allDrafts.length, allDrafts.slice(2, 4).map((p) => p.id), expectedCounts]);
     const searched = await service.pageAll({ q: 'ARCHIVED FOR THE ADMIN' });
-    expect([searched.total, searched.posts.map((p) => p.status), searched.page, searched.limit]).toEqual([1, ['archived'], 1, 50]);
+    expect([searched.total, searched.posts.map((p) => p.status), searched.limit, searched.nextCursor]).toEqual([1, ['archived'], 50, null]);
     expect((await service.pageAll({ q: '100%_' })).total).toBe(0);
 
     await expect(service.pageAll({ limit: 101 })).rejects.toMatchObject({ kind: 'invalid', code: 'validation_failed' });
-    await expect(service.pageAll({ page: 0 })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(service.pageAll({ cursor: 'bm9wZQ' })).rejects.toMatchObject({ kind: 'invalid', code: 'invalid_cursor' });
+    await expect(service.pageAll({ q: 'archived', cursor: firstDrafts.nextCursor ?? 'x' })).rejects.toMatchObject({ code: 'invalid_cursor' });
     await service.delete(archived.id);
   });
 

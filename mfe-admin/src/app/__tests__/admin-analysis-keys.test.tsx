@@ -14,7 +14,7 @@ function serveDashboard(health: AdminHealth) {
   server.use(
     http.get('/api/admin/health', () => HttpResponse.json(health)),
     http.get('/api/admin/funnel', () => HttpResponse.json({ windows: [period(7), period(30)] })),
-    http.get('/api/admin/leads', () => HttpResponse.json({ leads: [], total: 0, page: 1, limit: 25, unread: 0 })),
+    http.get('/api/admin/leads', () => HttpResponse.json({ leads: [], total: 0, limit: 25, nextCursor: null, prevCursor: null, unread: 0, counts: { all: 0, unread: 0, read: 0, handled: 0, open: 0 } })),
     http.get('/api/admin/traffic', () => HttpResponse.json({ windowMinutes: 60, entries: [], totals: { addresses: 0, requests: 0, suspicious: 0, legitimate: 0 } })),
     http.get('/api/admin/docker', () => HttpResponse.json({ available: false, reason: 'The Docker socket is not mounted.' })),
     http.get('/api/admin/vulnerabilities', () => HttpResponse.json({ available: false, reason: 'No audit report.' })),

@@ -74,9 +74,11 @@ function serveDashboard() {
       },
     ],
     total: 1,
-    page: 1,
     limit: 25,
+    nextCursor: null,
+    prevCursor: null,
     unread: 1,
+    counts: { all: 1, unread: 1, read: 0, handled: 0, open: 1 },
   };
   let refreshes = 0;
   server.use(
@@ -194,6 +196,72 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     expect(within(inbox).getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/leads/export.csv');
     await user.click(within(message).getByRole('button', { name: /^Mark as read/ }));
     expect(await within(message).findByText('Read')).toBeTruthy();
+  });
+
+  it('the inbox shows its counts, pages Older / Newer by keyset with a loading state, and starts over on a new filter', async () => {
+    serveSession();
+    serveDashboard();
+    const all = Array.from({ length: 30 }, (_, i) => ({
+      id: `lead-${i + 1}`, createdAt: now, name: `Person ${i + 1}`, email: `p${i + 1}@example.com`, company: null, subject: `Question ${i + 1}`,
+      message: 'Hello', userAgent: null, read: i >= 10, readAt: i >= 10 ? now : null, handled: false, handledAt: null,
+      mail: { state: 'sent' as const, attempts: 1, lastError: null, sentAt: now, nextAttemptAt: null },
+    }));
+    const asked: URL[] = [];
+    server.use(
+      http.get('/api/admin/leads', async ({ request }) => {
+        const url = new URL(request.url);
+        asked.push(url);
+        const filter = url.searchParams.get('filter') ?? 'all';
+        const matching = all.filter((l) => filter !== 'unread' || !l.read);
+        const start = Number(url.searchParams.get('cursor') ?? 0);
+        if (start > 0) await delay(100);
+        const body: AdminLeadList = {
+          leads: matching.slice(start, start + 25), total: matching.length, limit: 25,
+          nextCursor: start + 25 < matching.length ? String(start + 25) : null, prevCursor: start > 0 ? '0' : null,
+          unread: 10, counts: { all: 30, unread: 10, read: 20, handled: 0, open: 30 },
+        };
+        return HttpResponse.json(body);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const inbox = await screen.findByRole('region', { name: 'Contact messages' });
+    expect(await within(inbox).findByText('30 messages · 10 unread')).toBeTruthy();
+    expect(within(inbox).getByRole('option', { name: 'Unread (10)' })).toBeTruthy();
+    const pager = () => within(inbox).getByRole('navigation', { name: 'Pages of messages' });
+    expect((within(pager()).getByRole('button', { name: /Newer/ }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(pager()).getByRole('button', { name: /Older/ }));
+    // While the older page loads, the one on screen stays and the pager says so.
+    await waitFor(() => expect(within(pager()).getByRole('status').textContent).toBe('Loading…'));
+    expect(within(inbox).getByRole('article', { name: 'Message from Person 1' })).toBeTruthy();
+    expect(await within(inbox).findByRole('article', { name: 'Message from Person 26' })).toBeTruthy();
+    expect(within(inbox).queryByRole('article', { name: 'Message from Person 1' })).toBeNull();
+    expect(asked.at(-1)?.searchParams.get('cursor')).toBe('25');
+    await user.selectOptions(within(inbox).getByRole('combobox', { name: 'Show' }), 'unread');
+    // A new filter starts at the newest page: 10 unread fit one page, no pager.
+    await waitFor(() => expect(within(inbox).queryByRole('navigation', { name: 'Pages of messages' })).toBeNull());
+    expect(asked.at(-1)?.searchParams.get('cursor')).toBeNull();
+    expect(asked.at(-1)?.searchParams.get('filter')).toBe('unread');
+    expect(within(inbox).getAllByRole('article')).toHaveLength(10);
+
+    // An older page emptied meanwhile (its messages now read, under 'Unread'): the inbox goes back to the newest page.
+    server.use(
+      http.get('/api/admin/leads', ({ request }) => {
+        const url = new URL(request.url);
+        asked.push(url);
+        const empty = url.searchParams.has('cursor');
+        const body: AdminLeadList = {
+          leads: empty ? [] : all.slice(0, 25), total: 30, limit: 25, nextCursor: empty ? null : 'older', prevCursor: null,
+          unread: 10, counts: { all: 30, unread: 10, read: 20, handled: 0, open: 30 },
+        };
+        return HttpResponse.json(body);
+      }),
+    );
+    await user.selectOptions(within(inbox).getByRole('combobox', { name: 'Show' }), 'all');
+    await user.click(await within(inbox).findByRole('button', { name: /Older/ }));
+    await waitFor(() => expect(asked.at(-1)?.searchParams.has('cursor')).toBe(false));
+    expect(asked.some((u) => u.searchParams.get('cursor') === 'older')).toBe(true);
+    expect(await within(inbox).findByRole('article', { name: 'Message from Person 1' })).toBeTruthy();
   });
 
   it("underlines the sender's e-mail link: in a line of grey text, colour alone did not set it apart (axe link-in-text-block)", async () => {

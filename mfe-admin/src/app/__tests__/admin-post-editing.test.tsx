@@ -95,7 +95,7 @@ describe('Editing against the server', { timeout: 20_000 }, () => {
       http.get('/api/admin/posts/p1', () => HttpResponse.json(stored)),
       http.get('/api/admin/posts', () => {
         const { content: _c, ...summary } = stored;
-        return HttpResponse.json({ posts: [summary], total: 1, page: 1, limit: 50, counts: { draft: 1, scheduled: 0, published: 0, archived: 0 } });
+        return HttpResponse.json({ posts: [summary], total: 1, limit: 50, nextCursor: null, prevCursor: null, counts: { draft: 1, scheduled: 0, published: 0, archived: 0 } });
       }),
       // The posts page's webhook documentation may read the API description; its content does not matter here.
       http.get('/api/openapi.json', () => HttpResponse.json({})),

@@ -127,11 +127,16 @@ export function servePostList(posts: Post[]) {
       const q = url.searchParams.get('q') ?? '';
       // The API's search rule (every word, the last one as a prefix); the API also ranks the matches, the fake does not.
       const matching = posts.filter((p) => (!status || p.status === status) && postMatches(p, q));
+      // Keyset pages as the API answers them; the fake's cursor is the index of the page's first post (opaque to the screen).
+      const limit = Number(url.searchParams.get('limit') ?? 50);
+      const start = Number(url.searchParams.get('cursor') ?? 0);
+      const page = matching.slice(start, start + limit);
       const body: AdminPostList = {
-        posts: matching.map(({ content: _c, ...summary }) => summary),
+        posts: page.map(({ content: _c, ...summary }) => summary),
         total: matching.length,
-        page: 1,
-        limit: 50,
+        limit,
+        nextCursor: start + limit < matching.length ? String(start + limit) : null,
+        prevCursor: start > 0 ? String(Math.max(0, start - limit)) : null,
         counts: {
           draft: posts.filter((p) => p.status === 'draft').length,
           scheduled: posts.filter((p) => p.status === 'scheduled').length,

@@ -191,7 +191,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RSS 2.0 feed of the published posts (descriptions are HTML-escaped plain text) */
+        /** RSS 2.0 feed of the newest 50 published posts (descriptions are HTML-escaped plain text); ETag and Last-Modified, 304 when unchanged */
         get: operations["getBlogRssXml"];
         put?: never;
         post?: never;
@@ -208,8 +208,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every public page and post */
+        /** Every public page and post; past SITEMAP_URLS_PER_FILE addresses, a sitemap index of parts */
         get: operations["getSitemapXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemaps/pages.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A part of the sitemap index: the site's pages, the blog's index and its categories */
+        get: operations["getSitemapsPagesXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemaps/posts-{n}.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A part of the sitemap index: published posts, oldest first, at most SITEMAP_URLS_PER_FILE */
+        get: operations["getSitemapsPostsNXml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -342,7 +376,7 @@ export interface paths {
         };
         /**
          * Posts of every status, newest change first (with `q`: best match first), with counts per status
-         * @description `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match.
+         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older posts, `prevCursor` for newer ones (send the same `status`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.
          */
         get: operations["getApiAdminPosts"];
         put?: never;
@@ -660,7 +694,7 @@ export interface paths {
         };
         /**
          * Contact messages, newest first (with `q`: best match first), with search, filter and pages
-         * @description `q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. `total` counts the matches.
+         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older messages, `prevCursor` for newer ones (send the same `filter`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.
          */
         get: operations["getApiAdminLeads"];
         put?: never;
@@ -3170,6 +3204,13 @@ export interface operations {
                     "application/rss+xml": string;
                 };
             };
+            /** @description The feed has not changed since the client last read it. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getSitemapXml: {
@@ -3181,13 +3222,132 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sitemap. */
+            /** @description The sitemap, or the sitemap index. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/xml": string;
+                };
+            };
+            /** @description Unchanged since the client last read it. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSitemapsPagesXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The part. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Unchanged since the client last read it. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSitemapsPostsNXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The part, from 1.
+                 * @example 1
+                 */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The part. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Unchanged since the client last read it. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field breaks a rule; `details` names each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "limit: Too big: expected number to be <=100",
+                     *         "details": [
+                     *           {
+                     *             "path": "limit",
+                     *             "message": "Too big: expected number to be <=100"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part past the last one. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such part of the sitemap"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -4008,7 +4168,7 @@ export interface operations {
             query?: {
                 q?: string;
                 status?: "draft" | "scheduled" | "published" | "archived";
-                page?: number;
+                cursor?: string;
                 limit?: number;
             };
             header?: never;
@@ -4048,8 +4208,9 @@ export interface operations {
                             source: "local" | "n8n";
                         }[];
                         total: number;
-                        page: number;
                         limit: number;
+                        nextCursor: string | null;
+                        prevCursor: string | null;
                         counts: {
                             draft: number;
                             scheduled: number;
@@ -4059,7 +4220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad query field. */
+            /** @description A bad query field, or a cursor the server did not issue. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,14 +4229,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": {
-                     *         "code": "validation_failed",
-                     *         "message": "limit: Too big: expected number to be <=100",
-                     *         "details": [
-                     *           {
-                     *             "path": "limit",
-                     *             "message": "Too big: expected number to be <=100"
-                     *           }
-                     *         ]
+                     *         "code": "invalid_cursor",
+                     *         "message": "The cursor is not valid. Start again from the first page."
                      *       }
                      *     }
                      */
@@ -6979,7 +7134,7 @@ export interface operations {
             query?: {
                 q?: string;
                 filter?: "all" | "unread" | "read" | "handled" | "open";
-                page?: number;
+                cursor?: string;
                 limit?: number;
             };
             header?: never;
@@ -7018,13 +7173,21 @@ export interface operations {
                             };
                         }[];
                         total: number;
-                        page: number;
                         limit: number;
+                        nextCursor: string | null;
+                        prevCursor: string | null;
                         unread: number;
+                        counts: {
+                            all: number;
+                            unread: number;
+                            read: number;
+                            handled: number;
+                            open: number;
+                        };
                     };
                 };
             };
-            /** @description A bad query field. */
+            /** @description A bad query field, or a cursor the server did not issue. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7033,14 +7196,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": {
-                     *         "code": "validation_failed",
-                     *         "message": "filter: Invalid option",
-                     *         "details": [
-                     *           {
-                     *             "path": "filter",
-                     *             "message": "Invalid option"
-                     *           }
-                     *         ]
+                     *         "code": "invalid_cursor",
+                     *         "message": "The cursor is not valid. Start again from the first page."
                      *       }
                      *     }
                      */

@@ -7,7 +7,7 @@ export function leadQueryString(query: AdminLeadListQueryInput): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.filter && query.filter !== 'all') params.set('filter', query.filter);
-  if (query.page && query.page !== 1) params.set('page', String(query.page));
+  if (query.cursor) params.set('cursor', query.cursor);
   if (query.limit) params.set('limit', String(query.limit));
   const qs = params.toString();
   return qs ? `?${qs}` : '';
@@ -23,7 +23,7 @@ export function listLeads(query: AdminLeadListQueryInput, signal?: AbortSignal):
 /** GET /api/admin/leads/export.csv: every message matching the same search and filter, as a download. */
 export const leadsExportUrl = (query: AdminLeadListQueryInput) => `/api/admin/leads/export.csv${leadQueryString({ q: query.q, filter: query.filter })}`;
 
-/** One page of messages; while another search, filter or page loads, the last one stays on screen. */
+/** One page of messages (by cursor); while another search, filter or page loads, the last one stays on screen. */
 export function useLeadsQuery(query: AdminLeadListQueryInput) {
   return useQuery({ queryKey: [...leadsKey, query], queryFn: ({ signal }) => listLeads(query, signal), placeholderData: keepPreviousData });
 }

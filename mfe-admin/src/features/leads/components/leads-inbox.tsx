@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ListPager } from '../../../components/list-pager';
 import { LEAD_FILTERS, type AdminLead, type LeadMailState } from '@site/contracts/admin';
 import { ApiError, Button, buttonClasses, cn, notify } from '@site/ui';
 import { controlClass } from '../../../components/form-field';
@@ -44,18 +45,20 @@ export function LeadsInbox() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<LeadFilter>('all');
-  const [page, setPage] = useState(1);
-  const leads = useLeadsQuery({ q: q || undefined, filter, page, limit: PAGE_SIZE });
+  const [cursor, setCursor] = useState<string | undefined>();
+  const leads = useLeadsQuery({ q: q || undefined, filter, cursor: q ? undefined : cursor, limit: PAGE_SIZE });
   const update = useUpdateLeadMutation();
   const busy = update.isPending ? update.variables.lead.id : null;
 
   useEffect(() => {
+    // Only a changed search starts over at the newest page (the first run, on mount, must not undo a page change).
+    if (search.trim() === q) return;
     const timer = window.setTimeout(() => {
       setQ(search.trim());
-      setPage(1);
+      setCursor(undefined);
     }, 300);
     return () => window.clearTimeout(timer);
-  }, [search]);
+  }, [search, q]);
 
   const change = (lead: AdminLead, patch: { read?: boolean; handled?: boolean }) =>
     update.mutate(
@@ -68,10 +71,18 @@ export function LeadsInbox() {
     );
 
   const data = leads.data;
+  // A page emptied by changes meanwhile (its messages moved out of the filter): back to the newest page, nothing lost.
+  // (State adjusted while rendering, React's way for state derived from an answer.)
+  if (cursor && data && !leads.isPlaceholderData && data.leads.length === 0) setCursor(undefined);
+  const messages = (n: number) => `${n} ${n === 1 ? 'message' : 'messages'}`;
   return (
     <Panel
       title="Contact messages"
-      description={data ? `${data.unread} unread · ${data.total} ${filter === 'all' && !q ? 'in all' : 'matching'}` : 'Messages sent through the contact form.'}
+      description={
+        data
+          ? `${messages(data.counts.all)} · ${data.unread} unread${q ? ` · ${data.total} matching` : filter === 'all' || filter === 'unread' ? '' : ` · ${data.total} ${FILTER_LABELS[filter].toLowerCase()}`}`
+          : 'Messages sent through the contact form.'
+      }
       actions={
         <a href={leadsExportUrl({ q: q || undefined, filter })} download className={buttonClasses('secondary', 'sm')}>
           Export CSV
@@ -102,12 +113,13 @@ export function LeadsInbox() {
             value={filter}
             onChange={(e) => {
               setFilter(e.target.value as LeadFilter);
-              setPage(1);
+              setCursor(undefined);
             }}
           >
             {LEAD_FILTERS.map((f) => (
               <option key={f} value={f}>
                 {FILTER_LABELS[f]}
+                {data ? ` (${data.counts[f]})` : ''}
               </option>
             ))}
           </select>
@@ -169,19 +181,12 @@ export function LeadsInbox() {
               </li>
             ))}
           </ul>
-          {data.total > data.limit && (
-            <nav aria-label="Pages of messages" className="mt-3 flex items-center justify-between gap-2">
-              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Newer
-              </Button>
-              <span className="text-sm text-muted-fg">
-                Page {data.page} of {Math.ceil(data.total / data.limit)}
-              </span>
-              <Button variant="secondary" size="sm" disabled={page * data.limit >= data.total} onClick={() => setPage((p) => p + 1)}>
-                Older
-              </Button>
-            </nav>
+          {q && data.total > data.leads.length && (
+            <p className="mt-3 text-sm text-muted-fg">
+              The best {data.leads.length} of {data.total} matching messages. Add words to narrow the search.
+            </p>
           )}
+          <ListPager label="Pages of messages" newer={data.prevCursor} older={data.nextCursor} loading={leads.isPlaceholderData && leads.isFetching} onPage={setCursor} />
         </>
       )}
     </Panel>

@@ -47,8 +47,9 @@ function serveStore(posts: Post[]) {
   const list = (): AdminPostList => ({
     posts: posts.map(({ content: _c, ...summary }) => summary),
     total: posts.length,
-    page: 1,
     limit: 50,
+    nextCursor: null,
+    prevCursor: null,
     counts: { draft: posts.filter((p) => p.status === 'draft').length, scheduled: 0, published: posts.filter((p) => p.status === 'published').length, archived: 0 },
   });
   server.use(

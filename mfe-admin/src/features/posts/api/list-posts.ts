@@ -8,7 +8,7 @@ export function listPosts(query: AdminPostListQueryInput, signal?: AbortSignal):
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.status) params.set('status', query.status);
-  if (query.page && query.page !== 1) params.set('page', String(query.page));
+  if (query.cursor) params.set('cursor', query.cursor);
   if (query.limit) params.set('limit', String(query.limit));
   const qs = params.toString();
   return adminRequest(`/api/admin/posts${qs ? `?${qs}` : ''}`, adminPostListSchema, { signal });

@@ -1,29 +1,13 @@
 import type { PostSummary } from '@site/contracts/posts';
+import { useEffect } from 'react';
 import { Button, ButtonLink } from '@site/ui';
+import { ListPager } from '../../../components/list-pager';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { adminPages } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
 import type { usePostsQuery } from '../api/list-posts';
 import type { PostListParams } from '../hooks/use-post-list-params';
 import { PostRow } from './post-row';
-
-/** Previous / Next under the list, when there is more than one page. */
-function PostListPages({ page, limit, total, onPage }: { page: number; limit: number; total: number; onPage: (n: number) => void }) {
-  if (total <= limit) return null;
-  return (
-    <nav aria-label="Pages of posts" className="mt-4 flex items-center justify-between gap-2">
-      <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span className="text-sm text-muted-fg">
-        Page {page} of {Math.ceil(total / limit)}
-      </span>
-      <Button variant="secondary" size="sm" disabled={page * limit >= total} onClick={() => onPage(page + 1)}>
-        Next
-      </Button>
-    </nav>
-  );
-}
 
 /** What the list shows: its loading rows, its failure, 'no posts', or the posts with how many and the pages. */
 export function PostList({
@@ -39,6 +23,12 @@ export function PostList({
 }) {
   const { data } = list;
   const filtered = !!params.q || !!params.status;
+  // A page emptied by changes meanwhile (its posts deleted or moved): back to the newest page, nothing lost.
+  const emptiedPage = !!params.cursor && !!data && !list.isPlaceholderData && data.posts.length === 0;
+  const { setCursor } = params;
+  useEffect(() => {
+    if (emptiedPage) setCursor(null, { replace: true });
+  }, [emptiedPage, setCursor]);
   if (list.error && !data) {
     return <LoadFailed title="Could not load the posts" message={errorMessage(list.error, 'The server did not answer.')} onRetry={() => void list.refetch()} />;
   }
@@ -60,18 +50,20 @@ export function PostList({
       </div>
     );
   }
-  const first = (data.page - 1) * data.limit + 1;
+  const posts = `${data.total} ${data.total === 1 ? 'post' : 'posts'}`;
   return (
     <>
       <p className="mb-3 text-sm text-muted-fg" aria-live="polite" aria-busy={list.isFetching || undefined}>
-        Showing {first}–{first + data.posts.length - 1} of {data.total} {data.total === 1 ? 'post' : 'posts'}
+        {params.q && data.total > data.posts.length
+          ? `The best ${data.posts.length} of ${data.total} matching posts. Add words to narrow the search.`
+          : `${posts}${filtered ? (data.total === 1 ? ' matches' : ' match') : ''} · ${data.posts.length} on this page`}
       </p>
       <ul className="divide-y divide-border overflow-hidden rounded-xl border border-border">
         {data.posts.map((post) => (
           <PostRow key={post.id} post={post} onSchedule={onSchedule} onDelete={onDelete} />
         ))}
       </ul>
-      <PostListPages page={data.page} limit={data.limit} total={data.total} onPage={params.setPage} />
+      <ListPager label="Pages of posts" newer={data.prevCursor} older={data.nextCursor} loading={list.isPlaceholderData && list.isFetching} onPage={(cursor) => params.setCursor(cursor)} />
     </>
   );
 }

@@ -21,7 +21,7 @@ const PAGE_SIZE = 50;
  */
 export function PostsPage() {
   const params = usePostListParams();
-  const list = usePostsQuery({ q: params.q || undefined, status: params.status, page: params.page, limit: PAGE_SIZE });
+  const list = usePostsQuery({ q: params.q || undefined, status: params.status, cursor: params.cursor, limit: PAGE_SIZE });
   const [toSchedule, setToSchedule] = useState<PostSummary | null>(null);
   const [toDelete, setToDelete] = useState<PostSummary | null>(null);
 

@@ -4,7 +4,7 @@ import { POST_STATUSES, type PostStatus } from '@site/contracts/posts';
 
 const isStatus = (v: string | null): v is PostStatus => !!v && (POST_STATUSES as readonly string[]).includes(v);
 
-/** The list's search, status filter and page, kept in the URL (a link or a reload shows the same list). */
+/** The list's search, status filter and page (its cursor), kept in the URL (a link or a reload shows the same list). */
 export function usePostListParams() {
   const [params, setParams] = useSearchParams();
   const rawStatus = params.get('status');
@@ -22,7 +22,7 @@ export function usePostListParams() {
           (next) => {
             if (q) next.set('q', q);
             else next.delete('q');
-            next.delete('page');
+            next.delete('cursor');
           },
           { replace: true },
         ),
@@ -30,20 +30,21 @@ export function usePostListParams() {
         update((next) => {
           if (isStatus(value)) next.set('status', value);
           else next.delete('status');
-          next.delete('page');
+          next.delete('cursor');
         }),
-      setPage: (n: number) =>
+      /** Another page: the `nextCursor` / `prevCursor` the list answered; none for the newest page. */
+      setCursor: (cursor: string | null, options?: { replace: boolean }) =>
         update((next) => {
-          if (n > 1) next.set('page', String(n));
-          else next.delete('page');
-        }),
+          if (cursor) next.set('cursor', cursor);
+          else next.delete('cursor');
+        }, options),
       clear: () => setParams(new URLSearchParams()),
     };
   }, [setParams]);
   return {
     q: params.get('q') ?? '',
     status: isStatus(rawStatus) ? rawStatus : undefined,
-    page: Math.max(1, Number(params.get('page')) || 1),
+    cursor: params.get('cursor') || undefined,
     ...actions,
   };
 }
