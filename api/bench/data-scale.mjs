@@ -516,9 +516,10 @@ async function measure(base, pid, cookie, { analysisId }) {
   const mediaPage = JSON.parse((await get(`${base}/api/admin/media`, { ...admin, 'accept-encoding': 'identity' })).body.toString('utf8'));
   const mediaItems = Array.isArray(mediaPage) ? mediaPage : (Object.values(mediaPage).find(Array.isArray) ?? []);
   console.log(`  the server sees: ${first.total} leads, posts ${JSON.stringify(postsPage.counts)}, ${mediaItems.length} media items in the first answer`);
-  if (typeof first.total === 'number' && typeof first.limit === 'number') {
-    const last = Math.max(1, Math.ceil(first.total / first.limit));
-    await run('/api/admin/leads?page=<last>', `/api/admin/leads?page=${last}`, admin);
+  // Keyset pages: an older page is reached by the cursor the first one gives (no page number, no OFFSET); its cost is
+  // the same at any depth, so the second page stands for all of them.
+  if (typeof first.nextCursor === 'string') {
+    await run('/api/admin/leads?cursor=<older>', `/api/admin/leads?cursor=${encodeURIComponent(first.nextCursor)}`, admin);
   }
   await run('/api/admin/leads?q=pleasanton', '/api/admin/leads?q=pleasanton', admin);
   await run('/api/admin/posts?q=scheduling', '/api/admin/posts?q=scheduling', admin);
