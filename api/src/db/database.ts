@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
 import { LibsqlDialect, sqliteQueueLength } from './libsql-dialect';
+import { withSchemaScopedIntrospector } from './pg-introspector';
 import { tracedDialect } from './traced-dialect';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
@@ -163,7 +164,9 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
       throw error;
     }
   }
-  const dialect = new PostgresDialect({ pool });
+  // The migrator's table lookups read our schema only (pg-introspector.ts): another site's schema dropped meanwhile
+  // cannot fail our start.
+  const dialect = withSchemaScopedIntrospector(new PostgresDialect({ pool }), schema);
   const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'postgresql') : dialect });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   // Kysely looks for its migration tables in every schema unless told which one is ours.
