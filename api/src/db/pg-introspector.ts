@@ -1,4 +1,7 @@
-import { sql, type DatabaseIntrospector, type Dialect, type Kysely } from 'kysely';
+import { sql, type DatabaseIntrospector, type Dialect } from 'kysely';
+
+/** The database handle Kysely gives an introspector (any schema type). */
+type IntrospectedDb = Parameters<Dialect['createIntrospector']>[0];
 
 /**
  * The introspector Kysely's migrator asks whether its tables exist, reading our schema only. The stock PostgreSQL one
@@ -6,7 +9,7 @@ import { sql, type DatabaseIntrospector, type Dialect, type Kysely } from 'kysel
  * the database (or a parallel test run) drops its schema during that query, it fails with "schema … does not exist"
  * and our start failed with it. Only what the migrator reads is given (schema and table names, no columns).
  */
-export function schemaScopedIntrospector(db: Kysely<any>, schema: string): DatabaseIntrospector {
+export function schemaScopedIntrospector(db: IntrospectedDb, schema: string): DatabaseIntrospector {
   const introspector: DatabaseIntrospector = {
     async getSchemas() {
       const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
