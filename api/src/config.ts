@@ -74,8 +74,9 @@ export interface Config {
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
   /**
-   * Image processing (media/): MEDIA_JOBS (default 1) images processed at once, MEDIA_QUEUE (default 4) more waiting
-   * their turn (past that an upload answers 503 with Retry-After), MEDIA_THREADS (default 1) libvips threads per
+   * Image processing (media/, the media-variants job, after the upload has answered): MEDIA_JOBS (default 1) images
+   * processed at once per instance, MEDIA_QUEUE (default 8) more stored and waiting their turn (past that an upload
+   * answers 503 with Retry-After), MEDIA_THREADS (default 1) libvips threads per
    * operation, MEDIA_CACHE_MB (default 0, off) libvips' operation cache. Optional as above.
    */
   mediaJobs?: number;
@@ -200,7 +201,7 @@ const envSchema = z.object({
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
   RENDER_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).min(0, { message: 'Must be 0 or more' }).max(4096).default(64),
   MEDIA_JOBS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
-  MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(4),
+  MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(8),
   MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
   MEDIA_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(4096).default(0),
   SITEMAP_URLS_PER_FILE: z.coerce

@@ -31,7 +31,6 @@ import { createAdminServices, type AdminServices } from './admin/admin-services'
 import { createMediaBlobsRepository, createMediaRepository } from './media/media-repository';
 import { createMediaService, type MediaService } from './media/media-service';
 import { configureImageProcessing } from './media/media-processing';
-import { createWorkPool } from './lib/work-pool';
 import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
@@ -164,7 +163,9 @@ export function createServices(deps: {
     repository: createMediaRepository(deps.db),
     store: mediaStore,
     clock: deps.clock,
-    pool: createWorkPool({ concurrency: deps.config.mediaJobs ?? 1, maxWaiting: deps.config.mediaQueue ?? 4 }),
+    logger,
+    jobs: deps.jobs,
+    processing: { concurrency: deps.config.mediaJobs ?? 1, maxWaiting: deps.config.mediaQueue ?? 8 },
   });
   return {
     webhooksOut,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEDIA_ALT_MAX, MEDIA_MAX_BYTES, MEDIA_MAX_FRAMES, MEDIA_MAX_PIXELS, MEDIA_MAX_SIDE, mediaAltSchema, mediaItemSchema, mediaListSchema } from '@site/contracts/media';
+import { MEDIA_ALT_MAX, MEDIA_MAX_BYTES, MEDIA_MAX_FRAMES, MEDIA_MAX_PIXELS, MEDIA_MAX_SIDE, mediaAltSchema, mediaItemSchema, mediaListQuerySchema, mediaListSchema } from '@site/contracts/media';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
 
@@ -18,7 +18,7 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     tag: 'Admin',
     auth: 'admin',
     summary: 'Upload an image to the media library (multipart field `file`, optional `alt`)',
-    description: `JPEG, PNG, WebP, AVIF or GIF up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels (an animation: all its frames together), ${MEDIA_MAX_SIDE} pixels wide or high and ${MEDIA_MAX_FRAMES} frames, read from the header before anything is decoded. Variants and an Open Graph image are made, one image at a time (MEDIA_JOBS); metadata is stripped. The same image uploaded again answers 200 with the stored item.`,
+    description: `JPEG, PNG, WebP, AVIF or GIF up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels (an animation: all its frames together), ${MEDIA_MAX_SIDE} pixels wide or high and ${MEDIA_MAX_FRAMES} frames, read from the header before anything is decoded. The answer comes once the original is stored and checked, with \`state: processing\`: its variants (AVIF, WebP and its own format at 480, 960 and 1600 px, and the 1200x630 Open Graph JPEG) are made after, off the request path, MEDIA_JOBS images at a time, metadata stripped; \`GET /api/admin/media/{id}\` follows it to \`ready\` (or \`failed\` with \`error\`). A post may use \`url\` at once: until a variant is made its name serves the nearest one made. The same image uploaded again answers 200 with the stored item (a failed one is processed again).`,
     body: {
       kind: 'multipart',
       field: 'file',
@@ -31,7 +31,7 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
       }),
     },
     responses: {
-      201: mediaItem('Stored.'),
+      201: mediaItem('Stored and checked; its variants are being made (`state: processing`).'),
       200: mediaItem('This image was already stored.'),
       400: errorResponse(
         'No file, an empty, corrupt or unsupported file, a name or type that does not match the bytes, or an image over a limit (`too_many_pixels`, `image_too_large`: wider or higher than the formats stored can hold, `too_many_frames`); the message names the limit.',
@@ -40,7 +40,7 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
       413: errorResponse('The image is larger than 10 MB.', error('payload_too_large', 'The image is larger than 10 MB.')),
       415: errorResponse('Not multipart/form-data.', error('unsupported_media_type', 'Send the file as multipart/form-data in the field "file".')),
       503: errorResponse(
-        'Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE waiting); retry after the seconds in Retry-After.',
+        'Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE more waiting); retry after the seconds in Retry-After.',
         error('media_busy', 'Other images are being processed right now. Try again in 5 seconds.'),
         { 'Retry-After': 'Seconds after which a retry may find room in the queue.' },
       ),
@@ -56,9 +56,24 @@ export const adminMediaRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     path: '/api/admin/media',
     tag: 'Admin',
     auth: 'admin',
-    summary: 'The media library with where each image is used',
-    responses: { 200: { description: 'Every image, newest first.', body: { schema: mediaListSchema } } },
-    handle: (_input, { services }) => services.media.list(),
+    summary: 'The media library with where each image is used, a page at a time',
+    description: 'Newest first, by keyset: pass `nextCursor` back as `cursor` for the next (older) page; null on the last.',
+    query: { schema: mediaListQuerySchema },
+    responses: {
+      200: { description: 'A page of images, newest first.', body: { schema: mediaListSchema } },
+      400: errorResponse('A bad limit, or a cursor the server did not issue.', error('invalid_cursor', 'The cursor is not valid. Start again from the first page.')),
+    },
+    handle: ({ query }, { services }) => services.media.list(query),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/api/admin/media/:id',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'One image, to follow its processing (`state`) and where it is used',
+    params: MEDIA_ID,
+    responses: { 200: mediaItem('The image.'), 404: NOT_FOUND },
+    handle: ({ params }, { services }) => services.media.get(params.id),
   }),
   endpoint({
     method: 'patch',

@@ -36,10 +36,17 @@ export function configureImageProcessing(options: { threads: number; cacheMb: nu
   sharp.cache(options.cacheMb > 0 ? { memory: options.cacheMb, files: 0, items: 100 } : false);
 }
 
-/** Runs the jobs one after another: one upload's encodes never take more than one operation's threads at a time. */
-async function oneByOne<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
-  const done: T[] = [];
-  for (const job of jobs) done.push(await job());
+/**
+ * Runs the jobs one after another (one upload's encodes never take more than one operation's threads at a time) and
+ * hands each variant on as soon as it is made.
+ */
+async function oneByOne(jobs: Array<() => Promise<ProcessedVariant>>, onVariant: (variant: ProcessedVariant) => Promise<void>): Promise<ProcessedVariant[]> {
+  const done: ProcessedVariant[] = [];
+  for (const job of jobs) {
+    const variant = await job();
+    await onVariant(variant);
+    done.push(variant);
+  }
   return done;
 }
 
@@ -59,15 +66,24 @@ function encode(pipeline: Sharp, format: string): Sharp {
   }
 }
 
+/** What the header of an accepted image says: its stored size (oriented, inside the stored bounds) and frames. */
+export interface InspectedImage {
+  meta: Metadata;
+  /** The size of the largest stored variant, as planned from the header (processing confirms it). */
+  width: number;
+  height: number;
+}
+
 /**
- * Decodes the upload once (oriented by its EXIF tag, inside the widest stored width and the tallest stored height), then writes each width as
- * AVIF, WebP and the upload's format, and the 1200x630 Open Graph JPEG, one after another. sharp writes no metadata unless asked
- * (`withMetadata`), so EXIF (a phone's GPS position), XMP and IPTC never reach a visitor.
+ * Reads the header only (no pixel is decoded, milliseconds whatever the image) and refuses what no stored format can
+ * hold or what would cost too much to decode: too many pixels (a small file may claim a huge image, a decompression
+ * bomb), a side over MEDIA_MAX_SIDE, too many frames, or an animation whose frames together pass the pixel limit.
+ * The upload answers on this; the variants are made later by the media-variants job (processImage).
  */
-export async function processImage(file: string, hash: string, format: MediaFormat): Promise<ProcessedImage> {
+export async function inspectImage(input: string | Buffer, format: MediaFormat): Promise<InspectedImage> {
   let meta: Metadata;
   try {
-    meta = await sharp(file, { limitInputPixels: false }).metadata();
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new InvalidInputError(MEDIA_MESSAGES.corrupt, { code: 'corrupt_image' });
   }
@@ -83,9 +99,35 @@ export async function processImage(file: string, hash: string, format: MediaForm
   if ((meta.pages ?? 1) > MEDIA_MAX_FRAMES) {
     throw new InvalidInputError(MEDIA_MESSAGES.tooManyFrameCount(meta.pages!), { code: 'too_many_frames' });
   }
+  if (format === 'gif' && (meta.pages ?? 1) > 1) {
+    const frameHeight = meta.pageHeight ?? meta.height;
+    if (meta.width * frameHeight * meta.pages! > MEDIA_MAX_PIXELS) throw new InvalidInputError(MEDIA_MESSAGES.tooManyFrames, { code: 'too_many_pixels' });
+    const widest = Math.min(meta.width, MEDIA_WIDTHS.at(-1)!);
+    return { meta, width: widest, height: Math.max(1, Math.round((frameHeight * widest) / meta.width)) };
+  }
+  // EXIF orientations 5 to 8 turn the image a quarter: its width is the stored height.
+  const [width, height] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
+  const scale = Math.min(1, MEDIA_WIDTHS.at(-1)! / width, MEDIA_MAX_STORED_HEIGHT / height);
+  return { meta, width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/**
+ * Makes the variants of an inspected image: decodes it once (oriented by its EXIF tag, inside the widest stored
+ * width and the tallest stored height), then writes each width as AVIF, WebP and the upload's format, smallest width
+ * first, and the 1200x630 Open Graph JPEG after the first width, one after another; `onVariant` gets each as it is
+ * made (the page can use it at once). sharp writes no metadata unless asked (`withMetadata`), so EXIF (a phone's GPS
+ * position), XMP and IPTC never reach a visitor.
+ */
+export async function processImage(
+  input: string | Buffer,
+  hash: string,
+  format: MediaFormat,
+  onVariant: (variant: ProcessedVariant) => Promise<void> = async () => {},
+): Promise<ProcessedImage> {
+  const { meta } = await inspectImage(input, format);
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await sharp(file, { limitInputPixels: MEDIA_MAX_PIXELS, failOn: 'truncated' })
+    decoded = await sharp(input, { limitInputPixels: MEDIA_MAX_PIXELS, failOn: 'truncated' })
       .rotate()
       // At most the widest stored width, and at most MEDIA_MAX_STORED_HEIGHT tall (a tall strip keeps its shape).
       .resize({ width: MEDIA_WIDTHS.at(-1), height: MEDIA_MAX_STORED_HEIGHT, fit: 'inside', withoutEnlargement: true })
@@ -100,7 +142,7 @@ export async function processImage(file: string, hash: string, format: MediaForm
   const formats = mediaVariantFormats(ext);
   // An animated GIF keeps its animation in its WebP and GIF variants (the frames are decoded together, so all of them
   // count against the pixel limit); the Open Graph JPEG is its first frame.
-  if (format === 'gif' && (meta.pages ?? 1) > 1) return processAnimation(file, hash, meta, formats, { data, raw });
+  if (format === 'gif' && (meta.pages ?? 1) > 1) return processAnimation(input, hash, meta, formats, { data, raw }, onVariant);
   const jobs: Array<() => Promise<ProcessedVariant>> = [];
   for (const width of mediaWidths(info.width)) {
     for (const out of formats) {
@@ -111,8 +153,9 @@ export async function processImage(file: string, hash: string, format: MediaForm
       });
     }
   }
-  jobs.push(() => ogVariant(hash, { data, raw }));
-  return { width: info.width, height: info.height, variants: await oneByOne(jobs) };
+  // The Open Graph image right after the smallest width: a post shared at once has its preview.
+  jobs.splice(formats.length, 0, () => ogVariant(hash, { data, raw }));
+  return { width: info.width, height: info.height, variants: await oneByOne(jobs, onVariant) };
 }
 
 /** How far an image's shape may differ from the Open Graph shape before its long side is cut first (see ogVariant). */
@@ -142,16 +185,16 @@ async function ogVariant(hash: string, first: { data: Buffer; raw: { raw: { widt
 
 /** The variants of an animated GIF: every frame, resized, as animated WebP and GIF; the first frame for Open Graph. */
 async function processAnimation(
-  file: string,
+  file: string | Buffer,
   hash: string,
   meta: Metadata,
   formats: string[],
   first: { data: Buffer; raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } } },
+  onVariant: (variant: ProcessedVariant) => Promise<void>,
 ): Promise<ProcessedImage> {
+  // Its frames together are within the pixel limit (inspectImage).
   const width = meta.width!;
   const frameHeight = meta.pageHeight ?? meta.height!;
-  const pages = meta.pages ?? 1;
-  if (width * frameHeight * pages > MEDIA_MAX_PIXELS) throw new InvalidInputError(MEDIA_MESSAGES.tooManyFrames, { code: 'too_many_pixels' });
   const widest = Math.min(width, MEDIA_WIDTHS.at(-1)!);
   const heightAt = (w: number) => Math.max(1, Math.round((frameHeight * w) / width));
   const jobs: Array<() => Promise<ProcessedVariant>> = [];
@@ -169,6 +212,6 @@ async function processAnimation(
       });
     }
   }
-  jobs.push(() => ogVariant(hash, first));
-  return { width: widest, height: heightAt(widest), variants: await oneByOne(jobs) };
+  jobs.splice(formats.length, 0, () => ogVariant(hash, first));
+  return { width: widest, height: heightAt(widest), variants: await oneByOne(jobs, onVariant) };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** One stored file of an image (a width in a format, or the Open Graph JPEG). */
@@ -21,6 +21,19 @@ export interface StoredMedia {
   bytes: number;
   variants: StoredMediaVariant[];
   createdAt: string;
+  /** processing: its variants are being made (media-variants job); ready; failed (`error` says why). */
+  state: MediaState;
+  error?: string;
+  /** Processing runs started on it. */
+  attempts: number;
+}
+
+export type MediaState = 'processing' | 'ready' | 'failed';
+
+/** Where a page of the library starts: after this image (newest first). */
+export interface MediaPosition {
+  createdAt: string;
+  id: string;
 }
 
 /** A post whose featuredImage or ogImage names a media file. */
@@ -37,7 +50,27 @@ export interface MediaRepository {
   insert(media: StoredMedia): Promise<void>;
   byId(id: string): Promise<StoredMedia | undefined>;
   byHash(hash: string): Promise<StoredMedia | undefined>;
-  list(limit: number): Promise<StoredMedia[]>;
+  /** Newest first, by keyset on (created_at, id): `limit` images after `after` (an index range, whatever the total). */
+  page(limit: number, after?: MediaPosition): Promise<StoredMedia[]>;
+  /** Images whose variants are being made or wait their turn (the job's queue, from its index). */
+  countProcessing(): Promise<number>;
+  /** The oldest image waiting for processing that no instance holds now. */
+  nextToProcess(now: string): Promise<StoredMedia | undefined>;
+  /**
+   * Takes an image for processing until `until`: true for exactly one caller of any instance (compare-and-set on
+   * `claimed_until`, the same SQL on SQLite and PostgreSQL); counts the attempt.
+   */
+  claim(id: string, now: string, until: string): Promise<boolean>;
+  /** The variants made so far (the claim holder writes them as they are made). */
+  setVariants(id: string, variants: StoredMediaVariant[]): Promise<boolean>;
+  /** Processing done: its final size and variants; false when the image was deleted meanwhile. */
+  finish(id: string, done: { width: number; height: number; variants: StoredMediaVariant[] }): Promise<boolean>;
+  /** Processing failed for good: `error` is shown to the owner; the variants are gone. */
+  fail(id: string, error: string): Promise<boolean>;
+  /** A run that broke off (not the image's fault): free it for another try from `retryAt`. */
+  release(id: string, retryAt: string): Promise<void>;
+  /** A failed image uploaded again: processed anew from its first attempt. */
+  restart(id: string): Promise<void>;
   setAlt(id: string, alt: string): Promise<boolean>;
   remove(id: string): Promise<boolean>;
   /**
@@ -48,7 +81,7 @@ export interface MediaRepository {
   usesOf(hashes: readonly string[], deletedSince?: string): Promise<StoredMediaUse[]>;
 }
 
-type Row = Database['media'];
+type Row = Selectable<Database['media']>;
 
 function fromRow(row: Row): StoredMedia {
   return {
@@ -62,6 +95,9 @@ function fromRow(row: Row): StoredMedia {
     bytes: Number(row.bytes),
     variants: JSON.parse(row.variants) as StoredMediaVariant[],
     createdAt: row.created_at,
+    state: row.state as MediaState,
+    ...(row.error ? { error: row.error } : {}),
+    attempts: Number(row.attempts),
   };
 }
 
@@ -81,6 +117,10 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
           bytes: media.bytes,
           variants: JSON.stringify(media.variants),
           created_at: media.createdAt,
+          state: media.state,
+          error: media.error ?? null,
+          claimed_until: null,
+          attempts: media.attempts,
         })
         .execute();
     },
@@ -92,9 +132,63 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
       const row = await db.selectFrom('media').selectAll().where('hash', '=', hash).executeTakeFirst();
       return row ? fromRow(row) : undefined;
     },
-    async list(limit) {
-      const rows = await db.selectFrom('media').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+    async page(limit, after) {
+      let query = db.selectFrom('media').selectAll();
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(fromRow);
+    },
+    async countProcessing() {
+      const row = await db.selectFrom('media').select((eb) => eb.fn.countAll<number | string>().as('n')).where('state', '=', 'processing').executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async nextToProcess(now) {
+      const row = await db
+        .selectFrom('media')
+        .selectAll()
+        .where('state', '=', 'processing')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? fromRow(row) : undefined;
+    },
+    async claim(id, now, until) {
+      const result = await db
+        .updateTable('media')
+        .set((eb) => ({ claimed_until: until, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .where('state', '=', 'processing')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async setVariants(id, variants) {
+      const result = await db.updateTable('media').set({ variants: JSON.stringify(variants) }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async finish(id, done) {
+      const result = await db
+        .updateTable('media')
+        .set({ width: done.width, height: done.height, variants: JSON.stringify(done.variants), state: 'ready', error: null, claimed_until: null })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async fail(id, error) {
+      const result = await db.updateTable('media').set({ state: 'failed', error, variants: '[]', claimed_until: null }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async release(id, retryAt) {
+      await db.updateTable('media').set({ claimed_until: retryAt }).where('id', '=', id).where('state', '=', 'processing').execute();
+    },
+    async restart(id) {
+      await db.updateTable('media').set({ state: 'processing', error: null, attempts: 0, claimed_until: null, variants: '[]' }).where('id', '=', id).execute();
     },
     async setAlt(id, alt) {
       const result = await db.updateTable('media').set({ alt }).where('id', '=', id).executeTakeFirst();

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** The media library (migrations/0012-media.ts). */
 export interface MediaTables {
   media: {
@@ -15,6 +17,14 @@ export interface MediaTables {
     /** JSON array of { name, width, height, format, size }. */
     variants: string;
     created_at: string;
+    /** processing (variants being made, migrations/0021-media-processing.ts), ready or failed. */
+    state: Generated<string>;
+    /** Why processing failed, in words for the owner; null otherwise. */
+    error: string | null;
+    /** Until when the `media-variants` job of one instance holds the row (compare-and-set); null when free. */
+    claimed_until: string | null;
+    /** Processing runs started on the row (a crash counts too): past the limit the row fails. */
+    attempts: Generated<number>;
   };
   /** Stored variant files when the database is the store (PostgreSQL: shared by every instance). */
   media_blobs: { name: string; content: Buffer; size: number; created_at: string };

@@ -1,16 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import { MEDIA_CONTENT_TYPES, MEDIA_FORMATS, mediaOgUrl, mediaUrl, type MediaFormat } from '@site/contracts/media-rules';
-import { mediaAltSchema, type MediaItem, type MediaList } from '@site/contracts/media';
-import type { MediaRepository, StoredMedia, StoredMediaUse } from './media-repository';
+import { mediaAltSchema, type MediaItem, type MediaList, type MediaListQuery } from '@site/contracts/media';
+import type { MediaPosition, MediaRepository, StoredMedia, StoredMediaUse, StoredMediaVariant } from './media-repository';
 import type { Clock } from '../lib/clock';
 import { isRecordKey } from '@site/contracts/text';
 import { DELETED_POST_RETENTION_MS } from '@site/contracts/admin';
 import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../lib/domain-errors';
-import { createWorkPool, PoolFullError, type WorkPool } from '../lib/work-pool';
-import { processImage } from './media-processing';
+import type { JobRun, JobRunner } from '../lib/job-runner';
+import type { Logger } from '../lib/logger';
+import { inspectImage, processImage } from './media-processing';
 import type { MediaStore } from './media-store';
 
 export const UPLOAD_MESSAGES = {
@@ -35,16 +37,31 @@ export interface MediaUpload {
   source?: 'upload' | 'url';
 }
 
+/** A public media file: a variant as named, or (`interim`) the nearest variant made so far while the rest are made. */
+export type MediaFile =
+  | { body: Buffer; contentType: string; name: string; interim?: true }
+  /** The image exists but none of its variants is made yet: try again in a few seconds. */
+  | { pending: true; retryAfterSeconds: number };
+
 export interface MediaService {
-  /** Checks, processes and stores an upload; `created` is false when the same bytes were stored before. */
+  /**
+   * Checks an upload (its bytes, its header against every limit), stores the original and answers at once with the
+   * item `processing`; the media-variants job makes the variants after. `created` is false when the same bytes were
+   * stored before.
+   */
   upload(file: MediaUpload): Promise<{ media: MediaItem; created: boolean }>;
-  list(): Promise<MediaList>;
+  /** A page of the library, newest first. */
+  list(query: MediaListQuery): Promise<MediaList>;
+  /** One image (to follow its processing). */
+  get(id: string): Promise<MediaItem>;
   updateAlt(id: string, body: unknown): Promise<MediaItem>;
   remove(id: string): Promise<void>;
-  /** Images being processed now, and waiting their turn. */
-  processing(): { running: number; waiting: number };
+  /** Images whose variants are being made or wait their turn, across instances. */
+  queued(): Promise<number>;
+  /** Makes the variants of the images waiting now (what the media-variants job runs); resolves with how many. */
+  processWaiting(): Promise<number>;
   /** A stored variant by its public file name, or undefined. */
-  file(name: string): Promise<{ body: Buffer; contentType: string } | undefined>;
+  file(name: string): Promise<MediaFile | undefined>;
   readonly storeKind: MediaStore['kind'];
 }
 
@@ -75,22 +92,71 @@ function itemOf(media: StoredMedia, uses: StoredMediaUse[]): MediaItem {
     bytes: media.bytes,
     createdAt: media.createdAt,
     variants: media.variants.map((v) => ({ url: `/media/${v.name}`, width: v.width, height: v.height, format: v.format })),
+    state: media.state,
+    ...(media.state === 'failed' ? { error: media.error ?? MEDIA_FAILED } : {}),
     usedBy: uses.filter((u) => u.hash === media.hash).map((u) => ({ id: u.postId, title: u.title, field: u.field, ...(u.deleted ? { deleted: true as const } : {}) })),
   };
+}
+
+/** Shown for an image that failed without a reason of its own (it broke the processing too often). */
+export const MEDIA_FAILED = 'The image could not be processed. Upload it again, or save it in another format first.';
+export const MEDIA_SOURCE_MISSING = 'The original of the image is missing. Upload it again.';
+export const INVALID_MEDIA_CURSOR = 'The cursor is not valid. Start again from the first page.';
+/** Runs on one image (a crash of the process counts) before it is failed rather than tried again. */
+const MAX_ATTEMPTS = 3;
+
+/** The original, kept in the store until its variants are made; not a public name (FILE_NAME refuses it). */
+const sourceName = (hash: string) => `${hash}-source`;
+
+export function encodeMediaCursor(media: Pick<StoredMedia, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([media.createdAt, media.id])).toString('base64url');
+}
+
+export function decodeMediaCursor(cursor: string): MediaPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 100)) {
+      return { createdAt: value[0] as string, id: value[1] as string };
+    }
+  } catch {
+    // fall through: not base64url JSON
+  }
+  throw new InvalidInputError(INVALID_MEDIA_CURSOR, { code: 'invalid_cursor' });
+}
+
+const extOf = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+
+/**
+ * While an image's variants are being made, the one to serve for a name not made yet: the same format at the nearest
+ * width (the widest below, else the narrowest above), else WebP, else any still (the Open Graph JPEG last).
+ */
+function interimVariant(variants: readonly StoredMediaVariant[], width: number | undefined, ext: string): StoredMediaVariant | undefined {
+  const og = (v: StoredMediaVariant) => v.name.endsWith('-og.jpg');
+  const rank = (v: StoredMediaVariant) => (og(v) ? 3 : extOf(v.name) === ext ? 0 : v.format === 'webp' ? 1 : 2);
+  const distance = (v: StoredMediaVariant) => (width === undefined ? -v.width : v.width <= width ? width - v.width : 100_000 + v.width - width);
+  return [...variants].sort((a, b) => rank(a) - rank(b) || distance(a) - distance(b))[0];
 }
 
 export function createMediaService(deps: {
   repository: MediaRepository;
   store: MediaStore;
   clock: Clock;
+  logger: Logger;
+  /** The media-variants job is a kind of this runner (every instance runs it; a claim per image). */
+  jobs: Pick<JobRunner, 'add'>;
   /**
-   * Where processing takes its turn (uploads and the webhook's stored images alike): a bounded pool, so a burst of
-   * large images waits or is refused (503) instead of taking the server's CPU and memory. One at a time by default.
+   * Images processed at once by this instance (MEDIA_JOBS, 1 by default) and images waiting past those
+   * (MEDIA_QUEUE) before an upload is refused with 503 and Retry-After.
    */
-  pool?: WorkPool;
+  processing?: { concurrency: number; maxWaiting: number };
+  /** The job's own poll (it is kicked by every upload); 10 s by default. */
+  pollMs?: number;
 }): MediaService {
-  const { repository, store, clock } = deps;
-  const pool = deps.pool ?? createWorkPool({ concurrency: 1, maxWaiting: 4 });
+  const { repository, store, clock, logger } = deps;
+  const concurrency = Math.max(1, deps.processing?.concurrency ?? 1);
+  const maxWaiting = Math.max(0, deps.processing?.maxWaiting ?? 8);
+  // The mean time of recent images (moving average), for Retry-After: a guess of 5 s until one has been made.
+  let meanMs = 5_000;
   /** Deleted posts restorable since then still use their images. */
   const deletedSince = () => new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString();
 
@@ -121,35 +187,123 @@ export function createMediaService(deps: {
     return media;
   }
 
+  /** The queue has room for one more image, or the upload is refused with a guess of when it will have. */
+  async function checkRoom(): Promise<void> {
+    const queued = await repository.countProcessing();
+    // Counted, then stored: uploads at the same moment may pass one or two past the length. The queue holds stored
+    // originals (not memory), and the job still makes `concurrency` images at a time, so that costs nothing but wait.
+    if (queued < concurrency + maxWaiting) return;
+    const seconds = Math.min(300, Math.max(1, Math.ceil(((queued - concurrency + 1) / concurrency) * (meanMs / 1000))));
+    throw new UnavailableError(UPLOAD_MESSAGES.busy(seconds), { code: 'media_busy', retryAfterSeconds: seconds });
+  }
+
+  const usesOf = (media: StoredMedia) => repository.usesOf([media.hash], deletedSince());
+
+  /** Makes one claimed image's variants, storing each as it is made; a deleted image's files are removed after. */
+  async function processOne(media: StoredMedia, run: JobRun): Promise<void> {
+    const made: StoredMediaVariant[] = [];
+    const cleanUp = () => store.remove([...made.map((v) => v.name), sourceName(media.hash)]);
+    // `attempts` counts the runs before this claim: an image that broke (or crashed) the processing that often fails.
+    if (media.attempts >= MAX_ATTEMPTS) {
+      await repository.fail(media.id, MEDIA_FAILED);
+      await cleanUp();
+      return;
+    }
+    const source = await store.get(sourceName(media.hash));
+    if (!source) {
+      await repository.fail(media.id, MEDIA_SOURCE_MISSING);
+      return;
+    }
+    const started = performance.now();
+    let gone = false;
+    try {
+      const processed = await processImage(source, media.hash, media.format as MediaFormat, async (variant) => {
+        await store.put(variant.name, variant.data);
+        made.push({ name: variant.name, width: variant.width, height: variant.height, format: variant.format, size: variant.data.length });
+        // The image deleted meanwhile: stop making what nobody will serve.
+        if (!(await repository.setVariants(media.id, made))) {
+          gone = true;
+          throw new Error('deleted while processed');
+        }
+      });
+      if (!(await repository.finish(media.id, { width: processed.width, height: processed.height, variants: made }))) gone = true;
+      await store.remove(gone ? [...made.map((v) => v.name), sourceName(media.hash)] : [sourceName(media.hash)]);
+      meanMs = meanMs * 0.7 + (performance.now() - started) * 0.3;
+    } catch (error) {
+      if (gone) {
+        await cleanUp();
+      } else if (error instanceof InvalidInputError) {
+        // The image itself is at fault (truncated, corrupt past its header): said on the Media screen.
+        await repository.fail(media.id, error.message);
+        await cleanUp();
+      } else {
+        logger.warn({ err: error, mediaId: media.id, attempts: media.attempts + 1 }, 'image processing broke off; it will be tried again');
+        await repository.release(media.id, new Date(run.now().getTime() + 30_000 * (media.attempts + 1)).toISOString());
+      }
+    }
+  }
+
+  // Every instance runs the job; an image is made by the instance whose claim on it succeeds.
+  const job = deps.jobs.add({
+    name: 'media-variants',
+    pollMs: deps.pollMs ?? 10_000,
+    // One large image takes seconds to a minute: the claim outlasts it, and a crashed instance's image is taken over.
+    claimMs: 10 * 60_000,
+    budgetMs: 10 * 60_000,
+    async run(run) {
+      let done = 0;
+      const worker = async () => {
+        while (!run.signal.aborted) {
+          const next = await repository.nextToProcess(run.now().toISOString());
+          if (!next) return;
+          // Lost to another worker or instance: look again (it no longer shows as free).
+          if (!(await repository.claim(next.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
+          await processOne(next, run);
+          done += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return { done };
+    },
+  });
+  const kick = () => void job.kick().catch((err: unknown) => logger.error({ err }, 'could not start the media-variants job'));
+
   return {
     storeKind: store.kind,
-    processing: () => pool.stats(),
+    queued: () => repository.countProcessing(),
+    processWaiting: async () => (await job.kick())?.done ?? 0,
     async upload(file) {
       const format = await checkType(file);
       const alt = mediaAltSchema.parse({ alt: file.alt ?? '' }).alt;
       const hash = (await sha256(file.path)).slice(0, 24);
       const existing = await repository.byHash(hash);
-      if (existing) return { media: itemOf(existing, await repository.usesOf([hash], deletedSince())), created: false };
-      let processed: Awaited<ReturnType<typeof processImage>>;
-      try {
-        processed = await pool.run(() => processImage(file.path, hash, format));
-      } catch (error) {
-        if (!(error instanceof PoolFullError)) throw error;
-        throw new UnavailableError(UPLOAD_MESSAGES.busy(error.retryAfterSeconds), { code: 'media_busy', retryAfterSeconds: error.retryAfterSeconds });
+      if (existing?.state === 'failed') {
+        // Uploaded again after it failed: tried anew (a broken-off run may not break twice).
+        await checkRoom();
+        await store.put(sourceName(hash), await readFile(file.path));
+        await repository.restart(existing.id);
+        kick();
+        return { media: itemOf({ ...existing, state: 'processing', error: undefined, variants: [], attempts: 0 }, await usesOf(existing)), created: false };
       }
-      // Files first, then the row: a row always names files that exist (a crash in between leaves unnamed files only).
-      for (const variant of processed.variants) await store.put(variant.name, variant.data);
+      if (existing) return { media: itemOf(existing, await usesOf(existing)), created: false };
+      // The header alone, checked against every limit: the answer does not wait for a pixel to be decoded.
+      const inspected = await inspectImage(file.path, format);
+      await checkRoom();
+      // The original first, then the row: a row always names an original that exists.
+      await store.put(sourceName(hash), await readFile(file.path));
       const media: StoredMedia = {
         id: randomUUID(),
         hash,
         filename: file.filename.slice(0, 200),
         alt,
         format,
-        width: processed.width,
-        height: processed.height,
+        width: inspected.width,
+        height: inspected.height,
         bytes: file.size,
-        variants: processed.variants.map((v) => ({ name: v.name, width: v.width, height: v.height, format: v.format, size: v.data.length })),
+        variants: [],
         createdAt: clock().toISOString(),
+        state: 'processing',
+        attempts: 0,
       };
       try {
         await repository.insert(media);
@@ -159,29 +313,39 @@ export function createMediaService(deps: {
         if (!winner) throw error;
         return { media: itemOf(winner, []), created: false };
       }
+      kick();
       return { media: itemOf(media, []), created: true };
     },
-    async list() {
-      const media = await repository.list(500);
+    async list(query) {
+      const rows = await repository.page(query.limit + 1, query.cursor ? decodeMediaCursor(query.cursor) : undefined);
+      const media = rows.slice(0, query.limit);
       const uses = new Map<string, StoredMediaUse[]>();
       for (const use of await repository.usesOf(media.map((m) => m.hash), deletedSince())) uses.set(use.hash, [...(uses.get(use.hash) ?? []), use]);
-      return { media: media.map((m) => itemOf(m, uses.get(m.hash) ?? [])) };
+      return {
+        media: media.map((m) => itemOf(m, uses.get(m.hash) ?? [])),
+        nextCursor: rows.length > query.limit ? encodeMediaCursor(media.at(-1)!) : null,
+      };
+    },
+    async get(id) {
+      const media = await getStored(id);
+      return itemOf(media, await usesOf(media));
     },
     async updateAlt(id, body) {
       const { alt } = mediaAltSchema.parse(body ?? {});
       const media = await getStored(id);
       await repository.setAlt(id, alt);
-      return itemOf({ ...media, alt }, await repository.usesOf([media.hash], deletedSince()));
+      return itemOf({ ...media, alt }, await usesOf(media));
     },
     async remove(id) {
       const media = await getStored(id);
-      const uses = await repository.usesOf([media.hash], deletedSince());
+      const uses = await usesOf(media);
       if (uses.length > 0) {
         const titles = [...new Set(uses.map((u) => `"${u.title}"${u.deleted ? ' (deleted, can be restored for 30 days)' : ''}`))].join(', ');
         throw new ConflictError(`This image is used by ${titles}. Choose another image there first.`, { code: 'media_in_use' });
       }
       await repository.remove(id);
-      await store.remove(media.variants.map((v) => v.name));
+      // A run making its variants now sees the row gone and removes what it makes after this.
+      await store.remove([...media.variants.map((v) => v.name), sourceName(media.hash)]);
     },
     async file(name) {
       const m = FILE_NAME.exec(name);
@@ -189,7 +353,14 @@ export function createMediaService(deps: {
       const [, hash, width, ext] = m;
       const stored = width ? `${hash}-${width}.${ext}` : `${hash}-og.jpg`;
       const body = await store.get(stored);
-      return body ? { body, contentType: MEDIA_CONTENT_TYPES[ext!]! } : undefined;
+      if (body) return { body, contentType: MEDIA_CONTENT_TYPES[ext!]!, name: stored };
+      // Not made yet? A page may use an image as soon as it is uploaded: it gets the nearest variant made so far.
+      const media = await repository.byHash(hash!);
+      if (!media || media.state !== 'processing') return undefined;
+      const interim = interimVariant(media.variants, width ? Number(width) : undefined, width ? ext! : 'jpg');
+      const interimBody = interim && (await store.get(interim.name));
+      if (!interim || !interimBody) return { pending: true, retryAfterSeconds: Math.max(1, Math.min(30, Math.ceil(meanMs / 1000))) };
+      return { body: interimBody, contentType: MEDIA_CONTENT_TYPES[extOf(interim.name)]!, name: interim.name, interim: true };
     },
   };
 }

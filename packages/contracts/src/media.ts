@@ -31,15 +31,38 @@ export const mediaItemSchema = z.object({
   /** Bytes of the uploaded file. */
   bytes: z.number().int(),
   createdAt: z.string(),
+  /**
+   * The variants made so far: the upload answers once the original is stored and checked (`processing`), and the
+   * variants follow, made one image at a time off the request path; a page uses the ones that exist.
+   */
   variants: z.array(mediaVariantSchema),
+  /** processing: variants are being made (a post may use the image already); ready: all made; failed: see `error`. */
+  state: z.enum(['processing', 'ready', 'failed']),
+  /** Why the variants could not be made (a failed image), in words for the owner. */
+  error: z.string().optional(),
   usedBy: z.array(mediaUsageSchema),
 });
 export type MediaItem = z.infer<typeof mediaItemSchema>;
 
-export const mediaListSchema = z.object({ media: z.array(mediaItemSchema) });
+/** One page of the library, newest first: `nextCursor` reads the next (older) page, null on the last. */
+export const mediaListSchema = z.object({ media: z.array(mediaItemSchema), nextCursor: z.string().nullable() });
 export type MediaList = z.infer<typeof mediaListSchema>;
 
 export const MEDIA_ALT_MAX = 300;
 export const mediaAltSchema = z.object({
   alt: z.string({ error: 'must be text' }).trim().max(MEDIA_ALT_MAX, { error: `must be at most ${MEDIA_ALT_MAX} characters` }),
 });
+
+export const MEDIA_PAGE_DEFAULT = 24;
+export const MEDIA_PAGE_MAX = 100;
+/** GET /api/admin/media: `cursor` from the previous page's `nextCursor`, `limit` images per page. */
+export const mediaListQuerySchema = z.object({
+  cursor: z.string().max(400, { error: 'must be at most 400 characters' }).optional(),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(MEDIA_PAGE_MAX, { error: `must be at most ${MEDIA_PAGE_MAX}` })
+    .default(MEDIA_PAGE_DEFAULT),
+});
+export type MediaListQuery = z.infer<typeof mediaListQuerySchema>;

@@ -141,6 +141,7 @@ describe('a client generated from the description', () => {
     expect(uploaded.response.status, JSON.stringify(uploaded.error)).toBe(201);
     const media = uploaded.data!;
     expect((await client.GET('/api/admin/media')).data?.media.map((m) => m.id)).toContain(media.id);
+    expect((await client.GET('/api/admin/media/{id}', { params: { path: { id: media.id } } })).data?.state).toMatch(/^(processing|ready)$/);
     expect((await client.PATCH('/api/admin/media/{id}', { params: { ...origin, path: { id: media.id } }, body: { alt: 'A salon front desk' } })).data?.alt).toBe('A salon front desk');
     expect((await client.DELETE('/api/admin/media/{id}', { params: { ...origin, path: { id: media.id } } })).response.status).toBe(204);
 

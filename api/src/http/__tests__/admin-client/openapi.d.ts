@@ -940,12 +940,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The media library with where each image is used */
+        /**
+         * The media library with where each image is used, a page at a time
+         * @description Newest first, by keyset: pass `nextCursor` back as `cursor` for the next (older) page; null on the last.
+         */
         get: operations["getApiAdminMedia"];
         put?: never;
         /**
          * Upload an image to the media library (multipart field `file`, optional `alt`)
-         * @description JPEG, PNG, WebP, AVIF or GIF up to 10 MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most 50 megapixels (an animation: all its frames together), 16383 pixels wide or high and 1000 frames, read from the header before anything is decoded. Variants and an Open Graph image are made, one image at a time (MEDIA_JOBS); metadata is stripped. The same image uploaded again answers 200 with the stored item.
+         * @description JPEG, PNG, WebP, AVIF or GIF up to 10 MB; the bytes decide the type and must agree with the name and the declared type; SVG is refused. At most 50 megapixels (an animation: all its frames together), 16383 pixels wide or high and 1000 frames, read from the header before anything is decoded. The answer comes once the original is stored and checked, with `state: processing`: its variants (AVIF, WebP and its own format at 480, 960 and 1600 px, and the 1200x630 Open Graph JPEG) are made after, off the request path, MEDIA_JOBS images at a time, metadata stripped; `GET /api/admin/media/{id}` follows it to `ready` (or `failed` with `error`). A post may use `url` at once: until a variant is made its name serves the nearest one made. The same image uploaded again answers 200 with the stored item (a failed one is processed again).
          */
         post: operations["postApiAdminMedia"];
         delete?: never;
@@ -961,7 +964,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One image, to follow its processing (`state`) and where it is used */
+        get: operations["getApiAdminMediaId"];
         put?: never;
         post?: never;
         /** Delete an image (refused while a post uses it) */
@@ -984,7 +988,7 @@ export interface paths {
         };
         /**
          * An image of the media library (content-addressed, cached a year as immutable)
-         * @description Names: `<hash>-<width>.<avif|webp|jpg|png|gif>` (480, 960 and 1600 px wide, never wider than the upload), `<hash>-og.jpg` (1200x630) and the media URL `<hash>-<w>x<h>.<ext>` a post stores. No metadata (EXIF, GPS) is kept.
+         * @description Names: `<hash>-<width>.<avif|webp|jpg|png|gif>` (480, 960 and 1600 px wide, never wider than the upload), `<hash>-og.jpg` (1200x630) and the media URL `<hash>-<w>x<h>.<ext>` a post stores. No metadata (EXIF, GPS) is kept. While an image's variants are being made, a name not made yet serves the nearest variant made so far (`Cache-Control: no-cache`), or 503 with `Retry-After` before the first.
          */
         get: operations["getMediaFile"];
         put?: never;
@@ -1974,6 +1978,9 @@ export interface components {
                 height: number;
                 format: string;
             }[];
+            /** @enum {string} */
+            state: "processing" | "ready" | "failed";
+            error?: string;
             usedBy: {
                 id: string;
                 title: string;
@@ -8408,14 +8415,17 @@ export interface operations {
     };
     getApiAdminMedia: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every image, newest first. */
+            /** @description A page of images, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8439,6 +8449,9 @@ export interface operations {
                                 height: number;
                                 format: string;
                             }[];
+                            /** @enum {string} */
+                            state: "processing" | "ready" | "failed";
+                            error?: string;
                             usedBy: {
                                 id: string;
                                 title: string;
@@ -8448,6 +8461,30 @@ export interface operations {
                                 deleted?: true;
                             }[];
                         }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A bad limit, or a cursor the server did not issue. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_cursor",
+                     *         "message": "The cursor is not valid. Start again from the first page."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
                     };
                 };
             };
@@ -8511,7 +8548,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaItem"];
                 };
             };
-            /** @description Stored. */
+            /** @description Stored and checked; its variants are being made (`state: processing`). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8635,7 +8672,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE waiting); retry after the seconds in Retry-After. */
+            /** @description Images are being processed and the queue is full (MEDIA_JOBS at a time, MEDIA_QUEUE more waiting); retry after the seconds in Retry-After. */
             503: {
                 headers: {
                     /** @description Seconds after which a retry may find room in the queue. */
@@ -8648,6 +8685,78 @@ export interface operations {
                      *       "error": {
                      *         "code": "media_busy",
                      *         "message": "Other images are being processed right now. Try again in 5 seconds."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiAdminMediaId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The media id.
+                 * @example 0123456789abcdef01234567
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaItem"];
+                };
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such image. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "media_not_found",
+                     *         "message": "No such image."
                      *       }
                      *     }
                      */
@@ -9010,6 +9119,31 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "No such media file."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The image was just uploaded and none of its variants is made yet. */
+            503: {
+                headers: {
+                    /** @description Seconds after which its first variants should be made. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "media_processing",
+                     *         "message": "This image was just uploaded and is being processed. Try again in a few seconds."
                      *       }
                      *     }
                      */
