@@ -18,6 +18,8 @@ await build({
   entryPoints: {
     server: 'src/server.ts',
     'analyze-worker': 'src/analysis/website/analyze-worker.ts',
+    // Each image's variants are made in a child process of dist/media-worker.js (media/media-child.ts).
+    'media-worker': 'src/media/media-worker.ts',
     'release-format': 'src/site/releases/release-format.ts',
     // With DATABASE_URL on PostgreSQL, they store releases through dist/release-store.js (shared by every instance).
     'release-store': 'src/site/releases/release-store.ts',

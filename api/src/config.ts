@@ -77,12 +77,14 @@ export interface Config {
    * Image processing (media/, the media-variants job, after the upload has answered): MEDIA_JOBS (default 1) images
    * processed at once per instance, MEDIA_QUEUE (default 8) more stored and waiting their turn (past that an upload
    * answers 503 with Retry-After), MEDIA_THREADS (default 1) libvips threads per
-   * operation, MEDIA_CACHE_MB (default 0, off) libvips' operation cache. Optional as above.
+   * operation, MEDIA_CACHE_MB (default 0, off) libvips' operation cache, MEDIA_MAX_MB (default 1024) the memory one
+   * image's process may take before it is stopped and the image failed. Optional as above.
    */
   mediaJobs?: number;
   mediaQueue?: number;
   mediaThreads?: number;
   mediaCacheMb?: number;
+  mediaMaxMb?: number;
   /**
    * SITEMAP_URLS_PER_FILE (default 10000, at most the protocol's 50000): past this many URLs `/sitemap.xml` is a
    * sitemap index of parts (`/sitemaps/pages.xml`, `/sitemaps/posts-<n>.xml`), each at most this many URLs.
@@ -204,6 +206,7 @@ const envSchema = z.object({
   MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(8),
   MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
   MEDIA_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(4096).default(0),
+  MEDIA_MAX_MB: z.coerce.number({ message: 'Must be a number' }).int().min(128, { message: 'Must be at least 128' }).max(65536).default(1024),
   SITEMAP_URLS_PER_FILE: z.coerce
     .number({ message: 'Must be a number' })
     .int()
@@ -286,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaJobs: e.MEDIA_JOBS,
     mediaQueue: e.MEDIA_QUEUE,
     mediaThreads: e.MEDIA_THREADS,
+    mediaMaxMb: e.MEDIA_MAX_MB,
     mediaCacheMb: e.MEDIA_CACHE_MB,
     sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
     retentionDeliveryDays: e.RETENTION_DELIVERY_DAYS,

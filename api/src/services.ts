@@ -31,6 +31,7 @@ import { createAdminServices, type AdminServices } from './admin/admin-services'
 import { createMediaBlobsRepository, createMediaRepository } from './media/media-repository';
 import { createMediaService, type MediaService } from './media/media-service';
 import { configureImageProcessing } from './media/media-processing';
+import { createChildImageProcessor } from './media/media-child';
 import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
@@ -93,6 +94,7 @@ export function createServices(deps: {
     | 'mediaQueue'
     | 'mediaThreads'
     | 'mediaCacheMb'
+    | 'mediaMaxMb'
     | 'retentionDeliveryDays'
     | 'retentionEventDays'
     | 'retentionAnalysisDays'
@@ -166,6 +168,7 @@ export function createServices(deps: {
     logger,
     jobs: deps.jobs,
     processing: { concurrency: deps.config.mediaJobs ?? 1, maxWaiting: deps.config.mediaQueue ?? 8 },
+    processor: createChildImageProcessor({ threads: deps.config.mediaThreads ?? 1, maxMb: deps.config.mediaMaxMb ?? 1024, budgetMs: 120_000 }),
   });
   return {
     webhooksOut,

@@ -13,6 +13,7 @@ import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } fro
 import type { JobRun, JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
 import { inspectImage, processImage } from './media-processing';
+import type { ImageProcessor } from './media-child';
 import type { MediaStore } from './media-store';
 
 export const UPLOAD_MESSAGES = {
@@ -151,8 +152,11 @@ export function createMediaService(deps: {
   processing?: { concurrency: number; maxWaiting: number };
   /** The job's own poll (it is kicked by every upload); 10 s by default. */
   pollMs?: number;
+  /** Makes one image's variants: a child process per image in the app (media-child.ts); in this process by default. */
+  processor?: ImageProcessor;
 }): MediaService {
   const { repository, store, clock, logger } = deps;
+  const processor = deps.processor ?? processImage;
   const concurrency = Math.max(1, deps.processing?.concurrency ?? 1);
   const maxWaiting = Math.max(0, deps.processing?.maxWaiting ?? 8);
   // The mean time of recent images (moving average), for Retry-After: a guess of 5 s until one has been made.
@@ -217,7 +221,7 @@ export function createMediaService(deps: {
     const started = performance.now();
     let gone = false;
     try {
-      const processed = await processImage(source, media.hash, media.format as MediaFormat, async (variant) => {
+      const processed = await processor(source, media.hash, media.format as MediaFormat, async (variant) => {
         await store.put(variant.name, variant.data);
         made.push({ name: variant.name, width: variant.width, height: variant.height, format: variant.format, size: variant.data.length });
         // The image deleted meanwhile: stop making what nobody will serve.
