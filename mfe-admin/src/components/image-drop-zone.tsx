@@ -4,6 +4,7 @@ import type { MediaItem } from '@site/contracts/media';
 import { Button, cn } from '@site/ui';
 import { errorMessage } from '../lib/admin-request';
 import { uploadMedia } from '../lib/upload-media';
+import { MediaProcessingNote } from './media-processing-note';
 
 const ACCEPTED_MIMES: readonly string[] = Object.values(MEDIA_FORMATS).map((f) => f.mime);
 
@@ -17,7 +18,8 @@ export function precheckImage(file: File): string | null {
 
 /**
  * Drop an image here or choose one with the button (keyboard: Tab to the button, Enter): uploads it to the media
- * library with a progress bar, and says what went wrong in words. `onUploaded` gets the stored image.
+ * library with a progress bar, and says what went wrong in words. `onUploaded` gets the stored image at once (usable
+ * while its sizes are made); a note under the zone then follows those sizes to ready, or says why they failed.
  */
 export function ImageDropZone({ label, onUploaded, className }: { label: string; onUploaded: (media: MediaItem) => void; className?: string }) {
   const input = useRef<HTMLInputElement>(null);
@@ -25,17 +27,20 @@ export function ImageDropZone({ label, onUploaded, className }: { label: string;
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [uploaded, setUploaded] = useState<MediaItem | null>(null);
   const busy = progress !== null;
 
   async function send(file: File | undefined) {
     if (!file || busy) return;
     const refused = precheckImage(file);
     setError(refused);
+    setUploaded(null);
     if (refused) return;
     setProgress(0);
     try {
       const media = await uploadMedia(file, { onProgress: setProgress });
       onUploaded(media);
+      setUploaded(media);
     } catch (err) {
       setError(errorMessage(err, 'The upload failed. Check the connection and try again.'));
     } finally {
@@ -79,6 +84,7 @@ export function ImageDropZone({ label, onUploaded, className }: { label: string;
           'or drop an image here. JPEG, PNG, WebP, AVIF or GIF, up to 10 MB.'
         )}
       </span>
+      {uploaded && <MediaProcessingNote key={uploaded.id} item={uploaded} />}
       {error && (
         <p role="alert" className="w-full font-medium text-danger">
           {error}

@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaItem } from '@site/contracts/media';
 import { server } from '../../../../vitest.setup-dom';
 import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 
-/* Issue 24: the media library screen and the post form's uploads, against MSW. */
+/* Issue 24: the media library screen and the post form's uploads, against MSW. Issue 32: the library pages, and
+   each image is processed after its upload (processing, then ready or failed). */
 
 const HASH = 'abcdef0123456789abcdef01';
 function makeMedia(overrides: Partial<MediaItem> = {}): MediaItem {
@@ -22,10 +23,15 @@ function makeMedia(overrides: Partial<MediaItem> = {}): MediaItem {
     bytes: 2_400_000,
     createdAt: '2026-11-20T10:00:00.000Z',
     variants: [480, 960, 1600].flatMap((w) => ['avif', 'webp', 'jpg'].map((format) => ({ url: `/media/${HASH}-${w}.${format}`, width: w, height: (w * 3) / 4, format }))),
+    state: 'ready',
     usedBy: [],
     ...overrides,
   };
 }
+
+/** One page of the library as GET /api/admin/media answers it. */
+const page = (media: MediaItem[], nextCursor: string | null = null) => HttpResponse.json({ media, nextCursor });
+const processing = (overrides: Partial<MediaItem> = {}) => makeMedia({ state: 'processing', variants: [], ...overrides });
 
 const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'logo.png', { type: 'image/png' });
 
@@ -36,9 +42,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     const patched: unknown[] = [];
     server.use(
       http.get('/api/admin/media', () =>
-        HttpResponse.json({
-          media: [makeMedia(), makeMedia({ id: 'm2', filename: 'hero.png', format: 'png', usedBy: [{ id: 'post-9', title: 'Chatbots for salons', field: 'featuredImage' }] })],
-        }),
+        page([makeMedia(), makeMedia({ id: 'm2', filename: 'hero.png', format: 'png', usedBy: [{ id: 'post-9', title: 'Chatbots for salons', field: 'featuredImage' }] })]),
       ),
       http.patch('/api/admin/media/m1', async ({ request }) => {
         const body = (await request.json()) as { alt: string };
@@ -50,6 +54,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     const grid = await screen.findByRole('list', { name: 'Images' });
     const cards = within(grid).getAllByRole('listitem').filter((li) => li.parentElement === grid);
     expect(cards).toHaveLength(2);
+    expect(screen.getByText('2 images')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Media' }).getAttribute('aria-current')).toBe('page');
 
     const used = cards[1]!;
@@ -69,7 +74,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     serveSession();
     server.use(
       http.get('/api/admin/media', () =>
-        HttpResponse.json({ media: [makeMedia({ usedBy: [{ id: 'post-3', title: 'Old salon post', field: 'featuredImage', deleted: true }] })] }),
+        page([makeMedia({ usedBy: [{ id: 'post-3', title: 'Old salon post', field: 'featuredImage', deleted: true }] })]),
       ),
     );
     renderAdmin('/admin/media');
@@ -86,7 +91,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     serveSession();
     let deletes = 0;
     server.use(
-      http.get('/api/admin/media', () => HttpResponse.json({ media: [makeMedia()] })),
+      http.get('/api/admin/media', () => page([makeMedia()])),
       http.delete('/api/admin/media/m1', () => {
         deletes += 1;
         return deletes === 1 ? envelope(409, 'media_in_use', 'This image is used by "New post". Choose another image there first.') : new HttpResponse(null, { status: 204 });
@@ -107,7 +112,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     serveSession();
     let answer: 'ok' | 'refuse' = 'refuse';
     server.use(
-      http.get('/api/admin/media', () => HttpResponse.json({ media: [] })),
+      http.get('/api/admin/media', () => page([])),
       http.post('/api/admin/media', () =>
         answer === 'ok'
           ? HttpResponse.json(makeMedia({ id: 'm3', filename: 'logo.png', format: 'png' }), { status: 201 })
@@ -133,7 +138,7 @@ describe('Media screen', { timeout: 20_000 }, () => {
     serveSession();
     let posts = 0;
     server.use(
-      http.get('/api/admin/media', () => HttpResponse.json({ media: [] })),
+      http.get('/api/admin/media', () => page([])),
       http.post('/api/admin/media', () => {
         posts += 1;
         return envelope(500, 'x', 'x');
@@ -151,6 +156,145 @@ describe('Media screen', { timeout: 20_000 }, () => {
   });
 });
 
+/** Cards of the grid (not the lists of posts inside them). */
+function cardsOf(grid: HTMLElement) {
+  return within(grid)
+    .getAllByRole('listitem')
+    .filter((li) => li.parentElement === grid);
+}
+
+describe('Media library pages and processing', { timeout: 20_000 }, () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads older images with Load more (busy, keeping the focus, then on the first new image), keeping pages through an upload and a delete', async () => {
+    const user = userEvent.setup();
+    serveSession();
+    let release: () => void = () => {};
+    const older = new Promise<void>((resolve) => (release = resolve));
+    const asked: Array<string | null> = [];
+    server.use(
+      http.get('/api/admin/media', async ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        asked.push(cursor);
+        if (cursor === null) return page([makeMedia({ id: 'm5', filename: 'five.jpg' }), makeMedia({ id: 'm4', filename: 'four.jpg' })], 'after-m4');
+        await older;
+        return page([makeMedia({ id: 'm3', filename: 'three.jpg' })]);
+      }),
+      http.post('/api/admin/media', () => HttpResponse.json(makeMedia({ id: 'm6', filename: 'logo.png', format: 'png' }), { status: 201 })),
+      http.delete('/api/admin/media/m3', () => new HttpResponse(null, { status: 204 })),
+    );
+    const { container } = renderAdmin('/admin/media');
+    const grid = await screen.findByRole('list', { name: 'Images' });
+    expect(cardsOf(grid)).toHaveLength(2);
+    expect(screen.getByText('2 images shown')).toBeTruthy();
+
+    const more = screen.getByRole('button', { name: 'Load more images' });
+    more.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(more.textContent).toBe('Loading images…'));
+    expect(more.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(more);
+    await user.keyboard('{Enter}');
+    expect(asked).toEqual([null, 'after-m4']);
+
+    release();
+    await waitFor(() => expect(cardsOf(grid)).toHaveLength(3));
+    const third = cardsOf(grid)[2]!;
+    expect(within(third).getByText('three.jpg')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(third));
+    expect(screen.queryByRole('button', { name: 'Load more images' })).toBeNull();
+    expect(screen.getByText('1 more image loaded; that is every image.')).toBeTruthy();
+    expect(screen.getByText('3 images')).toBeTruthy();
+
+    await user.upload(container.querySelector('input[type=file]') as HTMLInputElement, png());
+    await waitFor(() => expect(cardsOf(grid).map((li) => within(li).getAllByText(/\.(jpg|png)$/)[0]!.textContent)).toEqual(['logo.png', 'five.jpg', 'four.jpg', 'three.jpg']));
+
+    await user.click(screen.getByRole('button', { name: 'Delete three.jpg' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(cardsOf(grid)).toHaveLength(3));
+    expect(screen.getByText('3 images')).toBeTruthy();
+    expect(asked).toEqual([null, 'after-m4']);
+  });
+
+  it('shows a processing image as words in place of its thumbnail, asks again every 2 s, shows it when ready and stops asking', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serveSession();
+    let polls = 0;
+    server.use(
+      http.get('/api/admin/media', () => page([processing()])),
+      http.get('/api/admin/media/m1', () => {
+        polls += 1;
+        return HttpResponse.json(polls < 2 ? processing() : makeMedia());
+      }),
+    );
+    renderAdmin('/admin/media');
+    const grid = await screen.findByRole('list', { name: 'Images' });
+    const card = cardsOf(grid)[0]!;
+    expect(within(card).getByRole('status').textContent).toMatch(/Making the image's sizes…/);
+    expect(card.querySelector('img')).toBeNull();
+
+    await vi.advanceTimersByTimeAsync(2100);
+    await waitFor(() => expect(polls).toBe(1));
+    expect(within(card).getByRole('status').textContent).toMatch(/Making the image's sizes…/);
+    await vi.advanceTimersByTimeAsync(2100);
+    await waitFor(() => expect(card.querySelector('img')?.getAttribute('src')).toBe(`/media/${HASH}-480.webp`));
+    expect(within(card).queryByText(/Making the image's sizes/)).toBeNull();
+
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls).toBe(2);
+  });
+
+  it('says why a failed image has no sizes, in danger colours, and still lets it be deleted', async () => {
+    const user = userEvent.setup();
+    serveSession();
+    const reason = 'The image could not be processed. Upload it again, or save it in another format first.';
+    server.use(
+      http.get('/api/admin/media', () => page([makeMedia({ state: 'failed', error: reason, variants: [] })])),
+      http.delete('/api/admin/media/m1', () => new HttpResponse(null, { status: 204 })),
+    );
+    renderAdmin('/admin/media');
+    const grid = await screen.findByRole('list', { name: 'Images' });
+    const status = within(cardsOf(grid)[0]!).getByRole('status');
+    expect(status.textContent).toContain('Its sizes could not be made');
+    expect(status.textContent).toContain(reason);
+    expect(status.className).toMatch(/bg-danger-soft/);
+    await user.click(screen.getByRole('button', { name: 'Delete office.jpg' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Image deleted')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Images' })).toBeNull();
+  });
+
+  it('says under the drop zone that the sizes are being made, then that they are ready', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
+    serveSession();
+    let polls = 0;
+    server.use(
+      http.get('/api/admin/media', () => page([])),
+      http.post('/api/admin/media', () => HttpResponse.json(processing({ id: 'm7', filename: 'logo.png' }), { status: 201 })),
+      http.get('/api/admin/media/m7', () => {
+        polls += 1;
+        return HttpResponse.json(polls < 2 ? processing({ id: 'm7', filename: 'logo.png' }) : makeMedia({ id: 'm7', filename: 'logo.png' }));
+      }),
+    );
+    const { container } = renderAdmin('/admin/media');
+    await screen.findByText(/No images yet/);
+    await user.upload(container.querySelector('input[type=file]') as HTMLInputElement, png());
+    const zone = screen.getByRole('button', { name: 'Choose image' }).parentElement!;
+    expect((await within(zone).findByRole('status')).textContent).toBe("Making the image's sizes… Posts can use it now.");
+    const card = cardsOf(screen.getByRole('list', { name: 'Images' }))[0]!;
+    expect(within(card).getByRole('status').textContent).toMatch(/Making the image's sizes…/);
+
+    await vi.advanceTimersByTimeAsync(4200);
+    await waitFor(() => expect(within(zone).getByRole('status').textContent).toBe('Ready: every size is made.'));
+    expect(card.querySelector('img')).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls).toBe(2);
+  });
+});
+
 describe('Post form uploads', { timeout: 20_000 }, () => {
   it('fills the featured image with the media URL and the OG image with its 1200x630 JPEG', async () => {
     const user = userEvent.setup();
@@ -163,5 +307,21 @@ describe('Post form uploads', { timeout: 20_000 }, () => {
     await waitFor(() => expect((screen.getByLabelText(/^Featured image URL/) as HTMLInputElement).value).toBe(`/media/${HASH}-1600x1200.jpg`));
     await user.upload(inputs[1] as HTMLInputElement, new File([new Uint8Array([0xff, 0xd8, 0xff])], 'office.jpg', { type: 'image/jpeg' }));
     await waitFor(() => expect((screen.getByLabelText(/^OG image URL/) as HTMLInputElement).value).toBe(`/media/${HASH}-og.jpg`));
+  });
+
+  it('fills the field at once with an image still processing, and says when its sizes could not be made', async () => {
+    const user = userEvent.setup();
+    serveSession();
+    const reason = 'The original of the image is missing. Upload it again.';
+    server.use(
+      http.post('/api/admin/media', () => HttpResponse.json(processing(), { status: 201 })),
+      http.get('/api/admin/media/m1', () => HttpResponse.json(makeMedia({ state: 'failed', error: reason, variants: [] }))),
+    );
+    const { container } = renderAdmin('/admin/posts/create');
+    await screen.findByRole('button', { name: 'Upload featured image' });
+    await user.upload(container.querySelector('input[type=file]') as HTMLInputElement, new File([new Uint8Array([0xff, 0xd8, 0xff])], 'office.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect((screen.getByLabelText(/^Featured image URL/) as HTMLInputElement).value).toBe(`/media/${HASH}-1600x1200.jpg`));
+    expect(screen.getByText("Making the image's sizes… Posts can use it now.")).toBeTruthy();
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe(`Its sizes could not be made. ${reason}`);
   });
 });

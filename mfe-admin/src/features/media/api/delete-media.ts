@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { MediaList } from '@site/contracts/media';
 import { adminRequest } from '../../../lib/admin-request';
-import { mediaKey } from './list-media';
+import { removeFromLibrary } from '../lib/library-cache';
 
 /** DELETE /api/admin/media/:id: refused (409) while a post uses the image. */
 export async function deleteMedia(id: string): Promise<void> {
@@ -13,6 +12,6 @@ export function useDeleteMediaMutation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteMedia,
-    onSuccess: (_none, id) => client.setQueryData<MediaList>(mediaKey, (d) => (d ? { media: d.media.filter((m) => m.id !== id) } : d)),
+    onSuccess: (_none, id) => removeFromLibrary(client, id),
   });
 }

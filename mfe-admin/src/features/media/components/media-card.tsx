@@ -8,6 +8,8 @@ import { editPostPath } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
 import { useDeleteMediaMutation } from '../api/delete-media';
 import { useUpdateMediaAltMutation } from '../api/update-media-alt';
+import { useFollowProcessing } from '../hooks/use-follow-processing';
+import { MediaThumb } from './media-thumb';
 
 const FIELD_LABEL = { featuredImage: 'featured image', ogImage: 'OG image' } as const;
 
@@ -15,14 +17,17 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-/** One image of the library: thumbnail, size, alt text (saved on its own), the posts using it, and delete. */
+/**
+ * One image of the library: thumbnail (or its processing, followed until done, or why it failed), size, alt text
+ * (saved on its own), the posts using it, and delete.
+ */
 export function MediaCard({ media }: { media: MediaItem }) {
   const altId = useId();
   const [alt, setAlt] = useState(media.alt);
   const [confirm, setConfirm] = useState(false);
   const update = useUpdateMediaAltMutation();
   const remove = useDeleteMediaMutation();
-  const thumb = media.variants.find((v) => v.format === 'webp' && v.width === 480) ?? media.variants.find((v) => v.format === 'webp') ?? { url: media.url, width: media.width, height: media.height };
+  useFollowProcessing(media);
   const used = media.usedBy.length > 0;
   const name = media.alt || media.filename;
 
@@ -57,8 +62,8 @@ export function MediaCard({ media }: { media: MediaItem }) {
     });
 
   return (
-    <li className="flex flex-col overflow-hidden rounded-xl border border-border bg-surface">
-      <img src={thumb.url} alt={media.alt} width={thumb.width} height={thumb.height} loading="lazy" decoding="async" className="aspect-[4/3] w-full bg-surface-muted object-contain" />
+    <li tabIndex={-1} className="flex flex-col overflow-hidden rounded-xl border border-border bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+      <MediaThumb media={media} />
       <div className="flex flex-1 flex-col gap-3 p-3 text-sm">
         <div>
           <p className="truncate font-semibold text-fg" title={media.filename}>

@@ -1,19 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { MediaList } from '@site/contracts/media';
 import { AdminPageHeader } from '../../../components/admin-page-header';
 import { ImageDropZone } from '../../../components/image-drop-zone';
-import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { adminPages } from '../../../config/pages';
-import { errorMessage } from '../../../lib/admin-request';
-import { mediaKey, useMediaQuery } from '../api/list-media';
-import { MediaCard } from './media-card';
+import { useMediaLibraryQuery } from '../api/list-media';
+import { prependToLibrary } from '../lib/library-cache';
+import { MediaLibrary } from './media-library';
 
-/** /admin/media: upload, the library as a grid, alt text, where each image is used, delete (refused while used). */
+/** How many images the panel shows, without claiming a total it does not know while older pages wait. */
+function shownLabel(count: number, more: boolean): string {
+  return `${count} ${count === 1 ? 'image' : 'images'}${more ? ' shown' : ''}`;
+}
+
+/** /admin/media: upload, the library as a grid a page at a time, alt text, where each image is used, delete (refused while used). */
 export function MediaPage() {
   const client = useQueryClient();
-  const media = useMediaQuery();
-  const data = media.data;
+  const library = useMediaLibraryQuery();
+  const count = library.data?.pages.reduce((n, page) => n + page.media.length, 0);
 
   return (
     <div className="space-y-6">
@@ -22,25 +25,10 @@ export function MediaPage() {
         lead="Images for blog posts. Each upload is stored without its camera data (GPS included) and served in AVIF and WebP at the sizes each screen needs."
       />
       <Panel title="Upload" description="JPEG, PNG, WebP, AVIF or GIF, up to 10 MB. SVG is not accepted.">
-        <ImageDropZone
-          label="Choose image"
-          onUploaded={(item) => client.setQueryData<MediaList>(mediaKey, (d) => ({ media: [item, ...(d?.media ?? []).filter((m) => m.id !== item.id)] }))}
-        />
+        <ImageDropZone label="Choose image" onUploaded={(item) => prependToLibrary(client, item)} />
       </Panel>
-      <Panel title="Library" description={data ? `${data.media.length} ${data.media.length === 1 ? 'image' : 'images'}` : undefined}>
-        {media.error && !data ? (
-          <LoadFailed title="Could not load the images" message={errorMessage(media.error, 'The server did not answer.')} onRetry={() => void media.refetch()} />
-        ) : !data ? (
-          <LoadingRows label="Loading images…" rows={2} />
-        ) : data.media.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-border p-6 text-center text-sm text-muted-fg">No images yet. Upload one above or from a post's form.</p>
-        ) : (
-          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Images">
-            {data.media.map((item) => (
-              <MediaCard key={item.id} media={item} />
-            ))}
-          </ul>
-        )}
+      <Panel title="Library" description={count === undefined ? undefined : shownLabel(count, library.hasNextPage)}>
+        <MediaLibrary library={library} />
       </Panel>
     </div>
   );
