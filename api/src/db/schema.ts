@@ -24,6 +24,13 @@ export interface EventsTable {
 }
 
 /** Tracking events of one UTC day rolled up (migrations/0018-event-daily.ts): page views per path and props, others per name. */
+/** A UTC day whose events event_daily holds whole (migration 0022). */
+export interface EventDaysRolledTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  rolled_at: string;
+}
+
 export interface EventDailyTable {
   /** YYYY-MM-DD (UTC). */
   day: string;
@@ -55,6 +62,7 @@ export interface ReleaseTables {
 export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables, WebhooksOutTables, MediaTables {
   events: EventsTable;
   event_daily: EventDailyTable;
+  event_days_rolled: EventDaysRolledTable;
   leases: LeasesTable;
 }
 

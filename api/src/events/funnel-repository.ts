@@ -1,85 +1,76 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
-export interface DailyEventCount {
+/**
+ * Events of one UTC day counted by name, and for page views by path and props (the shape of event_daily's rows:
+ * other events have path '' and props '').
+ */
+export interface DayTally {
   /** UTC day, YYYY-MM-DD. */
   day: string;
   name: string;
+  /** A page view's path; '' for other events. */
+  path: string;
+  /** A page view's stored props text (its referrer class), '' for none; '' for other events. */
+  props: string;
   count: number;
 }
 
-/** Aggregates over stored tracking events for the admin funnel. Same SQL on SQLite and PostgreSQL. */
+/** A range of raw events by `at`: from a day's start, up to (not including) `to`'s start, or open-ended. */
+export interface RawRange {
+  from: string;
+  to?: string;
+}
+
+/**
+ * What the admin funnel reads (same SQL on SQLite and PostgreSQL): the days whose events are rolled up (event_days_rolled,
+ * migration 0022), their daily aggregates (event_daily, 0018), and raw events of the days that are not rolled up (today,
+ * and a day the retention job has not reached yet). A day is read from one side only, so nothing is counted twice.
+ */
 export interface FunnelRepository {
-  /** Events of the given names since `since`, counted per UTC day and name. */
-  dailyCounts(names: readonly string[], since: string): Promise<DailyEventCount[]>;
-  /** The most viewed paths (page_view events) since `since`. */
-  topPages(since: string, limit: number): Promise<{ path: string; views: number }[]>;
-  /**
-   * Page views since `since` counted per stored `props` text. A page view's props are only its referrer class
-   * (the contract refuses anything else), so there are a handful of distinct values: `{"referrer":"search"}`, … or null.
-   */
-  pageViewsByProps(since: string): Promise<{ props: string | null; views: number }[]>;
+  /** The days from `fromDay` to `toDay` (YYYY-MM-DD, both included) whose events event_daily holds whole. */
+  rolledDays(fromDay: string, toDay: string): Promise<string[]>;
+  /** The aggregates of the given rolled-up days, for the given event names. */
+  rolledTallies(days: readonly string[], names: readonly string[]): Promise<DayTally[]>;
+  /** Raw events of the given names in the given ranges, counted as event_daily counts them. */
+  rawTallies(ranges: readonly RawRange[], names: readonly string[]): Promise<DayTally[]>;
 }
 
 type Count = number | string | bigint;
 
-/**
- * Reads raw events and their daily aggregates together (event_daily: the days the retention rolled up, migration
- * 0018). A day is either still raw or rolled up whole, in one transaction, so nothing is counted twice; a window's
- * start is a UTC day's start, so its day compares with the aggregates' `day`.
- */
 export function createFunnelRepository(db: Kysely<Database>): FunnelRepository {
-  const dayOf = (since: string) => since.slice(0, 10);
   return {
-    async dailyCounts(names, since) {
-      if (names.length === 0) return [];
-      const day = sql<string>`substr(at, 1, 10)`;
-      const [raw, rolled] = await Promise.all([
-        db
-          .selectFrom('events')
-          .select((eb) => [day.as('day'), 'name', eb.fn.countAll<Count>().as('n')])
-          .where('name', 'in', [...names])
-          .where('at', '>=', since)
-          .groupBy([day, 'name'])
-          .execute(),
-        db
-          .selectFrom('event_daily')
-          .select((eb) => ['day', 'name', eb.fn.sum<Count>('count').as('n')])
-          .where('name', 'in', [...names])
-          .where('day', '>=', dayOf(since))
-          .groupBy(['day', 'name'])
-          .execute(),
-      ]);
-      const counts = new Map<string, DailyEventCount>();
-      for (const r of [...raw, ...rolled]) {
-        const key = `${r.day}\n${r.name}`;
-        const entry = counts.get(key) ?? { day: r.day, name: r.name, count: 0 };
-        entry.count += Number(r.n);
-        counts.set(key, entry);
-      }
-      return [...counts.values()];
+    async rolledDays(fromDay, toDay) {
+      if (toDay < fromDay) return [];
+      const rows = await db.selectFrom('event_days_rolled').select('day').where('day', '>=', fromDay).where('day', '<=', toDay).orderBy('day').execute();
+      return rows.map((r) => r.day);
     },
-    async topPages(since, limit) {
-      const { rows } = await sql<{ path: string; n: Count }>`
-        select path, sum(n) as n from (
-          select path, count(*) as n from events where name = 'page_view' and at >= ${since} group by path
-          union all
-          select path, sum(count) as n from event_daily where name = 'page_view' and day >= ${dayOf(since)} group by path
-        ) pages
-        group by path
-        order by sum(n) desc, path
-        limit ${sql.lit(Math.max(1, Math.trunc(limit)))}`.execute(db);
-      return rows.map((r) => ({ path: r.path, views: Number(r.n) }));
+    async rolledTallies(days, names) {
+      if (days.length === 0 || names.length === 0) return [];
+      const rows = await db
+        .selectFrom('event_daily')
+        .select(['day', 'name', 'path', 'props', 'count'])
+        .where('day', 'in', [...days])
+        .where('name', 'in', [...names])
+        .execute();
+      return rows.map((r) => ({ ...r, count: Number(r.count) }));
     },
-    async pageViewsByProps(since) {
-      const { rows } = await sql<{ props: string | null; n: Count }>`
-        select props, sum(n) as n from (
-          select coalesce(props, '') as props, count(*) as n from events where name = 'page_view' and at >= ${since} group by props
-          union all
-          select props, sum(count) as n from event_daily where name = 'page_view' and day >= ${dayOf(since)} group by props
-        ) referrers
-        group by props`.execute(db);
-      return rows.map((r) => ({ props: r.props === '' ? null : r.props, views: Number(r.n) }));
+    async rawTallies(ranges, names) {
+      if (ranges.length === 0 || names.length === 0) return [];
+      // The ranges are whole days read by the events(at) index; the grouping is the rollup's (retention-repository.ts).
+      const inRanges = sql.join(
+        ranges.map((r) => (r.to ? sql`(at >= ${r.from} and at < ${r.to})` : sql`at >= ${r.from}`)),
+        sql` or `,
+      );
+      const { rows } = await sql<{ day: string; name: string; path: string; props: string; n: Count }>`
+        select day, name, path, props, count(*) as n from (
+          select substr(at, 1, 10) as day, name,
+                 case when name = 'page_view' then path else '' end as path,
+                 case when name = 'page_view' then coalesce(props, '') else '' end as props
+          from events where (${inRanges}) and name in (${sql.join([...names])})
+        ) raw
+        group by day, name, path, props`.execute(db);
+      return rows.map((r) => ({ day: r.day, name: r.name, path: r.path, props: r.props, count: Number(r.n) }));
     },
   };
 }

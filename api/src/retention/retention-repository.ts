@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 /**
@@ -14,15 +14,46 @@ export interface RetentionRepository {
   pruneAnalyses(createdBefore: string, openedBefore: string, batch: number): Promise<number>;
   /** The oldest UTC day (YYYY-MM-DD) that still has raw tracking events, if it is before `beforeDay`. */
   oldestRawEventDay(beforeDay: string): Promise<string | undefined>;
+  /** The days from `fromDay` to `toDay` (both included) that are rolled up (event_days_rolled). */
+  rolledEventDays(fromDay: string, toDay: string): Promise<string[]>;
   /**
-   * Rolls one UTC day of raw tracking events up into its daily aggregates (event_daily) and deletes them, in one
-   * transaction: the day is either raw or rolled up, never both. Answers how many raw events it removed.
+   * Rolls one complete UTC day of raw tracking events up into its daily aggregates (event_daily) and lists the day as
+   * rolled up (event_days_rolled), in one transaction; the raw events stay. Idempotent and safe on several instances at
+   * once: the aggregates are counted again from the raw events and written over (`count = excluded.count`), so a day
+   * rolled up twice has the same rows; a day whose raw events are gone keeps its rows. A day without events is not
+   * listed. Answers how many events it read.
    */
-  rollUpEventDay(day: string): Promise<number>;
+  rollUpEventDay(day: string, rolledAt: string): Promise<number>;
+  /**
+   * Deletes one UTC day of raw tracking events (past the retention), rolled up again first in the same transaction (as
+   * `rollUpEventDay`: the same rows, or the day's first), so the day is always counted, once, with every event it
+   * ever had. Answers how many raw events it removed.
+   */
+  expireEventDay(day: string, rolledAt: string): Promise<number>;
 }
 
 /** The day after a YYYY-MM-DD day. */
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** Page views keep their path and props (top pages, referrer classes); other events count per day and name. */
+async function rollUp(trx: Transaction<Database>, day: string, rolledAt: string): Promise<number> {
+  // `where true`: SQLite's upsert after a select needs it to read `on conflict` as the upsert, not a join's.
+  const { rows } = await sql<{ count: number | string | bigint }>`
+    insert into event_daily (day, name, path, props, count)
+    select day, name, path, props, count(*) from (
+      select ${day} as day, name,
+             case when name = 'page_view' then path else '' end as path,
+             case when name = 'page_view' then coalesce(props, '') else '' end as props
+      from events where at >= ${day} and at < ${nextDay(day)}
+    ) raw
+    where true
+    group by day, name, path, props
+    on conflict (day, name, path, props) do update set count = excluded.count
+    returning count`.execute(trx);
+  // A day without events is not listed: the funnel reads its (no) raw events, and an event stored in it later counts.
+  if (rows.length > 0) await trx.insertInto('event_days_rolled').values({ day, rolled_at: rolledAt }).onConflict((oc) => oc.column('day').doNothing()).execute();
+  return rows.reduce((n, r) => n + Number(r.count), 0);
+}
 
 export function createRetentionRepository(db: Kysely<Database>): RetentionRepository {
   return {
@@ -76,22 +107,18 @@ export function createRetentionRepository(db: Kysely<Database>): RetentionReposi
       const row = await db.selectFrom('events').select('at').where('at', '<', beforeDay).orderBy('at').limit(1).executeTakeFirst();
       return row?.at.slice(0, 10);
     },
-    async rollUpEventDay(day) {
-      const end = nextDay(day);
+    async rolledEventDays(fromDay, toDay) {
+      if (toDay < fromDay) return [];
+      const rows = await db.selectFrom('event_days_rolled').select('day').where('day', '>=', fromDay).where('day', '<=', toDay).orderBy('day').execute();
+      return rows.map((r) => r.day);
+    },
+    async rollUpEventDay(day, rolledAt) {
+      return db.transaction().execute((trx) => rollUp(trx, day, rolledAt));
+    },
+    async expireEventDay(day, rolledAt) {
       return db.transaction().execute(async (trx) => {
-        // Page views keep their path and props (top pages, referrer classes); other events count per day and name.
-        await sql`
-          insert into event_daily (day, name, path, props, count)
-          select day, name, path, props, count(*) from (
-            select ${day} as day, name,
-                   case when name = 'page_view' then path else '' end as path,
-                   case when name = 'page_view' then coalesce(props, '') else '' end as props
-            from events where at >= ${day} and at < ${end}
-          ) raw
-          where true
-          group by day, name, path, props
-          on conflict (day, name, path, props) do update set count = event_daily.count + excluded.count`.execute(trx);
-        const deleted = await trx.deleteFrom('events').where('at', '>=', day).where('at', '<', end).executeTakeFirst();
+        await rollUp(trx, day, rolledAt);
+        const deleted = await trx.deleteFrom('events').where('at', '>=', day).where('at', '<', nextDay(day)).executeTakeFirst();
         return Number(deleted.numDeletedRows);
       });
     },

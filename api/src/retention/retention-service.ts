@@ -17,6 +17,12 @@ export interface RetentionRules {
 }
 
 export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365 };
+/**
+ * A UTC day is rolled up this long after it ends: a browser's `at` is kept up to 10 minutes in the past
+ * (events/event-service.ts, CLIENT_TIME_PAST_MS), so no event can fall in the day after that. Until then the funnel reads
+ * the day's raw events.
+ */
+export const ROLLUP_GRACE_MS = 15 * 60_000;
 /** An analysis whose permalink was opened within this many days is kept, whatever its age. */
 export const ANALYSIS_OPENED_KEEP_DAYS = 90;
 
@@ -30,8 +36,10 @@ export interface RetentionService {
  * of the background runner, on one instance of many (its lease), hourly, in batches of RETENTION_BATCH within the run's
  * time budget (what is left waits for the next run). What it deletes: finished outgoing webhook deliveries and their
  * attempts after `deliveryDays` (a delivery still being retried stays), admin sessions past their 24 hours of age or
- * inactivity (they no longer open anything); raw tracking events older than `eventDays`, rolled up into daily counts
- * (event_daily) a whole UTC day per transaction, so the dashboard's counts stay the same for any window; stored
+ * inactivity (they no longer open anything); tracking events: every complete UTC day is rolled up into daily counts
+ * (event_daily, event_days_rolled) soon after it ends, which the funnel reads instead of the day's raw events, and raw
+ * events older than `eventDays` are deleted a whole UTC day per transaction, so the dashboard's counts stay the same
+ * for any window; stored
  * analyses after `analysisDays`, unless their permalink was opened in the last ANALYSIS_OPENED_KEEP_DAYS.
  */
 export function createRetentionService(deps: {
@@ -59,14 +67,29 @@ export function createRetentionService(deps: {
         ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH)],
         ['analyses', () => deps.repository.pruneAnalyses(iso(now - rules.analysisDays * DAY_MS), iso(now - ANALYSIS_OPENED_KEEP_DAYS * DAY_MS), RETENTION_BATCH)],
       ];
-      // Tracking events: whole UTC days older than the retention, oldest first, one day per transaction.
-      const firstKeptDay = iso(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate()) - rules.eventDays * DAY_MS).slice(0, 10);
+      // Tracking events. Every complete UTC day is rolled up into daily aggregates (the funnel reads them, and raw events
+      // of today only), newest first so that the dashboard's days come first; a day is complete ROLLUP_GRACE_MS after
+      // it ends, when no browser's `at` can still fall in it. Then whole days past the retention are deleted, oldest
+      // first, each rolled up first if it was not yet. One day per transaction.
+      const utcDay = (ms: number) => iso(Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), new Date(ms).getUTCDate())).slice(0, 10);
+      const firstKeptDay = iso(Date.parse(utcDay(now)) - rules.eventDays * DAY_MS).slice(0, 10);
+      const lastCompleteDay = iso(Date.parse(utcDay(now - ROLLUP_GRACE_MS)) - DAY_MS).slice(0, 10);
+      const rolledAt = iso(now);
+      let read = 0;
+      const listed = new Set(await deps.repository.rolledEventDays(firstKeptDay, lastCompleteDay));
+      for (let day = lastCompleteDay; day >= firstKeptDay; day = iso(Date.parse(day) - DAY_MS).slice(0, 10)) {
+        if (run.signal.aborted) break;
+        if (listed.has(day)) continue;
+        read += await deps.repository.rollUpEventDay(day, rolledAt);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (read > 0) deps.logger.info({ read, what: 'tracking events' }, 'retention: rolled complete days up into daily counts');
       let rolled = 0;
       for (;;) {
         if (run.signal.aborted) break;
         const day = await deps.repository.oldestRawEventDay(firstKeptDay);
         if (!day) break;
-        const n = await deps.repository.rollUpEventDay(day);
+        const n = await deps.repository.expireEventDay(day, rolledAt);
         // A day that yields nothing would be found again: stop, and say so (an `at` out of the ISO form).
         if (n === 0) {
           deps.logger.warn({ day }, 'retention: a day of tracking events could not be rolled up');
@@ -75,7 +98,7 @@ export function createRetentionService(deps: {
         rolled += n;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (rolled > 0) deps.logger.info({ removed: rolled, what: 'tracking events' }, 'retention: rolled raw events up into daily counts');
+      if (rolled > 0) deps.logger.info({ removed: rolled, what: 'tracking events' }, 'retention: removed raw events past their days (rolled up)');
       done += rolled;
       for (const [what, step] of steps) {
         let removed = 0;

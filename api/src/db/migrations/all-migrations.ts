@@ -19,7 +19,8 @@ import { eventDailyMigration } from './0018-event-daily';
 import { analysisOpenedMigration } from './0019-analysis-opened';
 import { leadCountsMigration } from './0020-lead-counts';
 import { mediaProcessingMigration } from './0021-media-processing';
+import { eventDaysRolledMigration } from './0022-event-days-rolled';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration];
