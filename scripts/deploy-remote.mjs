@@ -34,6 +34,7 @@ async function loadReleaseFormat() {
   const built = path.join(REPO_ROOT, 'api', 'dist', 'release-format.js');
   const sources = [
     'api/src/site/releases/release-format.ts',
+    'api/src/site/releases/release-signature.ts',
     'api/src/site/releases/release-store.ts',
     'api/src/db/database.ts',
     'api/src/db/migrations/all-migrations.ts',
@@ -55,11 +56,13 @@ const { REMOTE_NAMES: REMOTES, RELEASE_NAME, KEPT_DIST_ACTION: KEPT_DIST } = for
 class DeployError extends Error {}
 
 const USAGE = `Usage:
-  npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--skip-load-check]
+  npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check]
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
   npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
-<remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.`;
+<remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.
+--key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
+with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.`;
 
 const exists = (file) => stat(file).then(
   () => true,
@@ -188,10 +191,40 @@ async function nextVersion(taken, base, explicit, label = (version) => `releases
 }
 
 /**
+ * With RELEASE_TRUSTED_KEYS (the servers' value) in the environment, the release must verify as the servers will
+ * check it: refused here, before anything changes, with the reason.
+ */
+async function checkSignature(dir, name, signing) {
+  if (!signing?.trusted?.length) return;
+  const check = await format.verifyRelease(dir, name, signing.trusted);
+  if (!check.ok) throw new DeployError(`the release would not be served (RELEASE_TRUSTED_KEYS): ${check.reason}. Sign it with --key <the ${name} key>. Nothing was changed.`);
+}
+
+/** The deploy's signing key (--key file, else RELEASE_SIGNING_KEY) and the trusted keys, read and checked up front. */
+async function readSigning(keyFile, name) {
+  let key = process.env.RELEASE_SIGNING_KEY || undefined;
+  if (keyFile) {
+    try {
+      key = await readFile(keyFile, 'utf8');
+    } catch (error) {
+      throw new DeployError(`cannot read the signing key ${rel(keyFile)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    }
+  }
+  let trusted;
+  try {
+    trusted = format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
+    if (key) format.signFiles(new Map(), name, 'check', key);
+  } catch (error) {
+    throw new DeployError(error.message);
+  }
+  return { key, trusted };
+}
+
+/**
  * Copies `from` into releases/<version>/ through a hidden incoming folder, checks the copy is the dist, whole,
  * and renames it into place. Returns what was copied and checked; leaves nothing behind when it throws.
  */
-async function copyRelease(from, releases, version, name, siteRoot) {
+async function copyRelease(from, releases, version, name, siteRoot, signing) {
   const target = path.join(releases, version);
   const incoming = path.join(releases, `.incoming-${version}-${process.pid}`);
   try {
@@ -203,6 +236,11 @@ async function copyRelease(from, releases, version, name, siteRoot) {
       throw new DeployError(`the copy differs from ${rel(from)} (${differing.slice(0, 5).join(', ') || 'extra files'}): was the dist changing during the deploy?`);
     }
     const { manifest, checked, serverModules } = await checkDist(incoming, name, siteRoot);
+    if (signing?.key) {
+      const signed = await format.signRelease(incoming, name, version, signing.key);
+      checked.push(`${format.SIGNATURE_FILE} (key ${signed.key})`);
+    }
+    await checkSignature(incoming, name, signing);
     await rename(incoming, target);
     const bytes = [...copied.values()].reduce((a, b) => a + b, 0);
     // Served under its folder's name, as the server imports it.
@@ -250,7 +288,7 @@ async function keepServedDist(remoteDir, releases, name, siteRoot) {
 /** Releases that hold a dist served before a first release (their names are ordinary, the log says which). */
 const keptDists = (history) => new Set(history.log.filter((entry) => entry?.action === KEPT_DIST).map((entry) => entry.version));
 
-async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }) {
+async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck, signing }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   const releases = path.join(remoteDir, 'releases');
   const source = await checkDist(from, name, siteRoot);
@@ -260,7 +298,7 @@ async function deploy({ name, siteRoot, from, version: explicit, skipLoadCheck }
     const version = await nextVersion(inFolder(releases), source.manifest.version, explicit);
     const target = path.join(releases, version);
     console.log(`${name}: deploying ${rel(from)} (${source.manifest.version}) as ${rel(target)}`);
-    const copied = await copyRelease(from, releases, version, name, siteRoot);
+    const copied = await copyRelease(from, releases, version, name, siteRoot, signing);
     let kept = null;
     try {
       console.log(`  copied ${copied.files} files (${size(copied.bytes)}); verified ${copied.checked.join(', ')}`);
@@ -422,6 +460,16 @@ async function readDistFiles(dir) {
   return files;
 }
 
+/** A release's files written to releases/.sig-<version>-<pid>/ (removed by the caller) to verify its signature. */
+async function writtenHere(remoteDir, version, files) {
+  const dir = path.join(remoteDir, 'releases', `.sig-${version}-${process.pid}`);
+  for (const [file, bytes] of files) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), bytes);
+  }
+  return dir;
+}
+
 /**
  * A release's files written to a folder below this machine's mfe-<name>/ (so its server module resolves packages as
  * the server here would), checked as a local deploy checks them, then removed.
@@ -441,7 +489,7 @@ async function checkHere(remoteDir, name, siteRoot, version, files, skipLoadChec
   }
 }
 
-async function deployShared({ name, siteRoot, from, version: explicit, skipLoadCheck, store }) {
+async function deployShared({ name, siteRoot, from, version: explicit, skipLoadCheck, store, signing }) {
   const remoteDir = path.join(siteRoot, `mfe-${name}`);
   await mkdir(path.join(remoteDir, 'releases'), { recursive: true });
   await checkDist(from, name, siteRoot);
@@ -474,6 +522,8 @@ async function deployShared({ name, siteRoot, from, version: explicit, skipLoadC
       history.log.push({ at, action: KEPT_DIST, version: kept, from: dist });
       console.log(`  kept ${rel(dist)}, served until now, as ${kept} (${keptDist.files.size} files): the rollback target`);
     }
+    if (signing?.key) files.set(format.SIGNATURE_FILE, format.signFiles(files, name, version, signing.key));
+    if (signing?.trusted?.length) await checkSignature(await writtenHere(remoteDir, version, files), name, signing).finally(() => rm(path.join(remoteDir, 'releases', `.sig-${version}-${process.pid}`), { recursive: true, force: true }));
     const stored = await store.storeRelease(trx, { remote: name, version, manifest: { ...source.manifest, version }, files }, now);
     const below = pointer?.version ?? kept;
     if (below && history.stack.at(-1) !== below) history.stack.push(below);
@@ -627,6 +677,7 @@ async function main(argv) {
         from: { type: 'string' },
         version: { type: 'string' },
         to: { type: 'string' },
+        key: { type: 'string' },
         'skip-load-check': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -652,7 +703,8 @@ async function main(argv) {
   // DATABASE_URL on PostgreSQL (as the server is given): the release goes to every instance through the database.
   const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;
   try {
-    const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store };
+    const signing = command === 'deploy' && !isShell ? await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, name) : undefined;
+    const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store, signing };
     if (isShell) {
       const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
       await (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });

@@ -125,6 +125,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     remoteUrls: config.remoteUrls,
     logger,
     shared: async () => (await shellServer.load())?.shared,
+    trustedKeys: config.releaseTrustedKeys,
   });
   // On PostgreSQL, releases are shared by every instance: deploys land in the database and each instance copies the
   // pointer's release into its own SITE_ROOT, where the registry serves it (README, site/release-sync.ts).

@@ -1,3 +1,4 @@
+import { parseTrustedKeys, type TrustedKey } from './site/releases/release-signature';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -71,6 +72,13 @@ export interface Config {
    * release pointers, behind the LISTEN notice it gets when a deploy commits (site/release-sync.ts).
    */
   releasePollMs?: number;
+  /**
+   * RELEASE_TRUSTED_KEYS: the Ed25519 public keys whose signatures this server trusts, each for the apps it names
+   * (`<apps>=<SPKI base64>`, comma-separated; site/releases/release-signature.ts). Set: a remote's release runs only
+   * when a key trusted for that remote signed exactly its files. Empty (the default, the local quick start): releases
+   * are not signed, and anyone who can write the release store (the disk, or the database on PostgreSQL) runs code.
+   */
+  releaseTrustedKeys?: TrustedKey[];
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
   /**
@@ -217,6 +225,17 @@ const envSchema = z.object({
   RETENTION_EVENT_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(90),
   RETENTION_ANALYSIS_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(365),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
+  RELEASE_TRUSTED_KEYS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseTrustedKeys(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
   METRICS_TOKEN: z
     .string()
     .min(16, { message: 'Must be at least 16 characters (e.g. openssl rand -hex 32)' })
@@ -285,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrConcurrency: e.SSR_CONCURRENCY,
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
+    releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
     mediaJobs: e.MEDIA_JOBS,
     mediaQueue: e.MEDIA_QUEUE,

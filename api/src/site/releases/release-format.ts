@@ -19,6 +19,8 @@ import { compatibilityProblems, type BuiltWith } from '@site/contracts/release-c
 import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-render';
 
 export { REMOTE_NAMES, type RemoteName };
+// Signing is part of the format: `npm run deploy` signs with the team's key, the server verifies (release-signature.ts).
+export { parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, verifyRelease } from './release-signature';
 export const RELEASES_DIR = 'releases';
 export const POINTER_FILE = 'current';
 export const HISTORY_FILE = 'history.json';

@@ -49,6 +49,8 @@ export function canonicalStatement(statement: ReleaseStatement): Buffer {
   return Buffer.from(JSON.stringify({ app: statement.app, version: statement.version, files }), 'utf8');
 }
 
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
 export const keyId = (publicKey: KeyObject) => createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
 
 /** Every regular file below `dir` (not the signature file) with its SHA-256; a link or other special file is refused. */
@@ -60,7 +62,7 @@ export async function hashFiles(dir: string): Promise<Array<[string, string]>> {
       const info = await lstat(path.join(dir, name));
       if (info.isDirectory()) await walk(name);
       else if (info.isFile()) {
-        if (name !== SIGNATURE_FILE) files.push([name, createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex')]);
+        if (name !== SIGNATURE_FILE) files.push([name, sha256(await readFile(path.join(dir, name)))]);
       } else throw new Error(`${name} is not a regular file or folder (a link?): a release holds files only`);
     }
   };
@@ -68,12 +70,29 @@ export async function hashFiles(dir: string): Promise<Array<[string, string]>> {
   return files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Signs the release in `dir` as `app` `version` with a private key (PKCS#8 PEM) and writes its signature file. */
-export async function signRelease(dir: string, app: string, version: string, privateKeyPem: string): Promise<ReleaseSignature> {
-  const privateKey = createPrivateKey(privateKeyPem);
+/** Signs a statement with a private key (PKCS#8 PEM, as `openssl genpkey -algorithm ed25519` writes it). */
+export function signStatement(statement: ReleaseStatement, privateKeyPem: string): ReleaseSignature {
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(privateKeyPem);
+  } catch {
+    throw new Error('the signing key is not a private key in PEM (PKCS#8), as `npm run release-key` or `openssl genpkey -algorithm ed25519` writes it');
+  }
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`the signing key is ${privateKey.asymmetricKeyType ?? 'not a private key'}, not Ed25519`);
-  const statement: ReleaseStatement = { app, version, files: await hashFiles(dir) };
-  const signed: ReleaseSignature = { ...statement, key: keyId(createPublicKey(privateKey)), signature: sign(null, canonicalStatement(statement), privateKey).toString('base64') };
+  const files = [...statement.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = { ...statement, files };
+  return { ...sorted, key: keyId(createPublicKey(privateKey)), signature: sign(null, canonicalStatement(sorted), privateKey).toString('base64') };
+}
+
+/** The signature file's bytes for a release held in memory (path with `/` -> bytes), as the shared store keeps it. */
+export function signFiles(files: ReadonlyMap<string, Buffer>, app: string, version: string, privateKeyPem: string): Buffer {
+  const hashed = [...files].filter(([file]) => file !== SIGNATURE_FILE).map(([file, bytes]): [string, string] => [file, sha256(bytes)]);
+  return Buffer.from(`${JSON.stringify(signStatement({ app, version, files: hashed }, privateKeyPem), null, 2)}\n`);
+}
+
+/** Signs the release in `dir` as `app` `version` and writes its signature file. */
+export async function signRelease(dir: string, app: string, version: string, privateKeyPem: string): Promise<ReleaseSignature> {
+  const signed = signStatement({ app, version, files: await hashFiles(dir) }, privateKeyPem);
   await writeFile(path.join(dir, SIGNATURE_FILE), `${JSON.stringify(signed, null, 2)}\n`);
   return signed;
 }

@@ -22,6 +22,7 @@ import {
   serverFiles,
   type SharedModules,
 } from './release-format';
+import { SIGNATURE_FILE, verifyRelease, type SignatureCheck, type TrustedKey } from './release-signature';
 
 /** Loads a release's server module(s): release-format's importRelease unless a test wraps it. */
 export type ReleaseImporter = (dir: string, manifest: MfeManifest, shared?: SharedModules) => ReturnType<typeof importRelease>;
@@ -102,8 +103,28 @@ export function createRemoteRegistry(options: {
   shared?: () => Promise<SharedModules | undefined>;
   /** How a release's server modules are loaded (release-format's importRelease). */
   importer?: ReleaseImporter;
+  /**
+   * RELEASE_TRUSTED_KEYS: when any, a release (or a dist) is served only when a key trusted for its remote signed
+   * exactly its files (release-signature.ts), whatever the pointer, the history or the database say.
+   */
+  trustedKeys?: readonly TrustedKey[];
 }): RemoteRegistry {
   const { logger } = options;
+  const trustedKeys = options.trustedKeys ?? [];
+  /** Signature checks by folder and signature file (a release folder never changes once named). */
+  const verified = new Map<string, { key: string; check: Promise<SignatureCheck> }>();
+  /** Why a folder may not run, or undefined when it may (signed by a trusted key, or no key is configured). */
+  async function unsigned(dir: string, name: RemoteName): Promise<string | undefined> {
+    if (trustedKeys.length === 0) return undefined;
+    const key = await statKey(path.join(dir, SIGNATURE_FILE));
+    let entry = verified.get(dir);
+    if (entry?.key !== key) {
+      entry = { key, check: verifyRelease(dir, name, trustedKeys) };
+      verified.set(dir, entry);
+    }
+    const check = await entry.check;
+    return check.ok ? undefined : `not signed by a key trusted for ${name}: ${check.reason}`;
+  }
   const importer = options.importer ?? importRelease;
   const states = new Map<RemoteName, RemoteState>();
   const resolving = new Map<RemoteName, { inputs: string; promise: Promise<RemoteState> }>();
@@ -156,6 +177,8 @@ export function createRemoteRegistry(options: {
     if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `releases/${version}/ does not exist` };
     const check = await checkRelease(dir, name);
     if (!check.ok) return { ok: false, reason: `releases/${version}/${check.problems[0]}` };
+    const refused = await unsigned(dir, name);
+    if (refused) return { ok: false, reason: `releases/${version}: ${refused}` };
     const incompatible = incompatibility(check.manifest, await readShellBuiltWith(options.siteRoot));
     if (incompatible) return { ok: false, reason: `releases/${version}: ${incompatible}` };
     return { ok: true, manifest: { ...check.manifest, version }, dir };
@@ -190,6 +213,13 @@ export function createRemoteRegistry(options: {
       return { served: null, manifest: null };
     }
     const manifest = read.manifest;
+    // With trusted keys, a build in place is code nobody signed: it is not served (deploy it as a signed release).
+    const refused = await unsigned(dir, name);
+    if (refused) {
+      logger?.error({ remote: name, dir, reason: refused }, `mfe-${name}/dist is not served: ${refused}`);
+      distServerFiles.delete(name);
+      return { served: null, manifest: null };
+    }
     distServerFiles.set(
       name,
       serverFiles(manifest).map(([, relative]) => path.resolve(dir, relative)),
@@ -329,11 +359,10 @@ export function createRemoteRegistry(options: {
       cached = { key, dirs };
       previousCache.set(name, cached);
     }
-    const earlier = cached.dirs
-      .filter((d) => d.version !== served?.version)
-      .slice(0, PREVIOUS_RELEASES_SERVED)
-      .map((d) => d.dir);
-    return [...earlier, distPath(name)];
+    const earlier = cached.dirs.filter((d) => d.version !== served?.version).slice(0, PREVIOUS_RELEASES_SERVED);
+    // With trusted keys, only signed folders answer for files (a stored but unsigned release serves nothing).
+    const allowed = await Promise.all([...earlier.map((d) => d.dir), distPath(name)].map(async (dir) => ((await unsigned(dir, name)) ? null : dir)));
+    return allowed.filter((dir): dir is string => dir !== null);
   }
 
   async function readSnapshot(): Promise<RemotesSnapshot> {
@@ -377,7 +406,8 @@ export function createRemoteRegistry(options: {
     async staticDirs(name) {
       const { served, pointer } = await current(name);
       // Without a pointer the dist folder is served as it is, as before releases existed.
-      const dir = served?.dir ?? (pointer === null ? distPath(name) : null);
+      const dist = pointer === null && !(await unsigned(distPath(name), name)) ? distPath(name) : null;
+      const dir = served?.dir ?? dist;
       return { current: dir, previous: await previousDirs(name, served) };
     },
     snapshot() {

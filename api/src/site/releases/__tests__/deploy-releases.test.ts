@@ -10,6 +10,8 @@ import { createLogger } from '../../../lib/logger';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
 import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
 import { startTestServer, type TestServer } from '../../../test-support/test-server';
+import { createRemoteRegistry } from '../remote-registry';
+import { newSigningKey, parseTrustedKeys, trustedKeyEntry } from '../release-signature';
 
 const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../../scripts/deploy-remote.mjs');
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -504,5 +506,69 @@ describe('a release the serving shell cannot run', () => {
     const back = await script(site.root, 'rollback', 'shell');
     expect(back.code).toBe(0);
     expect((await servedShell()).version).toBe('1.0.0');
+  });
+});
+
+/*
+ * Issue 33: `npm run deploy -- blog --key <file>` signs the release with the team's key; with RELEASE_TRUSTED_KEYS in
+ * the environment (the servers' value) an unsigned or wrongly signed release is refused before anything changes.
+ */
+describe('signed releases through npm run deploy', () => {
+  let site: SiteFixture;
+  let builds: string;
+  const blogTeam = newSigningKey();
+  const shellTeam = newSigningKey();
+  const trusted = `${trustedKeyEntry(['blog'], blogTeam.publicKey)},${trustedKeyEntry(['shell'], shellTeam.publicKey)}`;
+
+  beforeEach(async () => {
+    site = await createSiteFixture();
+    builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
+    await writeFile(path.join(builds, 'blog.key'), blogTeam.privateKeyPem, { mode: 0o600 });
+    await writeFile(path.join(builds, 'shell.key'), shellTeam.privateKeyPem, { mode: 0o600 });
+    const dist = path.join(builds, 'dist');
+    const files: Record<string, string> = {
+      'mfe-manifest.json': JSON.stringify({ ...MANIFESTS.blog, version: '3.0.0' }),
+      'assets/remoteEntry.js': 'export const signed = true;',
+      'server/routes.js': blogServerModule(' | signed'),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dist, file)), { recursive: true });
+      await writeFile(path.join(dist, file), content);
+    }
+  });
+  afterEach(async () => {
+    await site.cleanup();
+    await rm(builds, { recursive: true, force: true });
+  });
+
+  const run = (env: Record<string, string>, ...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: site.root, ...env } }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('signs with the team key, and the server trusting that key serves it', async () => {
+    const result = await run({ RELEASE_TRUSTED_KEYS: trusted }, 'deploy', 'blog', '--from', path.join(builds, 'dist'), '--key', path.join(builds, 'blog.key'));
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/release-signature\.json \(key [0-9a-f]{16}\)/);
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, trustedKeys: parseTrustedKeys(trusted) });
+    expect((await registry.snapshot()).served?.blog).toMatchObject({ version: '3.0.0', serverEntry: 'ok' });
+    expect((await registry.snapshot()).served?.blog?.rejected).toBeUndefined();
+  });
+
+  it('refuses, with nothing changed, a release without a key or signed by a key not trusted for the blog', async () => {
+    for (const args of [[], ['--key', path.join(builds, 'shell.key')]]) {
+      const result = await run({ RELEASE_TRUSTED_KEYS: trusted }, 'deploy', 'blog', '--from', path.join(builds, 'dist'), ...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('✖ the release would not be served (RELEASE_TRUSTED_KEYS): ');
+      expect(result.stderr).toContain(args.length === 0 ? 'the release is not signed' : 'is trusted for shell, not for "blog"');
+      expect(existsSync(path.join(site.root, 'mfe-blog', 'current'))).toBe(false);
+      expect(existsSync(path.join(site.root, 'mfe-blog', 'releases', '3.0.0'))).toBe(false);
+    }
+    const badKey = await run({}, 'deploy', 'blog', '--from', path.join(builds, 'dist'), '--key', path.join(builds, 'missing.key'));
+    expect(badKey.stderr).toContain('✖ cannot read the signing key');
+    const notAKey = await run({ RELEASE_SIGNING_KEY: 'not a key' }, 'deploy', 'blog', '--from', path.join(builds, 'dist'));
+    expect(notAKey.stderr).toContain('✖ the signing key is not a private key in PEM (PKCS#8)');
   });
 });

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newSigningKey, parseTrustedKeys, signRelease, SIGNATURE_FILE, trustedKeyEntry, verifyRelease } from '../release-signature';
+import { readFile } from 'node:fs/promises';
+import { newSigningKey, parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, trustedKeyEntry, verifyRelease } from '../release-signature';
 
 /*
  * Issue 33: a release runs only when a key the server's own configuration trusts for that app signed exactly its
@@ -72,6 +73,15 @@ describe('signed releases', () => {
     const files = signed.files.map(([file, hash]) => [file, file === 'server.js' ? createHash('sha256').update('exports.routes = [{ path: "/evil" }];').digest('hex') : hash]);
     await writeFile(path.join(rewritten, SIGNATURE_FILE), JSON.stringify({ ...signed, files }));
     expect(await verifyRelease(rewritten, 'blog', trusted)).toMatchObject({ ok: false, reason: expect.stringContaining('is not valid: the release was changed after it was signed') });
+  });
+
+  it('signs a release held in memory (the shared store) as it signs one on disk', async () => {
+    const dir = await release();
+    const files = new Map<string, Buffer>();
+    for (const name of ['mfe-manifest.json', 'assets/remoteEntry.js', 'server.js']) files.set(name, await readFile(path.join(dir, name)));
+    await writeFile(path.join(dir, SIGNATURE_FILE), signFiles(files, 'blog', '1.2.0', blogTeam.privateKeyPem));
+    expect(await verifyRelease(dir, 'blog', trusted)).toEqual({ ok: true, key: trusted[0]!.id });
+    expect(() => signFiles(files, 'blog', '1.2.0', 'not a key')).toThrow('the signing key is not a private key in PEM (PKCS#8)');
   });
 
   it('refuses a release holding a link', async () => {

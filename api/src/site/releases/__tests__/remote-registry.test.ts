@@ -5,6 +5,7 @@ import { createLogger } from '../../../lib/logger';
 import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../../test-support/site-fixture';
 import { importRelease } from '../release-format';
 import { createRemoteRegistry, type ReleaseImporter } from '../remote-registry';
+import { newSigningKey, parseTrustedKeys, signRelease, trustedKeyEntry } from '../release-signature';
 
 /*
  * The registry is the one owner of what is served: which release of each remote, with its imported server module.
@@ -133,5 +134,63 @@ describe('the remote registry', () => {
     expect((blog?.module?.routes.find((r) => r.path === '/blog/:slug')?.head?.({ slug: 'x' }, { title: 'T', metaDescription: 'D', slug: 'x' }) as { title: string }).title).toBe('T | 8.0.0');
     expect(Object.isFrozen(snapshot)).toBe(true);
     expect(typeof blog?.since).toBe('string');
+  });
+
+  it('with trusted keys, runs only releases a key trusted for the remote signed: a stored row with the right files but no valid signature keeps the last good', async () => {
+    const blogTeam = newSigningKey();
+    const shellTeam = newSigningKey();
+    const trustedKeys = parseTrustedKeys(`${trustedKeyEntry(['blog'], blogTeam.publicKey)},${trustedKeyEntry(['shell'], shellTeam.publicKey)}`);
+    const dir = (version: string) => path.join(site.root, 'mfe-blog', 'releases', version);
+    await release('1.0.0');
+    await signRelease(dir('1.0.0'), 'blog', '1.0.0', blogTeam.privateKeyPem);
+    await point('1.0.0', ['1.0.0']);
+    const imported: string[] = [];
+    const importer: ReleaseImporter = (d, manifest, shared) => (imported.push(path.basename(d)), importRelease(d, manifest, shared));
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, importer, trustedKeys });
+    expect((await registry.snapshot()).served?.blog).toMatchObject({ version: '1.0.0', serverEntry: 'ok' });
+
+    // Written as the database writer would: a complete release, pointer moved, but not signed. Never imported.
+    await release('2.0.0', { serverModule: blogServerModule(' | unsigned') });
+    await point('2.0.0', ['1.0.0', '2.0.0']);
+    const unsigned = (await registry.snapshot()).served?.blog;
+    expect(unsigned).toMatchObject({ version: '1.0.0', rejected: { version: '2.0.0' } });
+    expect(unsigned?.rejected?.reason).toBe('releases/2.0.0: not signed by a key trusted for blog: release-signature.json is missing: the release is not signed');
+    // Its files answer nothing either: only signed folders serve static files.
+    expect((await registry.staticDirs('blog')).previous).not.toContain(dir('2.0.0'));
+
+    // Signed by the shell's key (trusted, but not for the blog), then changed after a valid signature: refused.
+    await release('3.0.0');
+    await signRelease(dir('3.0.0'), 'blog', '3.0.0', shellTeam.privateKeyPem);
+    await point('3.0.0', ['1.0.0', '3.0.0']);
+    expect((await registry.snapshot()).served?.blog?.rejected?.reason).toContain(`is trusted for shell, not for "blog"`);
+    await release('4.0.0');
+    await signRelease(dir('4.0.0'), 'blog', '4.0.0', blogTeam.privateKeyPem);
+    await site.writeFile('mfe-blog/releases/4.0.0/server/routes.js', blogServerModule(' | changed after signing'));
+    await point('4.0.0', ['1.0.0', '4.0.0']);
+    expect((await registry.snapshot()).served?.blog?.rejected?.reason).toBe(
+      'releases/4.0.0: not signed by a key trusted for blog: server/routes.js is not the file that was signed (its SHA-256 differs)',
+    );
+    expect((await registry.snapshot()).served?.blog?.version).toBe('1.0.0');
+    // None of the refused releases' code was ever evaluated.
+    expect([...new Set(imported)]).toEqual(['1.0.0']);
+
+    // Signed by the blog's key: served.
+    await release('5.0.0');
+    await signRelease(dir('5.0.0'), 'blog', '5.0.0', blogTeam.privateKeyPem);
+    await point('5.0.0', ['1.0.0', '5.0.0']);
+    expect((await registry.snapshot()).served?.blog).toMatchObject({ version: '5.0.0', serverEntry: 'ok' });
+    expect((await registry.snapshot()).served?.blog?.rejected).toBeUndefined();
+  });
+
+  it('with trusted keys, does not serve a build in place (dist) nobody signed', async () => {
+    const trustedKeys = parseTrustedKeys(trustedKeyEntry(['blog'], newSigningKey().publicKey));
+    await site.writeFile('mfe-blog/dist/mfe-manifest.json', JSON.stringify(MANIFESTS.blog));
+    await site.writeFile('mfe-blog/dist/assets/remoteEntry.js', 'export {}');
+    await site.writeFile('mfe-blog/dist/server/routes.js', blogServerModule(''));
+    const open = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {} });
+    expect((await open.snapshot()).served?.blog?.layout).toBe('dist');
+    const signedOnly = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, trustedKeys });
+    expect((await signedOnly.snapshot()).served?.blog).toBeUndefined();
+    expect((await signedOnly.staticDirs('blog')).current).toBeNull();
   });
 });
