@@ -11,19 +11,24 @@ import { keyId, newSigningKey, trustedKeyEntry } from '../src/site/releases/rele
 const APP = /^(?:\*|[a-z][a-z0-9-]{0,39})$/;
 const { values } = parseArgs({ args: process.argv.slice(2), options: { app: { type: 'string', multiple: true }, out: { type: 'string' } } });
 const apps = values.app ?? [];
-if (apps.length === 0 || !values.out || apps.some((a) => !APP.test(a))) {
-  console.error('Usage: npm run release-key -- --app <app> [--app <app> …] --out <dir>\n  app: shell, marketing, analysis, blog or admin (or * for every app)');
-  process.exit(2);
+/** Makes the key; answers the exit code (set, not exited: run-ts.mjs removes its bundle after the run). */
+async function main(): Promise<number> {
+  if (apps.length === 0 || !values.out || apps.some((a) => !APP.test(a))) {
+    console.error('Usage: npm run release-key -- --app <app> [--app <app> …] --out <dir>\n  app: shell, marketing, analysis, blog or admin (or * for every app)');
+    return 2;
+  }
+  const dir = path.resolve(process.env.INIT_CWD || process.cwd(), values.out);
+  const file = path.join(dir, `${apps[0] === '*' ? 'all' : apps[0]}.key`);
+  if (existsSync(file)) {
+    console.error(`${file} exists: not overwritten (move it away to make a new key).`);
+    return 1;
+  }
+  const { privateKeyPem, publicKey } = newSigningKey();
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, privateKeyPem, { mode: 0o600, flag: 'wx' });
+  console.log(`Wrote the private key of ${apps.join(', ')} to ${file} (key ${keyId(publicKey)}). Keep it secret: a CI secret, never in the repository.`);
+  console.log("Add this line to every server's environment (join several keys with commas into one value):");
+  console.log(`RELEASE_TRUSTED_KEYS=${trustedKeyEntry(apps, publicKey)}`);
+  return 0;
 }
-const dir = path.resolve(process.env.INIT_CWD || process.cwd(), values.out);
-const file = path.join(dir, `${apps[0] === '*' ? 'all' : apps[0]}.key`);
-if (existsSync(file)) {
-  console.error(`${file} exists: not overwritten (move it away to make a new key).`);
-  process.exit(1);
-}
-const { privateKeyPem, publicKey } = newSigningKey();
-await mkdir(dir, { recursive: true });
-await writeFile(file, privateKeyPem, { mode: 0o600, flag: 'wx' });
-console.log(`Wrote the private key of ${apps.join(', ')} to ${file} (key ${keyId(publicKey)}). Keep it secret: a CI secret, never in the repository.`);
-console.log('Add this line to every server\'s environment (join several keys with commas into one value):');
-console.log(`RELEASE_TRUSTED_KEYS=${trustedKeyEntry(apps, publicKey)}`);
+process.exitCode = await main();
