@@ -102,8 +102,9 @@ test.describe('a post from the admin panel, in order', () => {
 
   test('edit: a reload mid-edit asks first, then offers the autosaved draft; saving keeps it; delete asks and removes it', async ({ page }) => {
     test.setTimeout(90_000);
+    // Signed in by the API: the gate's form is the first test's, and the second's at a deep link.
+    await adminLogin(page.request);
     await page.goto('/admin/posts');
-    await signIn(page);
     await row(page, TITLE).getByRole('link', { name: /^Edit/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Edit Post' })).toBeVisible();
     const excerpt = page.getByLabel(/^Excerpt/);
@@ -176,8 +177,8 @@ test.describe('a post from the admin panel, in order', () => {
   });
 
   test('Logout ends the session and returns to the home page', async ({ page }) => {
+    await adminLogin(page.request);
     await page.goto('/admin/posts');
-    await signIn(page);
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(`${BASE_URL}/`);
     expect(((await (await page.request.get('/api/admin/session')).json()) as { authenticated: boolean }).authenticated).toBe(false);
