@@ -224,6 +224,22 @@ test.describe('axe on every admin screen', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${what} wider than ${width}px`).toBeLessThanOrEqual(0);
   }
 
+  /**
+   * The screen loaded at the first width, scanned and measured at each width, resized in between (as a11y-public does):
+   * the admin layout follows the width in CSS and in `useMediaQuery`, which listens for changes. Each width waits
+   * for the heading, no loading placeholder, and no running animation (the sidebar folding into its menu).
+   */
+  async function scanEachWidth(page: Page, what: string, heading: string, theme: Theme) {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+      await expectNoSeriousA11yViolations(page, `${what} ${theme} ${width}px`);
+      await expectFits(page, what, width);
+    }
+  }
+
   for (const theme of THEMES) {
     test(`axe: the admin gate has no serious violation (${theme}, 390 px)`, async ({ browser }) => {
       const gate = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 844 } });
@@ -249,17 +265,12 @@ test.describe('axe on every admin screen', () => {
         ['/admin/integrations', 'Integrations'],
         ['/admin/media', 'Media'],
       ];
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [path, heading] of screens) {
-          await page.goto(path);
-          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-          // The screen as it is once its data is in: live, and no panel still showing its loading placeholder.
-          await expectHydrated(page);
-          await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
-          await expectNoSeriousA11yViolations(page, `${path} ${theme} ${width}px`);
-          await expectFits(page, path, width);
-        }
+      for (const [path, heading] of screens) {
+        await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+        await page.goto(path);
+        // The screen as it is once its data is in: live, and no panel still showing its loading placeholder.
+        await expectHydrated(page);
+        await scanEachWidth(page, path, heading, theme);
       }
 
       // States that only exist after a click, at phone width: the menu the admin nav folds into, the form's messages,
@@ -336,30 +347,22 @@ test.describe('axe on every admin screen', () => {
       const context = await adminContext(browser, theme, WIDTHS[0]);
       await fillDashboard(context.request, theme);
       const page = await context.newPage();
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto('/admin/dashboard');
-        await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-        // Every panel shows what was just made, not its empty state.
-        const inbox = page.getByRole('region', { name: 'Contact messages' });
-        await expect(inbox.getByRole('link', { name: `dana.${theme}.${stamp}@example.com` })).toBeVisible();
-        await expect(page.getByText('No messages yet')).toHaveCount(0);
-        await expect(page.getByRole('img', { name: /analyses started/ }).first()).toBeVisible();
-        // Live, and every panel has loaded (no 'Loading…' placeholder left) before axe looks.
-        await expectHydrated(page);
-        await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
-        await expectNoSeriousA11yViolations(page, `dashboard with data ${theme} ${width}px`);
-        await expectFits(page, 'the dashboard', width);
+      await page.goto('/admin/dashboard');
+      // Every panel shows what was just made, not its empty state.
+      const inbox = page.getByRole('region', { name: 'Contact messages' });
+      await expect(inbox.getByRole('link', { name: `dana.${theme}.${stamp}@example.com` })).toBeVisible();
+      await expect(page.getByText('No messages yet')).toHaveCount(0);
+      await expect(page.getByRole('img', { name: /analyses started/ }).first()).toBeVisible();
+      // Live, and every panel has loaded (no 'Loading…' placeholder left) before axe looks.
+      await expectHydrated(page);
+      await scanEachWidth(page, 'dashboard with data', 'Dashboard', theme);
 
-        await page.goto('/admin/alerts');
-        await expect(page.getByRole('heading', { level: 1, name: 'Alert Management' })).toBeVisible();
-        const history = page.getByRole('region', { name: 'Alert history entries' });
-        await expect(history.getByText('Webhook delivery with a bad signature').first()).toBeVisible();
-        await expectHydrated(page);
-        await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
-        await expectNoSeriousA11yViolations(page, `alerts with data ${theme} ${width}px`);
-        await expectFits(page, 'the alerts', width);
-      }
+      await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+      await page.goto('/admin/alerts');
+      const history = page.getByRole('region', { name: 'Alert history entries' });
+      await expect(history.getByText('Webhook delivery with a bad signature').first()).toBeVisible();
+      await expectHydrated(page);
+      await scanEachWidth(page, 'alerts with data', 'Alert Management', theme);
       await context.close();
     });
   }
