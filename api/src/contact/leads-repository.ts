@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { searchFor } from '../db/full-text-search';
+import { countMatches, searchFor, SEARCH_RANK_LIMIT } from '../db/full-text-search';
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
@@ -32,7 +32,8 @@ export interface StoredLead {
 export interface LeadsRepository {
   /**
    * Newest first; with `q` (every word, the last one as a prefix, in name, email, company, subject or message, through
-   * the full-text index) best match first, then newest. `total` counts the matches.
+   * the full-text index) best match first, then newest, among the newest SEARCH_RANK_LIMIT (1,000) matches of the
+   * filter. `total` counts every match (from the index alone when the filter is `all`).
    */
   page(options: { q?: string; filter: LeadFilter; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
   /**
@@ -62,8 +63,9 @@ export interface LeadsRepository {
 /** The admin view of contact messages (the inbox). Same SQL on SQLite and PostgreSQL. */
 export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   /** The messages matching a filter; search text through the full-text index (db/full-text-search.ts). */
-  function filtered(q: string | undefined, filter: LeadFilter) {
-    let query = searchFor(db, 'contact_messages', q).from;
+  function filtered(q: string | undefined, filter: LeadFilter, ranked = false) {
+    const search = searchFor(db, 'contact_messages', q);
+    let query = (ranked && search.ranked) || search.from;
     if (filter === 'unread') query = query.where('read_at', 'is', null);
     if (filter === 'read') query = query.where('read_at', 'is not', null);
     if (filter === 'handled') query = query.where('handled_at', 'is not', null);
@@ -90,18 +92,38 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       }
     },
     async page({ q, filter, limit }) {
-      // With search text, best match first, then newest; without, newest first. One page: ranked results take no
-      // keyset (a rank is not a stable position: SQLite's bm25 changes as messages are added).
-      const { rank } = searchFor(db, 'contact_messages', q);
-      let query = filtered(q, filter).select(LEAD_COLUMNS);
-      if (rank) query = query.orderBy(rank);
-      const [rows, count] = await Promise.all([
-        query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute(),
-        filtered(q, filter)
-          .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { leads: rows.map(toLead), total: Number(count.n) };
+      // With search text, best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter (the
+      // cost of ranking stays that of 1,000 matches: db/full-text-search.ts); without, newest first. One page: ranked
+      // results take no keyset (a rank is not a stable position: SQLite's bm25 changes as messages are added).
+      const { rank, newest } = searchFor(db, 'contact_messages', q);
+      // The ranked window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
+      const read = async () => {
+        if (!rank || !newest) return filtered(q, filter).select(LEAD_COLUMNS).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+        const best = await db
+          .selectFrom(filtered(q, filter, true).select(['id', 'created_at']).select(rank.as('search_rank')).orderBy(newest, 'desc').limit(SEARCH_RANK_LIMIT).as('newest'))
+          .select('id')
+          .orderBy('search_rank')
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        if (best.length === 0) return [];
+        const byId = new Map((await db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', 'in', best.map((r) => r.id)).execute()).map((r) => [r.id, r]));
+        return best.flatMap((r) => byId.get(r.id) ?? []);
+      };
+      // Every match is counted: from the index alone without a filter, else the filter's matches.
+      const count = async () =>
+        q?.trim() && filter === 'all'
+          ? countMatches(db, 'contact_messages', q)
+          : Number(
+              (
+                await filtered(q, filter)
+                  .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            );
+      const [rows, total] = await Promise.all([read(), count()]);
+      return { leads: rows.map(toLead), total };
     },
     async keysetPage({ filter, limit, older, newer }) {
       let query = filtered(undefined, filter).select(LEAD_COLUMNS);

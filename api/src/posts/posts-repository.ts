@@ -7,7 +7,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import { searchFor } from '../db/full-text-search';
+import { countMatches, searchFor, SEARCH_RANK_LIMIT } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -107,8 +107,9 @@ export interface PostsRepository {
   /** One page of `list`: up to `limit` posts after `after` (keyset pagination, stable while posts are added). */
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   /**
-   * The admin's search: the best `limit` posts matching `filter.q` (best match first, then `list`'s order) and
-   * `total`, every match (counted through the full-text index). One page: a rank is no stable position to page from.
+   * The admin's search: the best `limit` posts matching `filter.q` among the newest SEARCH_RANK_LIMIT (1,000) matches
+   * of the filter (best match first, then `list`'s order) and `total`, every match (counted through the full-text index,
+   * from it alone without a status or category). One page: a rank is no stable position to page from.
    */
   ranked(filter: PostFilter, limit: number): Promise<{ posts: StoredPostSummary[]; total: number }>;
   /**
@@ -200,8 +201,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
    * (db/full-text-search.ts: every word, the last one as a prefix, in title, excerpt or category); text without a
    * word (only punctuation) matches no post.
    */
-  function filtered({ status, categorySlug, q }: PostFilter) {
-    let query = searchFor(db, 'blog_posts', q).from;
+  function filtered({ status, categorySlug, q }: PostFilter, ranked = false) {
+    const search = searchFor(db, 'blog_posts', q);
+    let query = (ranked && search.ranked) || search.from;
     if (status) query = query.where('status', '=', status);
     if (categorySlug) query = query.where('category_slug', '=', categorySlug);
     return query;
@@ -213,6 +215,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
    * count over every post.
    */
   async function count(filter: PostFilter): Promise<number> {
+    if (filter.q?.trim() && !filter.status && !filter.categorySlug) return countMatches(db, 'blog_posts', filter.q);
     if (filter.q?.trim()) {
       const row = await filtered(filter)
         .select((eb) => eb.fn.countAll<CountValue>().as('total'))
@@ -342,10 +345,27 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
     async ranked(filter, limit) {
       // With search text, best match first (then newest): the admin's search ranks; the public list keeps its order.
-      const { rank } = searchFor(db, 'blog_posts', filter.q);
-      let query = filtered(filter).select(SUMMARY_COLUMNS);
-      if (rank) query = query.orderBy(rank);
-      const [rows, total] = await Promise.all([query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit).execute(), count(filter)]);
+      // Among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking stays that of 1,000 matches.
+      const { rank, newest } = searchFor(db, 'blog_posts', filter.q);
+      // The ranked window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
+      const read = async () => {
+        if (!rank || !newest) return filtered(filter).select(SUMMARY_COLUMNS).orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+        const best = await db
+          .selectFrom(
+            filtered(filter, true).select(['id', 'created_at']).select(SORTED_AT.as('sorted_at')).select(rank.as('search_rank')).orderBy(newest, 'desc').limit(SEARCH_RANK_LIMIT).as('newest'),
+          )
+          .select('id')
+          .orderBy('search_rank')
+          .orderBy('sorted_at', 'desc')
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        if (best.length === 0) return [];
+        const byId = new Map((await db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', best.map((r) => r.id)).execute()).map((r) => [r.id, r]));
+        return best.flatMap((r) => byId.get(r.id) ?? []);
+      };
+      const [rows, total] = await Promise.all([read(), count(filter)]);
       return { posts: rows.map(toStoredSummary), total };
     },
 

@@ -82,7 +82,7 @@ export type AdminSessionUpdate = z.infer<typeof adminSessionUpdateSchema>;
 
 // ------------------------------------------------------------------------------------------------ posts
 
-/** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category (full-text: every word, the last one as a prefix; best match first). */
+/** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts every match). */
 export const adminPostListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   status: z.enum(POST_STATUSES).optional(),
@@ -297,7 +297,7 @@ export const LEAD_MAIL_STATES = ['pending', 'sent', 'retrying', 'failed', 'disab
 export type LeadMailState = (typeof LEAD_MAIL_STATES)[number];
 export const LEAD_FILTERS = ['all', 'unread', 'read', 'handled', 'open'] as const;
 
-/** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message (full-text: every word, the last one as a prefix; best match first). */
+/** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts every match). */
 export const adminLeadListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   /** unread: not read yet; read: read; handled: marked handled; open: not handled. */

@@ -7,7 +7,7 @@ import { createPostsRepository, type StoredPost } from '../../posts/posts-reposi
 import type { ContactMessagesTable } from '../../contact/contact-schema';
 import { postMatches } from '@site/contracts/posts-rules';
 import { searchWords } from '@site/contracts/search-rules';
-import { ftsMatch, textSearch, tsQuery } from '../full-text-search';
+import { ftsMatch, SEARCH_RANK_LIMIT, textSearch, tsQuery } from '../full-text-search';
 import type { Database } from '../schema';
 
 /*
@@ -235,10 +235,31 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
     expect(await leadNames('carla')).toEqual({ names: [], total: 0 });
   });
 
+  it('ranks the newest SEARCH_RANK_LIMIT matches only, and still counts every match', async () => {
+    // The best match (the word in the name) is the oldest; SEARCH_RANK_LIMIT + 4 newer leads have it in their message
+    // only, and one of the newest 10 in its company (B): it ranks first, the old name match is past the ranked window.
+    const rows = [
+      lead(5_000, { name: 'Quokka Quokka', message: 'quokka quokka quokka' }),
+      ...Array.from({ length: SEARCH_RANK_LIMIT + 4 }, (_, i) => lead(6_000 + i, { message: `About the quokka, number ${i}.`, ...(i === SEARCH_RANK_LIMIT - 5 ? { company: 'Quokka Works' } : {}) })),
+    ];
+    for (let i = 0; i < rows.length; i += 200) await db.insertInto('contact_messages').values(rows.slice(i, i + 200)).execute();
+    const found = await get<{ leads: Array<{ name: string; company: string | null }>; total: number }>('/api/admin/leads?limit=5&q=quokka', true);
+    expect(found.status).toBe(200);
+    expect(found.body.total).toBe(SEARCH_RANK_LIMIT + 5);
+    expect(found.body.leads).toHaveLength(5);
+    expect(found.body.leads[0]!.company).toBe('Quokka Works');
+    expect(found.body.leads.map((l) => l.name)).not.toContain('Quokka Quokka');
+    // With a filter, the count is the filter's; a filter whose matches are all old still finds them.
+    await db.updateTable('contact_messages').set({ handled_at: at(9_000) }).where('id', '=', 'lead-5000').execute();
+    const handled = await get<{ leads: Array<{ name: string }>; total: number }>('/api/admin/leads?limit=5&q=quokka&filter=handled', true);
+    expect(handled.body).toMatchObject({ total: 1, leads: [{ name: 'Quokka Quokka' }] });
+    await db.deleteFrom('contact_messages').where('message', 'like', '%quokka%').execute();
+  });
+
   it('is served by the full-text index (the query plan)', async () => {
     for (const table of ['blog_posts', 'contact_messages'] as const) {
       const search = textSearch(db, table, ['dental', 'autom']);
-      const query = search.from.select(sql<string>`id`.as('id')).orderBy(search.rank).limit(10);
+      const query = search.ranked.select(sql<string>`id`.as('id')).orderBy(search.rank).limit(10);
       const compiled = query.compile();
       if (backend === 'sqlite') {
         const withParams = await db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` } as never);
@@ -247,6 +268,12 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
         expect(details).not.toMatch(new RegExp(`SCAN ${table}\\b(?!_fts)`));
         // The FTS scan is the outer loop (once), each match's row found by rowid: never a MATCH per row of the table.
         expect(details).toMatch(new RegExp(`SCAN ${table}_fts[^]*SEARCH ${table} USING INTEGER PRIMARY KEY \\(rowid=\\?\\)`));
+        // A list in its own order reads the matches once into a set (not a MATCH per row), then its own rows.
+        const list = search.from.select(sql<string>`id`.as('id')).orderBy(sql`created_at`, 'desc').limit(13).compile();
+        const listPlan = await db.executeQuery<{ detail: string }>({ ...list, sql: `explain query plan ${list.sql}` } as never);
+        const listDetails = (listPlan.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+        expect(listDetails).toMatch(new RegExp(`LIST SUBQUERY[^]*SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`));
+        expect(listDetails).not.toContain('CORRELATED');
       } else {
         const details = await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
