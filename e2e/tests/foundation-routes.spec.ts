@@ -1,4 +1,5 @@
 import { expect, expectHydrated, test } from '../support/test';
+import { HYDRATION_ROUTES } from '../support/hydration-routes';
 import { builtManifests } from '../support/manifests';
 import { watchRequests } from '../support/network';
 import { watchPageErrors } from '../support/page-errors';
@@ -31,9 +32,15 @@ const ROUTES = [
   '/admin/posts/create',
 ];
 
+/**
+ * The pages ssr-hydration.spec.ts opens are checked there, with everything this file checks (200, the manifest's title,
+ * their own h1, hydrated, every request answered, no error): loading them here again would add time and nothing else.
+ */
+const CHECKED_BY_HYDRATION = new Set(HYDRATION_ROUTES.map((r) => r.path));
+
 const titles = new Map(builtManifests().flatMap((m) => (m.pages ?? []).map((p) => [p.path, p.title] as const)));
 
-for (const route of ROUTES) {
+for (const route of ROUTES.filter((r) => !CHECKED_BY_HYDRATION.has(r))) {
   test(`${route} answers 200 and shows its page`, async ({ page }) => {
     const errors = watchPageErrors(page);
     const requests = watchRequests(page);
