@@ -139,8 +139,10 @@ test.describe('ROI calculator', () => {
     await expect(message).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Calculate ROI' }).click();
-    const labels = await page.locator('dt').allTextContents();
-    expect(labels.slice(0, 2)).toEqual(['Monthly savings', 'Annual savings']);
+    // The result is drawn after the click: wait for it (a snapshot taken at once can find no <dt> yet).
+    const labels = page.locator('dt');
+    await expect(labels.nth(0)).toHaveText('Monthly savings');
+    await expect(labels.nth(1)).toHaveText('Annual savings');
     await expect(page.getByText(/What ROI means here/)).toBeVisible();
     await expect(page.getByText(/What payback means here/)).toBeVisible();
   });
