@@ -282,8 +282,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         .selectFrom('blog_posts')
         .select(SUMMARY_COLUMNS)
         .where('status', '=', 'published')
+        // The sitemap's order reversed (published_at, id): posts published in the same millisecond keep one order.
         .orderBy('published_at', 'desc')
-        .orderBy('id')
+        .orderBy('id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(toStoredSummary);
