@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MediaFormat } from '@site/contracts/media-rules';
+import { bundleWorker } from '../lib/bundle-worker';
 import { InvalidInputError } from '../lib/domain-errors';
 import type { ProcessedImage, ProcessedVariant } from './media-processing';
 import type { MediaWorkerMessage, MediaWorkerRequest } from './media-worker';
@@ -28,23 +29,12 @@ function workerFile(): Promise<string> {
   const built = fileURLToPath(new URL('./media-worker.js', import.meta.url));
   if (existsSync(built)) return Promise.resolve(built);
   bundled ??= (async () => {
-    const { build } = await import('esbuild');
-    const sharpPath = createRequire(import.meta.url).resolve('sharp');
     // Beside this file (its source), or api/src/media from a bundle in api/dist or api/bench (the benches' run-ts.mjs).
-    const source = ['./media-worker.ts', '../src/media/media-worker.ts'].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file));
+    const source = ['./media-worker.ts', '../src/media/media-worker.ts'].map((name) => new URL(name, import.meta.url)).find((url) => existsSync(fileURLToPath(url)));
     if (!source) throw new Error('media-worker.js is missing beside the server, and so is media-worker.ts: build the API (npm run build)');
-    const result = await build({
-      entryPoints: [source],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      plugins: [{ name: 'sharp-from-here', setup: (b) => b.onResolve({ filter: /^sharp$/ }, () => ({ path: sharpPath, external: true })) }],
-    });
+    const code = await bundleWorker(source, { sharp: createRequire(import.meta.url).resolve('sharp') });
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'media-worker-')), 'media-worker.cjs');
-    await writeFile(file, result.outputFiles[0]!.text);
+    await writeFile(file, code);
     return file;
   })();
   // A failed bundle is tried again by the next image, not remembered.

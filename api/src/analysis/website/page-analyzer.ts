@@ -1,3 +1,4 @@
+import { bundleWorker } from '../../lib/bundle-worker';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -49,19 +50,7 @@ let bundled: Promise<Source> | undefined;
 function workerSource(): Promise<Source> {
   const built = new URL('./analyze-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return Promise.resolve({ kind: 'file', url: built });
-  bundled ??= (async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('./analyze-worker.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-    });
-    return { kind: 'code', code: result.outputFiles[0]!.text };
-  })();
+  bundled ??= bundleWorker(new URL('./analyze-worker.ts', import.meta.url)).then((code) => ({ kind: 'code', code }));
   return bundled;
 }
 
