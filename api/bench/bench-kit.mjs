@@ -13,16 +13,18 @@ const Database = createRequire(path.join(here, '../package.json'))('libsql');
 
 /**
  * Starts the API from its sources through run-ts.mjs (esbuild), or `api/dist/server.js` with `built`, on `env` alone
- * (plus PATH); `url` resolves once it says where it listens.
+ * (plus PATH); `url` resolves once it says where it listens (rejects if it exits first or after `timeoutMs`), `stop`
+ * sends SIGTERM and resolves when it has exited. Its output is kept (the last `outputLimit` characters, 20,000 by
+ * default: enough for an error message; Infinity for a bench that reads the server's log lines).
  */
-export function startServer(env, { built = false } = {}) {
+export function startServer(env, { built = false, timeoutMs = 60_000, outputLimit = 20_000 } = {}) {
   const command = built ? ['api/dist/server.js'] : ['api/bench/run-ts.mjs', 'api/src/server.ts'];
   const child = spawn(process.execPath, command, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
-  child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
+  child.stdout.setEncoding('utf8').on('data', (c) => (out = (out + c).slice(-outputLimit)));
+  child.stderr.setEncoding('utf8').on('data', (c) => (out = (out + c).slice(-outputLimit)));
   const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`did not start in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
     child.stdout.on('data', () => {
       const m = /Site running at http:\/\/localhost:(\d+)/.exec(out);
       if (m) {
@@ -30,10 +32,14 @@ export function startServer(env, { built = false } = {}) {
         resolve(`http://127.0.0.1:${m[1]}`);
       }
     });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}):\n${out}`));
+    });
   });
+  url.catch(() => {});
   const stopped = new Promise((resolve) => child.once('exit', resolve));
-  return { child, url, output: () => out, stop: () => (child.kill('SIGTERM'), stopped) };
+  return { child, url, output: () => out, stop: () => (child.exitCode === null && child.signalCode === null ? child.kill('SIGTERM') : undefined, stopped) };
 }
 
 /** Logs in with the admin password; answers the session cookie. */

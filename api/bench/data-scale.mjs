@@ -16,7 +16,7 @@
 // at most 20). The server runs from its sources through run-ts.mjs (its own child process, so its RSS is its alone),
 // or api/dist/server.js with --built. Retention keeps everything (RETENTION_*_DAYS at their maximum) so that what
 // is measured is the seeded size, not a prune running at the same time; --retention leaves the defaults.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -26,6 +26,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startServer } from './bench-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -60,30 +61,6 @@ const TARGET_P95 = { postgres: 250, sqlite: 400 };
 
 // ------------------------------------------------------------------------------------------------------------ server
 
-function start(env) {
-  const command = args.built ? ['api/dist/server.js'] : ['api/bench/run-ts.mjs', 'api/src/server.ts'];
-  const child = spawn(process.execPath, command, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => (out = (out + c).slice(-20_000)));
-  child.stderr.setEncoding('utf8').on('data', (c) => (out = (out + c).slice(-20_000)));
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start in 120 s:\n${out}`)), 120_000);
-    child.stdout.on('data', () => {
-      const m = /Site running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}):\n${out}`));
-    });
-  });
-  url.catch(() => {});
-  const stopped = new Promise((resolve) => child.once('exit', resolve));
-  return { child, url, output: () => out, stop: () => (child.exitCode === null && child.signalCode === null ? child.kill('SIGTERM') : undefined, stopped) };
-}
 
 async function rssMb(pid) {
   try {
@@ -565,7 +542,7 @@ async function runOne(kind, scale) {
       env.DATABASE_URL = `${pg.url}?options=-c%20search_path%3D${pg.schema}`;
     }
     // Once to migrate, and to store one real analysis (the template of the seeded ones).
-    server = start(env);
+    server = startServer(env, { built: args.built, timeoutMs: 120_000 });
     const base0 = await server.url;
     const analysis = await fetch(`${base0}/api/analyze-smb-business`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ businessName: 'Template Dental', location: 'Danville, CA' }) });
     if (analysis.status !== 200) throw new Error(`the template analysis answered ${analysis.status}: ${await analysis.text()}`);
@@ -581,7 +558,7 @@ async function runOne(kind, scale) {
     }
     const seedMs = performance.now() - t;
     console.log(`${kind} ${scale}: seeded ${seeded.rows.toLocaleString('en-US')} rows in ${(seedMs / 1000).toFixed(1)} s`);
-    server = start(env);
+    server = startServer(env, { built: args.built, timeoutMs: 120_000 });
     const base = await server.url;
     const code = codeVersion();
     console.log(`  measured code: ${code}`);

@@ -2,39 +2,21 @@
 // (the photo itself) and after (the variant the hero's srcset/sizes picks). Run after the API build:
 //   node api/bench/media-upload.mjs [--runs 3]
 // Starts api/dist/server.js on a free loopback port with a temp DATA_DIR (SQLite, files on disk).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
+import { startServer } from './bench-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const sharp = createRequire(path.join(here, '../package.json'))('sharp');
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Math.max(1, Math.min(10, Number(args.runs) || 3));
 const PASSWORD = 'media-bench admin password';
 const ORIGIN = 'http://127.0.0.1';
 
-function start(env) {
-  const child = spawn(process.execPath, ['api/dist/server.js'], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
-  child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start in 20 s:\n${out}`)), 20_000);
-    child.stdout.on('data', () => {
-      const m = /Site running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    });
-  });
-  return { child, url };
-}
 
 /** A 4000x3000 photo-like JPEG (noise over a gradient, so it compresses like a photo, ~4-6 MB) with EXIF GPS. */
 async function twelveMegapixelJpeg(seed) {
@@ -52,7 +34,7 @@ async function twelveMegapixelJpeg(seed) {
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'media-bench-'));
-const server = start({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SITE_ROOT: dataDir, PUBLIC_ORIGIN: ORIGIN, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' });
+const server = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SITE_ROOT: dataDir, PUBLIC_ORIGIN: ORIGIN, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' }, { built: true, timeoutMs: 20_000 });
 try {
   const base = await server.url;
   const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ password: PASSWORD }) });

@@ -8,16 +8,13 @@
 // publish write (the server's `post.published` line, `delayMs`) and to the first public answer seen on each instance
 // (p50 and max), and checks each post was published once (one `post.published` line, one publish revision).
 // Bounded: it stops after the last post plus 60 s; nothing leaves loopback.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startServer } from './bench-kit.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const { values: args } = parseArgs({ options: { posts: { type: 'string', default: '20' }, instances: { type: 'string', default: '1' } } });
 const POSTS = Number(args.posts);
 const INSTANCES = Number(args.instances);
@@ -32,23 +29,6 @@ if (INSTANCES === 2 && !process.env.DATABASE_URL) {
 
 const PASSWORD = 'schedule-bench admin password';
 
-function start(env) {
-  const child = spawn(process.execPath, ['api/dist/server.js'], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
-  child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start in 20 s:\n${out}`)), 20_000);
-    child.stdout.on('data', () => {
-      const m = /Site running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    });
-  });
-  return { child, url, output: () => out };
-}
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'schedule-bench-'));
 const schema = `bench_${randomBytes(4).toString('hex')}`;
@@ -72,9 +52,10 @@ const env = {
   RATE_LIMIT_MULTIPLIER: '100',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
-const servers = [start(env)];
+const started = () => startServer(env, { built: true, timeoutMs: 20_000, outputLimit: Infinity });
+const servers = [started()];
 await servers[0].url;
-if (INSTANCES === 2) servers.push(start(env));
+if (INSTANCES === 2) servers.push(started());
 const urls = await Promise.all(servers.map((s) => s.url));
 
 try {
