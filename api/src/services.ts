@@ -35,6 +35,7 @@ import { createChildImageProcessor } from './media/media-child';
 import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
+import { createDeployLog, type DeployLog } from './deploys/deploy-log';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
 import { createWebhookSender, type WebhookSender } from './outgoing-webhooks/webhook-sender';
 import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './outgoing-webhooks/outgoing-webhooks-service';
@@ -61,6 +62,8 @@ export interface Services {
   media: MediaService;
   /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in createApp's job runner). */
   webhooksOut: WebhooksOutService;
+  /** Every deploy, rollback and refusal of the five apps, as it happens (issue 33). */
+  deployLog: DeployLog;
   /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
   retention: RetentionService;
 }
@@ -208,6 +211,7 @@ export function createServices(deps: {
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
+    deployLog: createDeployLog(deps.db, deps.clock),
     retention: createRetentionService({
       repository: createRetentionRepository(deps.db),
       logger,

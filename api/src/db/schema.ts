@@ -56,6 +56,29 @@ export interface ReleaseTables {
   releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string };
   release_pointers: { remote: string; version: string; since: string; stack: string; log: string };
   release_instances: { instance: string; remote: string; version: string | null; since: string | null; problem: string | null; reported_at: string };
+  /** migrations/0023-deploys.ts */
+  deploy_tokens: {
+    id: string;
+    name: string;
+    apps: string;
+    token_hash: string;
+    created_at: string;
+    last_used_at: string | null;
+    last_used_from: string | null;
+    revoked_at: string | null;
+  };
+  deploy_log: {
+    id: string;
+    at: string;
+    app: string;
+    action: string;
+    version: string | null;
+    previous: string | null;
+    result: string;
+    by: string;
+    from_address: string | null;
+    message: string | null;
+  };
 }
 
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */

@@ -3,7 +3,7 @@
  * envelope code; it knows nothing about HTTP. `middleware/errors.ts` alone maps a kind to a status and writes the
  * one JSON envelope `{ error: { code, message, details? } }`.
  */
-export type DomainErrorKind = 'invalid' | 'unauthorized' | 'not_found' | 'conflict' | 'refused' | 'rate_limited' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'refused' | 'rate_limited' | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -31,6 +31,14 @@ export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized';
   constructor(message: string, options: { code?: string } = {}) {
     super(options.code ?? 'unauthorized', message);
+  }
+}
+
+/** The caller is known but may not do this (e.g. a deploy token used for an app it was not issued for). */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message: string, options: { code?: string } = {}) {
+    super(options.code ?? 'forbidden', message);
   }
 }
 

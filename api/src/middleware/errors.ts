@@ -25,6 +25,7 @@ export const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   refused: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   rate_limited: 429,

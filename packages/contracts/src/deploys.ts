@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { REMOTE_NAMES } from './manifest';
+
+/*
+ * Deploys over HTTP (issue 33): the apps a team may ship alone, the deploy tokens the admin hands to a team's CI (each
+ * for the apps it names, shown once, stored hashed), the releases an app has, and the deploy log (every deploy,
+ * rollback and refusal, recorded as it happens).
+ */
+
+/** The five apps of the release model: the shell and the four remotes. */
+export const APP_NAMES = ['shell', ...REMOTE_NAMES] as const;
+export type AppName = (typeof APP_NAMES)[number];
+export const appNameSchema = z.enum(APP_NAMES);
+
+export const DEPLOY_TOKEN_LIMITS = { nameMax: 80, tokensMax: 50 } as const;
+
+export const DEPLOY_MESSAGES = {
+  name: `Give the token a name of 1 to ${DEPLOY_TOKEN_LIMITS.nameMax} characters (e.g. "blog CI").`,
+  apps: 'Pick at least one app the token may deploy.',
+  tooMany: `The site has ${DEPLOY_TOKEN_LIMITS.tokensMax} deploy tokens: revoke one first.`,
+  notFound: 'No deploy token has this id.',
+  missingToken: 'Send a deploy token: Authorization: Bearer <token>.',
+  badToken: 'This deploy token is not valid (revoked, or never issued).',
+  wrongApp: (app: string) => `This deploy token may not deploy ${app}.`,
+} as const;
+
+/** POST /api/admin/deploy-tokens */
+export const deployTokenCreateSchema = z.object({
+  name: z.string({ error: DEPLOY_MESSAGES.name }).trim().min(1, DEPLOY_MESSAGES.name).max(DEPLOY_TOKEN_LIMITS.nameMax, DEPLOY_MESSAGES.name),
+  apps: z
+    .array(appNameSchema, { error: DEPLOY_MESSAGES.apps })
+    .min(1, DEPLOY_MESSAGES.apps)
+    .transform((apps) => [...new Set(apps)]),
+});
+export type DeployTokenCreate = z.infer<typeof deployTokenCreateSchema>;
+
+/** A deploy token as listed (never the token itself). */
+export const deployTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  apps: z.array(appNameSchema),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** The address of its last use. */
+  lastUsedFrom: z.string().nullable(),
+});
+export type DeployToken = z.infer<typeof deployTokenSchema>;
+export const deployTokenListSchema = z.object({ tokens: z.array(deployTokenSchema) });
+
+/** 201 of POST /api/admin/deploy-tokens: the token, shown this once. */
+export const deployTokenCreatedSchema = deployTokenSchema.extend({ token: z.string() });
+export type DeployTokenCreated = z.infer<typeof deployTokenCreatedSchema>;
+
+/** One line of the deploy log. */
+export const deployLogEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  app: appNameSchema,
+  action: z.enum(['deploy', 'rollback']),
+  /** The release it was about (null when refused before one was named). */
+  version: z.string().nullable(),
+  /** What was served before (a deploy or rollback that went through). */
+  previous: z.string().nullable(),
+  result: z.enum(['ok', 'refused', 'failed']),
+  /** Who: a deploy token's name, or `npm run deploy` on the serving machine. */
+  by: z.string(),
+  /** The caller's address (HTTP), or null. */
+  from: z.string().nullable(),
+  /** Why it was refused or failed, in full. */
+  message: z.string().nullable(),
+});
+export type DeployLogEntry = z.infer<typeof deployLogEntrySchema>;
+
+export const deployLogQuerySchema = z.object({
+  app: appNameSchema.optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const deployLogPageSchema = z.object({ entries: z.array(deployLogEntrySchema), nextCursor: z.string().nullable() });
+export type DeployLogPage = z.infer<typeof deployLogPageSchema>;
+
+/** GET /api/releases/{app}: what is stored, which is served, by whom and when. */
+export const appReleasesSchema = z.object({
+  app: appNameSchema,
+  served: z.object({ version: z.string(), since: z.string(), by: z.string().nullable() }).nullable(),
+  releases: z.array(
+    z.object({
+      version: z.string(),
+      createdAt: z.string(),
+      files: z.number().int(),
+      current: z.boolean(),
+      /** Who deployed it, when the log says. */
+      by: z.string().nullable(),
+    }),
+  ),
+});
+export type AppReleases = z.infer<typeof appReleasesSchema>;
+
+/** POST /api/releases/{app}/rollback */
+export const rollbackRequestSchema = z.object({ version: z.string().max(100).optional() }).strict();
+
+/** 201 of a deploy, 200 of a rollback. */
+export const releaseChangeSchema = z.object({
+  app: appNameSchema,
+  version: z.string(),
+  previous: z.string().nullable(),
+  /** What was checked before the switch. */
+  checked: z.array(z.string()),
+});
+export type ReleaseChange = z.infer<typeof releaseChangeSchema>;
