@@ -36,6 +36,8 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
+import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
+import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
 import { createWebhookSender, type WebhookSender } from './outgoing-webhooks/webhook-sender';
 import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './outgoing-webhooks/outgoing-webhooks-service';
@@ -64,6 +66,8 @@ export interface Services {
   webhooksOut: WebhooksOutService;
   /** Every deploy, rollback and refusal of the five apps, as it happens (issue 33). */
   deployLog: DeployLog;
+  /** The deploy tokens the admin issues to a team's CI, and the check of each deploy request's token (issue 33). */
+  deployTokens: DeployTokenService;
   /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
   retention: RetentionService;
 }
@@ -212,6 +216,7 @@ export function createServices(deps: {
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
     deployLog: createDeployLog(deps.db, deps.clock),
+    deployTokens: createDeployTokenService({ repository: createDeployTokensRepository(deps.db), clock: deps.clock, logger }),
     retention: createRetentionService({
       repository: createRetentionRepository(deps.db),
       logger,

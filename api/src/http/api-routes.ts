@@ -4,6 +4,7 @@ import { adminMediaRoutes } from '../media/admin-media-routes';
 import { adminMonitoringRoutes } from '../admin/monitoring-routes';
 import { adminPostsRoutes } from '../posts/admin-posts-routes';
 import { adminWebhooksRoutes } from '../outgoing-webhooks/outgoing-webhooks-routes';
+import { adminDeploysRoutes } from '../deploys/deploy-tokens-routes';
 import { analysisRoutes } from '../analysis/analysis-routes';
 import { blogFeedsRoutes } from '../posts/feeds-routes';
 import { contactRoutes } from '../contact/contact-routes';
@@ -33,6 +34,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   openApiRoutes,
   adminMediaRoutes,
   mediaRoutes,
+  adminDeploysRoutes,
 ];
 
 /** The endpoints every route file defines (what the API description is made of, with or without a running app). */

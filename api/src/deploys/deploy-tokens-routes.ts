@@ -1,0 +1,115 @@
+import {
+  DEPLOY_MESSAGES,
+  deployLogPageSchema,
+  deployLogQuerySchema,
+  deployTokenCreatedSchema,
+  deployTokenCreateSchema,
+  deployTokenListSchema,
+} from '@site/contracts/deploys';
+import { defineEndpoints } from '../http/endpoint';
+import { error, errorResponse } from '../http/openapi-parts';
+import { INVALID_DEPLOY_CURSOR } from './deploy-log';
+
+const TOKEN_ID = { id: { description: 'The deploy token id.', example: 'dtk_5d2f0c1a9b8e7d6c' } };
+const TOKEN_NOT_FOUND = errorResponse('No live deploy token has this id.', error('deploy_token_not_found', DEPLOY_MESSAGES.notFound));
+
+/**
+ * Deploys in the admin panel (the Deploys screen, issue 33): the deploy tokens a team's CI deploys with (the token is
+ * in the answer that created it, and nowhere after), and the deploy log, newest first.
+ */
+export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin'] }, (endpoint) => [
+  endpoint({
+    method: 'get',
+    path: '/api/admin/deploy-tokens',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'The live deploy tokens, newest first (never the tokens themselves)',
+    responses: {
+      200: {
+        description: 'The tokens.',
+        body: {
+          schema: deployTokenListSchema,
+          example: {
+            tokens: [{ id: 'dtk_5d2f0c1a9b8e7d6c', name: 'blog CI', apps: ['blog'], createdAt: '2026-11-27T09:00:00.000Z', lastUsedAt: '2026-11-27T10:12:03.000Z', lastUsedFrom: '203.0.113.7' }],
+          },
+        },
+      },
+    },
+    handle: (_input, { services }) => services.deployTokens.list(),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/api/admin/deploy-tokens',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Issue a deploy token for some apps; the answer shows the token once',
+    body: { schema: deployTokenCreateSchema, example: { name: 'blog CI', apps: ['blog'] } },
+    responses: {
+      201: {
+        description: 'Issued, with `token` (stored hashed: it is never shown again).',
+        body: {
+          schema: deployTokenCreatedSchema,
+          example: {
+            id: 'dtk_5d2f0c1a9b8e7d6c',
+            name: 'blog CI',
+            apps: ['blog'],
+            createdAt: '2026-11-27T09:00:00.000Z',
+            lastUsedAt: null,
+            lastUsedFrom: null,
+            token: 'dpl_q5Jx0m8Yw3n1Vb7cTz2Lr6Kd9Hs4Fg0Ae5Pu8Wo1Xi3',
+          },
+        },
+      },
+      400: errorResponse('A bad field.', error('validation_failed', `Validation failed: apps: ${DEPLOY_MESSAGES.apps}`, [{ path: 'apps', message: DEPLOY_MESSAGES.apps }])),
+      409: errorResponse('The site has as many deploy tokens as it may have: revoke one first.', error('deploy_token_limit', DEPLOY_MESSAGES.tooMany)),
+    },
+    handle: ({ body }, { services }) => services.deployTokens.create(body),
+  }),
+  endpoint({
+    method: 'delete',
+    path: '/api/admin/deploy-tokens/:id',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Revoke a deploy token: it deploys nothing from now on',
+    params: TOKEN_ID,
+    responses: { 204: { description: 'Revoked.' }, 404: TOKEN_NOT_FOUND },
+    handle: async ({ params }, { services }) => {
+      await services.deployTokens.revoke(params.id);
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: '/api/admin/deploys',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'The deploy log: every deploy, rollback and refusal, newest first, a page at a time',
+    query: { schema: deployLogQuerySchema, emptyAsAbsent: true },
+    responses: {
+      200: {
+        description: 'A page of the log; `nextCursor` asks for the next one (null on the last).',
+        body: {
+          schema: deployLogPageSchema,
+          example: {
+            entries: [
+              {
+                id: 'dep_0f1e2d3c4b5a6978',
+                at: '2026-11-27T10:12:03.000Z',
+                app: 'blog',
+                action: 'deploy',
+                version: '2026.11.27-1',
+                previous: '2026.11.26-3',
+                result: 'ok',
+                by: 'blog CI',
+                from: '203.0.113.7',
+                message: null,
+              },
+            ],
+            nextCursor: null,
+          },
+        },
+      },
+      400: errorResponse('A bad app, limit or cursor.', error('invalid_cursor', INVALID_DEPLOY_CURSOR)),
+    },
+    handle: ({ query }, { services }) => services.deployLog.page(query),
+  }),
+]);
