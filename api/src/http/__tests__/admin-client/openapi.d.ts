@@ -999,6 +999,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/deploy-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live deploy tokens, newest first (never the tokens themselves) */
+        get: operations["getApiAdminDeployTokens"];
+        put?: never;
+        /**
+         * Issue a deploy token for some apps; the answer shows the token once
+         * @description Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         */
+        post: operations["postApiAdminDeployTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/deploy-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a deploy token: it deploys nothing from now on */
+        delete: operations["deleteApiAdminDeployTokensId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/deploys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deploy log: every deploy, rollback and refusal, newest first, a page at a time */
+        get: operations["getApiAdminDeploys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "lead.created": {
@@ -9144,6 +9199,485 @@ export interface operations {
                      *       "error": {
                      *         "code": "media_processing",
                      *         "message": "This image was just uploaded and is being processed. Try again in a few seconds."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiAdminDeployTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens": [
+                     *         {
+                     *           "id": "dtk_5d2f0c1a9b8e7d6c",
+                     *           "name": "blog CI",
+                     *           "apps": [
+                     *             "blog"
+                     *           ],
+                     *           "createdAt": "2026-11-27T09:00:00.000Z",
+                     *           "lastUsedAt": "2026-11-27T10:12:03.000Z",
+                     *           "lastUsedFrom": "203.0.113.7"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        tokens: {
+                            id: string;
+                            name: string;
+                            apps: ("shell" | "marketing" | "analysis" | "blog" | "admin")[];
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            lastUsedFrom: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postApiAdminDeployTokens: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description This site's origin. Browsers send it on every POST, PUT, PATCH and DELETE; any other client must send it (or a `Referer` on this site): a request from elsewhere, or naming no origin, is refused with 403 (CSRF defence).
+                 * @example https://example.test
+                 */
+                Origin: "https://example.test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "blog CI",
+                 *       "apps": [
+                 *         "blog"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    apps: ("shell" | "marketing" | "analysis" | "blog" | "admin")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Issued, with `token` (stored hashed: it is never shown again). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dtk_5d2f0c1a9b8e7d6c",
+                     *       "name": "blog CI",
+                     *       "apps": [
+                     *         "blog"
+                     *       ],
+                     *       "createdAt": "2026-11-27T09:00:00.000Z",
+                     *       "lastUsedAt": null,
+                     *       "lastUsedFrom": null,
+                     *       "token": "dpl_q5Jx0m8Yw3n1Vb7cTz2Lr6Kd9Hs4Fg0Ae5Pu8Wo1Xi3"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        apps: ("shell" | "marketing" | "analysis" | "blog" | "admin")[];
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        lastUsedFrom: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description A bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "Validation failed: apps: Pick at least one app the token may deploy.",
+                     *         "details": [
+                     *           {
+                     *             "path": "apps",
+                     *             "message": "Pick at least one app the token may deploy."
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A state-changing request whose Origin (or Referer) is not this site (CSRF defence). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This request did not come from this site."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The site has as many deploy tokens as it may have: revoke one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "deploy_token_limit",
+                     *         "message": "The site has 50 deploy tokens: revoke one first."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT (100 KB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than this endpoint accepts."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or its Content-Encoding is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteApiAdminDeployTokensId: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description This site's origin. Browsers send it on every POST, PUT, PATCH and DELETE; any other client must send it (or a `Referer` on this site): a request from elsewhere, or naming no origin, is refused with 403 (CSRF defence).
+                 * @example https://example.test
+                 */
+                Origin: "https://example.test";
+            };
+            path: {
+                /**
+                 * @description The deploy token id.
+                 * @example dtk_5d2f0c1a9b8e7d6c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A state-changing request whose Origin (or Referer) is not this site (CSRF defence). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "This request did not come from this site."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No live deploy token has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "deploy_token_not_found",
+                     *         "message": "No deploy token has this id."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiAdminDeploys: {
+        parameters: {
+            query?: {
+                app?: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log; `nextCursor` asks for the next one (null on the last). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "dep_0f1e2d3c4b5a6978",
+                     *           "at": "2026-11-27T10:12:03.000Z",
+                     *           "app": "blog",
+                     *           "action": "deploy",
+                     *           "version": "2026.11.27-1",
+                     *           "previous": "2026.11.26-3",
+                     *           "result": "ok",
+                     *           "by": "blog CI",
+                     *           "from": "203.0.113.7",
+                     *           "message": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        entries: {
+                            id: string;
+                            at: string;
+                            /** @enum {string} */
+                            app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                            /** @enum {string} */
+                            action: "deploy" | "rollback";
+                            version: string | null;
+                            previous: string | null;
+                            /** @enum {string} */
+                            result: "ok" | "refused" | "failed";
+                            by: string;
+                            from: string | null;
+                            message: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A bad app, limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_cursor",
+                     *         "message": "The cursor is not valid. Start again from the first page."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
                      *       }
                      *     }
                      */
