@@ -160,6 +160,14 @@ describe('a client generated from the description', () => {
     expect((await client.PATCH('/api/admin/webhooks/{id}', { params: hook, body: { enabled: false } })).data?.enabled).toBe(false);
     expect((await client.DELETE('/api/admin/webhooks/{id}', { params: hook })).response.status).toBe(204);
 
+    // Deploys: a deploy token (shown once, then listed without it), revoked; the deploy log, empty on a fresh server.
+    const deployToken = await client.POST('/api/admin/deploy-tokens', { params: origin, body: { name: 'client CI', apps: ['blog'] } });
+    expect(deployToken.response.status, JSON.stringify(deployToken.error)).toBe(201);
+    expect(deployToken.data?.token).toMatch(/^dpl_/);
+    expect((await client.GET('/api/admin/deploy-tokens')).data?.tokens.map((t) => t.id)).toEqual([deployToken.data!.id]);
+    expect((await client.DELETE('/api/admin/deploy-tokens/{id}', { params: { ...origin, path: { id: deployToken.data!.id } } })).response.status).toBe(204);
+    expect((await client.GET('/api/admin/deploys', { params: { query: { app: 'blog', limit: 5 } } })).data).toEqual({ entries: [], nextCursor: null });
+
     // Leads: a visitor's message (the public contact form), read, exported.
     expect((await client.POST('/api/contact', { body: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Could you automate our reminders?' } })).response.status).toBe(200);
     const leads = await client.GET('/api/admin/leads', { params: { query: { filter: 'unread', limit: 10 } } });
