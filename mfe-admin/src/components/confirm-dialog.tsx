@@ -16,6 +16,7 @@ export function ConfirmDialog({
   busyLabel,
   busy = false,
   onConfirm,
+  onCloseAutoFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -27,12 +28,16 @@ export function ConfirmDialog({
   busyLabel: string;
   busy?: boolean;
   onConfirm: () => void;
+  /** Where the focus goes when the dialog closes (by default back to what opened it); `event.preventDefault()` to move it. */
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/60 backdrop-blur-[2px]" />
-        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-border bg-surface p-6 text-fg shadow-2xl focus:outline-none">
+        <AlertDialog.Content
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-border bg-surface p-6 text-fg shadow-2xl focus:outline-none">
           <AlertDialog.Title className="text-lg font-bold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-muted-fg">{description}</AlertDialog.Description>
           {children}
