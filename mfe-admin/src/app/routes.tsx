@@ -11,6 +11,7 @@ const AlertsScreen = lazy(() => import('./screens/alerts-screen').then((m) => ({
 const PostsPage = lazy(() => import('../features/posts/components/posts-page').then((m) => ({ default: m.PostsPage })));
 const CreatePostPage = lazy(() => import('../features/posts/components/create-post-page').then((m) => ({ default: m.CreatePostPage })));
 const IntegrationsPage = lazy(() => import('../features/integrations/components/integrations-page').then((m) => ({ default: m.IntegrationsPage })));
+const DeploysPage = lazy(() => import('../features/deploys/components/deploys-page').then((m) => ({ default: m.DeploysPage })));
 const MediaPage = lazy(() => import('../features/media/components/media-page').then((m) => ({ default: m.MediaPage })));
 const EditPostPage = lazy(() => import('../features/posts/components/edit-post-page').then((m) => ({ default: m.EditPostPage })));
 
@@ -35,7 +36,7 @@ function AdminScreen({ section, screen: Screen }: { section: AdminSection | null
   );
 }
 
-const { gate, dashboard, alerts, posts, createPost, integrations, media } = adminPages;
+const { gate, dashboard, alerts, posts, createPost, integrations, media, deploys } = adminPages;
 const meta = ({ heading: _heading, ...m }: (typeof adminPages)[keyof typeof adminPages]) => m;
 
 /** The one route table of mfe-admin: its router, its manifest and the server's metadata read it. */
@@ -47,5 +48,6 @@ export const routes: RemoteRouteDef[] = [
   { path: createPost.path, page: AdminScreen, props: { section: 'posts', screen: CreatePostPage }, meta: meta(createPost) },
   { path: integrations.path, page: AdminScreen, props: { section: 'integrations', screen: IntegrationsPage }, meta: meta(integrations) },
   { path: media.path, page: AdminScreen, props: { section: 'media', screen: MediaPage }, meta: meta(media) },
+  { path: deploys.path, page: AdminScreen, props: { section: 'deploys', screen: DeploysPage }, meta: meta(deploys) },
   { path: EDIT_POST_ROUTE, page: AdminScreen, props: { section: 'posts', screen: EditPostPage }, head: ({ id = '' }) => editPostHead(id) },
 ];

@@ -18,6 +18,7 @@ export const adminPages = {
   createPost: page('/admin/posts/create', 'Create Post'),
   integrations: page('/admin/integrations', 'Integrations'),
   media: page('/admin/media', 'Media'),
+  deploys: page('/admin/deploys', 'Deploys'),
 };
 export const EDIT_POST_ROUTE = '/admin/posts/:id/edit';
 /** The same address the webhook answers as a post's `adminUrl`. */

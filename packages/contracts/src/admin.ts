@@ -28,7 +28,7 @@ export const ADMIN_SESSION_COOKIE_SECURE = `__Host-${ADMIN_SESSION_COOKIE}`;
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
-export const ADMIN_SECTIONS = ['dashboard', 'alerts', 'posts', 'integrations', 'media'] as const;
+export const ADMIN_SECTIONS = ['dashboard', 'alerts', 'posts', 'integrations', 'media', 'deploys'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
 

@@ -18,6 +18,7 @@ function serveDashboard(health: AdminHealth) {
     http.get('/api/admin/traffic', () => HttpResponse.json({ windowMinutes: 60, entries: [], totals: { addresses: 0, requests: 0, suspicious: 0, legitimate: 0 } })),
     http.get('/api/admin/docker', () => HttpResponse.json({ available: false, reason: 'The Docker socket is not mounted.' })),
     http.get('/api/admin/vulnerabilities', () => HttpResponse.json({ available: false, reason: 'No audit report.' })),
+    http.get('/api/admin/deploys', () => HttpResponse.json({ entries: [], nextCursor: null })),
   );
 }
 

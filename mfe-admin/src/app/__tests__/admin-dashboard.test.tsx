@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminFunnel, AdminHealth, AdminLeadList, AdminTraffic, TrafficEntry } from '@site/contracts/admin';
+import type { DeployLogPage } from '@site/contracts/deploys';
 import { server } from '../../../../vitest.setup-dom';
 import { renderAdmin, serveSession } from './admin-test-kit';
 
@@ -81,6 +82,7 @@ function serveDashboard() {
     counts: { all: 1, unread: 1, read: 0, handled: 0, open: 1 },
   };
   let refreshes = 0;
+  const deployQueries: string[] = [];
   server.use(
     http.get('/api/admin/health', () => HttpResponse.json(health('ok', 'Round trip in 2 ms'))),
     http.post('/api/admin/health/refresh', async () => {
@@ -96,11 +98,48 @@ function serveDashboard() {
     http.get('/api/admin/vulnerabilities', () =>
       HttpResponse.json({ available: true, critical: 0, high: 1, moderate: 2, low: 3, total: 6, generatedAt: now, source: 'npm audit at build time' }),
     ),
+    http.get('/api/admin/deploys', ({ request }) => {
+      deployQueries.push(new URL(request.url).search);
+      return HttpResponse.json(recentDeploys);
+    }),
   );
-  return { refreshes: () => refreshes };
+  return { refreshes: () => refreshes, deployQueries };
 }
 
+const deploy = (i: number, overrides: Partial<DeployLogPage['entries'][number]> = {}): DeployLogPage['entries'][number] => ({
+  id: `dep_${i}`,
+  at: now,
+  app: 'blog',
+  action: 'deploy',
+  version: `2026.11.27-${i}`,
+  previous: `2026.11.27-${i - 1}`,
+  result: 'ok',
+  by: 'blog CI',
+  from: '192.0.2.44',
+  message: null,
+  ...overrides,
+});
+const recentDeploys: DeployLogPage = {
+  entries: [deploy(5), deploy(4, { app: 'shell', result: 'refused', version: null, message: 'This deploy token may not deploy shell.' }), deploy(3, { result: 'failed', message: 'disk full' }), deploy(2), deploy(1)],
+  nextCursor: 'more',
+};
+
 describe('Dashboard', { timeout: 20_000 }, () => {
+  it('Recent deploys: the last five, a refused or failed one marked, and a link to every deploy', async () => {
+    serveSession();
+    const calls = serveDashboard();
+    renderAdmin('/admin/dashboard');
+    const panel = await screen.findByRole('region', { name: 'Recent deploys' });
+    const list = await within(panel).findByRole('list', { name: 'Recent deploys, newest first' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(5);
+    expect(calls.deployQueries).toEqual(['?limit=5']);
+    const refused = within(list).getByRole('article', { name: 'Deploy of shell: refused' });
+    expect(within(refused).getByText('Refused')).toBeTruthy();
+    expect(within(refused).getByText('This deploy token may not deploy shell.')).toBeTruthy();
+    expect(within(within(list).getByRole('article', { name: 'Deploy of blog 2026.11.27-3: failed' })).getByText('Failed')).toBeTruthy();
+    expect(within(panel).getByRole('link', { name: 'All deploys' }).getAttribute('href')).toBe('/admin/deploys');
+  });
+
   it('Refresh runs the health checks with a busy state and shows the new results', async () => {
     serveSession();
     const calls = serveDashboard();

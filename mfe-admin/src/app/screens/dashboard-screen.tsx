@@ -1,5 +1,6 @@
 import { AdminPageHeader } from '../../components/admin-page-header';
 import { adminPages } from '../../config/pages';
+import { RecentDeploysPanel } from '../../features/deploys/components/recent-deploys-panel';
 import { FunnelPanel } from '../../features/funnel/components/funnel-panel';
 import { LeadsInbox } from '../../features/leads/components/leads-inbox';
 import { DockerPanel } from '../../features/monitoring/components/docker-panel';
@@ -7,7 +8,7 @@ import { HealthSummary } from '../../features/monitoring/components/health-summa
 import { TrafficPanel } from '../../features/monitoring/components/traffic-panel';
 import { VulnerabilityPanel } from '../../features/monitoring/components/vulnerability-panel';
 
-/** /admin/dashboard: how the site is doing (health, visitors, messages, traffic, containers, dependencies). */
+/** /admin/dashboard: how the site is doing (health, visitors, messages, traffic, recent deploys, containers, dependencies). */
 export function DashboardScreen() {
   return (
     <div className="space-y-6">
@@ -16,6 +17,7 @@ export function DashboardScreen() {
       <FunnelPanel />
       <LeadsInbox />
       <TrafficPanel />
+      <RecentDeploysPanel />
       <div className="grid gap-6 xl:grid-cols-2">
         <DockerPanel />
         <VulnerabilityPanel />

@@ -18,6 +18,7 @@ const ICONS = {
   create: 'M12 5v14M5 12h14',
   integrations: 'M8 7a3 3 0 1 0-3 3M16 17a3 3 0 1 0 3-3M10 14l4-4M7 10l3 4M17 14l-3-4',
   media: 'M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5M15.5 9.5h.01',
+  deploys: 'M12 3v12M7 10l5 5 5-5M5 19h14',
   home: 'M4 11 12 4l8 7v9h-5v-6H9v6H4z',
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
 };
@@ -28,6 +29,7 @@ const SECTIONS: Item[] = [
   { to: adminPages.posts.path, label: 'Blog Posts', section: 'posts', icon: ICONS.posts },
   { to: adminPages.integrations.path, label: 'Integrations', section: 'integrations', icon: ICONS.integrations },
   { to: adminPages.media.path, label: 'Media', section: 'media', icon: ICONS.media },
+  { to: adminPages.deploys.path, label: 'Deploys', section: 'deploys', icon: ICONS.deploys },
 ];
 
 function Icon({ d }: { d: string }) {

@@ -1,0 +1,227 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { DEPLOY_MESSAGES, type DeployLogEntry, type DeployToken, type DeployTokenCreated } from '@site/contracts/deploys';
+import { server } from '../../../../vitest.setup-dom';
+import { envelope, renderAdmin, serveSession } from './admin-test-kit';
+
+/* Issue 33: the Deploys screen (deploy tokens, shown once; the deploy log) and the dashboard's recent deploys, against MSW. */
+
+const TOKEN = 'dpl_q5Jx0m8Yw3n1Vb7cTz2Lr6Kd9Hs4Fg0Ae5Pu8Wo1Xi3';
+
+const older: DeployToken = {
+  id: 'dtk_00000000000000aa',
+  name: 'marketing CI',
+  apps: ['marketing', 'shell'],
+  createdAt: '2026-11-20T10:00:00.000Z',
+  lastUsedAt: '2026-11-26T10:00:00.000Z',
+  lastUsedFrom: '203.0.113.7',
+};
+
+function entry(i: number, overrides: Partial<DeployLogEntry> = {}): DeployLogEntry {
+  return {
+    id: `dep_${String(i).padStart(16, '0')}`,
+    at: new Date(Date.parse('2026-11-27T10:00:00.000Z') - i * 60_000).toISOString(),
+    app: 'blog',
+    action: 'deploy',
+    version: `2026.11.27-${30 - i}`,
+    previous: `2026.11.27-${29 - i}`,
+    result: 'ok',
+    by: 'blog CI',
+    from: '203.0.113.7',
+    message: null,
+    ...overrides,
+  };
+}
+
+/** The deploys API over `tokens` and `log` (pages of `pageSize`, cursor = the index to start at, filter by app). */
+function serveDeploys(options: { tokens?: DeployToken[]; log?: DeployLogEntry[]; pageSize?: number } = {}) {
+  let tokens = [...(options.tokens ?? [])];
+  const log = options.log ?? [];
+  const created: unknown[] = [];
+  const logRequests: URL[] = [];
+  server.use(
+    http.get('/api/admin/deploy-tokens', () => HttpResponse.json({ tokens })),
+    http.post('/api/admin/deploy-tokens', async ({ request }) => {
+      const body = (await request.json()) as { name: string; apps: DeployToken['apps'] };
+      created.push(body);
+      const token: DeployTokenCreated = { id: 'dtk_0123456789abcdef', name: body.name, apps: body.apps, createdAt: new Date().toISOString(), lastUsedAt: null, lastUsedFrom: null, token: TOKEN };
+      const { token: _t, ...listed } = token;
+      tokens = [listed, ...tokens];
+      return HttpResponse.json(token, { status: 201 });
+    }),
+    http.delete('/api/admin/deploy-tokens/:id', ({ params }) => {
+      if (!tokens.some((t) => t.id === params.id)) return envelope(404, 'deploy_token_not_found', DEPLOY_MESSAGES.notFound);
+      tokens = tokens.filter((t) => t.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.get('/api/admin/deploys', ({ request }) => {
+      const url = new URL(request.url);
+      logRequests.push(url);
+      const app = url.searchParams.get('app');
+      const limit = Number(url.searchParams.get('limit') ?? options.pageSize ?? 20);
+      const start = Number(url.searchParams.get('cursor') ?? 0);
+      const matching = log.filter((e) => !app || e.app === app);
+      return HttpResponse.json({ entries: matching.slice(start, start + limit), nextCursor: start + limit < matching.length ? String(start + limit) : null });
+    }),
+  );
+  return { created, logRequests };
+}
+
+describe('Deploys screen', { timeout: 20_000 }, () => {
+  it('says what is missing in the token form, with the API messages, and sends nothing', async () => {
+    serveSession();
+    const calls = serveDeploys();
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/deploys');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Deploys' })).toBeTruthy();
+    const form = screen.getByRole('form', { name: 'New deploy token' });
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    expect(await within(form).findByText(DEPLOY_MESSAGES.name)).toBeTruthy();
+    expect(within(form).getByText(DEPLOY_MESSAGES.apps)).toBeTruthy();
+    const name = within(form).getByRole('textbox', { name: /^Name/ });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(name);
+
+    // Blank is not a name; a name and no app still needs an app.
+    await user.type(name, '   ');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    expect(await within(form).findByText(DEPLOY_MESSAGES.name)).toBeTruthy();
+    await user.clear(name);
+    await user.type(name, 'blog CI');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    await waitFor(() => expect(within(form).queryByText(DEPLOY_MESSAGES.name)).toBeNull());
+    expect(within(form).getByText(DEPLOY_MESSAGES.apps)).toBeTruthy();
+    expect(within(form).getByRole('group', { name: /Apps it may deploy/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(calls.created).toEqual([]);
+    // One box per app, in the release model's order.
+    expect(within(form).getAllByRole('checkbox').map((c) => c.closest('label')!.querySelector('code')!.textContent)).toEqual(['shell', 'marketing', 'analysis', 'blog', 'admin']);
+  });
+
+  it('shows a new token once, focused, with Copy; the list shows it without the token; revoking asks first', async () => {
+    serveSession();
+    const calls = serveDeploys({ tokens: [older] });
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/deploys');
+    const list = await screen.findByRole('list', { name: 'Deploy tokens' });
+    const olderRow = within(list).getByText('marketing CI').closest('li')!;
+    expect(within(olderRow).getByText(/Last used/).textContent).toMatch(/from 203\.0\.113\.7/);
+    expect(within(olderRow).getByText('shell')).toBeTruthy();
+
+    const form = screen.getByRole('form', { name: 'New deploy token' });
+    await user.type(within(form).getByRole('textbox', { name: /^Name/ }), 'blog CI');
+    await user.click(within(form).getByRole('checkbox', { name: /blog/ }));
+    await user.click(within(form).getByRole('checkbox', { name: /admin/ }));
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+
+    const notice = await screen.findByRole('status', { name: 'Copy the token for "blog CI" now: it will not be shown again.' });
+    await waitFor(() => expect(document.activeElement).toBe(notice));
+    expect(within(notice).getByText(TOKEN)).toBeTruthy();
+    expect(within(notice).getByRole('button', { name: 'Copy Deploy token' })).toBeTruthy();
+    expect(calls.created).toEqual([{ name: 'blog CI', apps: ['blog', 'admin'] }]);
+    // The form is empty again for the next token.
+    expect((within(screen.getByRole('form', { name: 'New deploy token' })).getByRole('textbox', { name: /^Name/ }) as HTMLInputElement).value).toBe('');
+
+    // Listed first, never used, and the list itself never holds the token.
+    const rows = within(screen.getByRole('list', { name: 'Deploy tokens' })).getAllByRole('listitem');
+    expect(rows.map((r) => r.querySelector('p')!.textContent)).toEqual(['blog CI', 'marketing CI']);
+    expect(within(rows[0]!).getByText(/Never used/)).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Deploy tokens' }).textContent).not.toContain(TOKEN);
+
+    // Put away: gone for good.
+    await user.click(within(notice).getByRole('button', { name: 'I have copied it' }));
+    expect(screen.queryByText(TOKEN)).toBeNull();
+    expect(document.body.textContent).not.toContain(TOKEN);
+
+    // Revoke: Cancel keeps it; Revoke removes it and the focus goes to the list's heading.
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Revoke blog CI' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Revoke deploy token' });
+    expect(within(dialog).getByText(/Revoke "blog CI"\?/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(within(screen.getByRole('list', { name: 'Deploy tokens' })).getByText('blog CI')).toBeTruthy();
+    await user.click(within(screen.getByRole('list', { name: 'Deploy tokens' })).getByRole('button', { name: 'Revoke blog CI' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Revoke deploy token' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(within(screen.getByRole('list', { name: 'Deploy tokens' })).queryByText('blog CI')).toBeNull();
+    expect(await screen.findByText('Deploy token revoked')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Live tokens (1)' })));
+  });
+
+  it('says why a token could not be made', async () => {
+    serveSession();
+    serveDeploys();
+    server.use(http.post('/api/admin/deploy-tokens', () => envelope(409, 'deploy_token_limit', DEPLOY_MESSAGES.tooMany)));
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/deploys');
+    const form = await screen.findByRole('form', { name: 'New deploy token' });
+    await user.type(within(form).getByRole('textbox', { name: /^Name/ }), 'one more');
+    await user.click(within(form).getByRole('checkbox', { name: /shell/ }));
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    expect(await screen.findByText(DEPLOY_MESSAGES.tooMany)).toBeTruthy();
+    expect(screen.queryByRole('status', { name: /Copy the token/ })).toBeNull();
+  });
+
+  it('lists the deploy log newest first, loads more by cursor, filters by app, and marks refusals', async () => {
+    serveSession();
+    const log = Array.from({ length: 25 }, (_, i) =>
+      i === 1 ? entry(i, { app: 'shell', result: 'refused', version: null, previous: null, by: 'blog CI', message: DEPLOY_MESSAGES.wrongApp('shell') }) : i === 2 ? entry(i, { action: 'rollback', result: 'failed', message: 'The release failed its checks: missing remoteEntry.js' }) : entry(i),
+    );
+    const calls = serveDeploys({ log });
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/deploys');
+    const list = await screen.findByRole('list', { name: 'Deploys, newest first' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(20);
+    const refused = within(list).getByRole('article', { name: 'Deploy of shell: refused' });
+    expect(within(refused).getByText('Refused')).toBeTruthy();
+    expect(within(refused).getByText(DEPLOY_MESSAGES.wrongApp('shell'))).toBeTruthy();
+    const failed = within(list).getByRole('article', { name: `Rollback of blog ${log[2]!.version}: failed` });
+    expect(within(failed).getByText('Failed')).toBeTruthy();
+    expect(within(failed).getByText(/missing remoteEntry\.js/)).toBeTruthy();
+    const first = within(list).getAllByRole('article')[0]!;
+    expect(within(first).getByText('OK')).toBeTruthy();
+    expect(within(first).getByText(log[0]!.previous!)).toBeTruthy();
+    expect(within(first).getByText('203.0.113.7')).toBeTruthy();
+
+    // Load more: the next page by its cursor; the focus on the first entry loaded.
+    const more = screen.getByRole('button', { name: 'Load more' });
+    await user.click(more);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(25));
+    expect(calls.logRequests.at(-1)!.searchParams.get('cursor')).toBe('20');
+    await waitFor(() => expect(document.activeElement).toBe(within(list).getAllByRole('listitem')[20]));
+    expect(screen.getByText('5 more entries loaded; that is the whole log.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    // One app: asked of the server; an app without deploys says so.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'App' }), 'shell');
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Deploys, newest first' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(calls.logRequests.at(-1)!.searchParams.get('app')).toBe('shell');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'App' }), 'analysis');
+    expect(await screen.findByText('No deploys of analysis yet.')).toBeTruthy();
+  });
+
+  it('has an empty state and a failed-load state with Try again', async () => {
+    serveSession();
+    serveDeploys();
+    let fail = true;
+    server.use(http.get('/api/admin/deploys', () => (fail ? envelope(500, 'internal', 'boom') : HttpResponse.json({ entries: [], nextCursor: null }))));
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/deploys');
+    const alert = await screen.findByRole('alert', undefined, { timeout: 8000 });
+    expect(within(alert).getByText('Could not load the deploy log')).toBeTruthy();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No deploys yet. Each deploy, rollback and refusal shows here as it happens.')).toBeTruthy();
+    expect(await screen.findByText(/No deploy tokens yet/)).toBeTruthy();
+  });
+
+  it('is in the admin navigation', async () => {
+    serveSession();
+    serveDeploys();
+    renderAdmin('/admin/deploys');
+    const nav = await screen.findByRole('navigation', { name: 'Admin' });
+    expect(within(nav).getByRole('link', { name: 'Deploys' }).getAttribute('aria-current')).toBe('page');
+  });
+});

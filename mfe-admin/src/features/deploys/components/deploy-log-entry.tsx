@@ -1,0 +1,53 @@
+import type { DeployLogEntry as Entry } from '@site/contracts/deploys';
+import { cn } from '@site/ui';
+import { formatDateTime, formatRelative } from '../../../lib/format';
+import { ACTION_LABEL, DeployResultBadge } from './deploy-result-badge';
+
+const edge: Record<Entry['result'], string> = {
+  ok: 'border-l-transparent',
+  refused: 'border-l-amber-500 dark:border-l-amber-300',
+  failed: 'border-l-red-600 dark:border-l-red-400',
+};
+
+/** What an entry is about, in one line a screen reader reads first. */
+export const entrySummary = (e: Entry) => `${ACTION_LABEL[e.action]} of ${e.app}${e.version ? ` ${e.version}` : ''}`;
+
+/**
+ * One line of the deploy log: result, action, app and version, when, what it replaced, who and from where, and the
+ * full reason of a refusal or failure. A refused or failed entry has a coloured edge besides its badge's words.
+ * `compact` (the dashboard) keeps the first line, who and the reason.
+ */
+export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compact?: boolean }) {
+  return (
+    <article aria-label={`${entrySummary(entry)}: ${entry.result}`} className={cn('min-w-0 border-l-4 pl-3', edge[entry.result])}>
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+          <DeployResultBadge result={entry.result} />
+          <span className="font-semibold text-fg">{ACTION_LABEL[entry.action]}</span>
+          <code className="rounded bg-surface-muted px-1.5 py-0.5 text-xs text-fg">{entry.app}</code>
+          <span className="break-all font-mono text-xs text-fg">{entry.version ?? 'no version named'}</span>
+        </p>
+        <time dateTime={entry.at} title={formatDateTime(entry.at)} className="shrink-0 text-xs text-muted-fg">
+          {compact ? formatRelative(entry.at) : formatDateTime(entry.at)}
+        </time>
+      </div>
+      {compact ? (
+        <p className="mt-1 break-words text-xs text-muted-fg">by {entry.by}</p>
+      ) : (
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs sm:grid-cols-[auto_1fr_auto_1fr_auto_1fr]">
+          <dt className="text-muted-fg">Previous</dt>
+          <dd className="min-w-0 break-all font-mono text-fg">{entry.previous ?? '—'}</dd>
+          <dt className="text-muted-fg">By</dt>
+          <dd className="min-w-0 break-words text-fg">{entry.by}</dd>
+          <dt className="text-muted-fg">From</dt>
+          <dd className="min-w-0 break-all font-mono text-fg">{entry.from ?? '—'}</dd>
+        </dl>
+      )}
+      {entry.message && (
+        <p className={cn('mt-2 whitespace-pre-wrap break-words rounded-lg p-2 text-xs text-fg', entry.result === 'failed' ? 'bg-danger-soft' : 'bg-warning-soft', compact && 'line-clamp-2')}>
+          {entry.message}
+        </p>
+      )}
+    </article>
+  );
+}
