@@ -3774,7 +3774,7 @@ export interface operations {
                     "application/json": {
                         authenticated: boolean;
                         passwordConfigured: boolean;
-                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media") | null;
+                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media" | "deploys") | null;
                         expiresAt: string | null;
                     };
                 };
@@ -3976,7 +3976,7 @@ export interface operations {
                     "application/json": {
                         authenticated: boolean;
                         passwordConfigured: boolean;
-                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media") | null;
+                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media" | "deploys") | null;
                         expiresAt: string | null;
                     };
                 };
@@ -4005,7 +4005,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    activeSection: "dashboard" | "alerts" | "posts" | "integrations" | "media";
+                    activeSection: "dashboard" | "alerts" | "posts" | "integrations" | "media" | "deploys";
                 };
             };
         };
@@ -4027,7 +4027,7 @@ export interface operations {
                     "application/json": {
                         authenticated: boolean;
                         passwordConfigured: boolean;
-                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media") | null;
+                        activeSection: ("dashboard" | "alerts" | "posts" | "integrations" | "media" | "deploys") | null;
                         expiresAt: string | null;
                     };
                 };
