@@ -185,6 +185,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     webhookPollMs: deps.webhookPollMs,
     renderCacheStats: () => renderCache.stats(),
     metrics,
+    // A deploy over HTTP is checked with the serving shell's shared modules; this instance syncs at once after it.
+    releaseHooks: { sharedModules: async () => (await shellServer.load())?.shared, switched: () => void releaseSync?.sync() },
   });
   if (deps.adminMonitor) jobs.add(services.admin.monitorJob(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs));
   // Every job kind runs now (work left by a previous process: mails and deliveries due, posts whose time passed while no

@@ -36,6 +36,9 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
+import { createReleaseDeployer, type ReleaseDeployer } from './site/releases/release-deployer';
+import type { SharedModules } from './site/releases/release-format';
+import type { RemoteName } from '@site/contracts/manifest';
 import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
@@ -66,6 +69,8 @@ export interface Services {
   webhooksOut: WebhooksOutService;
   /** Every deploy, rollback and refusal of the five apps, as it happens (issue 33). */
   deployLog: DeployLog;
+  /** Deploys and rollbacks over HTTP, checked and switched by the server (POST /api/releases/{app}). */
+  releases: ReleaseDeployer;
   /** The deploy tokens the admin issues to a team's CI, and the check of each deploy request's token (issue 33). */
   deployTokens: DeployTokenService;
   /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
@@ -105,6 +110,7 @@ export function createServices(deps: {
     | 'retentionDeliveryDays'
     | 'retentionEventDays'
     | 'retentionAnalysisDays'
+    | 'releaseTrustedKeys'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -129,9 +135,15 @@ export function createServices(deps: {
   databaseDialect?: 'sqlite' | 'postgres';
   /** Counts for GET /metrics (only when METRICS_TOKEN is set). */
   metrics?: ServiceMetrics;
+  /**
+   * Deploys over HTTP (site/releases/release-deployer.ts): the serving shell's shared modules (a release's server module
+   * is loaded with them to check it) and who to tell after a switch (this instance's release sync).
+   */
+  releaseHooks?: { sharedModules: () => Promise<SharedModules | undefined>; switched?: (app: RemoteName) => void };
 }): Services {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
+  const deployLog = createDeployLog(deps.db, deps.clock);
   // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
   // the render cache which public pages a change touched.
   const admin = createAdminServices({
@@ -215,7 +227,19 @@ export function createServices(deps: {
     }),
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
-    deployLog: createDeployLog(deps.db, deps.clock),
+    deployLog,
+    releases: createReleaseDeployer({
+      siteRoot: deps.config.siteRoot,
+      ...(deps.databaseDialect === 'postgres' ? { shared: deps.db } : {}),
+      trustedKeys: deps.config.releaseTrustedKeys ?? [],
+      sharedModules: deps.releaseHooks?.sharedModules ?? (async () => undefined),
+      switched: deps.releaseHooks?.switched,
+      record: (entry) => deployLog.record(entry),
+      deployedBy: (app, versions) => deployLog.deployedBy(app, versions),
+      alert: ({ title, message, key }) => admin.alerts.notify({ type: 'deployment', severity: 'high', title, message, key, cooldownMs: 0 }),
+      logger,
+      clock: deps.clock,
+    }),
     deployTokens: createDeployTokenService({ repository: createDeployTokensRepository(deps.db), clock: deps.clock, logger }),
     retention: createRetentionService({
       repository: createRetentionRepository(deps.db),

@@ -49,10 +49,13 @@ export interface DeployLog {
 }
 
 export function createDeployLog(db: Kysely<Database>, clock: () => Date = () => new Date()): DeployLog {
+  // Ids sort in the order entries were written (within one millisecond too): a time part, then a counter.
+  let counter = 0;
+  const nextId = () => `dep_${Date.now().toString(36).padStart(9, '0')}${(counter++ % 46656).toString(36).padStart(3, '0')}${randomUUID().slice(0, 6)}`;
   return {
     async record(entry) {
       const row: Database['deploy_log'] = {
-        id: `dep_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+        id: nextId(),
         at: entry.at ?? clock().toISOString(),
         app: entry.app,
         action: entry.action,

@@ -5,6 +5,7 @@ import { adminMonitoringRoutes } from '../admin/monitoring-routes';
 import { adminPostsRoutes } from '../posts/admin-posts-routes';
 import { adminWebhooksRoutes } from '../outgoing-webhooks/outgoing-webhooks-routes';
 import { adminDeploysRoutes } from '../deploys/deploy-tokens-routes';
+import { releasesRoutes } from '../deploys/releases-routes';
 import { analysisRoutes } from '../analysis/analysis-routes';
 import { blogFeedsRoutes } from '../posts/feeds-routes';
 import { contactRoutes } from '../contact/contact-routes';
@@ -35,6 +36,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   adminMediaRoutes,
   mediaRoutes,
   adminDeploysRoutes,
+  releasesRoutes,
 ];
 
 /** The endpoints every route file defines (what the API description is made of, with or without a running app). */

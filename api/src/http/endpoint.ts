@@ -27,8 +27,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `public-or-admin`: anyone, and an admin session gets more (the handler looks at the session itself);
  * - `admin`: a live admin session cookie, else 401 (state-changing methods also need a same-site Origin, else 403);
  * - `webhook`: a delivery signed with WEBHOOK_SECRET; the webhook service checks the signature over the raw body.
+ * - `deploy-token`: `Authorization: Bearer <deploy token>` for the app in the path; the handler has the deploy tokens
+ *   service check it (401 without a valid token, 403 for an app the token was not issued for), so a refusal is logged.
  */
-export type EndpointAuth = 'public' | 'public-or-admin' | 'admin' | 'webhook';
+export type EndpointAuth = 'public' | 'public-or-admin' | 'admin' | 'webhook' | 'deploy-token';
 
 /** A documented body (request or answer): its schema, and how the description shows it. */
 export interface DocumentedBody {
@@ -93,7 +95,16 @@ export interface MultipartBodyDefinition extends DocumentedBody {
   tooLarge: string;
 }
 
-export type BodyDefinition = JsonBodyDefinition | MultipartBodyDefinition;
+/**
+ * A body the handler reads itself as a stream (a release's .tar.gz): allowed up to `maxBytes` (Content-Length is
+ * checked before a byte is read; the handler bounds a chunked body again while it reads). The handler gets `ctx.req`.
+ */
+export interface StreamBodyDefinition extends DocumentedBody {
+  kind: 'stream';
+  maxBytes: number;
+}
+
+export type BodyDefinition = JsonBodyDefinition | MultipartBodyDefinition | StreamBodyDefinition;
 
 /** A per-client budget (`middleware/rate-limit.ts`): the same object on two endpoints is one budget for both. */
 export type RateLimitRule = Pick<RateLimitOptions, 'windowMs' | 'max' | 'keyPrefix' | 'message' | 'count'>;
@@ -103,7 +114,9 @@ type HeadersInput<H> = { [K in keyof H]: H[K] extends { schema: infer S extends 
 type QueryInput<Q> = Q extends { parse: false } ? ParsedUrlQuery : Q extends { schema: infer S extends z.ZodObject } ? z.output<S> : undefined;
 type BodyInput<B> = B extends { kind: 'multipart' }
   ? ReceivedFile
-  : B extends { parse: false }
+  : B extends { kind: 'stream' }
+    ? NodeJS.ReadableStream
+    : B extends { parse: false }
     ? unknown
     : B extends { parse: (body: unknown) => infer T }
       ? T
@@ -195,7 +208,7 @@ function machineryNeeds(endpoint: Endpoint): { config: Array<keyof Config>; serv
     config.push('rateLimitMultiplier');
     context.push('rateLimits');
   }
-  if (endpoint.body && endpoint.body.kind !== 'multipart') config.push('bodyLimit');
+  if (endpoint.body && endpoint.body.kind !== 'multipart' && endpoint.body.kind !== 'stream') config.push('bodyLimit');
   return { config, services, context };
 }
 
@@ -208,7 +221,13 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
  */
 export function largeBodyLimits(endpoints: readonly Endpoint[]): Record<string, number> {
   return Object.fromEntries(
-    endpoints.flatMap((e) => (e.body?.kind === 'multipart' ? [[`${e.method.toUpperCase()} ${e.path}`, e.body.maxBytes + MULTIPART_OVERHEAD_BYTES]] : [])),
+    endpoints.flatMap((e) =>
+      e.body?.kind === 'multipart'
+        ? [[`${e.method.toUpperCase()} ${e.path}`, e.body.maxBytes + MULTIPART_OVERHEAD_BYTES]]
+        : e.body?.kind === 'stream'
+          ? [[`${e.method.toUpperCase()} ${e.path}`, e.body.maxBytes]]
+          : [],
+    ),
   );
 }
 
@@ -261,7 +280,7 @@ export function defineEndpoints<C extends keyof Config = never, S extends keyof 
       }
       const body = endpoint.body;
       if (body?.kind === 'multipart') chain.push(multipartFile({ field: body.field, maxBytes: body.maxBytes, tooLarge: body.tooLarge }));
-      else if (body) chain.push(jsonBody({ limit: machineryDeps.config.bodyLimit, acceptTextPlain: body.acceptTextPlain }));
+      else if (body && body.kind !== 'stream') chain.push(jsonBody({ limit: machineryDeps.config.bodyLimit, acceptTextPlain: body.acceptTextPlain }));
       chain.push(handler(endpoint, deps as never, check === 'after-input' ? origin() : undefined));
       router[endpoint.method](endpoint.path, ...chain);
       registered.set(router, [...registeredEndpoints(router), endpoint]);
@@ -301,6 +320,7 @@ function readInput(endpoint: Endpoint, ctx: Context): EndpointInput {
   let body: unknown;
   const definition = endpoint.body;
   if (definition?.kind === 'multipart') body = ctx.state.upload as ReceivedFile;
+  else if (definition?.kind === 'stream') body = ctx.req;
   else if (definition) {
     const sent: unknown = ctx.request.body;
     if (definition.parse === false) body = sent;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_PAYLOAD_EXAMPLES, WEBHOOK_PAYLOAD_SCHEMAS } from '@site/contracts/webhooks-out';
+import { DEPLOY_MESSAGES } from '@site/contracts/deploys';
 import { allowedOrigins } from '../middleware/same-origin';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import { originCheck, type DocumentedBody, type DocumentedResponse, type Endpoint, type EndpointAuth, type HttpMethod } from './endpoint';
@@ -51,8 +52,12 @@ function machineryAnswers(endpoint: Endpoint): Record<number, DocumentedResponse
   if (validated) answers[400] = INVALID_INPUT;
   if (endpoint.auth === 'admin') answers[401] = UNAUTHORIZED;
   if (endpoint.auth === 'webhook') answers[401] = BAD_SIGNATURE;
+  if (endpoint.auth === 'deploy-token') {
+    answers[401] = errorResponse('No deploy token, or one that is revoked or was never issued.', error('unauthorized', DEPLOY_MESSAGES.badToken));
+    answers[403] = errorResponse('A deploy token issued for other apps.', error('token_not_for_app', DEPLOY_MESSAGES.wrongApp('shell')));
+  }
   if (originCheck(endpoint)) answers[403] = FORBIDDEN;
-  if (endpoint.body && endpoint.body.kind !== 'multipart') Object.assign(answers, { 413: COMMON_ERRORS[413], 415: COMMON_ERRORS[415] });
+  if (endpoint.body && endpoint.body.kind !== 'multipart' && endpoint.body.kind !== 'stream') Object.assign(answers, { 413: COMMON_ERRORS[413], 415: COMMON_ERRORS[415] });
   const limit = endpoint.rateLimits?.[0];
   if (limit) answers[429] = limit.message ? errorResponse(COMMON_ERRORS[429].description, error('rate_limited', limit.message), COMMON_ERRORS[429].headers) : COMMON_ERRORS[429];
   return answers;
@@ -184,6 +189,12 @@ function securitySchemes(publicOrigin: string) {
         'State-changing admin requests (POST, PUT, PATCH, DELETE) must also come from this site: their `Origin` header (or, without one, the `Referer`) must be the origin of the server above, else 403.',
       ].join(' '),
     },
+    deployToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'A deploy token (Authorization: Bearer dpl_…), created by the admin (POST /api/admin/deploy-tokens or the Deploys screen) for the apps it names. Shown once, stored hashed. A token for another app is answered 403; failures are rate limited and written to the deploy log.',
+    },
     webhookSignature: {
       type: 'apiKey',
       in: 'header',
@@ -203,6 +214,7 @@ const SECURITY: Record<EndpointAuth, JsonObject[]> = {
   'public-or-admin': [{}, { adminSession: [] }],
   admin: [{ adminSession: [] }],
   webhook: [{ webhookSignature: [] }],
+  'deploy-token': [{ deployToken: [] }],
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -212,6 +224,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Blog: 'Published posts, categories, feeds, the sitemap and media files.',
   Webhook: 'Posts created by a signed workflow (n8n).',
   Analysis: 'The free business and website scorecards.',
+  Releases: 'Deploys and rollbacks of the shell and the remotes by a team\'s CI, with a deploy token.',
   Admin: 'The admin panel: session, posts, contact messages, media, monitoring and outgoing webhooks (the session cookie).',
 };
 

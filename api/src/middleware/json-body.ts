@@ -102,14 +102,22 @@ export function requestBodyLimits(options: {
   limit: number;
   idleTimeoutMs: number;
   /**
-   * The few endpoints allowed a bigger body, by exact `METHOD /path` (the media upload); each enforces its own limit
+   * The few endpoints allowed a bigger body, by `METHOD /path` (`:name` matches a segment: the media upload, a
+   * release's archive); each enforces its own limit
    * again while it reads (a chunked body has no Content-Length).
    */
   exceptions?: Readonly<Record<string, number>>;
 }) {
+  // `METHOD /path/:param`: a parameter matches one path segment.
+  const exceptions = Object.entries(options.exceptions ?? {}).map(([route, limit]) => {
+    const [method, pattern] = route.split(' ') as [string, string];
+    const source = pattern.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    return { method, path: new RegExp(`^${source}$`), limit };
+  });
+  const limitOf = (method: string, requestPath: string) => exceptions.find((e) => e.method === method && e.path.test(requestPath))?.limit ?? options.limit;
   return async function limitRequestBody(ctx: Context, next: Next) {
     const declared = Number(ctx.get('Content-Length') || 0);
-    const limit = options.exceptions?.[`${ctx.method} ${ctx.path}`] ?? options.limit;
+    const limit = limitOf(ctx.method, ctx.path);
     if (declared > limit) {
       ctx.set('Connection', 'close');
       ctx.throw(413, 'The request body is larger than this endpoint accepts.');
@@ -142,7 +150,7 @@ export function requestBodyLimits(options: {
     };
     // Once the body is in, a slow handler (an analysis) must not trip the socket's inactivity timer.
     const disarm = () => {
-      if (!req.socket.destroyed) req.socket.setTimeout(0);
+      if (req.socket && !req.socket.destroyed) req.socket.setTimeout(0);
     };
     req.on('timeout', onIdle);
     req.once('end', disarm);

@@ -97,7 +97,7 @@ export const appReleasesSchema = z.object({
 export type AppReleases = z.infer<typeof appReleasesSchema>;
 
 /** POST /api/releases/{app}/rollback */
-export const rollbackRequestSchema = z.object({ version: z.string().max(100).optional() }).strict();
+export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
 
 /** 201 of a deploy, 200 of a rollback. */
 export const releaseChangeSchema = z.object({

@@ -5,6 +5,8 @@ import addFormatsModule from 'ajv-formats';
 import { generateSync } from 'json-schema-faker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signWebhookBody } from '../../incoming-webhook/incoming-webhook-service';
+import { packReleaseTarball } from '../../site/releases/release-tarball';
+import { blogServerModule, MANIFESTS } from '../../test-support/site-fixture';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { picture } from '../../test-support/media-fixtures';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
@@ -32,6 +34,15 @@ let sink: Server;
 let sinkUrl: string;
 let doc: Json & { paths: Record<string, Record<string, Operation['op']>>; components: { schemas: Record<string, Json> } };
 let cookie: string;
+/** A blog build, as `POST /api/releases/blog` takes it. */
+const blogRelease = (round: number) =>
+  new Map([
+    ['mfe-manifest.json', Buffer.from(JSON.stringify({ ...MANIFESTS.blog, version: `3.0.${round}` }))],
+    ['assets/remoteEntry.js', Buffer.from('export const blog = true;')],
+    ['server/routes.js', Buffer.from(blogServerModule())],
+  ]);
+/** A deploy token for every app (the releases endpoints). */
+let deployToken: string;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 
@@ -127,14 +138,18 @@ interface Sent {
   body: unknown;
 }
 
-async function send(o: Operation, init: { query?: Json; body?: unknown; multipart?: FormData }): Promise<Sent> {
+async function send(o: Operation, init: { query?: Json; body?: unknown; multipart?: FormData; gzip?: Buffer }): Promise<Sent> {
   const url = new URL(fill(o.path, o.op.parameters), server.url);
   for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { origin: server.config.publicOrigin };
   if (JSON.stringify(o.op.security).includes('adminSession') && o.path !== '/api/admin/login') headers.cookie = cookie;
-  let body: string | FormData | undefined;
+  if (JSON.stringify(o.op.security).includes('deployToken')) headers.authorization = `Bearer ${deployToken}`;
+  let body: string | FormData | Blob | undefined;
   if (init.multipart) body = init.multipart;
-  else if (init.body !== undefined) {
+  else if (init.gzip) {
+    body = new Blob([new Uint8Array(init.gzip)]) as unknown as FormData;
+    headers['content-type'] = 'application/gzip';
+  } else if (init.body !== undefined) {
     body = JSON.stringify(init.body);
     headers['content-type'] = 'application/json';
     if (o.path === '/api/webhook') headers['x-webhook-signature'] = signWebhookBody(WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000));
@@ -231,6 +246,7 @@ beforeAll(async () => {
   for (const p of ['/api/admin/media/{id}']) fixtures[`${p}:id`] = String(media.id);
   fixtures.file = String(media.url).split('/').pop()!;
   fixtures['/api/analyses/{id}:id'] = 'Xk3v9QpL2mNa';
+  deployToken = String((await admin('/api/admin/deploy-tokens', 'POST', { name: 'contract test', apps: ['shell', 'marketing', 'analysis', 'blog', 'admin'] })).body.token);
 }, 60_000);
 
 afterAll(async () => {
@@ -266,6 +282,9 @@ it('every operation: valid requests succeed, mutated ones are refused as documen
         form.set('file', new Blob([new Uint8Array(await picture(40 + round, 30))], { type: 'image/png' }), `upload-${round}.png`);
         form.set('alt', `Alt text ${round}`);
         got = await send(o, { query, multipart: form });
+      } else if (media === 'application/gzip') {
+        // A release's archive: a whole blog build (its name from the generated query, else its manifest's, made unique).
+        got = await send(o, { query, gzip: await packReleaseTarball(blogRelease(round)) });
       } else {
         body = bodySchema ? validValue(bodySchema, seed) : undefined;
         if (body && typeof body === 'object') beyondTheSchema(o, body as Json);

@@ -20,6 +20,8 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   openApiRoutes: { config: ['publicOrigin'], services: [], context: [] },
   postsRoutes: { config: ['rateLimitMultiplier'], services: ['posts'], context: ['rateLimits'] },
   webhookRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] },
+  adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin'], context: [] },
+  releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'] },
 };
 
 /** A whole context whose every part is a marker, to see which ones a module is handed. */

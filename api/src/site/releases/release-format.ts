@@ -50,6 +50,25 @@ const isFile = async (file: string) => {
 };
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
 
+/**
+ * Why a module did not load, in full: esbuild's errors with their file, line and column ("Transform failed with 1
+ * error:" alone says nothing), else the error and where in the file it was thrown.
+ */
+export function loadErrorText(error: unknown, file: string, relative: string): string {
+  const errors = (error as { errors?: Array<{ text?: string; location?: { line?: number; column?: number; lineText?: string } | null }> } | null)?.errors;
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors
+      .slice(0, 3)
+      .map((e) => `${relative}${e.location ? `:${e.location.line}:${e.location.column}` : ''}: ${e.text ?? 'error'}${e.location?.lineText ? ` (in: ${e.location.lineText.trim().slice(0, 120)})` : ''}`)
+      .join('; ')
+      .slice(0, 1000);
+  }
+  const message = errorText(error);
+  const frame = (error instanceof Error ? (error.stack ?? '') : '').split('\n').find((line) => line.includes(file));
+  const at = frame ? /:(\d+):(\d+)\)?\s*$/.exec(frame) : null;
+  return at ? `${message} (at ${relative}:${at[1]}:${at[2]})` : message;
+}
+
 /** The server modules a manifest names (`server.routes`, `server.entry`): [key, path relative to the dist]. */
 export function serverFiles(manifest: MfeManifest): Array<['routes' | 'entry', string]> {
   const server = manifest.server ?? {};
@@ -219,7 +238,7 @@ export async function importServerModule(dir: string, relative: string, key: 'ro
     imported = await evaluate(file, shared);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    return { ok: false, reason: code === 'ENOENT' ? `${relative} is missing` : `${relative} does not load: ${errorText(error)}` };
+    return { ok: false, reason: code === 'ENOENT' ? `${relative} is missing` : `${relative} does not load: ${loadErrorText(error, file, relative)}` };
   }
   const problem = moduleProblem(key, imported);
   return problem ? { ok: false, reason: `${relative} does not load: ${problem}` } : { ok: true, module: imported as RemoteServerModule };

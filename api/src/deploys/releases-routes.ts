@@ -1,0 +1,136 @@
+import type { Context } from 'koa';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { APP_NAMES, appReleasesSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
+import { error, errorResponse } from '../http/openapi-parts';
+import { RefusedError } from '../lib/domain-errors';
+import { RELEASE_NAME } from '../site/releases/release-format';
+import { RELEASE_TARBALL_LIMITS, TarballError, readReleaseTarball } from '../site/releases/release-tarball';
+
+/*
+ * Deploys over HTTP (issue 33): a team's CI sends its built app as a .tar.gz with a deploy token, and the server checks
+ * and switches it (site/releases/release-deployer.ts) on this instance's store: SITE_ROOT alone on SQLite, the shared
+ * store (every instance within seconds) on PostgreSQL. Every outcome, a bad or wrong token included, is in the deploy
+ * log as it happens, and a refusal raises the owner's alert.
+ */
+
+const APP = { app: { description: `The app: ${APP_NAMES.join(', ')}.`, example: 'blog', schema: z.enum(APP_NAMES) } };
+/** Per client: a CI deploys a few times an hour; a token guesser is stopped after a few tries. */
+const RELEASES_LIMIT: RateLimitRule = { windowMs: 60_000, max: 30, keyPrefix: 'releases', message: 'Too many release requests. Please retry in a minute.' };
+const TOKEN_FAILURES_LIMIT: RateLimitRule = {
+  windowMs: 15 * 60_000,
+  max: 10,
+  keyPrefix: 'releases-auth',
+  count: 'failed',
+  message: 'Too many requests with a bad deploy token. Please retry later.',
+};
+const REFUSED = errorResponse(
+  'The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed.',
+  error('release_refused', 'its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected ";" but found "render"'),
+);
+const SHELL_NOT_OVER_HTTP = 'The shell is deployed on the serving machine (npm run deploy -- shell --from <shell dist>); over HTTP, deploy a remote.';
+
+/** The caller's address (TRUST_PROXY decides whether X-Forwarded-For counts, as for the rate limits). */
+const addressOf = (ctx: Context) => ctx.ip;
+
+/** The remote an app names, or a refusal for the shell (its releases are not taken over HTTP yet). */
+function remoteOf(app: AppName): RemoteName {
+  if ((REMOTE_NAMES as readonly string[]).includes(app)) return app as RemoteName;
+  throw new RefusedError(SHELL_NOT_OVER_HTTP, { code: 'app_not_deployable' });
+}
+
+export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
+  /** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
+  async function authorise(
+    services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
+    ctx: Context,
+    app: AppName,
+    action: 'deploy' | 'rollback' | null,
+  ): Promise<{ by: string; from: string }> {
+    const from = addressOf(ctx);
+    try {
+      const token = await services.deployTokens.authenticate({ authorization: ctx.get('Authorization') || undefined, app, from });
+      return { by: token.name, from };
+    } catch (failure) {
+      if (action) {
+        const message = failure instanceof Error ? failure.message : String(failure);
+        await (services.deployLog.record as (entry: unknown) => Promise<unknown>)({ app, action, version: null, previous: null, result: 'refused', by: 'a bad deploy token', from, message }).catch(() => undefined);
+      }
+      throw failure;
+    }
+  }
+
+  return [
+    endpoint({
+      method: 'post',
+      path: '/api/releases/:app',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: "Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)",
+      description: [
+        "The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive.",
+        `Refused before anything is written: a path with \`..\`, an absolute path, a link, more than ${RELEASE_TARBALL_LIMITS.maxFiles} files or more than ${RELEASE_TARBALL_LIMITS.maxBytes / 1024 / 1024} MB expanded.`,
+        'Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds.',
+        'The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…).',
+      ].join(' '),
+      params: APP,
+      query: { schema: z.object({ version: z.string().regex(RELEASE_NAME, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }) },
+      rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
+      body: { kind: 'stream', maxBytes: 64 * 1024 * 1024, schema: z.string().describe('A .tar.gz of the built folder'), contentType: 'application/gzip' },
+      responses: {
+        201: { description: 'Checked and served: the release, what it replaced and what was checked.', body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } } },
+        400: REFUSED,
+        409: errorResponse('A release of that name exists already, or another deploy of the app is under way.', error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.')),
+      },
+      async handle({ params, query, body }, { services }, ctx) {
+        const actor = await authorise(services as never, ctx, params.app, 'deploy');
+        const app = remoteOf(params.app);
+        let files: Map<string, Buffer>;
+        try {
+          files = await readReleaseTarball(body as Readable);
+        } catch (failure) {
+          if (!(failure instanceof TarballError)) throw failure;
+          // Recorded and alerted like any refusal (the deployer's), with nothing written.
+          return services.releases.refuse(app, actor, `the archive was refused: ${failure.message}`);
+        }
+        return services.releases.deploy(app, files, actor, { version: query.version });
+      },
+    }),
+    endpoint({
+      method: 'get',
+      path: '/api/releases/:app',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: "An app's releases: which is served, since when, and who deployed each",
+      params: APP,
+      rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
+      responses: { 200: { description: 'The releases, newest first.', body: { schema: appReleasesSchema } } },
+      async handle({ params }, { services }, ctx) {
+        await authorise(services as never, ctx, params.app, null);
+        return services.releases.list(remoteOf(params.app));
+      },
+    }),
+    endpoint({
+      method: 'post',
+      path: '/api/releases/:app/rollback',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: 'Serve an earlier release again: `version`, else the one below the served release',
+      params: APP,
+      rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
+      body: { schema: rollbackRequestSchema, example: { version: '1.3.2' } },
+      responses: {
+        200: { description: 'Served again.', body: { schema: releaseChangeSchema } },
+        400: REFUSED,
+        404: errorResponse('No release of the app has that name.', error('release_not_found', 'no release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
+        409: errorResponse('That release is served already, there is nothing to roll back to, or another deploy of the app is under way.', error('already_served', 'blog already serves 1.3.2')),
+      },
+      async handle({ params, body }, { services }, ctx) {
+        const actor = await authorise(services as never, ctx, params.app, 'rollback');
+        return services.releases.rollback(remoteOf(params.app), actor, { version: body.version });
+      },
+    }),
+  ];
+});

@@ -1,0 +1,459 @@
+/*
+ * Deploys and rollbacks of a remote, done by the server itself (issue 33): what `POST /api/releases/{app}` and
+ * `POST /api/releases/{app}/rollback` call, so a team's CI needs the site's URL, a deploy token and its key, not the
+ * serving machine's disk or the database.
+ *
+ * One store, two backends behind one interface (ReleaseBackend):
+ * - local (SQLite, one instance): the release format on SITE_ROOT (release-format.ts), the same folders, history.json
+ *   and `current` that `npm run deploy` writes on that machine, under the same lock file;
+ * - shared (PostgreSQL, every instance): the release store (release-store.ts); each instance copies the pointer's
+ *   release into its own SITE_ROOT when told (release-sync.ts).
+ * Either way the registry (remote-registry.ts) serves what the pointer names, from the next request.
+ *
+ * Before anything changes, the release is written to a hidden folder of its own and checked as the registry will
+ * check it: the release format, fit with the serving shell, the signature (RELEASE_TRUSTED_KEYS), and its server
+ * module loading with the shell's shared modules. A refusal names the cause in full (file, line, the module's error)
+ * and leaves nothing behind. Every outcome, refusals included, goes to the deploy log as it happens.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { AppReleases, ReleaseChange } from '@site/contracts/deploys';
+import type { RemoteName } from '@site/contracts/manifest';
+import type { Database } from '../../db/schema';
+import type { NewDeployLogEntry } from '../../deploys/deploy-log';
+import { ConflictError, DomainError, NotFoundError, RefusedError } from '../../lib/domain-errors';
+import type { Logger } from '../../lib/logger';
+import {
+  HISTORY_FILE,
+  KEPT_DIST_ACTION,
+  POINTER_FILE,
+  RELEASE_NAME,
+  RELEASES_DIR,
+  checkRelease,
+  distDir,
+  importRelease,
+  incompatibility,
+  readHistory,
+  readShellBuiltWith,
+  releaseDir,
+  remoteDir,
+  writeAtomically,
+  type SharedModules,
+} from './release-format';
+import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
+import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseTransaction, storeRelease } from './release-store';
+
+/** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
+export interface DeployActor {
+  by: string;
+  from: string | null;
+}
+
+export interface ReleaseDeployer {
+  /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one. */
+  deploy(app: RemoteName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  /** Serves `version`, else the release below the served one. */
+  rollback(app: RemoteName, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */
+  refuse(app: RemoteName, actor: DeployActor, message: string): Promise<never>;
+  /** What is stored of `app`, which is served, since when and by whom. */
+  list(app: RemoteName): Promise<Omit<AppReleases, 'app'> & { app: RemoteName }>;
+}
+
+/** A refusal of a release: a 400 whose message names the cause in full. */
+export class ReleaseRefusedError extends RefusedError {
+  constructor(message: string) {
+    super(message, { code: 'release_refused' });
+  }
+}
+
+const LOG_KEPT = 100;
+const exists = (file: string) => stat(file).then(
+  () => true,
+  () => false,
+);
+
+/** A release's history: the stack of versions served (oldest first, a rollback pops) and what happened. */
+interface History {
+  stack: string[];
+  log: Array<Record<string, unknown>>;
+}
+
+/** What a backend reads and switches; the checks and the log are the deployer's, the same for both. */
+interface ReleaseBackend {
+  /** Runs `work` while holding the app's deploy lock (one deploy or rollback of an app at a time, across processes). */
+  locked<T>(app: RemoteName, work: (store: LockedStore) => Promise<T>): Promise<T>;
+  list(app: RemoteName): Promise<{ pointer: { version: string; since: string } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
+}
+
+interface LockedStore {
+  pointer(): Promise<{ version: string; history: History } | null>;
+  taken(version: string): Promise<boolean>;
+  /** The files of a stored release, or null when none has that name. */
+  files(version: string): Promise<Map<string, Buffer> | null>;
+  /** Stores a checked release (its folder `checked`, its files) under `version`; nothing is served yet. */
+  store(version: string, checked: string, files: ReadonlyMap<string, Buffer>, createdAt: Date): Promise<void>;
+  /** Makes `version` the served one, with `history`. */
+  point(version: string, history: History): Promise<void>;
+}
+
+/** The next free name: `base`, else base+2, base+3… (base.2… when it has build metadata already). */
+async function freeName(taken: (version: string) => Promise<boolean>, base: string): Promise<string> {
+  if (!(await taken(base))) return base;
+  const separator = base.includes('+') ? '.' : '+';
+  for (let n = 2; n < 10_000; n++) {
+    const candidate = `${base}${separator}${n}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  throw new ConflictError(`every name after ${base} is taken: pass a version`);
+}
+
+/** Files of a dist folder (path with `/` -> bytes); links and special files are refused. */
+async function readFolder(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(dir, full).split(path.sep).join('/');
+    if (entry.isFile()) files.set(relative, await readFile(full));
+    else if (!entry.isDirectory()) throw new Error(`${relative} is not a file or folder`);
+  }
+  return files;
+}
+
+/** The local backend: the release format on this machine's SITE_ROOT, as `npm run deploy` writes it. */
+function localBackend(siteRoot: string): ReleaseBackend {
+  const tails = new Map<RemoteName, Promise<unknown>>();
+  async function fileLock(app: RemoteName): Promise<() => Promise<void>> {
+    const dir = remoteDir(siteRoot, app);
+    await mkdir(dir, { recursive: true });
+    const lock = path.join(dir, '.deploy.lock');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const handle = await open(lock, 'wx');
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        return () => rm(lock, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+        const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+        let alive = false;
+        try {
+          alive = pid > 0 && pid !== process.pid && process.kill(pid, 0);
+        } catch {
+          alive = false;
+        }
+        if (alive) throw new ConflictError(`another deploy or rollback of ${app} is running (pid ${pid}); try again when it is done`, { code: 'deploy_in_progress' });
+        await rm(lock, { force: true });
+      }
+    }
+  }
+  const dirOf = (app: RemoteName) => remoteDir(siteRoot, app);
+  return {
+    async locked(app, work) {
+      // In this process, deploys of one app take turns; the lock file keeps `npm run deploy` on this machine out.
+      const previous = tails.get(app) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(async () => {
+        const release = await fileLock(app);
+        try {
+          return await work({
+            async pointer() {
+              const version = (await readFile(path.join(dirOf(app), POINTER_FILE), 'utf8').catch(() => '')).trim();
+              if (!version) return null;
+              const history = await readHistory(dirOf(app));
+              return { version, history: { stack: history.stack, log: history.log as History['log'] } };
+            },
+            taken: (version) => exists(releaseDir(siteRoot, app, version)),
+            async files(version) {
+              if (!RELEASE_NAME.test(version) || !(await exists(releaseDir(siteRoot, app, version)))) return null;
+              return readFolder(releaseDir(siteRoot, app, version));
+            },
+            async store(version, checked, _files, createdAt) {
+              // The checked folder is renamed into place: what was checked is what is served.
+              await rename(checked, releaseDir(siteRoot, app, version));
+              await utimes(releaseDir(siteRoot, app, version), createdAt, createdAt);
+            },
+            async point(version, history) {
+              // History first, then the pointer (one rename), as npm run deploy does.
+              const text = `${JSON.stringify({ stack: history.stack, log: history.log.slice(-LOG_KEPT) }, null, 2)}\n`;
+              await writeAtomically(path.join(dirOf(app), HISTORY_FILE), text);
+              await writeAtomically(path.join(dirOf(app), POINTER_FILE), `${version}\n`);
+            },
+          });
+        } finally {
+          await release();
+        }
+      });
+      tails.set(app, run);
+      return run;
+    },
+    async list(app) {
+      const version = (await readFile(path.join(dirOf(app), POINTER_FILE), 'utf8').catch(() => '')).trim();
+      const since = version ? (await stat(path.join(dirOf(app), POINTER_FILE))).mtime.toISOString() : '';
+      const releases: Array<{ version: string; createdAt: string; files: number }> = [];
+      const entries = await readdir(path.join(dirOf(app), RELEASES_DIR), { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (!entry.isDirectory() || !RELEASE_NAME.test(entry.name)) continue;
+        const dir = path.join(dirOf(app), RELEASES_DIR, entry.name);
+        const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+        releases.push({ version: entry.name, createdAt: (await stat(dir)).mtime.toISOString(), files });
+      }
+      releases.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+      return { pointer: version ? { version, since } : null, releases };
+    },
+  };
+}
+
+/** The shared backend: the release store in PostgreSQL, every instance told on commit. */
+function sharedBackend(db: Kysely<Database>): ReleaseBackend {
+  return {
+    locked(app, work) {
+      return releaseTransaction(db, app, (trx) =>
+        work({
+          async pointer() {
+            const pointer = await readSharedPointer(trx, app);
+            return pointer ? { version: pointer.version, history: { stack: pointer.stack, log: pointer.log } } : null;
+          },
+          taken: async (version) => (await readStoredRelease(trx, app, version)) !== null,
+          async files(version) {
+            const release = await readStoredRelease(trx, app, version);
+            if (!release) return null;
+            const blobs = await readBlobs(trx, Object.values(release.files));
+            return new Map(Object.entries(release.files).map(([file, hash]) => [file, blobs.get(hash)!]));
+          },
+          async store(version, checked, files, createdAt) {
+            const manifest = JSON.parse(files.get('mfe-manifest.json')!.toString('utf8')) as never;
+            await storeRelease(trx, { remote: app, version, manifest: { ...(manifest as object), version } as never, files }, createdAt);
+            // Each instance copies it from the store (release-sync.ts); the checked folder was only for the checks.
+            await rm(checked, { recursive: true, force: true });
+          },
+          async point(version, history) {
+            await movePointer(trx, app, { version, stack: history.stack, log: history.log }, new Date());
+          },
+        }),
+      );
+    },
+    async list(app) {
+      const [pointer, releases] = await Promise.all([readSharedPointer(db, app), listStoredReleases(db, app)]);
+      return { pointer: pointer ? { version: pointer.version, since: pointer.since } : null, releases };
+    },
+  };
+}
+
+export function createReleaseDeployer(options: {
+  siteRoot: string;
+  /** PostgreSQL: releases go to the shared store (every instance). Absent: this machine's SITE_ROOT. */
+  shared?: Kysely<Database>;
+  trustedKeys: readonly TrustedKey[];
+  /** The serving shell's shared singletons, handed to the server module when it is loaded to check it. */
+  sharedModules: () => Promise<SharedModules | undefined>;
+  /** Writes one line of the deploy log (services.deployLog.record). */
+  record: (entry: NewDeployLogEntry) => Promise<unknown>;
+  /** Raises the owner's alert for a refused or failed deploy. */
+  alert: (alert: { title: string; message: string; key: string }) => void;
+  /** Who deployed these releases (the deploy log's successful deploys). */
+  deployedBy?: (app: RemoteName, versions: string[]) => Promise<Map<string, string>>;
+  /** Told after a switch (the release sync of this instance, so it does not wait for its NOTIFY). */
+  switched?: (app: RemoteName) => void;
+  logger: Logger;
+  clock: () => Date;
+}): ReleaseDeployer {
+  const { siteRoot, logger } = options;
+  const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot);
+
+  /** Writes `files` into a hidden folder beside the releases and checks it as the registry will. Throws why not. */
+  async function checkedFolder(app: RemoteName, version: string, files: ReadonlyMap<string, Buffer>): Promise<{ dir: string; checked: string[] }> {
+    const releases = path.join(remoteDir(siteRoot, app), RELEASES_DIR);
+    await mkdir(releases, { recursive: true });
+    const dir = path.join(releases, `.incoming-${version}-${randomUUID().slice(0, 8)}`);
+    try {
+      for (const [file, bytes] of files) {
+        const target = path.resolve(dir, file);
+        if (!target.startsWith(dir + path.sep)) throw new ReleaseRefusedError(`${file} is outside the release`);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, bytes, { flag: 'wx' });
+      }
+      const check = await checkRelease(dir, app);
+      if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of ${app}: ${check.problems.join('; ')}`);
+      const checked = [...check.checked];
+      const incompatible = incompatibility(check.manifest, await readShellBuiltWith(siteRoot));
+      if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} ${incompatible}`);
+      if (options.trustedKeys.length > 0) {
+        const signature = await verifyRelease(dir, app, options.trustedKeys);
+        if (!signature.ok) throw new ReleaseRefusedError(`the release is not signed by a key trusted for ${app}: ${signature.reason}`);
+        checked.push(`${SIGNATURE_FILE} (key ${signature.key})`);
+      }
+      const loaded = await importRelease(dir, { ...check.manifest, version }, await options.sharedModules());
+      if (!loaded.ok) throw new ReleaseRefusedError(`its server module would not run: ${loaded.reason}`);
+      if (check.serverFiles.length > 0) checked.push(`${check.serverFiles.join(', ')} loads`);
+      return { dir, checked };
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** The version a deploy is named: asked for, else what it was signed as, else its manifest's (made free). */
+  async function pickVersion(app: RemoteName, files: ReadonlyMap<string, Buffer>, asked: string | undefined, taken: (v: string) => Promise<boolean>): Promise<string> {
+    let signedAs: string | undefined;
+    const signature = files.get(SIGNATURE_FILE);
+    if (signature) {
+      try {
+        const version = (JSON.parse(signature.toString('utf8')) as { version?: unknown }).version;
+        if (typeof version === 'string') signedAs = version;
+      } catch {
+        // The signature check says what is wrong with it.
+      }
+    }
+    const named = asked ?? signedAs;
+    if (named !== undefined) {
+      if (!RELEASE_NAME.test(named)) throw new ReleaseRefusedError(`${JSON.stringify(named.slice(0, 100))} is not a release name: use letters, digits, . _ + - (not first), at most 100 characters`);
+      if (signedAs !== undefined && named !== signedAs) throw new ReleaseRefusedError(`the release is signed as ${signedAs}, not ${named}`);
+      if (await taken(named)) throw new ConflictError(`release ${named} of ${app} exists already: a name never changes what it holds. Deploy under another version.`, { code: 'release_exists' });
+      return named;
+    }
+    let base: string | undefined;
+    try {
+      base = (JSON.parse(files.get('mfe-manifest.json')?.toString('utf8') ?? '') as { version?: unknown }).version as string | undefined;
+    } catch {
+      base = undefined;
+    }
+    if (typeof base !== 'string' || !RELEASE_NAME.test(base)) {
+      // checkRelease names what is wrong with the manifest.
+      base = 'release';
+    }
+    return freeName(taken, base);
+  }
+
+  /** Records the outcome (and alerts on a refusal or failure), then answers or rethrows. */
+  async function recorded<T extends ReleaseChange>(
+    app: RemoteName,
+    action: 'deploy' | 'rollback',
+    actor: DeployActor,
+    version: () => string | null,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      const change = await work();
+      await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message: null });
+      logger.info({ app, action, version: change.version, previous: change.previous, by: actor.by, from: actor.from }, `${app} ${action}: now serving ${change.version}`);
+      options.switched?.(app);
+      return change;
+    } catch (error) {
+      const refused = error instanceof DomainError;
+      const message = error instanceof Error ? error.message : String(error);
+      await options
+        .record({ app, action, version: version(), previous: null, result: refused ? 'refused' : 'failed', by: actor.by, from: actor.from, message })
+        .catch((recordError: unknown) => logger.error({ err: recordError }, 'could not write the deploy log'));
+      logger.warn({ app, action, by: actor.by, from: actor.from, err: error }, `${app} ${action} ${refused ? 'refused' : 'failed'}: ${message}`);
+      options.alert({
+        title: `${app} ${action} ${refused ? 'refused' : 'failed'}`,
+        message: `${actor.by}${actor.from ? ` (${actor.from})` : ''}: ${message}`,
+        key: `deploy:${app}:${action}`,
+      });
+      throw error;
+    }
+  }
+
+  return {
+    deploy(app, files, actor, { version: asked } = {}) {
+      let named: string | null = asked ?? null;
+      return recorded(app, 'deploy', actor, () => named, () =>
+        backend.locked(app, async (store) => {
+          const version = await pickVersion(app, files, asked, (v) => store.taken(v));
+          named = version;
+          const { dir, checked } = await checkedFolder(app, version, files);
+          try {
+            const pointer = await store.pointer();
+            const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
+            const now = options.clock();
+            let kept: string | null = null;
+            if (!pointer) kept = await keepServedDist(app, store, history, now);
+            await store.store(version, dir, files, now);
+            const below = pointer?.version ?? kept;
+            if (below && history.stack.at(-1) !== below) history.stack.push(below);
+            history.stack.push(version);
+            history.log.push({ at: now.toISOString(), action: 'deploy', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}) });
+            await store.point(version, history);
+            return { app, version, previous: pointer?.version ?? kept, checked };
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        }),
+      );
+    },
+
+    rollback(app, actor, { version: asked } = {}) {
+      let target: string | null = asked ?? null;
+      return recorded(app, 'rollback', actor, () => target, () =>
+        backend.locked(app, async (store) => {
+          const pointer = await store.pointer();
+          if (!pointer) throw new ConflictError(`${app} has no release yet: nothing to roll back`, { code: 'nothing_to_roll_back' });
+          const { stack } = pointer.history;
+          const at = stack.lastIndexOf(pointer.version);
+          let nextStack: string[];
+          if (asked !== undefined) {
+            target = asked;
+            const index = stack.lastIndexOf(asked);
+            nextStack = index >= 0 ? stack.slice(0, index + 1) : [...stack, asked];
+          } else if (at > 0) {
+            target = stack[at - 1]!;
+            nextStack = stack.slice(0, at);
+          } else {
+            throw new ConflictError(`${app} has no release before ${pointer.version} to roll back to: name one (GET /api/releases/${app} lists them)`, { code: 'nothing_to_roll_back' });
+          }
+          if (target === pointer.version) throw new ConflictError(`${app} already serves ${target}`, { code: 'already_served' });
+          if (!RELEASE_NAME.test(target)) throw new ReleaseRefusedError(`${JSON.stringify(target.slice(0, 100))} is not a release name`);
+          const files = await store.files(target);
+          if (!files) throw new NotFoundError(`no release of ${app} is named ${target} (GET /api/releases/${app} lists them)`, { code: 'release_not_found' });
+          // Checked again as it will be served now (the shell or the trusted keys may have changed since).
+          const { dir, checked } = await checkedFolder(app, target, files);
+          await rm(dir, { recursive: true, force: true });
+          const now = options.clock();
+          await store.point(target, { stack: nextStack, log: [...pointer.history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: pointer.version, by: actor.by }] });
+          return { app, version: target, previous: pointer.version, checked };
+        }),
+      );
+    },
+
+    refuse(app, actor, message) {
+      return recorded(app, 'deploy', actor, () => null, () => Promise.reject(new ReleaseRefusedError(message)));
+    },
+
+    async list(app) {
+      const { pointer, releases } = await backend.list(app);
+      const shown = releases.slice(0, 100);
+      const by = (await options.deployedBy?.(app, shown.map((release) => release.version))) ?? new Map<string, string>();
+      return {
+        app,
+        served: pointer ? { version: pointer.version, since: pointer.since, by: by.get(pointer.version) ?? null } : null,
+        releases: shown.map((release) => ({ ...release, current: release.version === pointer?.version, by: by.get(release.version) ?? null })),
+      };
+    },
+  };
+
+  /**
+   * The first deploy of an app on a site that served its built dist: that dist is kept as a release below the new
+   * one, so the first rollback returns to exactly what was served before (release-format's KEPT_DIST_ACTION).
+   */
+  async function keepServedDist(app: RemoteName, store: LockedStore, history: History, now: Date): Promise<string | null> {
+    const dist = distDir(siteRoot, app);
+    const check = await checkRelease(dist, app).catch(() => null);
+    if (!check?.ok) return null;
+    const marked = `${check.manifest.version}${check.manifest.version.includes('+') ? '.' : '+'}dist`;
+    const version = await freeName((v) => store.taken(v), RELEASE_NAME.test(marked) ? marked : 'dist');
+    const files = await readFolder(dist);
+    let kept: { dir: string } | undefined;
+    try {
+      kept = await checkedFolder(app, version, files);
+    } catch (error) {
+      logger.warn({ app, err: error }, `mfe-${app}/dist was served but cannot be kept as a release: a rollback cannot return to it`);
+      return null;
+    }
+    // Older than the new release (earlier releases answer old hashed chunks, newest first).
+    await store.store(version, kept.dir, files, new Date(now.getTime() - 1000));
+    history.log.push({ at: now.toISOString(), action: KEPT_DIST_ACTION, version, from: dist });
+    return version;
+  }
+}
