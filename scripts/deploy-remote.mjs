@@ -35,6 +35,7 @@ async function loadReleaseFormat() {
   const sources = [
     'api/src/site/releases/release-format.ts',
     'api/src/site/releases/release-signature.ts',
+    'api/src/site/releases/release-tarball.ts',
     'api/src/site/releases/release-store.ts',
     'api/src/db/database.ts',
     'api/src/db/migrations/all-migrations.ts',
@@ -56,6 +57,10 @@ const { REMOTE_NAMES: REMOTES, RELEASE_NAME, KEPT_DIST_ACTION: KEPT_DIST } = for
 class DeployError extends Error {}
 
 const USAGE = `Usage:
+  npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>]
+  npm run rollback -- <remote> --to <site URL> --token <deploy token> [--version <name>]
+  node scripts/deploy-remote.mjs list <remote> --to <site URL> --token <deploy token>
+      over HTTP, from any clone (a team's CI): the site checks and switches it (DEPLOY_TOKEN may hold the token)
   npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check]
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
@@ -666,6 +671,70 @@ async function rollbackShell({ siteRoot, store }) {
   });
 }
 
+/*
+ * Over HTTP (issue 33): the site's POST /api/releases/<app> takes the built folder as a .tar.gz with a deploy token
+ * (created by the admin for this app), checks it as it will serve it and switches it on every instance. The release
+ * is signed here with the team's key (--key or RELEASE_SIGNING_KEY) under the name it will have, so the servers, who
+ * trust that key for this app, load it. Nothing but the site's URL, the token and the key is needed.
+ */
+async function overHttp(command, name, values) {
+  const site = values.to.replace(/\/+$/, '');
+  const token = values.token || process.env.DEPLOY_TOKEN;
+  if (!token) throw new DeployError('a deploy over HTTP needs a deploy token: --token <token> or DEPLOY_TOKEN (the admin creates one on the Deploys screen)');
+  const call = async (method, route, body, headers = {}) => {
+    let res;
+    try {
+      res = await fetch(`${site}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...headers }, body });
+    } catch (error) {
+      throw new DeployError(`${site} did not answer: ${error.cause?.message ?? error.message}`);
+    }
+    const text = await res.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) throw new DeployError(`${site} answered ${res.status}: ${json?.error?.message ?? (text.slice(0, 500) || res.statusText)}`);
+    return json;
+  };
+  const releases = `/api/releases/${encodeURIComponent(name)}`;
+  if (command === 'list') {
+    const list = await call('GET', releases);
+    console.log(`${name} on ${site}: ${list.served ? `serves ${list.served.version} since ${list.served.since.slice(0, 16).replace('T', ' ')} UTC` : 'no release yet'}`);
+    for (const release of list.releases) {
+      console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${release.createdAt.slice(0, 16).replace('T', ' ')}  ${release.files} files  ${release.by ?? ''}`);
+    }
+    return 0;
+  }
+  if (command === 'rollback') {
+    const change = await call('POST', `${releases}/rollback`, JSON.stringify(values.version ? { version: values.version } : {}), { 'content-type': 'application/json' });
+    console.log(`${name} ${change.version} is live again on ${site} (was ${change.previous}); checked ${change.checked.join(', ')}`);
+    return 0;
+  }
+  const from = values.from ? path.resolve(values.cwd, values.from) : path.join(REPO_ROOT, name === 'shell' ? 'shell' : `mfe-${name}`, 'dist');
+  const check = await format.checkRelease(from, name);
+  if (!check.ok) throw new DeployError(`${rel(from)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
+  const files = await readDistFiles(from);
+  files.delete(format.SIGNATURE_FILE);
+  const signing = await readSigning(values.key ? path.resolve(values.cwd, values.key) : undefined, name);
+  let version = values.version;
+  if (signing.key) {
+    // Signed under the name it will have: asked for, else the manifest's version made free on the site.
+    if (!version) {
+      const taken = new Set((await call('GET', releases)).releases.map((release) => release.version));
+      version = await freeName(async (v) => taken.has(v), check.manifest.version);
+    }
+    files.set(format.SIGNATURE_FILE, format.signFiles(files, name, version, signing.key));
+  }
+  const body = await format.packReleaseTarball(files);
+  console.log(`${name}: sending ${rel(from)} (${check.manifest.version}${version && version !== check.manifest.version ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
+  const change = await call('POST', `${releases}${version ? `?version=${encodeURIComponent(version)}` : ''}`, body, { 'content-type': 'application/gzip' });
+  console.log(`  checked ${change.checked.join(', ')}`);
+  console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}). Undo with: npm run rollback -- ${name} --to ${site} --token <token>`);
+  return 0;
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   let parsed;
@@ -678,6 +747,7 @@ async function main(argv) {
         version: { type: 'string' },
         to: { type: 'string' },
         key: { type: 'string' },
+        token: { type: 'string' },
         'skip-load-check': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -699,6 +769,16 @@ async function main(argv) {
   }
   // npm runs scripts from the repo root; paths on the command line are relative to where it was typed.
   const cwd = process.env.INIT_CWD || process.cwd();
+  // --to <site URL>: over HTTP, with a deploy token (rollback's --to <version> is --version there).
+  if (/^https?:\/\//i.test(values.to ?? '')) {
+    try {
+      return await overHttp(command, name, { ...values, cwd });
+    } catch (error) {
+      if (!(error instanceof DeployError)) throw error;
+      console.error(`✖ ${error.message}`);
+      return 1;
+    }
+  }
   const siteRoot = path.resolve(cwd, process.env.SITE_ROOT || REPO_ROOT);
   // DATABASE_URL on PostgreSQL (as the server is given): the release goes to every instance through the database.
   const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;

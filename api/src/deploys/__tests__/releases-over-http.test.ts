@@ -1,4 +1,6 @@
-import { readdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -137,7 +139,60 @@ function zeros(size: number): Readable {
   });
 }
 
+const DEPLOY_SCRIPT = path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs');
+
+/** `npm run deploy -- …` from another clone: only the site's URL, a token and the key. */
+function script(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, RELEASE_TRUSTED_KEYS: '', DATABASE_URL: '', ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function folder(files: Map<string, Buffer>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'blog-dist-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  for (const [file, content] of files) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  return dir;
+}
+
 describe('deploys over HTTP with a deploy token (one instance)', () => {
+  it('npm run deploy/rollback -- blog --to <url> --token <token> --key <file>: signed, served, listed, rolled back', async () => {
+    const key = newSigningKey();
+    const s = await start({ RELEASE_TRUSTED_KEYS: trustedKeyEntry(['blog'], key.publicKey) });
+    const blog = await token(s, ['blog'], 'blog CI');
+    const dist = await folder(blogBuild('4.0.0', 'Blog four'));
+    const keyFile = path.join(dist, '..', `${path.basename(dist)}.key`);
+    await writeFile(keyFile, key.privateKeyPem, { mode: 0o600 });
+    cleanups.push(() => rm(keyFile, { force: true }));
+
+    const unsigned = await script(['deploy', 'blog', '--to', s.server.url, '--token', blog, '--from', dist]);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stderr).toContain('answered 400: the release is not signed by a key trusted for blog');
+
+    const deployed = await script(['deploy', 'blog', '--to', s.server.url, '--token', blog, '--from', dist, '--key', keyFile]);
+    expect(deployed.stderr).toBe('');
+    expect(deployed.code).toBe(0);
+    expect(deployed.stdout).toContain(`blog 4.0.0 is live on ${s.server.url}`);
+    expect(await blogTitle(s)).toBe('4.0.0');
+    // The same build again is signed under the next free name.
+    const again = await script(['deploy', 'blog', '--to', s.server.url, '--from', dist, '--key', keyFile], { DEPLOY_TOKEN: blog });
+    expect(again.code).toBe(0);
+    expect(await blogTitle(s)).toBe('4.0.0+2');
+
+    const listed = await script(['list', 'blog', '--to', s.server.url, '--token', blog]);
+    expect(listed.stdout).toMatch(/\* 4\.0\.0\+2 .* blog CI/);
+    const back = await script(['rollback', 'blog', '--to', s.server.url, '--token', blog]);
+    expect(back.code).toBe(0);
+    expect(await blogTitle(s)).toBe('4.0.0');
+    const wrongApp = await script(['rollback', 'marketing', '--to', s.server.url, '--token', blog]);
+    expect(wrongApp.stderr).toContain('answered 403: This deploy token may not deploy marketing.');
+  }, 60_000);
+
   it('deploys a blog release with a blog token, lists it with who deployed it, and rolls back to what was served before', async () => {
     const s = await start();
     const blog = await token(s, ['blog'], 'blog CI');

@@ -21,6 +21,8 @@ import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-
 export { REMOTE_NAMES, type RemoteName };
 // Signing is part of the format: `npm run deploy` signs with the team's key, the server verifies (release-signature.ts).
 export { parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, verifyRelease } from './release-signature';
+// Over HTTP, `npm run deploy -- <app> --to <url>` sends the build as a .tar.gz (release-tarball.ts reads it on the server).
+export { packReleaseTarball } from './release-tarball';
 export const RELEASES_DIR = 'releases';
 export const POINTER_FILE = 'current';
 export const HISTORY_FILE = 'history.json';
