@@ -678,7 +678,7 @@ async function rollbackShell({ siteRoot, store }) {
  * trust that key for this app, load it. Nothing but the site's URL, the token and the key is needed.
  */
 async function overHttp(command, name, values) {
-  const site = values.to.replace(/\/+$/, '');
+  const site = new URL(values.to).origin;
   const token = values.token || process.env.DEPLOY_TOKEN;
   if (!token) throw new DeployError('a deploy over HTTP needs a deploy token: --token <token> or DEPLOY_TOKEN (the admin creates one on the Deploys screen)');
   const call = async (method, route, body, headers = {}) => {

@@ -39,7 +39,7 @@ describeNeedingBuild('deploys over HTTP to two instances on one PostgreSQL, sign
   let databaseWithSchema: string;
 
   const build = (version: string, key = blogKey.privateKeyPem, app = 'blog') => {
-    const files = new Map([
+    const files = new Map<string, Buffer>([
       ['mfe-manifest.json', Buffer.from(JSON.stringify({ ...MANIFESTS.blog, version }))],
       ['assets/remoteEntry.js', Buffer.from(`export const version = ${JSON.stringify(version)};`)],
       ['server/routes.js', Buffer.from(blogServerModule())],

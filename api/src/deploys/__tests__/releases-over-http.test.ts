@@ -105,8 +105,8 @@ const entries = async (dir: string) => (await readdir(dir).catch(() => [] as str
 async function archive(items: Array<{ name: string; type?: 'file' | 'symlink' | 'link' | 'directory'; content?: Buffer; linkname?: string; size?: number; stream?: Readable }>): Promise<Buffer> {
   const packer = pack();
   const chunks: Buffer[] = [];
-  const done = pipeline(packer, createGzip(), async function* (source) {
-    for await (const chunk of source) chunks.push(chunk as Buffer);
+  const done = pipeline(packer, createGzip(), async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) chunks.push(chunk);
   });
   for (const item of items) {
     if (item.stream) {

@@ -138,7 +138,7 @@ function localBackend(siteRoot: string): ReleaseBackend {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
         const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-        let alive = false;
+        let alive: boolean;
         try {
           alive = pid > 0 && pid !== process.pid && process.kill(pid, 0);
         } catch {

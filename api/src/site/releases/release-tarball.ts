@@ -111,8 +111,8 @@ export async function readReleaseTarball(source: Readable | Buffer, limits: Tarb
 export async function packReleaseTarball(files: ReadonlyMap<string, Buffer>): Promise<Buffer> {
   const packer = pack();
   const chunks: Buffer[] = [];
-  const done = pipeline(packer, createGzip(), async function* (source) {
-    for await (const chunk of source) chunks.push(chunk as Buffer);
+  const done = pipeline(packer, createGzip(), async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) chunks.push(chunk);
   });
   for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     await new Promise<void>((resolve, reject) => packer.entry({ name, size: content.length, mode: 0o644, mtime: new Date(0) }, content, (error) => (error ? reject(error) : resolve())));
