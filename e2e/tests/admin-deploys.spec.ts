@@ -1,0 +1,125 @@
+import type { DeployLogPage, DeployToken } from '@site/contracts/deploys';
+import { expect, expectHydrated, test, type Browser, type Page } from '../support/test';
+import { adminGet, adminLogin } from '../support/admin-api';
+import { expectNoSeriousA11yViolations } from '../support/axe';
+import { BASE_URL } from '../support/env';
+import { watchPageErrors } from '../support/page-errors';
+
+/*
+ * Deploy tokens and the deploy log in the admin (issue 33), from a real browser: the owner makes a token for a team's
+ * CI, sees it once (the focus on it, with Copy), finds it listed without the token, and revokes it; the deploy log
+ * shows what the API holds (nothing on a fresh site: its empty state). In both themes, at 1280 and 390 px, axe-clean.
+ */
+
+const THEMES = ['light', 'dark'] as const;
+const WIDTHS = [1280, 390] as const;
+
+async function adminContext(browser: Browser, theme: (typeof THEMES)[number]) {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: WIDTHS[0], height: 900 } });
+  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  await adminLogin(context.request);
+  return context;
+}
+
+/** Each width: the heading, no loading placeholder, fits, axe-clean, and a full-page screenshot to look at. */
+async function checkEachWidth(page: Page, what: string, heading: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${what} wider than ${width}px`).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page, `${what} ${width}px`);
+    await page.screenshot({ path: test.info().outputPath(`${what.replaceAll(' ', '-')}-${width}.png`), fullPage: true });
+  }
+}
+
+for (const theme of THEMES) {
+  test(`a deploy token is made, shown once, listed without it and revoked; the deploy log shows what the API holds (${theme})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const context = await adminContext(browser, theme);
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    const name = `e2e CI ${theme} ${Date.now()}`;
+
+    await page.goto('/admin/deploys');
+    await expect(page.getByRole('heading', { level: 1, name: 'Deploys' })).toBeVisible();
+    await expectHydrated(page);
+    await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Deploys' })).toHaveAttribute('aria-current', 'page');
+
+    // The log as the API holds it: its empty state on a site nothing was deployed to, else its newest entries.
+    const log = await adminGet<DeployLogPage>(context.request, '/api/admin/deploys');
+    const logPanel = page.getByRole('region', { name: 'Deploy log' });
+    if (log.entries.length === 0) await expect(logPanel.getByText('No deploys yet. Each deploy, rollback and refusal shows here as it happens.')).toBeVisible();
+    else await expect(logPanel.getByRole('list', { name: 'Deploys, newest first' }).getByRole('listitem')).toHaveCount(log.entries.length);
+    await expect(logPanel.getByRole('combobox', { name: 'App' })).toHaveValue('');
+
+    // The form says what is missing.
+    const form = page.getByRole('form', { name: 'New deploy token' });
+    await form.getByRole('button', { name: 'Create token' }).click();
+    await expect(form.getByText('Pick at least one app the token may deploy.')).toBeVisible();
+
+    // Made: shown once, with the focus on it.
+    await form.getByRole('textbox', { name: /^Name/ }).fill(name);
+    await form.getByRole('checkbox', { name: /blog/ }).check();
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const notice = page.getByRole('status', { name: `Copy the token for "${name}" now: it will not be shown again.` });
+    await expect(notice).toBeVisible();
+    await expect(notice).toBeFocused();
+    await expect(notice.getByRole('button', { name: 'Copy Deploy token' })).toBeVisible();
+    const token = (await notice.getByRole('figure').filter({ hasText: 'Deploy token' }).locator('code').textContent())!.trim();
+    expect(token).toMatch(/^dpl_[\w-]{43}$/);
+
+    // Listed, never used, and never with the token: not on the page's list, not in the API's.
+    const row = page.getByRole('list', { name: 'Deploy tokens' }).getByRole('listitem').filter({ hasText: name });
+    await expect(row).toContainText('Never used');
+    await expect(row).toContainText('blog');
+    await expect(page.getByRole('list', { name: 'Deploy tokens' })).not.toContainText(token);
+    const listed = await adminGet<{ tokens: DeployToken[] }>(context.request, '/api/admin/deploy-tokens');
+    expect(JSON.stringify(listed)).not.toContain(token);
+    const id = listed.tokens.find((t) => t.name === name)!.id;
+
+    await checkEachWidth(page, `deploys ${theme} token shown`, 'Deploys');
+    await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+
+    // Put away, and not shown again after a reload either.
+    await notice.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(page.getByText(token)).toHaveCount(0);
+    await page.reload();
+    await expectHydrated(page);
+    await expect(row).toBeVisible();
+    expect(await page.content()).not.toContain(token);
+
+    // Revoked after a confirm: gone from the screen and the API.
+    await row.getByRole('button', { name: `Revoke ${name}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Revoke deploy token' });
+    await expect(dialog).toBeVisible();
+    await expectNoSeriousA11yViolations(page, `revoke dialog ${theme}`);
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(row).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: /^Live tokens/ })).toBeFocused();
+    const after = await adminGet<{ tokens: DeployToken[] }>(context.request, '/api/admin/deploy-tokens');
+    expect(after.tokens.map((t) => t.id)).not.toContain(id);
+
+    await expect(page.getByText('Deploy token revoked')).toBeVisible();
+    // The toast gone first: axe reads a toast mid-animation as faint text.
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+    await checkEachWidth(page, `deploys ${theme} after revoke`, 'Deploys');
+
+    // The dashboard's Recent deploys, with its way to the whole log.
+    await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+    await page.goto('/admin/dashboard');
+    await expectHydrated(page);
+    const recent = page.getByRole('region', { name: 'Recent deploys' });
+    await expect(recent).toBeVisible();
+    if (log.entries.length === 0) await expect(recent.getByText('No deploys yet.')).toBeVisible();
+    await recent.screenshot({ path: test.info().outputPath(`dashboard-recent-deploys-${theme}.png`) });
+    await recent.getByRole('link', { name: 'All deploys' }).click();
+    await expect(page).toHaveURL(/\/admin\/deploys$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Deploys' })).toBeVisible();
+
+    errors.expectClean();
+    await context.close();
+  });
+}
