@@ -7,8 +7,10 @@ import { watchPageErrors } from '../support/page-errors';
 
 /*
  * Deploy tokens and the deploy log in the admin (issue 33), from a real browser: the owner makes a token for a team's
- * CI, sees it once (the focus on it, with Copy), finds it listed without the token, and revokes it; the deploy log
- * shows what the API holds (nothing on a fresh site: its empty state). In both themes, at 1280 and 390 px, axe-clean.
+ * CI, sees it once (the focus on it, with Copy), finds it listed without the token; the CI uses it over HTTP (for
+ * another app: refused, and the deploy log shows the refusal; for its own app: its last use is shown); the owner
+ * revokes it and it answers 401. The log shows what the API holds (its empty state on a fresh site). In both themes,
+ * at 1280 and 390 px, axe-clean.
  */
 
 const THEMES = ['light', 'dark'] as const;
@@ -82,13 +84,27 @@ for (const theme of THEMES) {
     await checkEachWidth(page, `deploys ${theme} token shown`, 'Deploys');
     await page.setViewportSize({ width: WIDTHS[0], height: 900 });
 
-    // Put away, and not shown again after a reload either.
+    // Used by a team's CI: for another app it is refused (403) and the log says so; for its own app it is let in
+    // (the releases list) and its last use is noted with the address.
+    const bearer = { authorization: `Bearer ${token}` };
+    const wrongApp = await context.request.post('/api/releases/marketing/rollback', { headers: bearer, data: {} });
+    expect(wrongApp.status(), await wrongApp.text()).toBe(403);
+    expect(((await wrongApp.json()) as { error: { code: string } }).error.code).toBe('token_not_for_app');
+    const ownApp = await context.request.get('/api/releases/blog', { headers: bearer });
+    expect(ownApp.status(), await ownApp.text()).toBe(200);
+
+    // Put away, and not shown again after a reload either; the reload shows the token's last use and the refusal.
     await notice.getByRole('button', { name: 'I have copied it' }).click();
     await expect(page.getByText(token)).toHaveCount(0);
     await page.reload();
     await expectHydrated(page);
-    await expect(row).toBeVisible();
+    await expect(row).toContainText(/Last used just now from \S+/);
     expect(await page.content()).not.toContain(token);
+    await logPanel.getByRole('combobox', { name: 'App' }).selectOption('marketing');
+    const refusal = logPanel.getByRole('article', { name: 'Rollback of marketing: refused' }).filter({ hasText: 'This deploy token may not deploy marketing.' }).first();
+    await expect(refusal).toBeVisible();
+    await expect(refusal).toContainText('Refused');
+    await expect(refusal).toContainText('Rollback');
 
     // Revoked after a confirm: gone from the screen and the API.
     await row.getByRole('button', { name: `Revoke ${name}` }).click();
@@ -101,6 +117,8 @@ for (const theme of THEMES) {
     await expect(page.getByRole('heading', { name: /^Live tokens/ })).toBeFocused();
     const after = await adminGet<{ tokens: DeployToken[] }>(context.request, '/api/admin/deploy-tokens');
     expect(after.tokens.map((t) => t.id)).not.toContain(id);
+    // Revoked means refused: its own app now answers 401.
+    expect((await context.request.get('/api/releases/blog', { headers: bearer })).status()).toBe(401);
 
     await expect(page.getByText('Deploy token revoked')).toBeVisible();
     // The toast gone first: axe reads a toast mid-animation as faint text.
@@ -113,7 +131,10 @@ for (const theme of THEMES) {
     await expectHydrated(page);
     const recent = page.getByRole('region', { name: 'Recent deploys' });
     await expect(recent).toBeVisible();
-    if (log.entries.length === 0) await expect(recent.getByText('No deploys yet.')).toBeVisible();
+    // At least this test's refusal; at most the five newest.
+    const recentItems = recent.getByRole('list', { name: 'Recent deploys, newest first' }).getByRole('listitem');
+    await expect(recentItems.first()).toBeVisible();
+    expect(await recentItems.count()).toBeLessThanOrEqual(5);
     await recent.screenshot({ path: test.info().outputPath(`dashboard-recent-deploys-${theme}.png`) });
     await recent.getByRole('link', { name: 'All deploys' }).click();
     await expect(page).toHaveURL(/\/admin\/deploys$/);
