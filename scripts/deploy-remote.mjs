@@ -19,6 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -735,6 +736,36 @@ async function overHttp(command, name, values) {
   return 0;
 }
 
+/**
+ * Runs a deploy or rollback on this machine and writes its outcome to the site's deploy log (PostgreSQL with
+ * DATABASE_URL, else DATA_DIR's SQLite file when the site has one). A log that cannot be written is said, not fatal.
+ */
+async function logged(command, app, cwd, work) {
+  const by = `npm run ${command} (${userInfo().username}@${hostname()})`;
+  let entry;
+  try {
+    const result = await work();
+    entry = { result: 'ok', version: result?.version ?? null, previous: result?.previous ?? null, message: null };
+    return 0;
+  } catch (error) {
+    entry = { result: error instanceof DeployError ? 'refused' : 'failed', version: null, previous: null, message: error.message };
+    throw error;
+  } finally {
+    try {
+      const store = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')).href);
+      // As the server reads it: DATA_DIR, else ./data where the command runs (npm start's, from the repo).
+      const dataDir = path.resolve(cwd, process.env.DATA_DIR || 'data');
+      const log = await store.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
+      if (log) {
+        await log.record({ app, action: command, by, from: null, ...entry });
+        await log.close();
+      }
+    } catch (error) {
+      console.warn(`  (the deploy log could not be written: ${error.message})`);
+    }
+  }
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   let parsed;
@@ -785,18 +816,22 @@ async function main(argv) {
   try {
     const signing = command === 'deploy' && !isShell ? await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, name) : undefined;
     const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store, signing };
-    if (isShell) {
-      const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
-      await (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });
-    } else if (command === 'deploy') {
-      const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
-      await (store ? deployShared : deploy)({ ...options, from, version: values.version });
-    } else if (command === 'rollback') {
-      await (store ? rollbackShared : rollback)({ ...options, to: values.to });
-    } else {
+    if (command === 'list') {
       await (store ? listShared : list)(options);
+      return 0;
     }
-    return 0;
+    // Written to the site's deploy log as it happens, like a deploy over HTTP (the admin dashboard shows it).
+    return await logged(command, name, cwd, async () => {
+      if (isShell) {
+        const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
+        return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });
+      }
+      if (command === 'deploy') {
+        const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
+        return (store ? deployShared : deploy)({ ...options, from, version: values.version });
+      }
+      return (store ? rollbackShared : rollback)({ ...options, to: values.to });
+    });
   } catch (error) {
     if (!(error instanceof DeployError)) throw error;
     console.error(`✖ ${error.message}`);

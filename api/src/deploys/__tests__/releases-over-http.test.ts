@@ -230,6 +230,24 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
     expect(log[0]!.message).toContain('no release of blog is named 9.9.9');
   });
 
+  it('a deploy and a refused rollback by npm run on the serving machine are in the same deploy log', async () => {
+    const s = await start();
+    const dist = await folder(blogBuild('7.0.0', 'Blog seven'));
+    const env = { SITE_ROOT: s.site.root, DATA_DIR: s.server.dataDir, INIT_CWD: s.site.root };
+    const deployed = await script(['deploy', 'blog', '--from', dist], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(await blogTitle(s)).toBe('7.0.0');
+    const refused = await script(['rollback', 'blog', '--to', 'no-such-release'], env);
+    expect(refused.code).toBe(1);
+    const log = await deployLog(s);
+    expect(log.slice(0, 2).map((e) => [e.action, e.version, e.result])).toEqual([
+      ['rollback', null, 'refused'],
+      ['deploy', '7.0.0', 'ok'],
+    ]);
+    expect(log[1]!.by).toMatch(/^npm run deploy \(/);
+    expect(log[0]!.message).toContain('no-such-release');
+  }, 60_000);
+
   it('answers 401 without a valid token and 403 for another app, each written to the deploy log, nothing changed', async () => {
     const s = await start();
     const blog = await token(s, ['blog']);

@@ -9,7 +9,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
-import { openDatabase } from '../../db/database';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
+import { createDeployLog, type DeployLog } from '../../deploys/deploy-log';
 import { schemaChannelSql } from '../../db/pg-listen';
 import type { Database } from '../../db/schema';
 import type { InstanceServing } from '../../health/deployed-remotes';
@@ -204,4 +207,19 @@ export async function readInstanceReports(db: Db): Promise<InstanceReport[]> {
 export async function openReleaseStore(databaseUrl: string) {
   const handle = await openDatabase({ databaseUrl, dataDir: '' });
   return { db: handle.db, close: () => handle.close() };
+}
+
+/**
+ * For npm run deploy/rollback on the serving machine: writes each outcome to the site's deploy log (the admin
+ * dashboard's), as deploys over HTTP do. The site's database: PostgreSQL with DATABASE_URL, else the SQLite file in
+ * DATA_DIR when the site has one (a site that never started has no log to write to: undefined).
+ */
+export async function openDeployLog(options: { databaseUrl?: string; dataDir: string }): Promise<{ record: DeployLog['record']; close(): Promise<void> } | undefined> {
+  if (!options.databaseUrl) {
+    const file = path.join(options.dataDir, SQLITE_FILE_NAME);
+    if (!(await stat(file).then(() => true, () => false))) return undefined;
+  }
+  const handle = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const log = createDeployLog(handle.db);
+  return { record: (entry) => log.record(entry), close: () => handle.close() };
 }
