@@ -104,7 +104,8 @@ export function createDeployTokenService(deps: { repository: DeployTokensReposit
       if (!stored) return refuse(new UnauthorizedError(DEPLOY_MESSAGES.badToken, { code: 'deploy_token_invalid' }), { from, app, reason: 'unknown' });
       if (stored.revokedAt) return refuse(new UnauthorizedError(DEPLOY_MESSAGES.badToken, { code: 'deploy_token_invalid' }), { from, app, tokenId: stored.id, reason: 'revoked' });
       if (!stored.apps.includes(app)) {
-        return refuse(new ForbiddenError(DEPLOY_MESSAGES.wrongApp(app), { code: 'token_not_for_app' }), { from, app, tokenId: stored.id, reason: 'wrong_app' });
+        // The token is known: the deploy log names it (the error carries its name, never the token).
+        return refuse(Object.assign(new ForbiddenError(DEPLOY_MESSAGES.wrongApp(app), { code: 'token_not_for_app' }), { tokenName: stored.name }), { from, app, tokenId: stored.id, reason: 'wrong_app' });
       }
       await repository.markUsed(stored.id, clock().toISOString(), from);
       return { id: stored.id, name: stored.name, apps: stored.apps };

@@ -56,7 +56,9 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
     } catch (failure) {
       if (action) {
         const message = failure instanceof Error ? failure.message : String(failure);
-        await (services.deployLog.record as (entry: unknown) => Promise<unknown>)({ app, action, version: null, previous: null, result: 'refused', by: 'a bad deploy token', from, message }).catch(() => undefined);
+        const tokenName = (failure as { tokenName?: unknown }).tokenName;
+        const by = typeof tokenName === 'string' ? tokenName : 'a bad deploy token';
+        await (services.deployLog.record as (entry: unknown) => Promise<unknown>)({ app, action, version: null, previous: null, result: 'refused', by, from, message }).catch(() => undefined);
       }
       throw failure;
     }

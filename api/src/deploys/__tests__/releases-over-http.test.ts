@@ -250,7 +250,7 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
 
   it('answers 401 without a valid token and 403 for another app, each written to the deploy log, nothing changed', async () => {
     const s = await start();
-    const blog = await token(s, ['blog']);
+    const blog = await token(s, ['blog'], 'blog CI');
     const body = await packReleaseTarball(blogBuild('2.0.0', 'Blog two'));
     expect((await send(s, 'blog', body, undefined)).status).toBe(401);
     expect((await send(s, 'blog', body, 'dpl_not-a-token')).status).toBe(401);
@@ -262,6 +262,9 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
     const log = await deployLog(s);
     expect(log.filter((e) => e.result === 'refused')).toHaveLength(4);
     expect(log.map((e) => e.app).sort()).toEqual(['blog', 'blog', 'marketing', 'shell']);
+    // A known token used for another app is named; an unknown one is not.
+    expect(log.filter((e) => e.app !== 'blog').map((e) => e.by)).toEqual(['blog CI', 'blog CI']);
+    expect(log.filter((e) => e.app === 'blog').map((e) => e.by)).toEqual(['a bad deploy token', 'a bad deploy token']);
   });
 
   it('refuses archives with .. paths, absolute paths, links or a 1 GB expansion, writing nothing', async () => {
