@@ -104,6 +104,10 @@ export interface Config {
   retentionEventDays?: number;
   /** RETENTION_ANALYSIS_DAYS (default 365): stored analyses are deleted after this, unless opened in the last 90 days. */
   retentionAnalysisDays?: number;
+  /** RETENTION_RELEASE_DAYS (default 30): shared releases (PostgreSQL) this recent are never pruned. */
+  retentionReleaseDays?: number;
+  /** RETENTION_RELEASE_KEEP (default 10): besides its pointer, each remote keeps this many of its rollback stack's last versions. */
+  retentionReleaseKeep?: number;
   /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
@@ -224,6 +228,8 @@ const envSchema = z.object({
   RETENTION_DELIVERY_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(30),
   RETENTION_EVENT_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(90),
   RETENTION_ANALYSIS_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(365),
+  RETENTION_RELEASE_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(30),
+  RETENTION_RELEASE_KEEP: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1000).default(10),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   RELEASE_TRUSTED_KEYS: z
     .string()
@@ -315,6 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDeliveryDays: e.RETENTION_DELIVERY_DAYS,
     retentionEventDays: e.RETENTION_EVENT_DAYS,
     retentionAnalysisDays: e.RETENTION_ANALYSIS_DAYS,
+    retentionReleaseDays: e.RETENTION_RELEASE_DAYS,
+    retentionReleaseKeep: e.RETENTION_RELEASE_KEEP,
     metricsToken: e.METRICS_TOKEN,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,

@@ -110,6 +110,8 @@ export function createServices(deps: {
     | 'retentionDeliveryDays'
     | 'retentionEventDays'
     | 'retentionAnalysisDays'
+    | 'retentionReleaseDays'
+    | 'retentionReleaseKeep'
     | 'releaseTrustedKeys'
   >;
   /** The database round trip the health check makes. */
@@ -245,7 +247,13 @@ export function createServices(deps: {
       repository: createRetentionRepository(deps.db),
       logger,
       jobs: deps.jobs,
-      rules: { deliveryDays: deps.config.retentionDeliveryDays, eventDays: deps.config.retentionEventDays, analysisDays: deps.config.retentionAnalysisDays },
+      rules: {
+        deliveryDays: deps.config.retentionDeliveryDays,
+        eventDays: deps.config.retentionEventDays,
+        analysisDays: deps.config.retentionAnalysisDays,
+        releaseDays: deps.config.retentionReleaseDays,
+        releaseKeep: deps.config.retentionReleaseKeep,
+      },
     }),
   };
 }

@@ -1,4 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { REMOTE_NAMES } from '@site/contracts/manifest';
+import { isPostgres } from '../db/full-text-search';
 import type { Database } from '../db/schema';
 
 /**
@@ -30,7 +32,23 @@ export interface RetentionRepository {
    * ever had. Answers how many raw events it removed.
    */
   expireEventDay(day: string, rolledAt: string): Promise<number>;
+  /**
+   * The shared release store (PostgreSQL; on SQLite its tables stay empty and this answers 0): up to `batch` releases
+   * of each remote that are none of: the remote's pointer, the last `keepLast` versions of its stack (what a rollback
+   * can return to), created at or after `createdBefore`. A remote without a pointer keeps every release. Each remote in
+   * its own short transaction under the remote's deploy lock (release-store.ts `releaseTransaction`), so a deploy or
+   * rollback of it either sees the pruning done or not begun. Answers how many releases went.
+   */
+  pruneReleases(createdBefore: string, keepLast: number, batch: number): Promise<number>;
+  /**
+   * Up to `batch` stored files (release_blobs) that no release left references. Under every remote's deploy lock: a
+   * deploy stores a file only when its hash is not already there, so a file it counts on must not go meanwhile.
+   */
+  pruneReleaseBlobs(batch: number): Promise<number>;
 }
+
+/** The deploy lock of a remote: the key release-store.ts `releaseTransaction` takes (one deploy of a remote at a time). */
+const deployLock = (trx: Transaction<Database>, remote: string) => sql`select pg_advisory_xact_lock(hashtext(${`site-release:${remote}`}))`.execute(trx);
 
 /** The day after a YYYY-MM-DD day. */
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -120,6 +138,54 @@ export function createRetentionRepository(db: Kysely<Database>): RetentionReposi
         await rollUp(trx, day, rolledAt);
         const deleted = await trx.deleteFrom('events').where('at', '>=', day).where('at', '<', nextDay(day)).executeTakeFirst();
         return Number(deleted.numDeletedRows);
+      });
+    },
+    async pruneReleases(createdBefore, keepLast, batch) {
+      if (!isPostgres(db)) return 0;
+      const remotes = (await db.selectFrom('releases').select('remote').distinct().where('created_at', '<', createdBefore).execute()).map((r) => r.remote);
+      let removed = 0;
+      for (const remote of remotes) {
+        removed += await db.transaction().execute(async (trx) => {
+          await deployLock(trx, remote);
+          const pointer = await trx.selectFrom('release_pointers').select(['version', 'stack']).where('remote', '=', remote).executeTakeFirst();
+          // No pointer: nothing says which release is served or wanted back; keep them all.
+          if (!pointer) return 0;
+          const stack = JSON.parse(pointer.stack) as unknown;
+          const kept = new Set([pointer.version, ...(Array.isArray(stack) ? stack.filter((v): v is string => typeof v === 'string').slice(-keepLast) : [])]);
+          // Oldest first; `batch + kept` rows read at most, so a batch is found even when every kept one is among them.
+          const old = await trx
+            .selectFrom('releases')
+            .select('version')
+            .where('remote', '=', remote)
+            .where('created_at', '<', createdBefore)
+            .orderBy('created_at')
+            .orderBy('version')
+            .limit(batch + kept.size)
+            .execute();
+          const versions = old.map((r) => r.version).filter((v) => !kept.has(v)).slice(0, batch);
+          if (versions.length === 0) return 0;
+          await trx.deleteFrom('releases').where('remote', '=', remote).where('version', 'in', versions).execute();
+          return versions.length;
+        });
+      }
+      return removed;
+    },
+    async pruneReleaseBlobs(batch) {
+      if (!isPostgres(db)) return 0;
+      return db.transaction().execute(async (trx) => {
+        // Every remote's deploy lock, in one order (a deploy takes one; two prunes take them alike): the remotes known to
+        // the contracts, the shell, and any name the store holds.
+        const stored = await trx.selectFrom('release_pointers').select('remote').union(trx.selectFrom('releases').select('remote')).execute();
+        const names = [...new Set<string>([...REMOTE_NAMES, 'shell', ...stored.map((r) => r.remote)])].sort();
+        for (const name of names) await deployLock(trx, name);
+        // A file is referenced when it is a value of some release's `files` ({ path: hash }); the releases left after
+        // pruning are a bounded few per remote, so this anti-join's hash side stays small.
+        const result = await sql`
+          delete from release_blobs where hash in (
+            select b.hash from release_blobs b
+            where not exists (select 1 from releases r cross join lateral jsonb_each_text(r.files::jsonb) f where f.value = b.hash)
+            limit ${batch})`.execute(trx);
+        return Number(result.numAffectedRows ?? 0);
       });
     },
   };

@@ -6,6 +6,8 @@ import type { RetentionRepository } from './retention-repository';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows removed per transaction: short enough that no writer waits long behind one. */
 export const RETENTION_BATCH = 500;
+/** Shared releases and their files removed per transaction (a file may be megabytes). */
+export const RELEASE_BATCH = 50;
 
 export interface RetentionRules {
   /** Finished outgoing webhook deliveries and their attempts are kept this many days (RETENTION_DELIVERY_DAYS, 30). */
@@ -14,9 +16,13 @@ export interface RetentionRules {
   eventDays: number;
   /** Stored analyses are kept this many days (RETENTION_ANALYSIS_DAYS, 365), longer when their permalink was opened. */
   analysisDays: number;
+  /** Shared releases (PostgreSQL) created this many days ago or less are kept, whatever else (RETENTION_RELEASE_DAYS, 30). */
+  releaseDays: number;
+  /** Besides its pointer, each remote keeps the last this many versions of its rollback stack (RETENTION_RELEASE_KEEP, 10). */
+  releaseKeep: number;
 }
 
-export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365 };
+export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365, releaseDays: 30, releaseKeep: 10 };
 /**
  * A UTC day is rolled up this long after it ends: a browser's `at` is kept up to 10 minutes in the past
  * (events/event-service.ts, CLIENT_TIME_PAST_MS), so no event can fall in the day after that. Until then the funnel reads
@@ -40,7 +46,9 @@ export interface RetentionService {
  * (event_daily, event_days_rolled) soon after it ends, which the funnel reads instead of the day's raw events, and raw
  * events older than `eventDays` are deleted a whole UTC day per transaction, so the dashboard's counts stay the same
  * for any window; stored
- * analyses after `analysisDays`, unless their permalink was opened in the last ANALYSIS_OPENED_KEEP_DAYS.
+ * analyses after `analysisDays`, unless their permalink was opened in the last ANALYSIS_OPENED_KEEP_DAYS; shared releases
+ * (PostgreSQL's release store) that are neither a remote's pointer, nor among the last `releaseKeep` of its rollback
+ * stack, nor created in the last `releaseDays`, then the stored files no release left references.
  */
 export function createRetentionService(deps: {
   repository: RetentionRepository;
@@ -53,6 +61,8 @@ export function createRetentionService(deps: {
     deliveryDays: deps.rules?.deliveryDays ?? DEFAULT_RETENTION.deliveryDays,
     eventDays: deps.rules?.eventDays ?? DEFAULT_RETENTION.eventDays,
     analysisDays: deps.rules?.analysisDays ?? DEFAULT_RETENTION.analysisDays,
+    releaseDays: deps.rules?.releaseDays ?? DEFAULT_RETENTION.releaseDays,
+    releaseKeep: deps.rules?.releaseKeep ?? DEFAULT_RETENTION.releaseKeep,
   };
   const job: Job = deps.jobs.add({
     name: 'retention',
@@ -62,10 +72,15 @@ export function createRetentionService(deps: {
       const now = run.now().getTime();
       const iso = (ms: number) => new Date(ms).toISOString();
       let done = 0;
-      const steps: Array<[string, () => Promise<number>]> = [
-        ['outgoing webhook deliveries', () => deps.repository.pruneDeliveries(iso(now - rules.deliveryDays * DAY_MS), RETENTION_BATCH)],
-        ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH)],
-        ['analyses', () => deps.repository.pruneAnalyses(iso(now - rules.analysisDays * DAY_MS), iso(now - ANALYSIS_OPENED_KEEP_DAYS * DAY_MS), RETENTION_BATCH)],
+      // Each step: what it removes, one batch of it, and the batch's size (fewer removed: nothing left for now).
+      const steps: Array<[string, () => Promise<number>, number]> = [
+        ['outgoing webhook deliveries', () => deps.repository.pruneDeliveries(iso(now - rules.deliveryDays * DAY_MS), RETENTION_BATCH), RETENTION_BATCH],
+        ['admin sessions', () => deps.repository.pruneSessions(iso(now - ADMIN_SESSION_MAX_AGE_MS), iso(now - ADMIN_SESSION_IDLE_MS), RETENTION_BATCH), RETENTION_BATCH],
+        ['analyses', () => deps.repository.pruneAnalyses(iso(now - rules.analysisDays * DAY_MS), iso(now - ANALYSIS_OPENED_KEEP_DAYS * DAY_MS), RETENTION_BATCH), RETENTION_BATCH],
+        // Releases first, then the files only they referenced. A release row holds a manifest and a file list, and a
+        // file may be megabytes: smaller batches.
+        ['shared releases', () => deps.repository.pruneReleases(iso(now - rules.releaseDays * DAY_MS), rules.releaseKeep, RELEASE_BATCH), RELEASE_BATCH],
+        ['shared release files', () => deps.repository.pruneReleaseBlobs(RELEASE_BATCH), RELEASE_BATCH],
       ];
       // Tracking events. Every complete UTC day is rolled up into daily aggregates (the funnel reads them, and raw events
       // of today only), newest first so that the dashboard's days come first; a day is complete ROLLUP_GRACE_MS after
@@ -100,13 +115,13 @@ export function createRetentionService(deps: {
       }
       if (rolled > 0) deps.logger.info({ removed: rolled, what: 'tracking events' }, 'retention: removed raw events past their days (rolled up)');
       done += rolled;
-      for (const [what, step] of steps) {
+      for (const [what, step, batch] of steps) {
         let removed = 0;
         for (;;) {
           if (run.signal.aborted) break;
           const n = await step();
           removed += n;
-          if (n < RETENTION_BATCH) break;
+          if (n < batch) break;
           // Let requests in between two batches.
           await new Promise((resolve) => setImmediate(resolve));
         }
