@@ -146,7 +146,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
   // Rendered public pages, kept until what they were made from changes (site/render-cache.ts); content changes reach
   // every instance's cache through PostgreSQL (site/content-events.ts).
-  const renderCache = createRenderCache({ maxBytes: config.renderCacheBytes });
+  // On the app's clock, as everything else that ages (tests move it to see a kept page or document age out).
+  const renderCache = createRenderCache({ maxBytes: config.renderCacheBytes, clock: () => clock().getTime() });
   const renderQueue = createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs });
   // METRICS_TOKEN: GET /metrics (lib/metrics.ts). Without it nothing is counted: the default path pays nothing.
   const outboxStats = createOutboxStatsRepository(database.db);

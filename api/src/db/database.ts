@@ -1,6 +1,6 @@
 import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
@@ -38,6 +38,8 @@ export interface OpenDatabaseOptions {
   logger?: Logger;
   /** A span per query (OpenTelemetry tracing is on): db/traced-dialect.ts. */
   trace?: boolean;
+  /** Told of every query run (Kysely's `log`): tests count what a request reads. */
+  onQuery?: (event: LogEvent) => void;
 }
 
 export const SQLITE_FILE_NAME = 'site.db';
@@ -142,7 +144,7 @@ async function openSqlite(dataDir: string, options: OpenDatabaseOptions) {
   await securePrivateDataDir(dataDir, options.logger);
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   const dialect = new LibsqlDialect({ path: file });
-  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'sqlite') : dialect });
+  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'sqlite') : dialect, ...(options.onQuery ? { log: options.onQuery } : {}) });
   return { dialect: 'sqlite' as const, db, migrationTableSchema: undefined, poolStats: () => ({ waiting: sqliteQueueLength(file) }) };
 }
 
@@ -167,7 +169,7 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
   // The migrator's table lookups read our schema only (pg-introspector.ts): another site's schema dropped meanwhile
   // cannot fail our start.
   const dialect = withSchemaScopedIntrospector(new PostgresDialect({ pool }), schema);
-  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'postgresql') : dialect });
+  const db = new Kysely<Database>({ dialect: options.trace ? tracedDialect(dialect, 'postgresql') : dialect, ...(options.onQuery ? { log: options.onQuery } : {}) });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   // Kysely looks for its migration tables in every schema unless told which one is ours.
   return { dialect: 'postgres' as const, db, migrationTableSchema: schema, poolStats };

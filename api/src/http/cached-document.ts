@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { pickEncoding } from '../lib/compression';
 import { matchesIfNoneMatch, strongEtag } from '../lib/etag';
-import { bodyOf, type CachedPage, type RenderCache } from '../site/render/render-cache';
+import { bodyOf, DOCUMENT_MAX_AGE_MS, type CachedPage, type RenderCache } from '../site/render/render-cache';
 
 /** A document the API makes from public content: its text, and when what it shows last changed (an HTTP date). */
 export interface MadeDocument {
@@ -14,7 +14,9 @@ export interface MadeDocument {
  * once, kept under `key` with `tags` (a post published, changed or taken down drops it on every instance: the same
  * tags as the pages, lib/content-tags.ts), its brotli and gzip bodies made once, a strong ETag and `Last-Modified`, and
  * 304 for a client that has it. Without the cache (RENDER_CACHE_MB=0) it is made on each request, answered the same.
- * Its cost per request is therefore a lookup, however large the stored data: the making happens once per change.
+ * Its cost per request is therefore a lookup, however large the stored data: the making happens once per change. It
+ * has no clock in it, so unlike a page it does not age out after a minute (which re-made each document, and the
+ * sitemap's parts over every published post, once a minute): it is kept until a change drops it (DOCUMENT_MAX_AGE_MS).
  */
 export async function sendDocument(
   ctx: Context,
@@ -58,14 +60,14 @@ async function cachedOrMade(cache: RenderCache | undefined, options: { key: stri
   if (lookup.stale) {
     // Past its age: this request sends the kept one and makes the next in the background (one at a time).
     void options.make().then(
-      (made) => lookup.done({ status: 200, html: made.body, tags: options.tags, cacheable: true, lastModified: made.lastModified }),
+      (made) => lookup.done({ status: 200, html: made.body, tags: options.tags, cacheable: true, lastModified: made.lastModified, maxAgeMs: DOCUMENT_MAX_AGE_MS }),
       () => lookup.done(undefined),
     );
     return lookup.stale;
   }
   try {
     const made = await options.make();
-    return lookup.done({ status: 200, html: made.body, tags: options.tags, cacheable: true, lastModified: made.lastModified })!;
+    return lookup.done({ status: 200, html: made.body, tags: options.tags, cacheable: true, lastModified: made.lastModified, maxAgeMs: DOCUMENT_MAX_AGE_MS })!;
   } finally {
     if (!lookup.settled) lookup.done(undefined);
   }

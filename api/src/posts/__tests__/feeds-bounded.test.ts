@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogPostPath } from '@site/contracts/blog-routes';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
@@ -18,6 +19,9 @@ describe.each(testBackends().map((b) => b.name))('feed and sitemap at any number
   let site: SiteFixture;
   const schema = uniqueSchema();
   let published: string[] = [];
+  const queries: string[] = [];
+  /** The app's clock (the render cache's too): a test moves it on. */
+  let clockOffset = 0;
 
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
   const locs = (xml: string) => [...xml.matchAll(/<loc>(.*?)<\/loc>/g)].map((m) => m[1]!);
@@ -46,7 +50,12 @@ describe.each(testBackends().map((b) => b.name))('feed and sitemap at any number
     server = await startTestServer({
       siteRoot: site.root,
       env: { SITEMAP_URLS_PER_FILE: String(PER_FILE), ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}) },
-      deps: backend === 'postgres' ? { database: { pgSchema: schema } } : {},
+      // Every query the app runs is noted (Kysely's log), so a test can say which ones a request made. The scheduler polls
+      // hourly here: no query of its own lands in the middle of a test.
+      deps: { database: { ...(backend === 'postgres' ? { pgSchema: schema } : {}), onQuery: (event) => queries.push(event.query.sql) },
+        schedulerPollMs: 3_600_000,
+        clock: () => new Date(Date.now() + clockOffset),
+      },
     });
     for (let i = 1; i <= 57; i++) await publish(i);
     const { total } = await server.instance.services.posts.pagePublished({ limit: 1 });
@@ -97,6 +106,23 @@ describe.each(testBackends().map((b) => b.name))('feed and sitemap at any number
     expect(posts).toEqual(published.map((slug) => `${ORIGIN}${blogPostPath(slug)}`));
     expect((await get('/sitemaps/posts-4.xml')).status).toBe(404);
     expect((await get('/sitemaps/posts-0.xml')).status).toBe(400);
+  });
+
+  it('a kept feed or sitemap reads no post, minutes later too: it is kept until a post changes (cost per request: a lookup)', async () => {
+    const documents = ['/blog/rss.xml', '/sitemap.xml', '/sitemaps/pages.xml', '/sitemaps/posts-1.xml', '/sitemaps/posts-2.xml', '/sitemaps/posts-3.xml'];
+    for (const path of documents) expect((await get(path)).status, path).toBe(200);
+    const readsPosts = () => queries.filter((q) => /\bblog_(?:posts|categories|post_counts)\b/.test(q));
+    queries.length = 0;
+    // Five minutes on: a page would be past its minute of freshness.
+    clockOffset = 5 * 60_000;
+    try {
+      for (let i = 0; i < 3; i++) for (const path of documents) expect((await get(path, { 'accept-encoding': 'gzip' })).status, path).toBe(200);
+      // A document past its age is sent and made again in the background: give that time to show.
+      await sleep(200);
+    } finally {
+      clockOffset = 0;
+    }
+    expect(readsPosts()).toEqual([]);
   });
 
   it('a newly published post is in the feed and the sitemap at once (the kept documents are dropped)', async () => {

@@ -75,7 +75,9 @@ export type Lookup =
       kind: 'render';
       stale: CachedPage | undefined;
       /** Stores the result (when cacheable and nothing it was made from changed meanwhile) and hands it to the waiting. */
-      done: (result: { status: number; html: string; tags: readonly string[]; cacheable: boolean; lastModified?: string } | undefined) => CachedPage | undefined;
+      done: (
+        result: { status: number; html: string; tags: readonly string[]; cacheable: boolean; lastModified?: string; maxAgeMs?: number } | undefined,
+      ) => CachedPage | undefined;
       /** Whether done() was called. */
       readonly settled: boolean;
     };
@@ -92,11 +94,18 @@ export const DEFAULT_RENDER_CACHE_BYTES = 64 * 1024 * 1024;
 /** A page is fresh for a minute; then one request re-renders it while the others get the old one, for 10 minutes. */
 export const PAGE_MAX_AGE_MS = 60_000;
 export const PAGE_STALE_MS = 10 * 60_000;
+/**
+ * Documents made from the database alone (the feed, the sitemaps: http/cached-document.ts) have no clock in them and
+ * every change of what they show drops them by their tags, so they are kept until then: a request is a lookup at
+ * any number of posts. The hour only bounds how long an instance that missed another's change notice (PostgreSQL's
+ * NOTIFY failing; a reconnect clears the cache) keeps one.
+ */
+export const DOCUMENT_MAX_AGE_MS = 60 * 60_000;
 /** A not-found page may be published any moment: kept briefly. */
 export const NOT_FOUND_MAX_AGE_MS = 10_000;
 
 
-function makeEntry(status: number, html: string, tags: readonly string[], now: number, lastModified?: string): CachedPage {
+function makeEntry(status: number, html: string, tags: readonly string[], now: number, lastModified?: string, maxAgeMs?: number): CachedPage {
   const identity = Buffer.from(html);
   return {
     status,
@@ -107,7 +116,7 @@ function makeEntry(status: number, html: string, tags: readonly string[], now: n
     ...(lastModified ? { lastModified } : {}),
     tags,
     storedAt: now,
-    maxAgeMs: status === 404 ? NOT_FOUND_MAX_AGE_MS : PAGE_MAX_AGE_MS,
+    maxAgeMs: maxAgeMs ?? (status === 404 ? NOT_FOUND_MAX_AGE_MS : PAGE_MAX_AGE_MS),
     // Counted whole from the start: the bytes, the string (UTF-16 in V8: up to twice its length) and room for the
     // brotli and gzip bodies made later (a page compresses to well under a third of its size each).
     bytes: Math.ceil(identity.length * 3.7) + 200,
@@ -189,7 +198,7 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
           let page: CachedPage | undefined;
           try {
             if (result) {
-              page = makeEntry(result.status, result.html, result.tags, clock(), result.lastModified);
+              page = makeEntry(result.status, result.html, result.tags, clock(), result.lastModified, result.maxAgeMs);
               const outdated = result.tags.some((tag) => (invalidatedAt.get(tag) ?? -1) >= started);
               if (result.cacheable && !outdated) store(key, page);
             }
