@@ -313,7 +313,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
         .selectFrom('blog_posts')
         .select(['slug', 'updated_at'])
         .where('status', '=', 'published')
-        .where((eb) => eb.or([eb('published_at', '>', first.publishedAt), eb.and([eb('published_at', '=', first.publishedAt), eb('id', '>=', first.id)])]))
+        // A row-value range: both databases read it as a range of the (status, published_at, id) index (migration
+        // 0025) from the part's first key, so a part costs its own rows at any number of posts.
+        .where((eb) => eb(eb.refTuple('published_at', 'id'), '>=', eb.tuple(first.publishedAt, first.id)))
         .orderBy('published_at')
         .orderBy('id')
         .limit(limit)
