@@ -42,6 +42,8 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       // Lets the suite's many form posts through the production rate limits.
       RATE_LIMIT_MULTIPLIER: '100',
+      // The build under test is served, as `npm start` serves it (imported as a release when it changed).
+      RELEASE_IMPORT_BUILDS: 'changed',
     },
   },
 });

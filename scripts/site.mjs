@@ -55,7 +55,10 @@ function serve() {
     console.error('Nothing is built yet: run `npm run build` (or `npm start`) first.');
     process.exit(1);
   }
-  must(process.execPath, [entry], 'Server');
+  // `npm start` builds in order to serve what it built: a build that differs from the served release is imported as a
+  // new release (RELEASE_IMPORT_BUILDS=changed; `npm run rollback -- <remote>` returns to the one before). A server
+  // started any other way imports builds on its first start only: after that, a build changes nothing until a deploy.
+  must(process.execPath, [entry], 'Server', { env: { RELEASE_IMPORT_BUILDS: process.env.RELEASE_IMPORT_BUILDS || 'changed' } });
 }
 
 function ensureChromium() {

@@ -189,6 +189,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     // A deploy over HTTP is checked with the serving shell's shared modules; this instance syncs at once after it.
     releaseHooks: { sharedModules: async () => (await shellServer.load())?.shared, switched: () => void releaseSync?.sync() },
   });
+  // A build never changes what is served by itself: built remotes are imported as releases (the first start's, or a
+  // changed build's under `npm start`), before the first request is served.
+  const importBuilds = config.releaseImportBuilds ?? 'first';
+  if (importBuilds !== 'off') await services.releases.importBuilds(importBuilds, importBuilds === 'first' ? 'first start (the built output)' : 'npm start (a new build)');
   if (deps.adminMonitor) jobs.add(services.admin.monitorJob(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs));
   // Every job kind runs now (work left by a previous process: mails and deliveries due, posts whose time passed while no
   // server ran), then on its poll and whenever a change kicks it.

@@ -73,6 +73,14 @@ export interface Config {
    */
   releasePollMs?: number;
   /**
+   * RELEASE_IMPORT_BUILDS (default `first`): a build never changes what is served by itself. On a site's first start
+   * each remote's built `mfe-<name>/dist` is imported as its first release (`1.0.0+build.<hash>`), the rollback target
+   * of the first deploy; after that only a deploy changes what is served. `changed` (what `npm start` sets, which builds
+   * in order to serve) also imports a build that differs from the served release; `off` serves the dist in place while
+   * a remote has no release (the way it was before releases).
+   */
+  releaseImportBuilds?: 'first' | 'changed' | 'off';
+  /**
    * RELEASE_TRUSTED_KEYS: the Ed25519 public keys whose signatures this server trusts, each for the apps it names
    * (`<apps>=<SPKI base64>`, comma-separated; site/releases/release-signature.ts). Set: a remote's release runs only
    * when a key trusted for that remote signed exactly its files. Empty (the default, the local quick start): releases
@@ -230,6 +238,7 @@ const envSchema = z.object({
   RETENTION_ANALYSIS_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(365),
   RETENTION_RELEASE_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(30),
   RETENTION_RELEASE_KEEP: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1000).default(10),
+  RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   RELEASE_TRUSTED_KEYS: z
     .string()
@@ -310,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrConcurrency: e.SSR_CONCURRENCY,
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
+    releaseImportBuilds: e.RELEASE_IMPORT_BUILDS,
     releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
     mediaJobs: e.MEDIA_JOBS,

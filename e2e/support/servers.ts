@@ -61,6 +61,8 @@ export async function startSiteServer(env: ServerEnv = {}): Promise<RunningServe
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // The build under test is served (imported as a release when it changed), as `npm start` does.
+        RELEASE_IMPORT_BUILDS: 'changed',
         ...(typeof env === 'function' ? env(url) : env),
       },
       stdio: ['ignore', 'ignore', 'inherit'],

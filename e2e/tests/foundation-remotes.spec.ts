@@ -57,7 +57,8 @@ test.describe('redeploying one remote', () => {
     for (const dir of ['shell', 'mfe-marketing', 'mfe-analysis', 'mfe-blog', 'mfe-admin']) {
       cpSync(path.join(REPO_ROOT, dir, 'dist'), path.join(siteRoot, dir, 'dist'), { recursive: true });
     }
-    site = await startSiteServer({ SITE_ROOT: siteRoot });
+    // The dist served in place (RELEASE_IMPORT_BUILDS=off: a remote with no release yet), as a developer's machine may.
+    site = await startSiteServer({ SITE_ROOT: siteRoot, RELEASE_IMPORT_BUILDS: 'off' });
   });
   test.afterAll(async () => {
     await site.stop();

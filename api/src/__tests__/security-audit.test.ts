@@ -11,7 +11,7 @@ import { ADMIN_SESSION_COOKIE } from '@site/contracts/admin';
 import { healthSchema } from '@site/contracts/manifest';
 import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import { testBackends, uniqueSchema } from '../test-support/databases';
-import { rawRequest, startTestServer, type TestServer } from '../test-support/test-server';
+import { rawRequest, SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../test-support/test-server';
 import { createLogger } from '../lib/logger';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { blogServerModule, createSiteFixture, MANIFESTS, SHELL_INDEX, type SiteFixture } from '../test-support/site-fixture';
@@ -426,7 +426,7 @@ describe('standalone preview pages of the remotes', () => {
     await mkdir(path.join(dist, 'assets'), { recursive: true });
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>blog preview</title>');
     await writeFile(path.join(dist, 'assets', 'remoteEntry.js'), 'export {}');
-    server = await startTestServer({ siteRoot });
+    server = await startTestServer({ siteRoot, env: SERVE_BUILDS_IN_PLACE });
   });
   afterAll(async () => {
     await server.close();
@@ -510,7 +510,7 @@ describe('issue 19: what a shared cache may store, and precompressed copies', ()
     await site.writeFile('shell/dist/assets/index-Ab12Cd34.js.br', brotliCompressSync('console.log("shell");'));
     await site.writeFile('shell/dist/assets/index-Ab12Cd34.js.gz', gzipSync('console.log("shell");'));
     await site.writeFile('mfe-blog/dist/assets/remoteEntry.js.gz', gzipSync('export const name = "blog";'));
-    server = await startTestServer({ siteRoot: site.root });
+    server = await startTestServer({ siteRoot: site.root, env: SERVE_BUILDS_IN_PLACE });
   });
   afterAll(async () => {
     await server?.close();
@@ -606,7 +606,7 @@ describe('issue 19: anonymous /api/health says versions only, the admin reads wh
     // The marketing dist (no releases) with the same fault: served, its server module reported failed.
     await site.writeManifest('marketing', { ...MANIFESTS.marketing, server: { routes: 'server/routes.js' } });
     await site.writeFile('mfe-marketing/dist/server/routes.js', "import './chunk-missing.js';\nexport const routes = [];\n");
-    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, ...SERVE_BUILDS_IN_PLACE } });
   });
   afterAll(async () => {
     await server?.close();

@@ -11,6 +11,13 @@ import type { AnalysisEngineOverrides } from '../services';
 export type TestRoutes = (router: ApiRouter) => void;
 
 /**
+ * For tests of a site whose remotes are served from their built dist in place (RELEASE_IMPORT_BUILDS=off), that change
+ * what is served by writing into it. The default, a build imported as a release on the first start and changed only
+ * by a deploy, has tests of its own (site/releases/__tests__/import-builds.test.ts).
+ */
+export const SERVE_BUILDS_IN_PLACE = { RELEASE_IMPORT_BUILDS: 'off' } as const;
+
+/**
  * The analysis engine's options (`deps.analysis`) with a website fetcher that also reads sites on 127.0.0.1, on any
  * port: the test's own local site. Private networks stay refused.
  */

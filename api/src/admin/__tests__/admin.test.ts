@@ -17,7 +17,7 @@ import { postSchema } from '@site/contracts/posts';
 import { hashPassword } from '../password';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
-import { startTestServer, type TestRoutes, type TestServer } from '../../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestRoutes, type TestServer } from '../../test-support/test-server';
 
 const PASSWORD = 'correct horse battery staple';
 const ORIGIN = 'https://example.test'; // PUBLIC_ORIGIN of the test server
@@ -92,6 +92,7 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     server = await startTestServer({
       siteRoot: site.root,
       env: {
+        ...SERVE_BUILDS_IN_PLACE,
         ADMIN_PASSWORD: PASSWORD,
         WEBHOOK_SECRET: 'webhook-secret-for-admin-tests',
         ...(backend === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
@@ -527,7 +528,7 @@ describe('admin login limits, https cookies and password settings', () => {
     let now = Date.parse('2026-05-04T09:00:00.000Z');
     // The lockout is counted by rate-limiter-flexible, which reads Date.now(): the system clock moves with `now`.
     vi.useFakeTimers({ toFake: ['Date'], now });
-    const server = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' }, deps: { clock: () => new Date(now) } });
+    const server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' }, deps: { clock: () => new Date(now) } });
     const call = client(() => server);
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     try {
@@ -562,7 +563,7 @@ describe('admin login limits, https cookies and password settings', () => {
   });
 
   it('checks at most 5 of 40 concurrent wrong logins from one address (401), refuses the rest and the right password sent during them (429)', async () => {
-    const server = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
+    const server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
     const call = client(() => server);
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     try {
@@ -591,7 +592,7 @@ describe('admin login limits, https cookies and password settings', () => {
   });
 
   it('locks out an IPv6 client per /64 (its other addresses too, not other /64s); IPv4-mapped addresses stay per address', async () => {
-    const server = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
+    const server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
     const call = client(() => server);
     const login = (password: string, ip: string) => call('/api/admin/login', { method: 'POST', body: { password }, headers: { 'x-forwarded-for': ip } });
     try {
@@ -609,7 +610,7 @@ describe('admin login limits, https cookies and password settings', () => {
   });
 
   it('sets Secure on the cookie when the request came over https (through a trusted proxy)', async () => {
-    const server = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
+    const server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' } });
     try {
       const res = await client(() => server)('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers: { 'x-forwarded-proto': 'https' } });
       expect(res.status).toBe(200);
@@ -622,7 +623,7 @@ describe('admin login limits, https cookies and password settings', () => {
   it('checks ADMIN_PASSWORD_HASH (scrypt) and says how to set a password when none is configured', async () => {
     const hash = await hashPassword('hashed secret', { N: 2 ** 12, r: 8, p: 1 });
     expect(hash).toMatch(/^scrypt\$4096\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
-    const hashed = await startTestServer({ siteRoot: site.root, env: { ADMIN_PASSWORD_HASH: hash } });
+    const hashed = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ADMIN_PASSWORD_HASH: hash } });
     try {
       const call = client(() => hashed);
       expect((await call('/api/admin/login', { method: 'POST', body: { password: 'hashed secret' } })).status).toBe(200);
@@ -631,7 +632,7 @@ describe('admin login limits, https cookies and password settings', () => {
       await hashed.close();
     }
 
-    const none = await startTestServer({ siteRoot: site.root });
+    const none = await startTestServer({ siteRoot: site.root, env: SERVE_BUILDS_IN_PLACE });
     try {
       const call = client(() => none);
       expect((await call('/api/admin/session')).json).toMatchObject({ authenticated: false, passwordConfigured: false });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthSchema } from '@site/contracts/manifest';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { createSiteFixture, type SiteFixture } from '../../test-support/site-fixture';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../test-support/test-server';
 
 describe('GET /api/health', () => {
   let site: SiteFixture;
@@ -10,7 +10,7 @@ describe('GET /api/health', () => {
 
   beforeAll(async () => {
     site = await createSiteFixture();
-    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, ...SERVE_BUILDS_IN_PLACE } });
   });
   afterAll(async () => {
     await server.close();

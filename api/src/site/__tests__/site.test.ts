@@ -10,7 +10,7 @@ import {
   SECRET,
   type SiteFixture,
 } from '../../test-support/site-fixture';
-import { rawRequest, startTestServer, type TestServer } from '../../test-support/test-server';
+import { rawRequest, SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../test-support/test-server';
 
 /** The JSON the server inlined into the shell page. */
 function inlinedRemotes(html: string): unknown {
@@ -56,7 +56,7 @@ describe('site serving', () => {
   beforeEach(async () => {
     logs.lines.length = 0;
     site = await createSiteFixture();
-    server = await startTestServer({ siteRoot: site.root, deps: { logger: logs.logger } });
+    server = await startTestServer({ siteRoot: site.root, env: SERVE_BUILDS_IN_PLACE, deps: { logger: logs.logger } });
     url = server.url;
     post = await server.instance.services.posts.create(POST, { allowStatus: true });
   });
@@ -316,7 +316,7 @@ describe('site: a dynamic page on the stored analysis report (data source analys
     site = await createSiteFixture();
     await site.writeManifest('analysis', ANALYSIS_MANIFEST);
     await site.writeFile('mfe-analysis/dist/server/routes.js', ANALYSIS_SERVER_MODULE);
-    server = await startTestServer({ siteRoot: site.root });
+    server = await startTestServer({ siteRoot: site.root, env: SERVE_BUILDS_IN_PLACE });
   });
   afterAll(async () => {
     await server.close();
@@ -348,7 +348,8 @@ describe('site with remotes hosted elsewhere', () => {
     site = await createSiteFixture();
     server = await startTestServer({
       siteRoot: site.root,
-      env: { REMOTE_BLOG_URL: 'https://blog-cdn.example.com/v7/remoteEntry.js' },
+      env: {
+        ...SERVE_BUILDS_IN_PLACE, REMOTE_BLOG_URL: 'https://blog-cdn.example.com/v7/remoteEntry.js' },
     });
   });
   afterAll(async () => {

@@ -20,7 +20,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { AppReleases, ReleaseChange } from '@site/contracts/deploys';
-import type { RemoteName } from '@site/contracts/manifest';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import type { Database } from '../../db/schema';
 import type { NewDeployLogEntry } from '../../deploys/deploy-log';
 import { ConflictError, DomainError, NotFoundError, RefusedError } from '../../lib/domain-errors';
@@ -43,7 +43,7 @@ import {
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
-import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseTransaction, storeRelease } from './release-store';
+import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease } from './release-store';
 
 /** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
 export interface DeployActor {
@@ -56,6 +56,13 @@ export interface ReleaseDeployer {
   deploy(app: RemoteName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
   /** Serves `version`, else the release below the served one. */
   rollback(app: RemoteName, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  /**
+   * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
+   * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
+   * has no release yet (a site's first start), `changed` also where the served release is not that build (`npm start`,
+   * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
+   */
+  importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: RemoteName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;
   /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */
   refuse(app: RemoteName, actor: DeployActor, message: string): Promise<never>;
   /** What is stored of `app`, which is served, since when and by whom. */
@@ -356,7 +363,69 @@ export function createReleaseDeployer(options: {
     }
   }
 
+  /** The release name of a build: its manifest version and the digest of its files. */
+  function buildName(version: string, files: ReadonlyMap<string, Buffer>): string {
+    const digest = releaseDigest(Object.fromEntries([...files].map(([file, bytes]) => [file, sha256(bytes)]))).slice(0, 8);
+    const name = `${version}${version.includes('+') ? '.' : '+'}build.${digest}`;
+    return RELEASE_NAME.test(name) ? name : `build.${digest}`;
+  }
+
+  async function importBuild(app: RemoteName, mode: 'first' | 'changed', by: string) {
+    const dist = distDir(siteRoot, app);
+    const check = await checkRelease(dist, app).catch(() => null);
+    if (!check?.ok) return { app, version: '', result: 'skipped' as const, reason: 'nothing built' };
+    if (options.trustedKeys.length > 0) {
+      // An unsigned build would not be served anyway: with keys, releases arrive signed, by a deploy.
+      return { app, version: '', result: 'skipped' as const, reason: 'RELEASE_TRUSTED_KEYS is set: deploy it signed' };
+    }
+    if (mode === 'first' && (await backend.list(app)).pointer) return { app, version: '', result: 'served' as const };
+    const files = await readFolder(dist);
+    const version = buildName(check.manifest.version, files);
+    let previous: string | null = null;
+    const result = await backend.locked(app, async (store) => {
+      const pointer = await store.pointer();
+      previous = pointer?.version ?? null;
+      if (pointer && (mode === 'first' || pointer.version === version)) return 'served' as const;
+      const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
+      const now = options.clock();
+      if (!(await store.taken(version))) {
+        const { dir } = await checkedFolder(app, version, files);
+        try {
+          await store.store(version, dir, files, now);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      }
+      if (pointer && history.stack.at(-1) !== pointer.version) history.stack.push(pointer.version);
+      history.stack.push(version);
+      history.log.push({ at: now.toISOString(), action: 'import-build', version, previous, by, from: dist });
+      await store.point(version, history);
+      return 'imported' as const;
+    });
+    if (result === 'imported') {
+      await options.record({ app, action: 'deploy', version, previous, result: 'ok', by, from: null, message: `mfe-${app}/dist imported as a release` });
+      logger.info({ app, version, previous }, `mfe-${app}/dist imported as release ${version}: a build changes what is served only through a deploy`);
+      options.switched?.(app);
+    }
+    return { app, version, result };
+  }
+
   return {
+    async importBuilds(mode, by) {
+      const results = [];
+      for (const app of REMOTE_NAMES) {
+        try {
+          results.push(await importBuild(app, mode, by));
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          logger.error({ app, err: error }, `mfe-${app}/dist could not be imported as a release: ${reason}`);
+          await options.record({ app, action: 'deploy', version: null, previous: null, result: 'failed', by, from: null, message: `mfe-${app}/dist could not be imported: ${reason}` }).catch(() => undefined);
+          results.push({ app, version: '', result: 'skipped' as const, reason });
+        }
+      }
+      return results;
+    },
+
     deploy(app, files, actor, { version: asked } = {}) {
       let named: string | null = asked ?? null;
       return recorded(app, 'deploy', actor, () => named, () =>

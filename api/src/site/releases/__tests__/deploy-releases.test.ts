@@ -9,7 +9,7 @@ import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../../../lib/logger';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
 import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
-import { startTestServer, type TestServer } from '../../../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../../test-support/test-server';
 import { createRemoteRegistry } from '../remote-registry';
 import { newSigningKey, parseTrustedKeys, trustedKeyEntry } from '../release-signature';
 
@@ -93,7 +93,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
     logLines.length = 0;
     site = await createSiteFixture();
     builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
-    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV, deps: { logger } });
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, ...SERVE_BUILDS_IN_PLACE }, deps: { logger } });
     post = await server.instance.services.posts.create(
       {
         title: 'Chatbots for dentists',
@@ -248,7 +248,7 @@ describe('deploying a remote as a release, and rolling it back, while the server
     expect(await blogHealth()).toMatchObject({ version: '5.0.0', lastKnownGood: '5.0.0', failedRelease: { version: '4.1.0' } });
 
     // A fresh server has no memory of 5.0.0: it walks down the history (4.1.0, 4.0.0 broken) to 2.0.0.
-    const restarted = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+    const restarted = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, ...SERVE_BUILDS_IN_PLACE } });
     try {
       const remotes = (await (await fetch(`${restarted.url}/remotes.json`)).json()) as { blog: { version: string } };
       expect(remotes.blog.version).toBe('2.0.0');
@@ -269,7 +269,7 @@ describe('hashed chunks of earlier releases', () => {
   beforeAll(async () => {
     site = await createSiteFixture();
     builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
-    server = await startTestServer({ siteRoot: site.root });
+    server = await startTestServer({ siteRoot: site.root, env: SERVE_BUILDS_IN_PLACE });
   });
   afterAll(async () => {
     await server.close();
@@ -354,7 +354,7 @@ describe('the first deploy of a remote, rolled back: what was served before it, 
     // A fresh clone: a built mfe-blog/dist (0.9.0) served in place, no release yet.
     site = await createSiteFixture();
     builds = await mkdtemp(path.join(tmpdir(), 'api-test-builds-'));
-    server = await startTestServer({ siteRoot: site.root, env: ADMIN_ENV });
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, ...SERVE_BUILDS_IN_PLACE } });
   });
   afterEach(async () => {
     await server.close();

@@ -6,7 +6,7 @@ import type { Post } from '@site/contracts/posts';
 import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../../test-support/site-fixture';
-import { startTestServer, type TestServer } from '../../../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../../test-support/test-server';
 import { createRenderCache } from '../render-cache';
 
 /*
@@ -55,7 +55,7 @@ describeNeedingBuild('the render cache (built shell server entry, temp SITE_ROOT
     await copyFile(path.join(REPO_ROOT, 'shell/dist/server/entry.js'), path.join(site.root, 'shell/dist/server/entry.js'));
     await symlink(path.join(REPO_ROOT, 'shell/node_modules'), path.join(site.root, 'node_modules'), 'dir');
     await deployBlog();
-    server = await startTestServer({ siteRoot: site.root, env: { ...ADMIN_ENV, SSR_TIMEOUT_MS: '2000' } });
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, SSR_TIMEOUT_MS: '2000' } });
     const create = (title: string, category: string, status: 'published' | 'draft') =>
       server.instance.services.posts.create({ ...POST, title, category, status }, { allowStatus: true });
     posts.a = await create('Chatbots for dentists', 'Case Studies', 'published');
