@@ -53,7 +53,7 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
     blogWithNewHeading(path.join(siteRoot, 'mfe-blog/dist'), path.join(siteRoot, 'builds/blog-new-heading'));
     // The blog as built is the first release; the server starts on it.
     deployScript(siteRoot, 'deploy', 'blog', '--from', path.join(siteRoot, 'mfe-blog/dist'), '--version', 'as-built');
-    site = await startSiteServer((url) => ({ SITE_ROOT: siteRoot, PUBLIC_ORIGIN: url, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD }));
+    site = await startSiteServer((url) => ({ SITE_ROOT: siteRoot, PUBLIC_ORIGIN: url, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, RELEASE_IMPORT_BUILDS: 'first' }));
   });
   test.afterAll(async () => {
     await site?.stop();
