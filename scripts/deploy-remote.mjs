@@ -25,6 +25,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The pnpm the repo pins (package.json's packageManager). */
+const PNPM_VERSION = '10.34.9';
 const LOG_ENTRIES_KEPT = 100;
 
 /**
@@ -67,6 +69,7 @@ const USAGE = `Usage:
   node scripts/deploy-remote.mjs list <remote>
   npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.
+Without --from, the remote is built in this clone first, and that build is deployed.
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
 with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.`;
 
@@ -672,6 +675,19 @@ async function rollbackShell({ siteRoot, store }) {
   });
 }
 
+/**
+ * Without --from, `npm run deploy -- <remote>` builds the remote in this clone first and deploys what it built: one
+ * command from an edit to the site (a build alone never changes what is served). Returns the built dist.
+ */
+function buildHere(name) {
+  const pnpm = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+  const [cmd, ...pre] = pnpm.status === 0 && pnpm.stdout.trim() === PNPM_VERSION ? ['pnpm'] : ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
+  console.log(`${name}: building mfe-${name} (pass --from <dist> to deploy a build made elsewhere)`);
+  const result = spawnSync(cmd, [...pre, '--filter', `mfe-${name}`, 'run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new DeployError(`the build of mfe-${name} failed (exit ${result.status}): nothing was deployed`);
+  return path.join(REPO_ROOT, `mfe-${name}`, 'dist');
+}
+
 /*
  * Over HTTP (issue 33): the site's POST /api/releases/<app> takes the built folder as a .tar.gz with a deploy token
  * (created by the admin for this app), checks it as it will serve it and switches it on every instance. The release
@@ -713,7 +729,7 @@ async function overHttp(command, name, values) {
     console.log(`${name} ${change.version} is live again on ${site} (was ${change.previous}); checked ${change.checked.join(', ')}`);
     return 0;
   }
-  const from = values.from ? path.resolve(values.cwd, values.from) : path.join(REPO_ROOT, name === 'shell' ? 'shell' : `mfe-${name}`, 'dist');
+  const from = values.from ? path.resolve(values.cwd, values.from) : buildHere(name);
   const check = await format.checkRelease(from, name);
   if (!check.ok) throw new DeployError(`${rel(from)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
   const files = await readDistFiles(from);
@@ -827,7 +843,7 @@ async function main(argv) {
         return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });
       }
       if (command === 'deploy') {
-        const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, `mfe-${name}`, 'dist');
+        const from = values.from ? path.resolve(cwd, values.from) : buildHere(name);
         return (store ? deployShared : deploy)({ ...options, from, version: values.version });
       }
       return (store ? rollbackShared : rollback)({ ...options, to: values.to });
