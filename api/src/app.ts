@@ -198,7 +198,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // server ran), then on its poll and whenever a change kicks it.
   jobs.start();
 
-  const shell = createShellDocument({ siteRoot: config.siteRoot });
+  // The serving shell, read once per page: its document and its server entry, from one release.
+  const shell = createShellDocument({ siteRoot: config.siteRoot, server: shellServer });
   // A page's data, for its head (dynamic pages' head()) and its server render: our own services, never the remote.
   const routeDataLoaders = createRouteDataLoaders(services);
   // Public pages are rendered on the server: the shell's server entry around the matched remote's (README).

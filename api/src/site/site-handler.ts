@@ -51,7 +51,11 @@ export function site(options: SiteOptions) {
     }
 
     // index.html is a template; it only ever goes out rendered. The shell's server entry (server/) stays on the server.
-    if (await sendStaticFile(ctx, options.shell.distDir, ctx.path, { exclude: (rel) => rel === 'index.html' || rel === 'server' || rel.startsWith('server/') })) return;
+    const shellDirs = await options.shell.dirs();
+    const notServed = { exclude: (rel: string) => rel === 'index.html' || rel === 'server' || rel.startsWith('server/') || rel === 'release-signature.json' };
+    if (await sendStaticFile(ctx, shellDirs.current, ctx.path, notServed)) return;
+    // A hashed asset of an earlier shell release: a tab opened before a shell deploy still loads its chunks.
+    if (ctx.path.startsWith('/assets/')) for (const dir of shellDirs.previous) if (await sendStaticFile(ctx, dir, ctx.path, notServed)) return;
 
     // A missing file (a script, an image) gets a short 404, not the page. Whether a path is the page or that 404
     // depends on Accept: a shared cache must keep the two apart.

@@ -38,9 +38,47 @@ export const PREVIOUS_RELEASES_SERVED = 5;
 /** history.json log action of a kept dist: the release holding what was served before the first one. */
 export const KEPT_DIST_ACTION = 'keep-dist';
 
-export const remoteDir = (siteRoot: string, name: RemoteName) => path.join(siteRoot, `mfe-${name}`);
-export const releaseDir = (siteRoot: string, name: RemoteName, version: string) => path.join(remoteDir(siteRoot, name), RELEASES_DIR, version);
-export const distDir = (siteRoot: string, name: RemoteName) => path.join(remoteDir(siteRoot, name), 'dist');
+/** The five apps of the release model: the shell and the four remotes. */
+export type AppName = 'shell' | RemoteName;
+/** An app's folder below SITE_ROOT: `shell/`, `mfe-<remote>/` (its releases/, current, history.json and dist/). */
+export const remoteDir = (siteRoot: string, name: AppName) => path.join(siteRoot, name === 'shell' ? 'shell' : `mfe-${name}`);
+export const releaseDir = (siteRoot: string, name: AppName, version: string) => path.join(remoteDir(siteRoot, name), RELEASES_DIR, version);
+export const distDir = (siteRoot: string, name: AppName) => path.join(remoteDir(siteRoot, name), 'dist');
+
+/**
+ * The folder of the shell being served: `shell/releases/<current>/` when the shell's pointer names a complete release
+ * (its index.html and shell-manifest.json are there), else `shell/dist/` (before the shell's first release). Read
+ * per call, cheaply: the pointer is re-read only when it changes.
+ */
+const shellPointers = new Map<string, { key: string; version: string }>();
+export async function currentShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
+  const pointer = path.join(remoteDir(siteRoot, 'shell'), POINTER_FILE);
+  const info = await stat(pointer).catch(() => null);
+  if (info) {
+    const key = `${info.ino}:${info.mtimeMs}:${info.size}`;
+    let cached = shellPointers.get(siteRoot);
+    if (cached?.key !== key) {
+      cached = { key, version: (await readFile(pointer, 'utf8').catch(() => '')).trim() };
+      shellPointers.set(siteRoot, cached);
+    }
+    const { version } = cached;
+    if (RELEASE_NAME.test(version)) {
+      const dir = releaseDir(siteRoot, 'shell', version);
+      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json')))) return { dir, version };
+    }
+  }
+  return { dir: distDir(siteRoot, 'shell'), version: null };
+}
+
+/** Whether `dir` holds a complete shell build: index.html and a valid shell-manifest.json (every problem listed). */
+export async function checkShellRelease(dir: string): Promise<{ ok: true; version: string; builtWith: BuiltWith; checked: string[] } | { ok: false; problems: string[] }> {
+  const read = await readShellManifest(dir);
+  const problems = [...('reason' in read ? [read.reason] : []), ...((await isFile(path.join(dir, 'index.html'))) ? [] : ['index.html is missing'])];
+  if ('reason' in read || problems.length > 0) return { ok: false, problems };
+  const checked = [`shell-manifest.json (shell ${read.version})`, 'index.html'];
+  if (await isFile(path.join(dir, 'server', 'entry.js'))) checked.push('server/entry.js');
+  return { ok: true, version: read.version, builtWith: read.builtWith, checked };
+}
 
 const isFile = async (file: string) => {
   try {
@@ -129,7 +167,7 @@ export async function checkRelease(dir: string, name: RemoteName): Promise<Relea
 
 /** What the shell serving from `siteRoot` provides (its build's shell-manifest.json); undefined for an older build. */
 export async function readShellBuiltWith(siteRoot: string): Promise<BuiltWith | undefined> {
-  const read = await readShellManifest(path.dirname(path.join(siteRoot, SHELL_MANIFEST_FILE)));
+  const read = await readShellManifest((await currentShell(siteRoot)).dir);
   return 'builtWith' in read ? read.builtWith : undefined;
 }
 

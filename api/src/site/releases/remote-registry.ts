@@ -11,6 +11,7 @@ import {
   RELEASE_NAME,
   RELEASES_DIR,
   checkRelease,
+  currentShell,
   distDir as distPathOf,
   importRelease,
   incompatibility,
@@ -148,7 +149,9 @@ export function createRemoteRegistry(options: {
   async function readInputs(name: RemoteName): Promise<Inputs> {
     const pointerFile = path.join(remoteDir(name), POINTER_FILE);
     const pointerKey = await statKey(pointerFile);
-    const shellKey = await statKey(path.join(options.siteRoot, 'shell', 'dist', 'shell-manifest.json'));
+    // The serving shell (its release, else its dist): a remote is judged against what it provides.
+    const shell = await currentShell(options.siteRoot);
+    const shellKey = `${shell.version ?? 'dist'}:${await statKey(path.join(shell.dir, 'shell-manifest.json'))}`;
     if (pointerKey === 'absent') {
       const dist = distPath(name);
       const keys = await Promise.all([path.join(dist, 'mfe-manifest.json'), ...(distServerFiles.get(name) ?? [])].map(statKey));

@@ -24,8 +24,6 @@ export interface ComposedBody {
 }
 
 export interface PageComposer {
-  /** Names the shell's server entry in use (changes when a new one loads): part of a cached page's key. */
-  shellVersion(): Promise<string>;
   /**
    * The server-rendered body of one page, or null when the page is rendered in the browser alone (no shell server
    * entry, or a remote without server rendering such as admin). Never throws for a remote's failure: that remote's
@@ -34,6 +32,11 @@ export interface PageComposer {
   compose(input: {
     url: string;
     notFound: boolean;
+    /**
+     * The shell's server entry of this request's shell page (shell-document.ts: read once per request with the
+     * document, so the page is rendered and cached with one shell); the serving shell's when not given.
+     */
+    shell?: ShellServerEntry | null;
     /** The request's page, resolved once: its owner, the release and module serving it, its route and data. */
     page: ResolvedPage;
   }): Promise<ComposedBody | null>;
@@ -81,12 +84,8 @@ export function createPageComposer(options: {
   const queue = options.queue ?? createRenderQueue();
 
   return {
-    async shellVersion() {
-      const shell = await options.shell.load();
-      return shell ? identity(shell) : 'none';
-    },
     async compose(input) {
-      const shell = await options.shell.load();
+      const shell = input.shell !== undefined ? input.shell : await options.shell.load();
       if (!shell) return null;
       const waitStarted = performance.now();
       const release = await queue.enter();

@@ -145,7 +145,7 @@ async function renderPage(
     options.logger,
     inBrowser,
     async () => {
-      const body = await composer.compose({ url: ctx.url, notFound: head.kind === 'not-found', page: resolved });
+      const body = await composer.compose({ url: ctx.url, notFound: head.kind === 'not-found', page: resolved, shell: page.entry });
       if (!body) return null;
       complete = body.complete;
       return {
@@ -210,8 +210,9 @@ export async function renderCacheKey(options: Pick<PageOptions, 'publicOrigin' |
   return [
     options.publicOrigin,
     path,
-    `shell:${digestOf(page, () => page.html)}`,
-    `shell-server:${(await options.composer?.shellVersion()) ?? 'none'}`,
+    `shell:${page.version}@${digestOf(page, () => page.html)}`,
+    // The same page object's server entry: the one its body is rendered with (compose gets page.entry).
+    `shell-server:${options.composer && page.entry ? identity(page.entry) : 'none'}`,
     `remotes:${digestOf(snapshot, () => snapshotText(snapshot))}`,
   ].join('\n');
 }

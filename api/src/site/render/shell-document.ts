@@ -1,18 +1,31 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ShellServerEntry } from '@site/contracts/server-render';
 import { statShared } from '../../lib/stat-shared';
+import { currentShell, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, RELEASES_DIR, remoteDir } from '../releases/release-format';
+import type { ShellServer } from './shell-server';
 
+/**
+ * The serving shell as one page request reads it, once: its document, its server entry and its folder, all of one
+ * release (a shell deployed meanwhile is the next request's), so a page is rendered, and cached, with one shell.
+ */
 export interface ShellPage {
-  /** The built `shell/dist/index.html`, placeholders intact. */
+  /** The shell build's `index.html`, placeholders intact. */
   html: string;
   /** CSP sources (`'sha256-…'`) of its inline scripts. */
   scriptHashes: string[];
+  /** The shell build's folder (`shell/releases/<version>/`, else `shell/dist/`). */
+  dir: string;
+  /** Its release (`dist` while shell/dist is served in place). */
+  version: string;
+  /** Its server entry, null when it has none (pages are then rendered in the browser). */
+  entry: ShellServerEntry | null;
 }
 
 export interface ShellDocument {
-  /** Directory served at `/`. */
-  distDir: string;
+  /** Folders whose files are served at `/`: the serving shell's, then earlier releases' (hashed assets of open tabs). */
+  dirs(): Promise<{ current: string; previous: string[] }>;
   /** The shell page, or null when the shell has not been built. Re-read when the file changes. */
   load(): Promise<ShellPage | null>;
   /** Hashes for the CSP; empty when the shell is missing. Never throws. */
@@ -37,33 +50,50 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-export function createShellDocument(options: { siteRoot: string }): ShellDocument {
-  const distDir = path.join(options.siteRoot, 'shell', 'dist');
-  const file = path.join(distDir, 'index.html');
+export function createShellDocument(options: { siteRoot: string; server?: Pick<ShellServer, 'loadFrom'> }): ShellDocument {
   let cached: { key: string; page: ShellPage } | undefined;
 
   async function load(): Promise<ShellPage | null> {
+    const shell = await currentShell(options.siteRoot);
+    const file = path.join(shell.dir, 'index.html');
     const info = await statShared(file);
     if (!info) {
       cached = undefined;
       return null;
     }
-    const key = `${info.mtimeMs}:${info.ctimeMs}:${info.size}`;
-    if (cached?.key === key) return cached.page;
+    const entry = (await options.server?.loadFrom(shell.dir)) ?? null;
+    // One page object while nothing changes: the render cache's key is computed once per object.
+    const key = `${shell.dir}:${info.mtimeMs}:${info.ctimeMs}:${info.size}`;
+    if (cached?.key === key && cached.page.entry === entry) return cached.page;
     let html: string;
     try {
-      html = await readFile(file, 'utf8');
+      html = cached?.key === key ? cached.page.html : await readFile(file, 'utf8');
     } catch {
       return null;
     }
-    const page = { html, scriptHashes: inlineScriptHashes(html) };
+    const page: ShellPage = { html, scriptHashes: inlineScriptHashes(html), dir: shell.dir, version: shell.version ?? 'dist', entry };
     cached = { key, page };
     return page;
   }
 
   return {
-    distDir,
     load,
+    async dirs() {
+      const { dir } = await currentShell(options.siteRoot);
+      const releases = path.join(remoteDir(options.siteRoot, 'shell'), RELEASES_DIR);
+      const earlier = await readdir(releases, { withFileTypes: true }).then(
+        async (entries) => {
+          const found = await Promise.all(
+            entries
+              .filter((e) => e.isDirectory() && RELEASE_NAME.test(e.name) && path.join(releases, e.name) !== dir)
+              .map(async (e) => ({ dir: path.join(releases, e.name), at: (await stat(path.join(releases, e.name)).catch(() => null))?.mtimeMs ?? 0 })),
+          );
+          return found.sort((a, b) => b.at - a.at).slice(0, PREVIOUS_RELEASES_SERVED).map((f) => f.dir);
+        },
+        () => [] as string[],
+      );
+      return { current: dir, previous: earlier };
+    },
     async scriptHashes() {
       try {
         return (await load())?.scriptHashes ?? [];

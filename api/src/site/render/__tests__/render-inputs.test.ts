@@ -158,7 +158,7 @@ describeNeedingBuild('every input of a render is in the render cache key or its 
     const shellServer = createShellServer({ siteRoot: REPO_ROOT });
     const options: SiteOptions = {
       publicOrigin: 'https://tri-valley.example',
-      shell: createShellDocument({ siteRoot: REPO_ROOT }),
+      shell: createShellDocument({ siteRoot: REPO_ROOT, server: shellServer }),
       remotes: createRemoteRegistry({ siteRoot: REPO_ROOT, remoteUrls: {}, shared: async () => (await shellServer.load())?.shared }),
       loaders: recordingObject(createRouteDataLoaders(api.instance.services), reads.data),
       composer: createPageComposer({ shell: shellServer, timeoutMs: 10_000, queue: createRenderQueue({ maxWaitMs: 10_000 }) }),
@@ -247,12 +247,12 @@ describeNeedingBuild('every input of a render is in the render cache key or its 
   });
 
   it("what RENDER_INPUTS puts in the key changes the key: the path, the origin, the shell's page and server entry, the remotes", async () => {
-    const shellPage = { html: '<html></html>', scriptHashes: [] };
+    const shellPage = { html: '<html></html>', scriptHashes: [], dir: '/site/shell/releases/1.0.0', version: '1.0.0', entry: { renderPage: () => null } };
     const snapshot = { map: { blog: { entry: '/mfe/blog/assets/remoteEntry.js' } }, manifests: [], served: {} } as never;
-    const composer = (version: string) => ({ shellVersion: async () => version, compose: async () => null });
-    const key = (over: { origin?: string; path?: string; page?: object; snapshot?: object; shell?: string } = {}) =>
+    const composer = { compose: async () => null };
+    const key = (over: { origin?: string; path?: string; page?: object; snapshot?: object } = {}) =>
       renderCacheKey(
-        { publicOrigin: over.origin ?? 'https://a.example', composer: composer(over.shell ?? 'shell-1') },
+        { publicOrigin: over.origin ?? 'https://a.example', composer },
         (over.page ?? shellPage) as never,
         (over.snapshot ?? snapshot) as never,
         over.path ?? '/blog',
@@ -263,7 +263,9 @@ describeNeedingBuild('every input of a render is in the render cache key or its 
       { origin: 'https://b.example' },
       { path: '/blog/category/ai-automation' },
       { page: { ...shellPage, html: '<html lang="en"></html>' } },
-      { shell: 'shell-2' },
+      // Another server entry (a shell deployed), another shell release.
+      { page: { ...shellPage, entry: { renderPage: () => null } } },
+      { page: { ...shellPage, version: '1.0.1' } },
       { snapshot: { map: { blog: { entry: '/mfe/blog/releases/1.0.1/assets/remoteEntry.js' } }, manifests: [], served: {} } },
     ]) {
       expect(await key(changed), JSON.stringify(changed)).not.toBe(same);
