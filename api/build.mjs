@@ -23,6 +23,8 @@ await build({
     'release-format': 'src/site/releases/release-format.ts',
     // With DATABASE_URL on PostgreSQL, they store releases through dist/release-store.js (shared by every instance).
     'release-store': 'src/site/releases/release-store.ts',
+    // The shell's deploys and rollbacks go through the server's own deployer (one release model for all five apps).
+    'release-deployer': 'src/site/releases/release-deployer.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -17,7 +17,6 @@
 // the new release in the stack: the server serves that dist in place, so without a copy a rollback would have
 // nothing to return to, and the dist itself may be rebuilt at any time.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
@@ -39,6 +38,7 @@ async function loadReleaseFormat() {
     'api/src/site/releases/release-format.ts',
     'api/src/site/releases/release-signature.ts',
     'api/src/site/releases/release-tarball.ts',
+    'api/src/site/releases/release-deployer.ts',
     'api/src/site/releases/release-store.ts',
     'api/src/db/database.ts',
     'api/src/db/migrations/all-migrations.ts',
@@ -46,7 +46,7 @@ async function loadReleaseFormat() {
     'packages/contracts/src/release-compat.ts',
   ];
   // The release store (api/dist/release-store.js, for PostgreSQL) is built with it.
-  const builtAt = Math.min(...(await Promise.all([built, path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')].map((file) => stat(file).then((s) => s.mtimeMs, () => 0)))));
+  const builtAt = Math.min(...(await Promise.all([built, path.join(REPO_ROOT, 'api', 'dist', 'release-store.js'), path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')].map((file) => stat(file).then((s) => s.mtimeMs, () => 0)))));
   const newest = Math.max(...(await Promise.all(sources.map((file) => stat(path.join(REPO_ROOT, file)).then((s) => s.mtimeMs, () => 0)))));
   if (builtAt === 0 || newest > builtAt) {
     const result = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'api'), encoding: 'utf8' });
@@ -594,12 +594,6 @@ async function listShared({ name, store }) {
   if (releases.length === 0) console.log('  no releases yet');
 }
 
-/*
- * The shell deploys alone too: `npm run deploy -- shell --from <shell dist>` replaces SITE_ROOT/shell/dist (keeping
- * the one it replaces as shell/dist.previous, `npm run rollback -- shell` swaps them back). A shell that could not run
- * a remote being served (the shared singletons it provides, its server contract: what every remote's manifest says
- * it was built against) is refused with nothing changed, as a remote the serving shell cannot run is.
- */
 
 /** The manifests of the remotes served from `siteRoot` (the pointer's release, else the dist), and the shared pointers'. */
 async function servedManifests(siteRoot, store) {
@@ -616,63 +610,54 @@ async function servedManifests(siteRoot, store) {
   return manifests;
 }
 
-/** Checks that the shell build in `dir` is whole and strands no served remote; returns its manifest. */
-async function checkShell(dir, siteRoot, store, what) {
-  const read = await format.readShellManifest(dir);
-  const missing = ['index.html'].filter((file) => !existsSync(path.join(dir, file)));
-  if ('reason' in read || missing.length > 0) {
-    const problems = [...('reason' in read ? [read.reason] : []), ...missing.map((file) => `${file} is missing`)];
-    throw new DeployError(`${rel(dir)} is not a built shell: ${problems.join('; ')}`);
-  }
-  const stranded = (await servedManifests(siteRoot, store)).map((manifest) => format.strands(manifest, read.builtWith)).filter(Boolean);
-  if (stranded.length > 0) {
-    throw new DeployError(`${what} would strand ${stranded.length === 1 ? 'a served remote' : `${stranded.length} served remotes`}, which could not run in it:\n  - ${stranded.join('\n  - ')}\nDeploy remotes built against it first. Nothing was changed.`);
-  }
-  return read;
-}
 
-async function deployShell({ siteRoot, from, store }) {
-  const shellDir = path.join(siteRoot, 'shell');
-  const served = path.join(shellDir, 'dist');
-  if (path.resolve(from) === path.resolve(served)) {
-    throw new DeployError(`${rel(from)} is the shell being served (npm run build writes it in place): pass --from <a shell build elsewhere>`);
-  }
-  const shell = await checkShell(from, siteRoot, store, `the shell in ${rel(from)}`);
-  await mkdir(shellDir, { recursive: true });
-  return withLock(shellDir, 'shell', async () => {
-    const incoming = path.join(shellDir, `.incoming-${process.pid}`);
-    const previous = path.join(shellDir, 'dist.previous');
-    try {
-      await cp(from, incoming, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
-      const [wanted, copied] = await Promise.all([listFiles(from), listFiles(incoming)]);
-      if (copied.size !== wanted.size || [...wanted].some(([file, bytes]) => copied.get(file) !== bytes)) {
-        throw new DeployError(`the copy differs from ${rel(from)}: was the build changing during the deploy?`);
-      }
-      await rm(previous, { recursive: true, force: true });
-      // Two renames: the old shell steps aside (kept for the rollback), the new one takes its place.
-      if (await exists(served)) await rename(served, previous);
-      await rename(incoming, served);
-    } catch (error) {
-      await rm(incoming, { recursive: true, force: true });
-      throw error;
-    }
-    console.log(`shell ${shell.version} is live: the next request serves it, no restart (the one it replaced is shell/dist.previous: npm run rollback -- shell)`);
+/**
+ * The shell is an app of the release model like the remotes (issue 33): its deploys and rollbacks go through the
+ * server's own deployer (api/dist/release-deployer.js): a release under shell/releases/<version>/ (or the shared store
+ * on PostgreSQL), checked (whole, stranding no served remote, signed when keys are trusted, its server entry loading)
+ * and switched by its pointer in one rename, so pages never answer 503 in between.
+ */
+async function shellDeployer(siteRoot, store) {
+  const { createReleaseDeployer } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
+  const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return quiet; } };
+  return createReleaseDeployer({
+    siteRoot,
+    ...(store ? { shared: store.db } : {}),
+    trustedKeys: format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS),
+    sharedModules: async () => undefined,
+    servedManifests: async () => (await servedManifests(siteRoot, store)).map((manifest) => ({ ...manifest, version: String(manifest.version) })),
+    // `logged` writes the deploy log; this tool prints what happened.
+    record: async () => undefined,
+    alert: () => undefined,
+    logger: quiet,
+    clock: () => new Date(),
   });
 }
 
-async function rollbackShell({ siteRoot, store }) {
-  const shellDir = path.join(siteRoot, 'shell');
-  const served = path.join(shellDir, 'dist');
-  const previous = path.join(shellDir, 'dist.previous');
-  if (!(await exists(previous))) throw new DeployError('the shell has no earlier build to roll back to (shell/dist.previous is made by npm run deploy -- shell)');
-  const shell = await checkShell(previous, siteRoot, store, 'the previous shell');
-  return withLock(shellDir, 'shell', async () => {
-    const aside = path.join(shellDir, `.rollback-${process.pid}`);
-    await rename(served, aside);
-    await rename(previous, served);
-    await rename(aside, previous);
-    console.log(`shell ${shell.version} is live again: the next request serves it, no restart (npm run rollback -- shell swaps back)`);
+/** A deployer's refusal as this tool's (exit 1, the message in full). */
+const asDeployError = (error) => {
+  if (error && typeof error === 'object' && 'kind' in error) return new DeployError(`${error.message}. Nothing was changed.`);
+  return error;
+};
+
+async function deployShell({ siteRoot, from, store, version }) {
+  const deployer = await shellDeployer(siteRoot, store);
+  const files = await readDistFiles(from);
+  const change = await deployer.deploy('shell', files, { by: 'npm run deploy', from: null }, { version }).catch((error) => {
+    throw asDeployError(error);
   });
+  console.log(`shell: deployed ${rel(from)} as ${change.version}; verified ${change.checked.join(', ')}`);
+  console.log(`shell ${change.version} is live (was ${change.previous ?? 'nothing'}): the next request serves it, no restart. Undo with: npm run rollback -- shell`);
+  return change;
+}
+
+async function rollbackShell({ siteRoot, store, to }) {
+  const deployer = await shellDeployer(siteRoot, store);
+  const change = await deployer.rollback('shell', { by: 'npm run rollback', from: null }, { version: to }).catch((error) => {
+    throw asDeployError(error);
+  });
+  console.log(`shell ${change.version} is live again (was ${change.previous}): the next request serves it, no restart.`);
+  return change;
 }
 
 /**
@@ -840,7 +825,7 @@ async function main(argv) {
     return await logged(command, name, cwd, async () => {
       if (isShell) {
         const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
-        return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store });
+        return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store, version: values.version, to: values.to });
       }
       if (command === 'deploy') {
         const from = values.from ? path.resolve(cwd, values.from) : buildHere(name);

@@ -32,6 +32,7 @@ import { createRenderQueue } from './site/render/render-queue';
 import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
 import { createContentEvents } from './site/render/content-events';
+import { createReleaseDeployer } from './site/releases/release-deployer';
 import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/leases-repository';
@@ -170,6 +171,23 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger,
     ...(database.dialect === 'postgres' && config.databaseUrl ? { postgres: { db: database.db, databaseUrl: config.databaseUrl, schema: database.pgSchema } } : {}),
   });
+  // Deploys and rollbacks of the five apps, checked as the registry will serve them (site/releases/release-deployer.ts):
+  // on PostgreSQL into the shared store, else into SITE_ROOT. Its log lines and alerts are the services' (made below).
+  const releases = createReleaseDeployer({
+    siteRoot: config.siteRoot,
+    ...(database.dialect === 'postgres' ? { shared: database.db } : {}),
+    trustedKeys: config.releaseTrustedKeys ?? [],
+    // A release's server module is checked with the serving shell's shared modules; a shell must strand no remote.
+    sharedModules: async () => (await shellServer.load())?.shared,
+    servedManifests: async () => (await remotes.snapshot()).manifests,
+    // This instance copies a shared release at once (the others when PostgreSQL tells them).
+    switched: () => void releaseSync?.sync(),
+    record: (entry) => services.deployLog.record(entry),
+    deployedBy: (app, versions) => services.deployLog.deployedBy(app, versions),
+    alert: ({ title, message, key }) => services.admin.alerts.notify({ type: 'deployment', severity: 'high', title, message, key, cooldownMs: 0 }),
+    logger,
+    clock,
+  });
   const services = createServices({
     db: database.db,
     clock,
@@ -186,8 +204,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     webhookPollMs: deps.webhookPollMs,
     renderCacheStats: () => renderCache.stats(),
     metrics,
-    // A deploy over HTTP is checked with the serving shell's shared modules; this instance syncs at once after it.
-    releaseHooks: { sharedModules: async () => (await shellServer.load())?.shared, switched: () => void releaseSync?.sync() },
+    releases,
   });
   // A build never changes what is served by itself: built remotes are imported as releases (the first start's, or a
   // changed build's under `npm start`), before the first request is served.

@@ -36,9 +36,7 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
-import { createReleaseDeployer, type ReleaseDeployer } from './site/releases/release-deployer';
-import type { SharedModules } from './site/releases/release-format';
-import type { RemoteName } from '@site/contracts/manifest';
+import type { ReleaseDeployer } from './deploys/release-deployer';
 import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
@@ -112,7 +110,6 @@ export function createServices(deps: {
     | 'retentionAnalysisDays'
     | 'retentionReleaseDays'
     | 'retentionReleaseKeep'
-    | 'releaseTrustedKeys'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -137,11 +134,8 @@ export function createServices(deps: {
   databaseDialect?: 'sqlite' | 'postgres';
   /** Counts for GET /metrics (only when METRICS_TOKEN is set). */
   metrics?: ServiceMetrics;
-  /**
-   * Deploys over HTTP (site/releases/release-deployer.ts): the serving shell's shared modules (a release's server module
-   * is loaded with them to check it) and who to tell after a switch (this instance's release sync).
-   */
-  releaseHooks?: { sharedModules: () => Promise<SharedModules | undefined>; switched?: (app: RemoteName) => void };
+  /** Deploys and rollbacks, checked and switched by the server (site/releases/release-deployer.ts, built by app.ts). */
+  releases: ReleaseDeployer;
 }): Services {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
@@ -230,18 +224,7 @@ export function createServices(deps: {
     health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
     admin,
     deployLog,
-    releases: createReleaseDeployer({
-      siteRoot: deps.config.siteRoot,
-      ...(deps.databaseDialect === 'postgres' ? { shared: deps.db } : {}),
-      trustedKeys: deps.config.releaseTrustedKeys ?? [],
-      sharedModules: deps.releaseHooks?.sharedModules ?? (async () => undefined),
-      switched: deps.releaseHooks?.switched,
-      record: (entry) => deployLog.record(entry),
-      deployedBy: (app, versions) => deployLog.deployedBy(app, versions),
-      alert: ({ title, message, key }) => admin.alerts.notify({ type: 'deployment', severity: 'high', title, message, key, cooldownMs: 0 }),
-      logger,
-      clock: deps.clock,
-    }),
+    releases: deps.releases,
     deployTokens: createDeployTokenService({ repository: createDeployTokensRepository(deps.db), clock: deps.clock, logger }),
     retention: createRetentionService({
       repository: createRetentionRepository(deps.db),

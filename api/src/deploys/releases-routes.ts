@@ -2,10 +2,8 @@ import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { APP_NAMES, appReleasesSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
-import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
-import { RefusedError } from '../lib/domain-errors';
 import { RELEASE_NAME } from '../site/releases/release-format';
 import { RELEASE_TARBALL_LIMITS, TarballError, readReleaseTarball } from '../site/releases/release-tarball';
 
@@ -30,16 +28,10 @@ const REFUSED = errorResponse(
   'The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed.',
   error('release_refused', 'its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected ";" but found "render"'),
 );
-const SHELL_NOT_OVER_HTTP = 'The shell is deployed on the serving machine (npm run deploy -- shell --from <shell dist>); over HTTP, deploy a remote.';
 
 /** The caller's address (TRUST_PROXY decides whether X-Forwarded-For counts, as for the rate limits). */
 const addressOf = (ctx: Context) => ctx.ip;
 
-/** The remote an app names, or a refusal for the shell (its releases are not taken over HTTP yet). */
-function remoteOf(app: AppName): RemoteName {
-  if ((REMOTE_NAMES as readonly string[]).includes(app)) return app as RemoteName;
-  throw new RefusedError(SHELL_NOT_OVER_HTTP, { code: 'app_not_deployable' });
-}
 
 export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
   /** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
@@ -88,7 +80,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       },
       async handle({ params, query, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, 'deploy');
-        const app = remoteOf(params.app);
+        const app = params.app;
         let files: Map<string, Buffer>;
         try {
           files = await readReleaseTarball(body as Readable);
@@ -111,7 +103,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       responses: { 200: { description: 'The releases, newest first.', body: { schema: appReleasesSchema } } },
       async handle({ params }, { services }, ctx) {
         await authorise(services as never, ctx, params.app, null);
-        return services.releases.list(remoteOf(params.app));
+        return services.releases.list(params.app);
       },
     }),
     endpoint({
@@ -131,7 +123,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       },
       async handle({ params, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, 'rollback');
-        return services.releases.rollback(remoteOf(params.app), actor, { version: body.version });
+        return services.releases.rollback(params.app, actor, { version: body.version });
       },
     }),
   ];

@@ -18,11 +18,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
-import type { AppReleases, ReleaseChange } from '@site/contracts/deploys';
-import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import type { ReleaseChange } from '@site/contracts/deploys';
+import { REMOTE_NAMES, type MfeManifest } from '@site/contracts/manifest';
+import type { ShellServerEntry } from '@site/contracts/server-render';
 import type { Database } from '../../db/schema';
 import type { NewDeployLogEntry } from '../../deploys/deploy-log';
+import type { DeployActor, ReleaseDeployer } from '../../deploys/release-deployer';
 import { ConflictError, DomainError, NotFoundError, RefusedError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import {
@@ -32,6 +35,10 @@ import {
   RELEASE_NAME,
   RELEASES_DIR,
   checkRelease,
+  checkShellRelease,
+  loadErrorText,
+  strands,
+  type AppName,
   distDir,
   importRelease,
   incompatibility,
@@ -45,29 +52,8 @@ import {
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
 import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease } from './release-store';
 
-/** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
-export interface DeployActor {
-  by: string;
-  from: string | null;
-}
-
-export interface ReleaseDeployer {
-  /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one. */
-  deploy(app: RemoteName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
-  /** Serves `version`, else the release below the served one. */
-  rollback(app: RemoteName, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
-  /**
-   * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
-   * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
-   * has no release yet (a site's first start), `changed` also where the served release is not that build (`npm start`,
-   * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
-   */
-  importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: RemoteName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;
-  /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */
-  refuse(app: RemoteName, actor: DeployActor, message: string): Promise<never>;
-  /** What is stored of `app`, which is served, since when and by whom. */
-  list(app: RemoteName): Promise<Omit<AppReleases, 'app'> & { app: RemoteName }>;
-}
+// What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
+export type { DeployActor, ReleaseDeployer } from '../../deploys/release-deployer';
 
 /** A refusal of a release: a 400 whose message names the cause in full. */
 export class ReleaseRefusedError extends RefusedError {
@@ -91,8 +77,8 @@ interface History {
 /** What a backend reads and switches; the checks and the log are the deployer's, the same for both. */
 interface ReleaseBackend {
   /** Runs `work` while holding the app's deploy lock (one deploy or rollback of an app at a time, across processes). */
-  locked<T>(app: RemoteName, work: (store: LockedStore) => Promise<T>): Promise<T>;
-  list(app: RemoteName): Promise<{ pointer: { version: string; since: string } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
+  locked<T>(app: AppName, work: (store: LockedStore) => Promise<T>): Promise<T>;
+  list(app: AppName): Promise<{ pointer: { version: string; since: string } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
 }
 
 interface LockedStore {
@@ -117,6 +103,20 @@ async function freeName(taken: (version: string) => Promise<boolean>, base: stri
   throw new ConflictError(`every name after ${base} is taken: pass a version`);
 }
 
+const APPS: readonly AppName[] = ['shell', ...REMOTE_NAMES];
+/** The manifest a build of `app` carries: the shell's shell-manifest.json, a remote's mfe-manifest.json. */
+const manifestFile = (app: AppName) => (app === 'shell' ? 'shell-manifest.json' : 'mfe-manifest.json');
+
+/** The version of the whole build of `app` in `dir`, or null when there is none. */
+async function builtVersion(dir: string, app: AppName): Promise<{ version: string } | null> {
+  if (app === 'shell') {
+    const check = await checkShellRelease(dir).catch(() => null);
+    return check?.ok ? { version: check.version } : null;
+  }
+  const check = await checkRelease(dir, app).catch(() => null);
+  return check?.ok ? { version: check.manifest.version } : null;
+}
+
 /** Files of a dist folder (path with `/` -> bytes); links and special files are refused. */
 async function readFolder(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
@@ -131,8 +131,8 @@ async function readFolder(dir: string): Promise<Map<string, Buffer>> {
 
 /** The local backend: the release format on this machine's SITE_ROOT, as `npm run deploy` writes it. */
 function localBackend(siteRoot: string): ReleaseBackend {
-  const tails = new Map<RemoteName, Promise<unknown>>();
-  async function fileLock(app: RemoteName): Promise<() => Promise<void>> {
+  const tails = new Map<AppName, Promise<unknown>>();
+  async function fileLock(app: AppName): Promise<() => Promise<void>> {
     const dir = remoteDir(siteRoot, app);
     await mkdir(dir, { recursive: true });
     const lock = path.join(dir, '.deploy.lock');
@@ -156,7 +156,7 @@ function localBackend(siteRoot: string): ReleaseBackend {
       }
     }
   }
-  const dirOf = (app: RemoteName) => remoteDir(siteRoot, app);
+  const dirOf = (app: AppName) => remoteDir(siteRoot, app);
   return {
     async locked(app, work) {
       // In this process, deploys of one app take turns; the lock file keeps `npm run deploy` on this machine out.
@@ -230,7 +230,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
             return new Map(Object.entries(release.files).map(([file, hash]) => [file, blobs.get(hash)!]));
           },
           async store(version, checked, files, createdAt) {
-            const manifest = JSON.parse(files.get('mfe-manifest.json')!.toString('utf8')) as never;
+            const manifest = JSON.parse(files.get(manifestFile(app))!.toString('utf8')) as never;
             await storeRelease(trx, { remote: app, version, manifest: { ...(manifest as object), version } as never, files }, createdAt);
             // Each instance copies it from the store (release-sync.ts); the checked folder was only for the checks.
             await rm(checked, { recursive: true, force: true });
@@ -259,10 +259,12 @@ export function createReleaseDeployer(options: {
   record: (entry: NewDeployLogEntry) => Promise<unknown>;
   /** Raises the owner's alert for a refused or failed deploy. */
   alert: (alert: { title: string; message: string; key: string }) => void;
+  /** The manifests of the remotes served now (a shell release must not strand one). */
+  servedManifests: () => Promise<readonly MfeManifest[]>;
   /** Who deployed these releases (the deploy log's successful deploys). */
-  deployedBy?: (app: RemoteName, versions: string[]) => Promise<Map<string, string>>;
+  deployedBy?: (app: AppName, versions: string[]) => Promise<Map<string, string>>;
   /** Told after a switch (the release sync of this instance, so it does not wait for its NOTIFY). */
-  switched?: (app: RemoteName) => void;
+  switched?: (app: AppName) => void;
   logger: Logger;
   clock: () => Date;
 }): ReleaseDeployer {
@@ -270,7 +272,7 @@ export function createReleaseDeployer(options: {
   const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot);
 
   /** Writes `files` into a hidden folder beside the releases and checks it as the registry will. Throws why not. */
-  async function checkedFolder(app: RemoteName, version: string, files: ReadonlyMap<string, Buffer>): Promise<{ dir: string; checked: string[] }> {
+  async function checkedFolder(app: AppName, version: string, files: ReadonlyMap<string, Buffer>): Promise<{ dir: string; checked: string[] }> {
     const releases = path.join(remoteDir(siteRoot, app), RELEASES_DIR);
     await mkdir(releases, { recursive: true });
     const dir = path.join(releases, `.incoming-${version}-${randomUUID().slice(0, 8)}`);
@@ -281,16 +283,13 @@ export function createReleaseDeployer(options: {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, bytes, { flag: 'wx' });
       }
+      if (app === 'shell') return { dir, checked: await checkShell(dir) };
       const check = await checkRelease(dir, app);
       if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of ${app}: ${check.problems.join('; ')}`);
       const checked = [...check.checked];
       const incompatible = incompatibility(check.manifest, await readShellBuiltWith(siteRoot));
       if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} ${incompatible}`);
-      if (options.trustedKeys.length > 0) {
-        const signature = await verifyRelease(dir, app, options.trustedKeys);
-        if (!signature.ok) throw new ReleaseRefusedError(`the release is not signed by a key trusted for ${app}: ${signature.reason}`);
-        checked.push(`${SIGNATURE_FILE} (key ${signature.key})`);
-      }
+      await checkSignature(dir, app, checked);
       const loaded = await importRelease(dir, { ...check.manifest, version }, await options.sharedModules());
       if (!loaded.ok) throw new ReleaseRefusedError(`its server module would not run: ${loaded.reason}`);
       if (check.serverFiles.length > 0) checked.push(`${check.serverFiles.join(', ')} loads`);
@@ -301,8 +300,42 @@ export function createReleaseDeployer(options: {
     }
   }
 
+  async function checkSignature(dir: string, app: AppName, checked: string[]): Promise<void> {
+    if (options.trustedKeys.length === 0) return;
+    const signature = await verifyRelease(dir, app, options.trustedKeys);
+    if (!signature.ok) throw new ReleaseRefusedError(`the release is not signed by a key trusted for ${app}: ${signature.reason}`);
+    checked.push(`${SIGNATURE_FILE} (key ${signature.key})`);
+  }
+
+  /**
+   * A shell release: whole (index.html, shell-manifest.json), stranding no served remote (each must be able to run in
+   * what it provides), signed when keys are trusted, and its server entry loading. Returns what was checked.
+   */
+  async function checkShell(dir: string): Promise<string[]> {
+    const check = await checkShellRelease(dir);
+    if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of the shell: ${check.problems.join('; ')}`);
+    const checked = [...check.checked];
+    const stranded = (await options.servedManifests()).map((manifest) => strands(manifest, check.builtWith)).filter((problem): problem is string => Boolean(problem));
+    if (stranded.length > 0) {
+      throw new ReleaseRefusedError(`shell ${check.version} would strand ${stranded.length === 1 ? 'a served remote' : `${stranded.length} served remotes`}, which could not run in it: ${stranded.join('; ')}. Deploy remotes built against it first.`);
+    }
+    await checkSignature(dir, 'shell', checked);
+    const entry = path.join(dir, 'server', 'entry.js');
+    if (await exists(entry)) {
+      try {
+        // Loaded once under a name of its own (the server loads the served one by its own URL).
+        const imported = (await import(/* @vite-ignore */ `${pathToFileURL(entry).href}?check=${randomUUID()}`)) as Partial<ShellServerEntry>;
+        if (typeof imported.renderPage !== 'function') throw new Error('it does not export renderPage()');
+      } catch (error) {
+        throw new ReleaseRefusedError(`its server entry would not run: server/entry.js does not load: ${loadErrorText(error, entry, 'server/entry.js')}`);
+      }
+      checked.push('server/entry.js loads');
+    }
+    return checked;
+  }
+
   /** The version a deploy is named: asked for, else what it was signed as, else its manifest's (made free). */
-  async function pickVersion(app: RemoteName, files: ReadonlyMap<string, Buffer>, asked: string | undefined, taken: (v: string) => Promise<boolean>): Promise<string> {
+  async function pickVersion(app: AppName, files: ReadonlyMap<string, Buffer>, asked: string | undefined, taken: (v: string) => Promise<boolean>): Promise<string> {
     let signedAs: string | undefined;
     const signature = files.get(SIGNATURE_FILE);
     if (signature) {
@@ -322,7 +355,7 @@ export function createReleaseDeployer(options: {
     }
     let base: string | undefined;
     try {
-      base = (JSON.parse(files.get('mfe-manifest.json')?.toString('utf8') ?? '') as { version?: unknown }).version as string | undefined;
+      base = (JSON.parse(files.get(manifestFile(app))?.toString('utf8') ?? '') as { version?: unknown }).version as string | undefined;
     } catch {
       base = undefined;
     }
@@ -335,7 +368,7 @@ export function createReleaseDeployer(options: {
 
   /** Records the outcome (and alerts on a refusal or failure), then answers or rethrows. */
   async function recorded<T extends ReleaseChange>(
-    app: RemoteName,
+    app: AppName,
     action: 'deploy' | 'rollback',
     actor: DeployActor,
     version: () => string | null,
@@ -370,17 +403,17 @@ export function createReleaseDeployer(options: {
     return RELEASE_NAME.test(name) ? name : `build.${digest}`;
   }
 
-  async function importBuild(app: RemoteName, mode: 'first' | 'changed', by: string) {
+  async function importBuild(app: AppName, mode: 'first' | 'changed', by: string) {
     const dist = distDir(siteRoot, app);
-    const check = await checkRelease(dist, app).catch(() => null);
-    if (!check?.ok) return { app, version: '', result: 'skipped' as const, reason: 'nothing built' };
+    const check = await builtVersion(dist, app);
+    if (!check) return { app, version: '', result: 'skipped' as const, reason: 'nothing built' };
     if (options.trustedKeys.length > 0) {
       // An unsigned build would not be served anyway: with keys, releases arrive signed, by a deploy.
       return { app, version: '', result: 'skipped' as const, reason: 'RELEASE_TRUSTED_KEYS is set: deploy it signed' };
     }
     if (mode === 'first' && (await backend.list(app)).pointer) return { app, version: '', result: 'served' as const };
     const files = await readFolder(dist);
-    const version = buildName(check.manifest.version, files);
+    const version = buildName(check.version, files);
     let previous: string | null = null;
     const result = await backend.locked(app, async (store) => {
       const pointer = await store.pointer();
@@ -413,7 +446,8 @@ export function createReleaseDeployer(options: {
   return {
     async importBuilds(mode, by) {
       const results = [];
-      for (const app of REMOTE_NAMES) {
+      // The shell first: the remotes are then judged against the shell that will serve them.
+      for (const app of APPS) {
         try {
           results.push(await importBuild(app, mode, by));
         } catch (error) {
@@ -506,11 +540,11 @@ export function createReleaseDeployer(options: {
    * The first deploy of an app on a site that served its built dist: that dist is kept as a release below the new
    * one, so the first rollback returns to exactly what was served before (release-format's KEPT_DIST_ACTION).
    */
-  async function keepServedDist(app: RemoteName, store: LockedStore, history: History, now: Date): Promise<string | null> {
+  async function keepServedDist(app: AppName, store: LockedStore, history: History, now: Date): Promise<string | null> {
     const dist = distDir(siteRoot, app);
-    const check = await checkRelease(dist, app).catch(() => null);
-    if (!check?.ok) return null;
-    const marked = `${check.manifest.version}${check.manifest.version.includes('+') ? '.' : '+'}dist`;
+    const check = await builtVersion(dist, app);
+    if (!check) return null;
+    const marked = `${check.version}${check.version.includes('+') ? '.' : '+'}dist`;
     const version = await freeName((v) => store.taken(v), RELEASE_NAME.test(marked) ? marked : 'dist');
     const files = await readFolder(dist);
     let kept: { dir: string } | undefined;

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { MfeManifest, RemoteName } from '@site/contracts/manifest';
+import type { MfeManifest } from '@site/contracts/manifest';
+import type { AppName } from './release-format';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
@@ -41,7 +42,7 @@ export interface SharedPointer {
 }
 
 export interface StoredRelease {
-  remote: RemoteName;
+  remote: AppName;
   version: string;
   digest: string;
   manifest: MfeManifest;
@@ -61,17 +62,17 @@ const toPointer = (row: Database['release_pointers']): SharedPointer => ({
   log: JSON.parse(row.log) as Record<string, unknown>[],
 });
 
-export async function readSharedPointer(db: Db, remote: RemoteName): Promise<SharedPointer | null> {
+export async function readSharedPointer(db: Db, remote: AppName): Promise<SharedPointer | null> {
   const row = await db.selectFrom('release_pointers').selectAll().where('remote', '=', remote).executeTakeFirst();
   return row ? toPointer(row) : null;
 }
 
-export async function readSharedPointers(db: Db): Promise<Map<RemoteName, SharedPointer>> {
+export async function readSharedPointers(db: Db): Promise<Map<AppName, SharedPointer>> {
   const rows = await db.selectFrom('release_pointers').selectAll().execute();
-  return new Map(rows.map((row) => [row.remote as RemoteName, toPointer(row)]));
+  return new Map(rows.map((row) => [row.remote as AppName, toPointer(row)]));
 }
 
-export async function readStoredRelease(db: Db, remote: RemoteName, version: string): Promise<StoredRelease | null> {
+export async function readStoredRelease(db: Db, remote: AppName, version: string): Promise<StoredRelease | null> {
   const row = await db.selectFrom('releases').selectAll().where('remote', '=', remote).where('version', '=', version).executeTakeFirst();
   if (!row) return null;
   return {
@@ -85,7 +86,7 @@ export async function readStoredRelease(db: Db, remote: RemoteName, version: str
 }
 
 /** Every stored release of a remote, newest first. */
-export async function listStoredReleases(db: Db, remote: RemoteName): Promise<Array<{ version: string; createdAt: string; files: number }>> {
+export async function listStoredReleases(db: Db, remote: AppName): Promise<Array<{ version: string; createdAt: string; files: number }>> {
   const rows = await db.selectFrom('releases').select(['version', 'created_at', 'files']).where('remote', '=', remote).orderBy('created_at', 'desc').execute();
   return rows.map((row) => ({ version: row.version, createdAt: row.created_at, files: Object.keys(JSON.parse(row.files) as object).length }));
 }
@@ -112,7 +113,7 @@ export async function readBlobs(db: Db, hashes: readonly string[]): Promise<Map<
  * take turns), runs `work`, and commits, which is when every instance is told. Killed or failed before the commit,
  * nothing changed.
  */
-export async function releaseTransaction<T>(db: Kysely<Database>, remote: RemoteName, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function releaseTransaction<T>(db: Kysely<Database>, remote: AppName, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`site-release:${remote}`}))`.execute(trx);
     return work(trx);
@@ -125,7 +126,7 @@ export async function releaseTransaction<T>(db: Kysely<Database>, remote: Remote
  */
 export async function storeRelease(
   trx: Transaction<Database>,
-  release: { remote: RemoteName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer> },
+  release: { remote: AppName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer> },
   now: Date,
 ): Promise<{ digest: string; stored: number; bytes: number }> {
   const hashes: FileHashes = {};
@@ -166,7 +167,7 @@ export async function storeRelease(
 /** Moves a remote's pointer (with its stack and a log entry) and tells every instance, on commit. */
 export async function movePointer(
   trx: Transaction<Database>,
-  remote: RemoteName,
+  remote: AppName,
   next: { version: string; stack: string[]; log: Record<string, unknown>[] },
   now: Date,
 ): Promise<void> {
@@ -195,7 +196,7 @@ export async function readInstanceReports(db: Db): Promise<InstanceReport[]> {
   const rows = await db.selectFrom('release_instances').selectAll().orderBy('reported_at', 'desc').execute();
   return rows.map((row) => ({
     instance: row.instance,
-    remote: row.remote as RemoteName,
+    remote: row.remote as InstanceReport['remote'],
     version: row.version,
     since: row.since,
     problem: row.problem,

@@ -13,14 +13,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
+import { REMOTE_NAMES } from '@site/contracts/manifest';
 import { listenToPostgres, schemaChannel } from '../../db/pg-listen';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
 import type { RemotesSnapshot, SharedReleases } from '../../health/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
 export interface ReleaseSync {
@@ -59,10 +59,10 @@ export function createReleaseSync(options: {
   const instance = `${process.env.HOSTNAME || 'instance'}-${process.pid}-${randomUUID().slice(0, 6)}`;
   let closed = false;
   /** Why a remote's stored release could not be copied here (reported with what is served). */
-  const problems = new Map<RemoteName, string>();
+  const problems = new Map<AppName, string>();
 
   /** Copies one stored release into releases/<version>/ unless it is there; throws why it cannot. */
-  async function materialise(name: RemoteName, version: string): Promise<void> {
+  async function materialise(name: AppName, version: string): Promise<void> {
     if (!RELEASE_NAME.test(version)) throw new Error(`${JSON.stringify(version)} is not a release name`);
     const target = releaseDir(siteRoot, name, version);
     if (await exists(target)) return;
@@ -79,7 +79,7 @@ export function createReleaseSync(options: {
         // What is on disk is what was stored.
         if (sha256(await readFile(destination)) !== hash) throw new Error(`${file} did not copy intact`);
       }
-      const check = await checkRelease(incoming, name);
+      const check = name === 'shell' ? await checkShellRelease(incoming) : await checkRelease(incoming, name);
       if (!check.ok) throw new Error(check.problems.join('; '));
       // Dated by its deploy: the registry answers old hashed chunks from the newest earlier releases.
       const at = new Date(release.createdAt);
@@ -92,7 +92,7 @@ export function createReleaseSync(options: {
     }
   }
 
-  async function syncRemote(name: RemoteName, pointer: SharedPointer): Promise<void> {
+  async function syncRemote(name: AppName, pointer: SharedPointer): Promise<void> {
     const dir = remoteDir(siteRoot, name);
     await mkdir(path.join(dir, 'releases'), { recursive: true });
     try {
@@ -122,9 +122,10 @@ export function createReleaseSync(options: {
     }
   }
 
-  async function report(pointers: Map<RemoteName, SharedPointer>): Promise<void> {
+  async function report(pointers: Map<AppName, SharedPointer>): Promise<void> {
     const snapshot = await options.remotes.snapshot();
     const reportedAt = options.clock().toISOString();
+    // The remotes' (the shell's release is copied like theirs; what it serves is in /api/health's shell version).
     for (const name of REMOTE_NAMES) {
       if (!pointers.has(name)) continue;
       const served = snapshot.served?.[name];
@@ -139,7 +140,7 @@ export function createReleaseSync(options: {
   async function syncOnce(): Promise<void> {
     const pointers = await readSharedPointers(db);
     for (const [name, pointer] of pointers) {
-      if (REMOTE_NAMES.includes(name)) await syncRemote(name, pointer);
+      if (name === 'shell' || (REMOTE_NAMES as readonly string[]).includes(name)) await syncRemote(name, pointer);
     }
     if (pointers.size > 0) await report(pointers);
   }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { currentShell } from '../release-format';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -486,7 +487,8 @@ describe('a release the serving shell cannot run', () => {
     await writeFile(path.join(dir, 'shell-manifest.json'), JSON.stringify({ name: 'shell', version: name, builtWith: { shared, serverContract: 1 } }));
     return dir;
   }
-  const servedShell = async () => JSON.parse(await readFile(path.join(site.root, 'shell/dist/shell-manifest.json'), 'utf8')) as { version: string };
+  /** The serving shell's manifest: its release's (shell/current), else shell/dist's. */
+  const servedShell = async () => JSON.parse(await readFile(path.join((await currentShell(site.root)).dir, 'shell-manifest.json'), 'utf8')) as { version: string };
 
   it("the shell's own deploy refuses a shell that would strand a served remote, with nothing changed; a compatible one deploys and rolls back", async () => {
     expect((await script(site.root, 'deploy', 'blog', '--from', await buildWith('2.1.0', { react: '19.2.0', 'react-dom': '19.2.0' }))).code).toBe(0);
@@ -497,7 +499,7 @@ describe('a release the serving shell cannot run', () => {
     expect(react18.stderr).toContain('blog 2.1.0: it was built against react 19.2.0 (needs ^19.2.0), the shell provides 18.3.1');
     expect(react18.stderr).toContain('Nothing was changed.');
     expect((await servedShell()).version).toBe('1.0.0');
-    expect(existsSync(path.join(site.root, 'shell/dist.previous'))).toBe(false);
+    expect(existsSync(path.join(site.root, 'shell/releases/0.9.0'))).toBe(false);
 
     const newer = await script(site.root, 'deploy', 'shell', '--from', await shellWith('1.1.0', { react: '19.4.0', 'react-dom': '19.4.0', 'react-router-dom': '7.18.5' }));
     expect(newer.stderr).toBe('');

@@ -1,0 +1,30 @@
+import type { AppName, AppReleases, ReleaseChange } from '@site/contracts/deploys';
+
+/*
+ * What the services and routes know of deploys (issue 33): an interface. The deployer itself, which reads and writes
+ * releases in the site's folders and store, is site/releases/release-deployer.ts; app.ts builds it and passes it in.
+ */
+
+/** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
+export interface DeployActor {
+  by: string;
+  from: string | null;
+}
+
+export interface ReleaseDeployer {
+  /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one. */
+  deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  /** Serves `version`, else the release below the served one. */
+  rollback(app: AppName, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  /**
+   * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
+   * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
+   * has no release yet (a site's first start), `changed` also where the served release is not that build (`npm start`,
+   * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
+   */
+  importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: AppName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;
+  /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */
+  refuse(app: AppName, actor: DeployActor, message: string): Promise<never>;
+  /** What is stored of `app`, which is served, since when and by whom. */
+  list(app: AppName): Promise<Omit<AppReleases, 'app'> & { app: AppName }>;
+}
