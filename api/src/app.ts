@@ -33,6 +33,7 @@ import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
 import { createContentEvents } from './site/render/content-events';
 import { createReleaseDeployer } from './site/releases/release-deployer';
+import { trustShellKeys } from './site/releases/release-format';
 import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/leases-repository';
@@ -120,6 +121,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const rateLimits: RateLimitStore = { redis };
   // The shell's server entry renders every page's chrome and provides the remotes' server modules with its React and
   // router (its `shared`), as Module Federation provides the shell's copies in the browser.
+  // With RELEASE_TRUSTED_KEYS, the shell too runs only when a key trusted for it signed its release (release-format.ts).
+  trustShellKeys(config.siteRoot, config.releaseTrustedKeys ?? []);
   const shellServer = createShellServer({ siteRoot: config.siteRoot, logger });
   const remotes = createRemoteRegistry({
     siteRoot: config.siteRoot,

@@ -21,6 +21,7 @@ import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-
 export { REMOTE_NAMES, type RemoteName };
 // Signing is part of the format: `npm run deploy` signs with the team's key, the server verifies (release-signature.ts).
 export { parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, verifyRelease } from './release-signature';
+import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
 // Over HTTP, `npm run deploy -- <app> --to <url>` sends the build as a .tar.gz (release-tarball.ts reads it on the server).
 export { packReleaseTarball } from './release-tarball';
 export const RELEASES_DIR = 'releases';
@@ -51,6 +52,29 @@ export const distDir = (siteRoot: string, name: AppName) => path.join(remoteDir(
  * per call, cheaply: the pointer is re-read only when it changes.
  */
 const shellPointers = new Map<string, { key: string; version: string }>();
+/** RELEASE_TRUSTED_KEYS of the server serving a site root (app.ts sets it): the shell runs only when they verify it. */
+const shellTrust = new Map<string, readonly TrustedKey[]>();
+const shellVerified = new Map<string, { key: string; check: Promise<{ ok: boolean; reason?: string }> }>();
+/** The last shell release that verified, per site root: served while a newer one does not. */
+const lastGoodShell = new Map<string, { dir: string; version: string }>();
+export function trustShellKeys(siteRoot: string, keys: readonly TrustedKey[]): void {
+  shellTrust.set(siteRoot, keys);
+}
+
+/** With trusted keys, whether the shell release in `dir` is signed by a key trusted for the shell (cached per folder). */
+async function shellSigned(siteRoot: string, dir: string): Promise<boolean> {
+  const keys = shellTrust.get(siteRoot) ?? [];
+  if (keys.length === 0) return true;
+  const info = await stat(path.join(dir, SIGNATURE_FILE)).catch(() => null);
+  const key = info ? `${info.mtimeMs}:${info.size}` : 'absent';
+  let entry = shellVerified.get(dir);
+  if (entry?.key !== key) {
+    entry = { key, check: verifyRelease(dir, 'shell', keys) };
+    shellVerified.set(dir, entry);
+  }
+  return (await entry.check).ok;
+}
+
 export async function currentShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
   const pointer = path.join(remoteDir(siteRoot, 'shell'), POINTER_FILE);
   const info = await stat(pointer).catch(() => null);
@@ -64,10 +88,20 @@ export async function currentShell(siteRoot: string): Promise<{ dir: string; ver
     const { version } = cached;
     if (RELEASE_NAME.test(version)) {
       const dir = releaseDir(siteRoot, 'shell', version);
-      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json')))) return { dir, version };
+      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json')))) {
+        // Whatever the pointer or the database say, a shell no trusted key signed does not run: the last good one does.
+        if (await shellSigned(siteRoot, dir)) {
+          lastGoodShell.set(siteRoot, { dir, version });
+          return { dir, version };
+        }
+        const good = lastGoodShell.get(siteRoot);
+        if (good) return good;
+      }
     }
   }
-  return { dir: distDir(siteRoot, 'shell'), version: null };
+  // With trusted keys, a shell/dist built in place is code nobody signed: served only when it verifies.
+  const dist = distDir(siteRoot, 'shell');
+  return (await shellSigned(siteRoot, dist)) ? { dir: dist, version: null } : { dir: path.join(remoteDir(siteRoot, 'shell'), '.no-signed-shell'), version: null };
 }
 
 /** Whether `dir` holds a complete shell build: index.html and a valid shell-manifest.json (every problem listed). */

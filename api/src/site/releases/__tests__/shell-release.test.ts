@@ -7,6 +7,7 @@ import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../../
 import { createSiteFixture, renderingBlogEntry, SHELL_INDEX, type SiteFixture } from '../../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../../test-support/test-server';
 import { packReleaseTarball } from '../release-tarball';
+import { newSigningKey, signFiles, trustedKeyEntry } from '../release-signature';
 
 /*
  * The shell is a release like the remotes (issue 33): deployed over HTTP with a shell token while 50 visitors request
@@ -99,5 +100,43 @@ describeNeedingBuild('the shell deployed over HTTP while 50 clients request page
     const after = await fetch(`${server.url}/blog`, { headers: { accept: 'text/html' } });
     expect(await after.text()).toContain('content="B"');
     expect((await readFile(path.join(site.root, 'shell/current'), 'utf8')).trim()).toBe(change.version);
+  }, 60_000);
+
+  it('with RELEASE_TRUSTED_KEYS, a shell release nobody trusted signed is never served, whatever its pointer says', async () => {
+    const shellKey = newSigningKey();
+    const marketingKey = newSigningKey();
+    const signedSite = await createSiteFixture();
+    try {
+      await symlink(path.join(REPO_ROOT, 'shell/node_modules'), path.join(signedSite.root, 'node_modules'), 'dir');
+      const signed = (label: string, version: string, key: string) => {
+        const files = shellBuild(label);
+        files.set('release-signature.json', signFiles(files, 'shell', version, key));
+        return files;
+      };
+      // The shell team's release, deployed as it would be, then a folder written beside it as a database row would
+      // arrive (release-sync copies it), signed by a key trusted for marketing only, and the pointer moved to it.
+      const put = async (version: string, files: Map<string, Buffer>) => {
+        for (const [file, bytes] of files) await signedSite.writeFile(`shell/releases/${version}/${file}`, bytes);
+      };
+      await put('2.0.0', signed('S', '2.0.0', shellKey.privateKeyPem));
+      await signedSite.writeFile('shell/current', '2.0.0\n');
+      const keys = [trustedKeyEntry(['shell'], shellKey.publicKey), trustedKeyEntry(['marketing'], marketingKey.publicKey)].join(',');
+      const guarded = await startTestServer({ siteRoot: signedSite.root, env: { ...ADMIN_ENV, RELEASE_TRUSTED_KEYS: keys } });
+      try {
+        const page = async () => (await (await fetch(`${guarded.url}/blog`, { headers: { accept: 'text/html' } })).text()).match(/name="shell-build" content="(\w+)"/)?.[1];
+        expect(await page()).toBe('S');
+        await put('6.6.6', signed('X', '6.6.6', marketingKey.privateKeyPem));
+        await signedSite.writeFile('shell/current', '6.6.6\n');
+        expect(await page()).toBe('S');
+        const unsigned = shellBuild('U');
+        await put('6.6.7', unsigned);
+        await signedSite.writeFile('shell/current', '6.6.7\n');
+        expect(await page()).toBe('S');
+      } finally {
+        await guarded.close();
+      }
+    } finally {
+      await signedSite.cleanup();
+    }
   }, 60_000);
 });
