@@ -640,9 +640,17 @@ const asDeployError = (error) => {
   return error;
 };
 
-async function deployShell({ siteRoot, from, store, version }) {
+async function deployShell({ siteRoot, from, store, version, signing }) {
   const deployer = await shellDeployer(siteRoot, store);
   const files = await readDistFiles(from);
+  files.delete(format.SIGNATURE_FILE);
+  if (signing?.key) {
+    // Signed under the name it is deployed as: --version, else its manifest's.
+    const check = await format.checkShellRelease(from);
+    if (!check.ok) throw new DeployError(`${rel(from)} is not a built shell: ${check.problems.join('; ')}`);
+    version ??= check.version;
+    files.set(format.SIGNATURE_FILE, format.signFiles(files, 'shell', version, signing.key));
+  }
   const change = await deployer.deploy('shell', files, { by: 'npm run deploy', from: null }, { version }).catch((error) => {
     throw asDeployError(error);
   });
@@ -715,8 +723,9 @@ async function overHttp(command, name, values) {
     return 0;
   }
   const from = values.from ? path.resolve(values.cwd, values.from) : buildHere(name);
-  const check = await format.checkRelease(from, name);
+  const check = name === 'shell' ? await format.checkShellRelease(from) : await format.checkRelease(from, name);
   if (!check.ok) throw new DeployError(`${rel(from)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
+  const builtVersion = name === 'shell' ? check.version : check.manifest.version;
   const files = await readDistFiles(from);
   files.delete(format.SIGNATURE_FILE);
   const signing = await readSigning(values.key ? path.resolve(values.cwd, values.key) : undefined, name);
@@ -725,12 +734,12 @@ async function overHttp(command, name, values) {
     // Signed under the name it will have: asked for, else the manifest's version made free on the site.
     if (!version) {
       const taken = new Set((await call('GET', releases)).releases.map((release) => release.version));
-      version = await freeName(async (v) => taken.has(v), check.manifest.version);
+      version = await freeName(async (v) => taken.has(v), builtVersion);
     }
     files.set(format.SIGNATURE_FILE, format.signFiles(files, name, version, signing.key));
   }
   const body = await format.packReleaseTarball(files);
-  console.log(`${name}: sending ${rel(from)} (${check.manifest.version}${version && version !== check.manifest.version ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
+  console.log(`${name}: sending ${rel(from)} (${builtVersion}${version && version !== builtVersion ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
   const change = await call('POST', `${releases}${version ? `?version=${encodeURIComponent(version)}` : ''}`, body, { 'content-type': 'application/gzip' });
   console.log(`  checked ${change.checked.join(', ')}`);
   console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}). Undo with: npm run rollback -- ${name} --to ${site} --token <token>`);
@@ -794,7 +803,7 @@ async function main(argv) {
     console.log(USAGE);
     return 0;
   }
-  const isShell = name === 'shell' && command !== 'list';
+  const isShell = name === 'shell';
   if (!['deploy', 'rollback', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
     console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
     return 2;
@@ -815,9 +824,10 @@ async function main(argv) {
   // DATABASE_URL on PostgreSQL (as the server is given): the release goes to every instance through the database.
   const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;
   try {
-    const signing = command === 'deploy' && !isShell ? await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, name) : undefined;
+    const signing = command === 'deploy' ? await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, name) : undefined;
     const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store, signing };
     if (command === 'list') {
+      if (isShell) throw new DeployError('list shell: GET /api/releases/shell lists the shell\'s releases (node scripts/deploy-remote.mjs list shell --to <site URL> --token <token>)');
       await (store ? listShared : list)(options);
       return 0;
     }
@@ -825,7 +835,7 @@ async function main(argv) {
     return await logged(command, name, cwd, async () => {
       if (isShell) {
         const from = values.from ? path.resolve(cwd, values.from) : path.join(REPO_ROOT, 'shell', 'dist');
-        return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store, version: values.version, to: values.to });
+        return (command === 'deploy' ? deployShell : rollbackShell)({ siteRoot, from, store, version: values.version, to: values.to, signing });
       }
       if (command === 'deploy') {
         const from = values.from ? path.resolve(cwd, values.from) : buildHere(name);
