@@ -636,7 +636,7 @@ async function shellDeployer(siteRoot, store) {
 
 /** A deployer's refusal as this tool's (exit 1, the message in full). */
 const asDeployError = (error) => {
-  if (error && typeof error === 'object' && 'kind' in error) return new DeployError(`${error.message}. Nothing was changed.`);
+  if (error && typeof error === 'object' && 'kind' in error) return new DeployError(`${error.message.replace(/\.$/, '')}. Nothing was changed.`);
   return error;
 };
 
