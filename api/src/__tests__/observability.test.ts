@@ -6,7 +6,7 @@ import { ADMIN_ENV } from '../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../test-support/built-site';
 import { scrapeMetrics } from '../test-support/scrape';
 import { contactMessage, waitFor } from '../test-support/site-client';
-import { startTestServer, type TestServer } from '../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../test-support/test-server';
 
 // Metrics (GET /metrics with METRICS_TOKEN), request ids on answers and log lines, and OpenTelemetry spans exported
 // to a receiver on loopback (README "Running it in production").
@@ -273,7 +273,8 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
 describeNeedingBuild('metrics of server-rendered pages (the built dists)', { missing: serverEntriesMissing() }, () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ siteRoot: REPO_ROOT, env: { METRICS_TOKEN: TOKEN, SSR_TIMEOUT_MS: '2000' } });
+    // The repository's own builds, served in place: the test writes nothing into the checkout.
+    server = await startTestServer({ siteRoot: REPO_ROOT, env: { ...SERVE_BUILDS_IN_PLACE, METRICS_TOKEN: TOKEN, SSR_TIMEOUT_MS: '2000' } });
   }, 30_000);
   afterAll(() => server?.close());
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/logger';
 import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '../../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
-import { startTestServer, type TestServer } from '../../../test-support/test-server';
+import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../../test-support/test-server';
 
 // Server-side composition (README "Server rendering"): the raw HTML of every public page carries its content, head
 // and data; a remote whose server entry is missing, throws or is slow leaves its area to the browser, status unchanged.
@@ -56,7 +56,8 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
   let reportPath = '';
 
   beforeAll(async () => {
-    server = await startTestServer({ siteRoot: REPO });
+    // The repository's own builds, served in place: the test writes nothing into the checkout.
+    server = await startTestServer({ siteRoot: REPO, env: SERVE_BUILDS_IN_PLACE });
     const res = await fetch(`${server.url}/api/analyze-smb-business`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -252,7 +253,7 @@ describeNeedingBuild('a remote whose server entry fails (temp SITE_ROOT)', { mis
     await site.writeManifest('blog', { ...MANIFESTS.blog, server: { entry: 'server/entry.js' } });
     await site.writeFile('mfe-blog/dist/server/entry.js', blogEntry(''));
     const logger = createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-    server = await startTestServer({ siteRoot: site.root, deps: { logger }, env: { SSR_TIMEOUT_MS: '150' } });
+    server = await startTestServer({ siteRoot: site.root, deps: { logger }, env: { ...SERVE_BUILDS_IN_PLACE, SSR_TIMEOUT_MS: '150' } });
   }, 30_000);
   afterAll(async () => {
     await server?.close();
