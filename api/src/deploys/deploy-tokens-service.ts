@@ -12,6 +12,9 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from 
 import type { Logger } from '../lib/logger';
 import type { DeployTokensRepository, StoredDeployToken } from './deploy-tokens-repository';
 
+/** The ids this service issues: `dtk_` and 16 hex digits. */
+const TOKEN_ID = /^dtk_[0-9a-f]{16}$/;
+
 /*
  * Deploy tokens (issue 33): what the admin hands to a team's CI so it may deploy the apps the token names over HTTP.
  * The token is shown once, in the answer that created it; only its SHA-256 is stored, so a copy of the database
@@ -92,7 +95,8 @@ export function createDeployTokenService(deps: { repository: DeployTokensReposit
     },
 
     async revoke(id) {
-      if (!(await repository.revoke(id, clock().toISOString()))) throw new NotFoundError(DEPLOY_MESSAGES.notFound, { code: 'deploy_token_not_found' });
+      // Only an id this service could have issued reaches the database (a NUL byte is an error to PostgreSQL, not a miss).
+      if (!TOKEN_ID.test(id) || !(await repository.revoke(id, clock().toISOString()))) throw new NotFoundError(DEPLOY_MESSAGES.notFound, { code: 'deploy_token_not_found' });
     },
 
     async authenticate({ authorization, app, from }) {
