@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { server } from '../../../../../vitest.setup-dom';
@@ -35,7 +35,8 @@ describe('/free-analysis/report/:id', () => {
     renderAt('/free-analysis/report/doesnotexist42', <ReportPage />);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Report not found');
     expect(screen.getByRole('link', { name: 'Run a free analysis' }).getAttribute('href')).toBe('/free-analysis');
-    expect(document.title).toBe('Report not found | Tri-Valley AI Automation');
+    // The tab's title follows the page once its state is known (an effect after the render).
+    await waitFor(() => expect(document.title).toBe('Report not found | Tri-Valley AI Automation'));
   });
 
   it('a server failure says so and offers Try again, which loads again', async () => {
