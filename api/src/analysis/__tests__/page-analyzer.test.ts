@@ -20,7 +20,13 @@ import { html, startLocalServer, type LocalServer } from './fakes';
  */
 
 const PAGE_BYTES = 2 * 1024 * 1024 - 4096;
-const HEALTH_MAX_WAIT_MS = 200;
+/**
+ * What a stall looks like: an analysis on the event loop holds every other request for its whole length (the former
+ * patterns took 8.4 s and 214 s). While the worker thread reads 2 MB, the two cores of our machines are shared by it,
+ * the server and this process, so a health answer may take a few hundred milliseconds without any stall (208 ms was
+ * seen with nothing else running): the bound is a stall's, and the longest wait is printed as the figure.
+ */
+const HEALTH_MAX_WAIT_MS = 1_000;
 
 const fetched = (body: string): FetchedPage => ({
   requestedUrl: 'https://example.com/',
@@ -106,6 +112,7 @@ describe('a hostile page cannot hold the server', () => {
     // Read, or reported as too complex: never a hang, never a failed request.
     expect(['live', 'error']).toContain(report.dataSources.website);
     expect(elapsed).toBeLessThan(PAGE_ANALYSIS_BUDGET_MS + 3_000);
+    console.info(`${path}: analysed in ${Math.round(elapsed)} ms; ${health.count} health answers meanwhile, the longest in ${Math.round(health.longest)} ms`);
     expect(health.count).toBeGreaterThan(0);
     expect(health.longest).toBeLessThan(HEALTH_MAX_WAIT_MS);
   });

@@ -116,7 +116,7 @@ describe.each(testBackends().map((b) => b.name))('media limits and processing po
     'answers uploads at once and makes one image at a time with one waiting: a third gets 503 with Retry-After, and the server keeps answering',
     async () => {
       const media = server.instance.services.media;
-      const [first, second] = await Promise.all([noiseJpeg(2400), noiseJpeg(2400)]);
+      const [first, second] = await Promise.all([noiseJpeg(1200), noiseJpeg(1200)]);
       // Both answer when stored and checked, long before their variants are made (seconds each).
       const one = await upload(first, 'first.jpg', 'image/jpeg');
       const two = await upload(second, 'second.jpg', 'image/jpeg');
