@@ -1,5 +1,6 @@
 import {
   monthlySavingsFor,
+  usd,
   ROI_DEFAULT_COST_PER_HOUR,
   type AiAssessment,
   type AiEnhancement,
@@ -179,7 +180,7 @@ export function buildAiAssessment({ facts, signals, factors }: AssessmentInput):
       automationPotential: Math.round(Math.min(100, gap * 0.6 + (own.length ? ASSESSMENT_EFFICIENCY_PERCENT * 0.4 : 10))),
       estimatedSavings: own.reduce((n, b) => n + b.monthlySavings, 0),
       recommendations: own.length
-        ? own.map((b) => `${tasks.find((t) => t.roiInput === b.roiInput)!.description} (${b.hoursPerWeek} h/week, about $${b.monthlySavings}/month)`)
+        ? own.map((b) => `${tasks.find((t) => t.roiInput === b.roiInput)!.description} (${b.hoursPerWeek} h/week, about ${usd(b.monthlySavings)}/month)`)
         : ['Automate listing updates so hours and details stay identical on every platform'],
       evidence: { dataPoints: result.dataPoints, automationTriggers: triggers },
       savingsBasis: own,
@@ -197,7 +198,7 @@ export function buildAiAssessment({ facts, signals, factors }: AssessmentInput):
   const assessment: AiAssessment = {
     overallReadiness: Math.max(0, Math.min(100, overallReadiness)),
     totalPotentialSavings,
-    topOpportunities: ranked.slice(0, 3).map((t) => `${t.task}: about $${savingOf(t)}/month (${t.adjustedHours} h/week at $${ROI_DEFAULT_COST_PER_HOUR}/h, ${ASSESSMENT_EFFICIENCY_PERCENT}% automated)`),
+    topOpportunities: ranked.slice(0, 3).map((t) => `${t.task}: about ${usd(savingOf(t))}/month (${t.adjustedHours} h/week at ${usd(ROI_DEFAULT_COST_PER_HOUR)}/h, ${ASSESSMENT_EFFICIENCY_PERCENT}% automated)`),
     implementationRoadmap: [
       { phase: 'Phase 1: Foundation and quick wins', description: `Fix the listing and website gaps in the action plan, then automate ${ranked[0]!.task.toLowerCase()}.`, priority: 'high', timeline: '0-30 days' },
       { phase: 'Phase 2: Core automation', description: `Automate ${ranked[1]!.task.toLowerCase()} and ${ranked[2]!.task.toLowerCase()}.`, priority: 'medium', timeline: '1-3 months' },

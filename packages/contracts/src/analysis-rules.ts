@@ -74,6 +74,8 @@ export const INSIGHT_MARKERS = { check: '✅', warning: '⚠️', cross: '❌' }
 /** The ROI calculator's hour-cost model (spec section 9): the analysis prices its savings with it. */
 export const ROI_WEEKS_PER_MONTH = 4.33;
 export const ROI_DEFAULT_COST_PER_HOUR = 25;
+/** Dollars as the site writes them everywhere, in the API's sentences and on the page alike: whole, with thousands separators ($1,212). */
+export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 export function monthlySavingsFor(hoursPerWeek: number, costPerHour: number, efficiencyPercent: number): number {
   return Math.round(hoursPerWeek * ROI_WEEKS_PER_MONTH * costPerHour * (efficiencyPercent / 100));
 }

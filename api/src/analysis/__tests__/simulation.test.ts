@@ -79,4 +79,21 @@ describe('simulation without provider keys', () => {
     expect(a.businessTypeAnalysis.detectedType).toBe('Service Business');
     for (const s of a.automationSignals) expect(s.strength).toBeGreaterThanOrEqual(0);
   });
+
+  it('writes dollars one way in its sentences and its table: $1,212/month, never $1212/month', async () => {
+    // A restaurant's customer service is priced at $1,212 a month (the figure the new-user tour saw written twice).
+    const report = await engine().analyzeSmb({ businessName: 'Golden Dragon Restaurant', location: 'Danville, CA' });
+    const a = report.aiAssessment!;
+    const sentences = [...a.topOpportunities, ...Object.values(report.scores).flatMap((s) => s.aiEnhancement?.recommendations ?? [])];
+    const amounts = sentences.flatMap((text) => text.match(/\$[\d,]+/g) ?? []);
+    expect(amounts.length).toBeGreaterThan(0);
+    for (const amount of amounts) expect(amount).toMatch(/^\$\d{1,3}(,\d{3})*$/);
+    // Each opportunity's figure is the table's figure for the same task, written the same way.
+    const withThousands = a.savingsBreakdown.filter((b) => b.monthlySavings >= 1000);
+    expect(withThousands.length, 'a saving of $1,000 or more to write').toBeGreaterThan(0);
+    for (const b of withThousands) {
+      const written = `$${b.monthlySavings.toLocaleString('en-US')}/month`;
+      expect(sentences.some((text) => text.includes(written)), written).toBe(true);
+    }
+  });
 });

@@ -165,4 +165,4 @@ export const FACTOR_TITLES: Record<FactorKey, string> = {
   competitiveIntelligence: 'Competitive Intelligence',
 };
 
-export const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
+export { usd } from '@site/contracts/analysis-rules';
