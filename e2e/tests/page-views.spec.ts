@@ -94,7 +94,7 @@ const pagehide = (page: Page) => page.evaluate(() => void window.dispatchEvent(n
 const viewsIn = (body: string | null) =>
   (JSON.parse(body ?? '{}') as { events?: { name: string; path: string; props?: { referrer?: string } }[] }).events?.map((e) => [e.name, e.path, e.props?.referrer]);
 
-test('3 pages opened and 2 links followed are 5 page views on the right paths, in the funnel API and on the dashboard', async () => {
+test('3 pages opened and 2 links followed are 5 page views on the right paths, in the funnel API and on the dashboard; two 404s are none', async () => {
   test.setTimeout(90_000);
   expect(await views(), 'a fresh server has no page view').toBe(0);
   const post = ((await (await admin.request.get('/api/posts')).json()) as { posts: { slug: string; title: string }[] }).posts[0]!;
@@ -104,6 +104,18 @@ test('3 pages opened and 2 links followed are 5 page views on the right paths, i
   const errors = watchPageErrors(page);
   await open(page, '/case-studies/danville-restaurant-automation');
   await open(page, '/local-services/san-ramon-business-automation');
+  // Pages that answered 404 are not page views (nor Top pages): an unknown report id, an unknown address, each
+  // loaded fresh in a tab of its own (the browser logs a 404 document as an error, which this page's watch would
+  // rightly report), then closed, which sends what its page queued.
+  for (const [path, heading] of [
+    ['/free-analysis/report/garbage', 'Report not found'],
+    ['/no-such-page', 'Oops! Page not found'],
+  ] as const) {
+    const lost = await context.newPage();
+    await open(lost, path);
+    await expect(lost.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await lost.close({ runBeforeUnload: true });
+  }
   await open(page, '/blog');
   await page.getByRole('main').getByRole('link', { name: post.title }).first().click();
   await expect(page).toHaveURL(new RegExp(`/blog/${post.slug}$`));

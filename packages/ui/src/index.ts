@@ -20,6 +20,7 @@ export {
 } from './use-theme-store';
 export { ThemeToggle } from './theme-toggle';
 export { NotFound } from './not-found';
+export { useNotFoundSignal, NOT_FOUND_EVENT, type NotFoundDetail } from './not-found-signal';
 export { ErrorBoundary, ErrorFallback } from './error-boundary';
 export { ApiError, requestJson } from './request';
 export { StandaloneHost } from './standalone-host';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { analysisResponseSchema } from '@site/contracts/analysis';
-import { Button, ButtonLink, Container, usePageHead, type PageHead } from '@site/ui';
+import { Button, ButtonLink, Container, useNotFoundSignal, usePageHead, type PageHead } from '@site/ui';
 import { AnalysisFailure, type AnalysisResult as Result } from '../../../lib/analysis-request';
 import { reportBusinessName, reportIsSample } from '../../../lib/report-links';
 import { getAnalysis } from '../api/get-analysis';
@@ -67,6 +67,7 @@ export function ReportPage({ data, notFound = false }: { data?: unknown; notFoun
   const name = state.status === 'ready' ? reportBusinessName(state.result) : null;
   // The head the server wrote for this report (the route table's `head`), once the report is here.
   usePageHead(state.status === 'ready' ? reportHead({ id: id ?? '' }, state.result) : state.status === 'not_found' ? REPORT_NOT_FOUND_HEAD : undefined);
+  useNotFoundSignal(state.status === 'not_found');
 
   if (state.status === 'loading')
     return (

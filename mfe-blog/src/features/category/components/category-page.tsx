@@ -2,7 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { BLOG_ROUTES } from '@site/contracts/blog-routes';
 import { categoryNameForSlug, titleCaseSlug } from '@site/contracts/posts-rules';
 import { SITE_NAME } from '@site/contracts/site';
-import { Container, PageHeader, buttonClasses, usePageHead, type PageHead } from '@site/ui';
+import { buttonClasses, Container, type PageHead, PageHeader, useNotFoundSignal, usePageHead } from '@site/ui';
 import { BlogCta } from '../../../components/blog-cta';
 import { EmptyState, GridSkeleton, LoadError } from '../../../components/load-state';
 import { PagedPostGrid } from '../../../components/paged-post-grid';
@@ -30,6 +30,7 @@ export function CategoryPage({ notFound = false }: { notFound?: boolean }) {
   const empty = notFound || posts?.length === 0;
   // Once the posts are here, so the name is the category's real one: the head the server wrote (route table's `head`).
   usePageHead(empty ? CATEGORY_NOT_FOUND_HEAD : posts ? categoryPageHead(slug, name) : undefined);
+  useNotFoundSignal(empty);
 
   const count = empty ? 0 : (total ?? 0);
   return (

@@ -1,6 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { BLOG_ROUTES } from '@site/contracts/blog-routes';
-import { Container, buttonClasses, usePageHead, type PageHead } from '@site/ui';
+import { Container, buttonClasses, useNotFoundSignal, usePageHead, type PageHead } from '@site/ui';
 import { BackToBlog, PostArticle } from '@site/ui/post-article';
 import { BlogCta } from '../../../components/blog-cta';
 import { LoadError } from '../../../components/load-state';
@@ -21,6 +21,7 @@ export function PostPage({ notFound = false }: { notFound?: boolean }) {
   const post = state.kind === 'ready' ? state.post : null;
   // The same head the server rendered into the HTML (the route table's `head` for /blog/:slug), once the post is here.
   usePageHead(post ? postHead(post) : state.kind === 'not-found' ? POST_NOT_FOUND_HEAD : undefined);
+  useNotFoundSignal(state.kind === 'not-found');
 
   if (state.kind === 'not-found') {
     return (

@@ -1,11 +1,12 @@
 import { act, render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TrackingEvent } from '@site/contracts/events';
+import { NotFound, useNotFoundSignal } from '@site/ui';
 import { server } from '../../../../../vitest.setup-dom';
 import { usePageViews } from '../hooks/use-page-views';
 import { createPageViewTracker, PAGE_VIEW_BATCH, PAGE_VIEW_FLUSH_MS, type PageViewTracker } from '../lib/page-view-tracker';
@@ -174,6 +175,51 @@ describe('page views', () => {
     expect(text).not.toContain('google');
     expect(text).not.toContain('ada');
     expect(await beaconViews()).toEqual([['/', 'search']]);
+  });
+});
+
+describe('pages that were not found', () => {
+  /** A report page whose data answers 404 a moment after it opens (as /free-analysis/report/<unknown id> does). */
+  function LateReport({ answer }: { answer: Promise<'found' | 'not_found'> }) {
+    const [state, setState] = useState<'loading' | 'found' | 'not_found'>('loading');
+    useEffect(() => void answer.then(setState), [answer]);
+    useNotFoundSignal(state === 'not_found');
+    return <p>{state}</p>;
+  }
+
+  const routed = (path: string, answer: Promise<'found' | 'not_found'>) => (
+    <StrictMode>
+      <MemoryRouter initialEntries={[path]}>
+        <Site />
+        <Routes>
+          <Route path="/blog" element={<p>Blog</p>} />
+          <Route path="/report/:id" element={<LateReport answer={answer} />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </MemoryRouter>
+    </StrictMode>
+  );
+
+  it('counts neither an unknown path nor a report whose data answered 404, only the pages that were there', async () => {
+    let answer!: (value: 'found' | 'not_found') => void;
+    const report = new Promise<'found' | 'not_found'>((resolve) => (answer = resolve));
+    render(routed('/no-such-page', report));
+    await act(() => navigate('/blog'));
+    await act(() => navigate('/report/garbage'));
+    await act(async () => answer('not_found'));
+    await act(() => navigate('/blog'));
+    leave();
+    expect(await beaconViews()).toEqual([
+      ['/blog', 'internal'],
+      ['/blog', 'internal'],
+    ]);
+  });
+
+  it('counts a report that was found', async () => {
+    render(routed('/report/abc', Promise.resolve('found')));
+    await act(async () => undefined);
+    leave();
+    expect(await beaconViews()).toEqual([['/report/abc', 'direct']]);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { ReferrerClass, TrackingEvent } from '@site/contracts/events';
 // Not @site/contracts/events: its zod schemas would load with the shell on every page.
 import { MAX_TRACKED_PATH } from '@site/contracts/events-rules';
-import { sendEvents, trackingAllowed } from '@site/ui';
+import { NOT_FOUND_EVENT, sendEvents, trackingAllowed, type NotFoundDetail } from '@site/ui';
 import { referrerClass } from './referrer-class';
 
 /** Views held before they are sent at once (the API takes up to 20 in a request). */
@@ -47,6 +47,8 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
   let lastPath: string | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let listening = false;
+  /** The path whose page said it was not found (useNotFoundSignal), until the router moves elsewhere. */
+  let notFoundPath: string | null = null;
 
   const flush = () => {
     clearTimeout(timer);
@@ -60,6 +62,23 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
   const onPageShow = (event: PageTransitionEvent) => {
     if (event.persisted && lastPath !== null) count(lastPath, 'internal');
   };
+
+  // Only pages that answered are page views: an unknown report, post or path is not counted (nor in Top pages). Its
+  // view is taken back while it waits in the queue (the not-found state shows within the same render, or once the
+  // page's data answered 404), or never counted when the page said so first.
+  const onNotFound = (event: Event) => {
+    const path = (event as CustomEvent<NotFoundDetail>).detail?.path;
+    if (typeof path !== 'string') return;
+    notFoundPath = path;
+    const tracked = path.slice(0, MAX_TRACKED_PATH);
+    for (let i = queue.length - 1; i >= 0; i--) {
+      if (queue[i]!.name === 'page_view' && queue[i]!.path === tracked) {
+        queue.splice(i, 1);
+        break;
+      }
+    }
+  };
+  window.addEventListener(NOT_FOUND_EVENT, onNotFound);
 
   function listen() {
     if (listening) return;
@@ -89,12 +108,15 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
       if (pathname === lastPath) return;
       const first = lastPath === null;
       lastPath = pathname;
+      if (pathname === notFoundPath) return;
+      notFoundPath = null;
       // The first view of this document came from document.referrer; every later one is a move inside the site.
       count(pathname, first ? referrerClass(document.referrer, window.location.origin) : 'internal');
     },
     flush,
     dispose() {
       clearTimeout(timer);
+      window.removeEventListener(NOT_FOUND_EVENT, onNotFound);
       window.removeEventListener('pagehide', flush);
       window.removeEventListener('pageshow', onPageShow);
       document.removeEventListener('visibilitychange', onVisibility);
