@@ -41,6 +41,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       PUBLIC_ORIGIN: BASE_URL,
       WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+      // The Integrations test's receiver listens on 127.0.0.1: a private target, sent to only when allowed.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       // Lets the suite's many form posts through the production rate limits.
       RATE_LIMIT_MULTIPLIER: '100',

@@ -54,7 +54,7 @@ const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 const dataDir = await mkdtemp(path.join(tmpdir(), 'webhook-bench-'));
 const server = spawn(process.execPath, [path.join(root, 'api/dist/server.js')], {
   cwd: root,
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: PASSWORD, DATABASE_URL: '', RATE_LIMIT_MULTIPLIER: '1000', SMTP_URL: '' },
+  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: PASSWORD, DATABASE_URL: '', RATE_LIMIT_MULTIPLIER: '1000', SMTP_URL: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 try {

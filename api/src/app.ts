@@ -28,6 +28,7 @@ import { largeBodyLimits } from './http/endpoint';
 import type { ApiRouter, RouteContext } from './http/route-module';
 import type { DeployedRemotes } from './health/deployed-remotes';
 import { createServices, type AnalysisEngineOverrides, type Services } from './services';
+import type { Resolver } from './outgoing-webhooks/webhook-targets';
 import { createRenderQueue } from './site/render/render-queue';
 import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
@@ -64,6 +65,8 @@ export interface AppDeps {
   schedulerPollMs?: number;
   /** How often this instance looks for due outgoing webhook deliveries (services/webhooks-out-service.ts); 5 s by default. */
   webhookPollMs?: number;
+  /** Resolves outgoing webhook host names (the system's DNS by default): tests give names addresses without real DNS. */
+  webhookResolver?: Resolver;
 }
 
 export interface AppInstance {
@@ -205,6 +208,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     schedulerPollMs: deps.schedulerPollMs,
     databaseDialect: database.dialect,
     webhookPollMs: deps.webhookPollMs,
+    webhookResolver: deps.webhookResolver,
     renderCacheStats: () => renderCache.stats(),
     metrics,
     releases,

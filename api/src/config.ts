@@ -24,6 +24,12 @@ export interface Config {
   adminPassword: string | undefined;
   adminPasswordHash: string | undefined;
   webhookSecret: string | undefined;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS (off by default): outgoing webhooks may go to loopback and private-network addresses
+   * (a self-hosted n8n on the same network). Link-local and cloud metadata addresses stay refused. Optional so configs
+   * built by hand (tests) need not name it.
+   */
+  webhookAllowPrivateTargets?: boolean;
   smtpUrl: string | undefined;
   googlePlacesApiKey: string | undefined;
   yelpApiKey: string | undefined;
@@ -193,6 +199,10 @@ const envSchema = z.object({
   ADMIN_PASSWORD: optionalString,
   ADMIN_PASSWORD_HASH: optionalString,
   WEBHOOK_SECRET: optionalString,
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false', '1', '0'], { message: 'Must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   SMTP_URL: optionalString,
   GOOGLE_PLACES_API_KEY: optionalString,
   YELP_API_KEY: optionalString,
@@ -299,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     adminPasswordHash: e.ADMIN_PASSWORD_HASH,
     webhookSecret: e.WEBHOOK_SECRET,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     smtpUrl: e.SMTP_URL,
     googlePlacesApiKey: e.GOOGLE_PLACES_API_KEY,
     yelpApiKey: e.YELP_API_KEY,

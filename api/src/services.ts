@@ -41,6 +41,7 @@ import { createDeployTokensRepository } from './deploys/deploy-tokens-repository
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
 import { createWebhookSender, type WebhookSender } from './outgoing-webhooks/webhook-sender';
+import type { Resolver } from './outgoing-webhooks/webhook-targets';
 import { analysisCompletedData, createWebhooksOutService, leadCreatedData, postEventData, type WebhooksOutService } from './outgoing-webhooks/outgoing-webhooks-service';
 
 /**
@@ -92,6 +93,7 @@ export function createServices(deps: {
     | 'contactEmailTo'
     | 'mailFrom'
     | 'webhookSecret'
+    | 'webhookAllowPrivateTargets'
     | 'publicOrigin'
     | 'googlePlacesApiKey'
     | 'yelpApiKey'
@@ -128,6 +130,8 @@ export function createServices(deps: {
   schedulerPollMs?: number;
   /** How often each instance looks for due outgoing webhook deliveries (5 s by default). */
   webhookPollMs?: number;
+  /** Resolves the host names of outgoing webhook endpoints (the system's DNS by default; tests give their own). */
+  webhookResolver?: Resolver;
   /** The render cache's counters, for the admin view of /api/health. */
   renderCacheStats?: () => RenderCacheHealth;
   /** The database in use: on PostgreSQL media files live in it (every instance shares them), else in DATA_DIR/media. */
@@ -155,7 +159,8 @@ export function createServices(deps: {
   // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
   const webhooksOut = createWebhooksOutService({
     repository: createWebhooksOutRepository(deps.db),
-    sender: countedSender(createWebhookSender(), deps.metrics),
+    sender: countedSender(createWebhookSender({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, resolver: deps.webhookResolver }), deps.metrics),
+    allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
     clock: deps.clock,
     logger,
     alerts: admin.alerts,
@@ -247,7 +252,7 @@ function countedSender(sender: WebhookSender, metrics: ServiceMetrics | undefine
   return {
     async post(url, body, headers) {
       const result = await sender.post(url, body, headers);
-      metrics.webhookAttempt(result.kind === 'network' ? 'network_error' : result.status >= 200 && result.status < 300 ? 'success' : 'http_error');
+      metrics.webhookAttempt(result.kind !== 'answered' ? (result.kind === 'network' ? 'network_error' : 'refused') : result.status >= 200 && result.status < 300 ? 'success' : 'http_error');
       return result;
     },
   };

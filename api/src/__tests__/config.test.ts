@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.trustProxyHops).toBe(1);
     expect([config.headersTimeoutMs, config.requestTimeoutMs, config.bodyIdleTimeoutMs]).toEqual([20_000, 30_000, 15_000]);
+    // Outgoing webhooks go to public addresses only unless the operator says otherwise.
+    expect(config.webhookAllowPrivateTargets).toBe(false);
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE_TARGETS as a switch and refuses anything else', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).webhookAllowPrivateTargets).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes please' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS: Must be true or false/);
   });
 
   it('reads the proxy hop count and the slow-client timeouts as durations, and refuses nonsense', () => {

@@ -103,6 +103,8 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
       CONTACT_EMAIL_TO: 'owner@site.test',
       ADMIN_PASSWORD: PASSWORD,
       WEBHOOK_SECRET: SECRET,
+      // The outgoing webhooks' receiver listens on 127.0.0.1: a private target, sent to only when allowed.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       PUBLIC_ORIGIN: 'https://site.test',
       RATE_LIMIT_MULTIPLIER: String(MULTIPLIER),
       // Tests name their client with X-Forwarded-For, so one address's lockout does not spill into another test.

@@ -26,7 +26,7 @@ export interface AppMetrics {
   readonly registry: Registry;
   loginFailed(reason: 'invalid_password' | 'locked_out'): void;
   clientLockedOut(): void;
-  webhookAttempt(result: 'success' | 'http_error' | 'network_error'): void;
+  webhookAttempt(result: 'success' | 'http_error' | 'network_error' | 'refused'): void;
   contactMail(result: 'sent' | 'failed'): void;
   /** One answered request: its method, route pattern (never the raw path), status and duration. */
   requestAnswered(method: string, route: string, status: number, seconds: number): void;
@@ -180,7 +180,7 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
 
   const webhookAttempts = new Counter({
     name: 'site_webhook_deliveries_total',
-    help: 'Outgoing webhook delivery attempts, by result: success (2xx), http_error (another answer), network_error (no answer).',
+    help: 'Outgoing webhook delivery attempts, by result: success (2xx), http_error (another answer), network_error (no answer), refused (a target webhooks are not sent to: metadata, or private while WEBHOOK_ALLOW_PRIVATE_TARGETS is off).',
     labelNames: ['result'],
     registers: [registry],
   });
@@ -193,7 +193,7 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
   });
   const lockouts = new Counter({ name: 'site_admin_login_lockouts_total', help: 'Clients locked out of the admin login after too many failures.', registers: [registry] });
   // Every series exists from the start at 0, so rate() and alerts see the first increase.
-  for (const result of ['success', 'http_error', 'network_error']) webhookAttempts.inc({ result }, 0);
+  for (const result of ['success', 'http_error', 'network_error', 'refused']) webhookAttempts.inc({ result }, 0);
   for (const result of ['sent', 'failed']) contactMails.inc({ result }, 0);
   for (const reason of ['invalid_password', 'locked_out']) loginFailures.inc({ reason }, 0);
 

@@ -8,7 +8,7 @@ export interface ServiceMetrics {
   /** A client reached the failed-login limit: its next attempts are refused until the window ends. */
   clientLockedOut(): void;
   /** One POST of an outgoing webhook delivery: answered 2xx, answered otherwise, or no answer (network, timeout). */
-  webhookAttempt(result: 'success' | 'http_error' | 'network_error'): void;
+  webhookAttempt(result: 'success' | 'http_error' | 'network_error' | 'refused'): void;
   /** One owner mail of the contact outbox: sent, or failed (to be retried or given up). */
   contactMail(result: 'sent' | 'failed'): void;
 }

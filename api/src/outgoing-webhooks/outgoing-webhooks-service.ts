@@ -31,6 +31,7 @@ import { blogPostPath } from '@site/contracts/blog-routes';
 import { isRecordKey } from '@site/contracts/text';
 import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import type { WebhookSender } from './webhook-sender';
+import { savedTargetProblem } from './webhook-targets';
 
 type EventData<T extends WebhookEventType> = Extract<WebhookPayload, { type: T }>['data'];
 
@@ -88,6 +89,11 @@ export interface WebhooksOutServiceDeps {
   maxAttempts?: number;
   /** Deliveries sent at the same time (default 8). */
   concurrency?: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: an endpoint may be saved with a private or loopback address (the sender, given the
+   * same setting, checks again when it sends). Off by default. Link-local and metadata addresses are refused always.
+   */
+  allowPrivateTargets?: boolean;
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3600_000) * (0.8 + Math.random() * 0.4);
@@ -143,6 +149,12 @@ function toDelivery(d: StoredWebhookDelivery): WebhookDelivery {
   };
 }
 
+/** An endpoint's URL that its address alone refuses (metadata always; private unless allowed): the contract's 400. */
+function checkSavedUrl(url: string | undefined, allowPrivate: boolean): void {
+  const problem = url === undefined ? undefined : savedTargetProblem(url, allowPrivate);
+  if (problem) throw invalid({ issues: [{ path: ['url'], message: problem }] });
+}
+
 function invalid(error: { issues: Array<{ path: PropertyKey[]; message: string }> }): InvalidInputError {
   const details = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   return new InvalidInputError(`Validation failed: ${details.map((d) => `${d.path}: ${d.message}`).join(', ')}`, { details });
@@ -154,6 +166,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
   const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_WEBHOOK_ATTEMPTS;
   const concurrency = deps.concurrency ?? 8;
+  const allowPrivate = deps.allowPrivateTargets === true;
 
   const mustFind = async (id: string) => {
     // An id that cannot exist (PostgreSQL refuses NUL in text) is not found without asking the database.
@@ -194,7 +207,8 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     const at = clock();
     const attempts = d.attempts + 1;
     const delivered = result.kind === 'answered' && result.status >= 200 && result.status < 300;
-    const retryable = result.kind === 'network' || isRetryable(result.status);
+    // A refused target (metadata, or private while that is off) fails at once: it would be refused on every retry.
+    const retryable = result.kind === 'network' || (result.kind === 'answered' && isRetryable(result.status));
     const deadline = Date.parse(d.createdAt) + WEBHOOK_RETRY_WINDOW_MS;
     let status: 'pending' | 'delivered' | 'failed' = delivered ? 'delivered' : 'failed';
     let nextAttemptAt: string | null = null;
@@ -212,15 +226,19 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       nextAttemptAt,
       responseStatus: result.kind === 'answered' ? result.status : null,
       latencyMs: result.latencyMs,
-      responseExcerpt: (result.kind === 'answered' ? result.excerpt : result.error).slice(0, WEBHOOK_RESPONSE_EXCERPT_BYTES),
+      responseExcerpt: (result.kind === 'answered' ? result.excerpt : result.kind === 'network' ? result.error : result.reason).slice(0, WEBHOOK_RESPONSE_EXCERPT_BYTES),
     });
     if (delivered) {
       await repository.markEndpointHealthy(endpoint.id);
     } else {
-      logger.info(
-        { webhookDeliveryId: d.id, event: d.eventType, status: result.kind === 'answered' ? result.status : result.error, attempts, next: nextAttemptAt },
-        'outgoing webhook delivery failed',
-      );
+      if (result.kind === 'refused') {
+        logger.warn({ webhookDeliveryId: d.id, webhookEndpointId: endpoint.id, event: d.eventType, reason: result.reason }, 'outgoing webhook delivery refused: target not allowed');
+      } else {
+        logger.info(
+          { webhookDeliveryId: d.id, event: d.eventType, status: result.kind === 'answered' ? result.status : result.error, attempts, next: nextAttemptAt },
+          'outgoing webhook delivery failed',
+        );
+      }
       await endpointFailed(endpoint.id, at);
     }
     return delivered;
@@ -308,6 +326,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     async createEndpoint(input) {
       const parsed = webhookEndpointCreateSchema.safeParse(input ?? {});
       if (!parsed.success) throw invalid(parsed.error);
+      checkSavedUrl(parsed.data.url, allowPrivate);
       const now = clock().toISOString();
       const endpoint: StoredWebhookEndpoint = {
         id: newId(),
@@ -333,6 +352,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     async updateEndpoint(id, input) {
       const parsed = webhookEndpointUpdateSchema.safeParse(input ?? {});
       if (!parsed.success) throw invalid(parsed.error);
+      checkSavedUrl(parsed.data.url, allowPrivate);
       const existing = await mustFind(id);
       const { regenerateSecret, ...changes } = parsed.data;
       const reenabled = changes.enabled === true && !existing.enabled;

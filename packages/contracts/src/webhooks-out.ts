@@ -37,11 +37,67 @@ export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 4096;
 export const WEBHOOK_MESSAGES = {
   url: 'Enter an http:// or https:// address',
   urlCredentials: 'Put no user name or password in the address; verify the signature instead',
+  urlMetadata: 'Link-local and cloud metadata addresses (169.254.x.x, fe80::, metadata.google.internal …) are never allowed',
+  urlPrivate: 'Private and loopback addresses are allowed only when the server sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true',
   events: 'Choose at least one event',
   notFound: 'Webhook endpoint not found',
   deliveryNotFound: 'Delivery not found',
   tooMany: `At most ${WEBHOOK_MAX_ENDPOINTS} endpoints: delete one you no longer use first`,
 } as const;
+
+/*
+ * Where a webhook is never sent, whatever the server's settings: link-local addresses (169.254.0.0/16, fe80::/10),
+ * where clouds answer with their instance metadata and credentials, the other metadata addresses (AWS's IPv6
+ * fd00:ec2::254, Alibaba's 100.100.100.200) and their host names. An IPv4 address written inside IPv6 (mapped
+ * ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d) counts as that IPv4 address. The form and the API check
+ * what was typed; the server checks again every address a name resolves to when it sends (DNS can change).
+ */
+export const WEBHOOK_METADATA_HOST_NAMES: readonly string[] = ['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal'];
+
+function ipv4Octets(text: string): number[] | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.map(Number);
+}
+
+/** The eight 16-bit groups of an IPv6 address (compressed, with a dotted IPv4 tail or a zone), or undefined. */
+function ipv6Groups(text: string): number[] | undefined {
+  let address = text.split('%')[0]!;
+  const tailAt = address.lastIndexOf(':');
+  const tail = ipv4Octets(address.slice(tailAt + 1));
+  if (tail) address = `${address.slice(0, tailAt + 1)}${((tail[0]! << 8) | tail[1]!).toString(16)}:${((tail[2]! << 8) | tail[3]!).toString(16)}`;
+  const halves = address.split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const rest = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return undefined;
+  return groups.map((g) => parseInt(g, 16));
+}
+
+const isMetadataIpv4 = ([a, b, c, d]: number[]) => (a === 169 && b === 254) || (a === 100 && b === 100 && c === 100 && d === 200);
+
+/**
+ * Whether a host (a URL's hostname, or an address as a resolver or ipaddr.js writes it) is link-local or a cloud
+ * metadata service: never a webhook target.
+ */
+export function isLinkLocalOrMetadataHost(host: string): boolean {
+  let name = host.trim().toLowerCase();
+  if (name.startsWith('[') && name.endsWith(']')) name = name.slice(1, -1);
+  while (name.endsWith('.')) name = name.slice(0, -1);
+  if (WEBHOOK_METADATA_HOST_NAMES.includes(name)) return true;
+  const v4 = ipv4Octets(name);
+  if (v4) return isMetadataIpv4(v4);
+  const g = name.includes(':') ? ipv6Groups(name) : undefined;
+  if (!g) return false;
+  if ((g[0]! & 0xffc0) === 0xfe80) return true;
+  if (g.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':')) return true;
+  const embedsIpv4 =
+    (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) || (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0));
+  return embedsIpv4 && isMetadataIpv4([g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff]);
+}
 
 export const webhookUrlSchema = z
   .string()
@@ -63,7 +119,14 @@ export const webhookUrlSchema = z
     } catch {
       return true;
     }
-  }, WEBHOOK_MESSAGES.urlCredentials);
+  }, WEBHOOK_MESSAGES.urlCredentials)
+  .refine((value) => {
+    try {
+      return !isLinkLocalOrMetadataHost(new URL(value).hostname);
+    } catch {
+      return true;
+    }
+  }, WEBHOOK_MESSAGES.urlMetadata);
 
 /** `POST /api/admin/webhooks` body (the admin form). */
 export const webhookEndpointCreateSchema = z.object({

@@ -207,9 +207,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook`;
   server = await startTestServer({
-    env: { ...ADMIN_ENV, WEBHOOK_SECRET, RATE_LIMIT_MULTIPLIER: '100000' },
-    // No DNS, no outside network: every website and image address "does not resolve".
-    deps: { analysis: { website: { resolver: async () => Promise.reject(new Error('NXDOMAIN')), timeoutMs: 2000 } } },
+    // The webhook sink listens on 127.0.0.1: a private target, sent to only when allowed.
+    env: { ...ADMIN_ENV, WEBHOOK_SECRET, RATE_LIMIT_MULTIPLIER: '100000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    // No DNS, no outside network: every website, image and webhook host name "does not resolve".
+    deps: {
+      analysis: { website: { resolver: async () => Promise.reject(new Error('NXDOMAIN')), timeoutMs: 2000 } },
+      webhookResolver: async () => Promise.reject(new Error('NXDOMAIN')),
+    },
   });
   doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as typeof doc;
   cookie = await adminCookie(server);

@@ -42,7 +42,9 @@ describe.each(testBackends())('outgoing webhooks on two instances ($name)', (bac
     const make = (db: typeof database.handle.db, i: number) =>
       createWebhooksOutService({
         repository: createWebhooksOutRepository(db),
-        sender: createWebhookSender(),
+        // The receiver is on 127.0.0.1: private targets allowed, as WEBHOOK_ALLOW_PRIVATE_TARGETS does.
+      sender: createWebhookSender({ allowPrivateTargets: true }),
+      allowPrivateTargets: true,
         clock: () => new Date(),
         logger: createLogger({ level: 'silent' }),
         jobs: runners[i]!,
@@ -103,7 +105,9 @@ describe.each(testBackends())('an event and its change are stored together ($nam
     const jobs = createJobRunner({ clock: () => new Date(), logger: createLogger({ level: 'silent' }) });
     const service: WebhooksOutService = createWebhooksOutService({
       repository: failing(real),
-      sender: createWebhookSender(),
+      // The receiver is on 127.0.0.1: private targets allowed, as WEBHOOK_ALLOW_PRIVATE_TARGETS does.
+      sender: createWebhookSender({ allowPrivateTargets: true }),
+      allowPrivateTargets: true,
       clock: () => new Date(),
       logger: createLogger({ level: 'silent' }),
       jobs,

@@ -65,8 +65,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** The receivers of these tests listen on 127.0.0.1: a private target, sent to only when the operator allows it. */
+const LOOPBACK_RECEIVERS = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+
 async function server(deps: Parameters<typeof startTestServer>[0] = {}) {
-  const s = await startTestServer({ ...deps, env: { ...ADMIN_ENV, ...deps.env } });
+  const s = await startTestServer({ ...deps, env: { ...ADMIN_ENV, ...LOOPBACK_RECEIVERS, ...deps.env } });
   cleanups.push(() => s.close());
   return s;
 }
@@ -323,7 +326,8 @@ describe('outgoing webhooks', () => {
       const res = await admin(s, cookie, '/api/admin/webhooks', { method: 'POST', json });
       expect(res.status, JSON.stringify(json)).toBe(400);
     }
-    // The owner's private network is allowed on purpose (n8n beside the site).
+    // The owner's private network, with WEBHOOK_ALLOW_PRIVATE_TARGETS (n8n beside the site; webhook-targets.test.ts
+    // has it off).
     expect((await admin(s, cookie, '/api/admin/webhooks', { method: 'POST', json: { url: 'http://192.168.1.20:5678/webhook/x', events: ['lead.created'] } })).status).toBe(201);
     const anonymous = await fetch(`${s.url}/api/admin/webhooks`);
     expect(anonymous.status).toBe(401);

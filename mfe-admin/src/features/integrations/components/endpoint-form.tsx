@@ -6,7 +6,8 @@ import { Button } from '@site/ui';
 import { TextField } from '../../../components/form-field';
 
 /**
- * Add or edit an endpoint: URL (http or https; the owner's private network is allowed), description, events, enabled.
+ * Add or edit an endpoint: URL (http or https; the owner's private network when the server allows it), description,
+ * events, enabled.
  * Checked with the same schema as the API before it is sent; the messages stay until the next try.
  */
 export function EndpointForm({
@@ -43,7 +44,7 @@ export function EndpointForm({
         placeholder="https://n8n.example.com/webhook/leads"
         {...register('url')}
         error={errors.url?.message}
-        hint="http:// or https://. Addresses on your own network (n8n beside the site) are allowed."
+        hint="http:// or https://. Addresses on your own network (n8n beside the site) need WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the server; cloud metadata addresses are never allowed."
       />
       <TextField label="Description" maxLength={200} {...register('description')} error={errors.description?.message} placeholder="n8n: new leads to the CRM" />
       <Controller
