@@ -47,7 +47,11 @@ export interface StoredMediaUse {
 }
 
 export interface MediaRepository {
-  insert(media: StoredMedia): Promise<void>;
+  /**
+   * Stores a new image's row; with `original` (the database is the store), the original's file too, in the same
+   * transaction: a row that cannot be stored leaves no file behind.
+   */
+  insert(media: StoredMedia, original?: { name: string; content: Buffer }): Promise<void>;
   byId(id: string): Promise<StoredMedia | undefined>;
   byHash(hash: string): Promise<StoredMedia | undefined>;
   /** Newest first, by keyset on (created_at, id): `limit` images after `after` (an index range, whatever the total). */
@@ -103,26 +107,31 @@ function fromRow(row: Row): StoredMedia {
 
 export function createMediaRepository(db: Kysely<Database>): MediaRepository {
   return {
-    async insert(media) {
-      await db
-        .insertInto('media')
-        .values({
-          id: media.id,
-          hash: media.hash,
-          filename: media.filename,
-          alt: media.alt,
-          format: media.format,
-          width: media.width,
-          height: media.height,
-          bytes: media.bytes,
-          variants: JSON.stringify(media.variants),
-          created_at: media.createdAt,
-          state: media.state,
-          error: media.error ?? null,
-          claimed_until: null,
-          attempts: media.attempts,
-        })
-        .execute();
+    async insert(media, original) {
+      const row = {
+        id: media.id,
+        hash: media.hash,
+        filename: media.filename,
+        alt: media.alt,
+        format: media.format,
+        width: media.width,
+        height: media.height,
+        bytes: media.bytes,
+        variants: JSON.stringify(media.variants),
+        created_at: media.createdAt,
+        state: media.state,
+        error: media.error ?? null,
+        claimed_until: null,
+        attempts: media.attempts,
+      };
+      if (!original) {
+        await db.insertInto('media').values(row).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await putBlob(trx, original.name, original.content, media.createdAt);
+        await trx.insertInto('media').values(row).execute();
+      });
     },
     async byId(id) {
       const row = await db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
@@ -227,15 +236,19 @@ export interface MediaBlobsRepository {
   remove(names: readonly string[]): Promise<void>;
 }
 
+async function putBlob(db: Kysely<Database>, name: string, content: Buffer, at: string): Promise<void> {
+  // Content-addressed: a name already stored holds these very bytes.
+  await db
+    .insertInto('media_blobs')
+    .values({ name, content, size: content.length, created_at: at })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
 export function createMediaBlobsRepository(db: Kysely<Database>, clock: () => Date): MediaBlobsRepository {
   return {
     async put(name, content) {
-      // Content-addressed: a name already stored holds these very bytes.
-      await db
-        .insertInto('media_blobs')
-        .values({ name, content, size: content.length, created_at: clock().toISOString() })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
+      await putBlob(db, name, content, clock().toISOString());
     },
     async get(name) {
       const row = await db.selectFrom('media_blobs').select('content').where('name', '=', name).executeTakeFirst();

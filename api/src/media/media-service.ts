@@ -15,6 +15,7 @@ import type { Logger } from '../lib/logger';
 import { inspectImage, processImage } from './media-processing';
 import type { ImageProcessor } from './media-child';
 import type { MediaStore } from './media-store';
+import { cleanMediaFilename, MEDIA_FILENAME_FALLBACK } from './media-filename';
 
 export const UPLOAD_MESSAGES = {
   empty: 'The file is empty.',
@@ -202,6 +203,8 @@ export function createMediaService(deps: {
   }
 
   const usesOf = (media: StoredMedia) => repository.usesOf([media.hash], deletedSince());
+  /** Uploads of each hash storing their original and row now, in this process (the files store's cleanup reads it). */
+  const storing = new Map<string, number>();
 
   /** Makes one claimed image's variants, storing each as it is made; a deleted image's files are removed after. */
   async function processOne(media: StoredMedia, run: JobRun): Promise<void> {
@@ -276,7 +279,9 @@ export function createMediaService(deps: {
     storeKind: store.kind,
     queued: () => repository.countProcessing(),
     processWaiting: async () => (await job.kick())?.done ?? 0,
-    async upload(file) {
+    async upload(upload) {
+      // The name as shown and stored: no control or text-direction characters (a NUL is a 500 on PostgreSQL), bounded.
+      const file = { ...upload, filename: cleanMediaFilename(upload.filename) };
       const format = await checkType(file);
       const alt = mediaAltSchema.parse({ alt: file.alt ?? '' }).alt;
       const hash = (await sha256(file.path)).slice(0, 24);
@@ -293,12 +298,10 @@ export function createMediaService(deps: {
       // The header alone, checked against every limit: the answer does not wait for a pixel to be decoded.
       const inspected = await inspectImage(file.path, format);
       await checkRoom();
-      // The original first, then the row: a row always names an original that exists.
-      await store.put(sourceName(hash), await readFile(file.path));
       const media: StoredMedia = {
         id: randomUUID(),
         hash,
-        filename: file.filename.slice(0, 200),
+        filename: file.filename || `${MEDIA_FILENAME_FALLBACK}.${MEDIA_FORMATS[format].ext}`,
         alt,
         format,
         width: inspected.width,
@@ -309,13 +312,30 @@ export function createMediaService(deps: {
         state: 'processing',
         attempts: 0,
       };
+      // A row always names an original that exists, and an upload that fails leaves neither behind: in the database
+      // store both are written in one transaction; in files the original is written first and removed if the row fails.
+      const original = await readFile(file.path);
+      storing.set(hash, (storing.get(hash) ?? 0) + 1);
       try {
-        await repository.insert(media);
+        if (store.kind === 'database') {
+          await repository.insert(media, { name: sourceName(hash), content: original });
+        } else {
+          await store.put(sourceName(hash), original);
+          await repository.insert(media);
+        }
       } catch (error) {
         // The same bytes uploaded at once through another request or instance: its row won.
         const winner = await repository.byHash(hash);
-        if (!winner) throw error;
-        return { media: itemOf(winner, []), created: false };
+        if (winner) return { media: itemOf(winner, []), created: false };
+        // Another upload of these bytes in this process may still be about to store its row: its original stays.
+        if (store.kind === 'files' && storing.get(hash) === 1) {
+          await store.remove([sourceName(hash)]).catch((err: unknown) => logger.warn({ err, hash }, 'could not remove the original of a failed upload'));
+        }
+        throw error;
+      } finally {
+        const left = (storing.get(hash) ?? 1) - 1;
+        if (left > 0) storing.set(hash, left);
+        else storing.delete(hash);
       }
       kick();
       return { media: itemOf(media, []), created: true };
