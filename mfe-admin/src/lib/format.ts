@@ -1,17 +1,35 @@
-/** `Jan 15, 2024, 9:00 AM` in the reader's time zone; '' for a missing or invalid date. */
+import { BUSINESS_TIME_ZONE } from '@site/contracts/post-schedule';
+
+/*
+ * Every time in the admin is the business's (Pacific), with its zone named, wherever the owner opens the panel:
+ * the schedule and History already said "PST"; Recently deleted, the autosave notice and the logs said the browser's
+ * time without saying so.
+ */
+const dateTime = new Intl.DateTimeFormat('en-US', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+const day = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: 'short', day: 'numeric' });
+
+/** `Jan 15, 2024, 9:00 AM PST`, in the business's zone; '' for a missing or invalid date. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  return dateTime.format(d);
 }
 
-/** `Jan 15, 2024`; '—' when missing. */
+/** `Jan 15, 2024`, the business's day; '—' when missing. */
 export function formatDay(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '—';
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return day.format(d);
 }
 
 export const formatNumber = (n: number) => n.toLocaleString('en-US');
