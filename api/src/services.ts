@@ -168,13 +168,6 @@ export function createServices(deps: {
     pollMs: deps.webhookPollMs,
   });
   const origin = deps.config.publicOrigin;
-  const posts = createPostService({
-    posts: createPostsRepository(deps.db),
-    clock: deps.clock,
-    logger,
-    onContentChange: deps.onContentChange,
-    events: webhooksOut.changeEvents<PostEvent>(({ type, post }) => ({ type, data: postEventData(post, origin, type === 'post.deleted') })),
-  });
   const mediaStore: MediaStore =
     deps.databaseDialect === 'postgres'
       ? { kind: 'database', ...createMediaBlobsRepository(deps.db, deps.clock) }
@@ -189,6 +182,16 @@ export function createServices(deps: {
     jobs: deps.jobs,
     processing: { concurrency: deps.config.mediaJobs ?? 1, maxWaiting: deps.config.mediaQueue ?? 8 },
     processor: createChildImageProcessor({ threads: deps.config.mediaThreads ?? 1, maxMb: deps.config.mediaMaxMb ?? 1024, budgetMs: 120_000 }),
+    onContentChange: deps.onContentChange,
+  });
+  const posts = createPostService({
+    posts: createPostsRepository(deps.db),
+    clock: deps.clock,
+    logger,
+    onContentChange: deps.onContentChange,
+    events: webhooksOut.changeEvents<PostEvent>(({ type, post }) => ({ type, data: postEventData(post, origin, type === 'post.deleted') })),
+    // The owner's alt text of a media-library image is that image's alt wherever a post shows it.
+    imageAlts: async (urls) => new Map([...(await media.describe(urls))].flatMap(([url, facts]) => (facts.alt ? [[url, facts.alt] as const] : []))),
   });
   return {
     webhooksOut,

@@ -46,6 +46,13 @@ export interface StoredMediaUse {
   deleted?: true;
 }
 
+/** A post (not deleted) whose image fields name a media file: what says which of its public pages show the image. */
+export interface StoredMediaPage {
+  slug: string;
+  categorySlug: string;
+  status: string;
+}
+
 export interface MediaRepository {
   /**
    * Stores a new image's row; with `original` (the database is the store), the original's file too, in the same
@@ -54,6 +61,8 @@ export interface MediaRepository {
   insert(media: StoredMedia, original?: { name: string; content: Buffer }): Promise<void>;
   byId(id: string): Promise<StoredMedia | undefined>;
   byHash(hash: string): Promise<StoredMedia | undefined>;
+  /** The images of these hashes (a page of posts' images: a unique-index lookup each). */
+  byHashes(hashes: readonly string[]): Promise<StoredMedia[]>;
   /** Newest first, by keyset on (created_at, id): `limit` images after `after` (an index range, whatever the total). */
   page(limit: number, after?: MediaPosition): Promise<StoredMedia[]>;
   /** Images whose variants are being made or wait their turn (the job's queue, from its index). */
@@ -83,6 +92,8 @@ export interface MediaRepository {
    * (media-usage-repository.ts): an index lookup per hash, whatever the number of posts.
    */
   usesOf(hashes: readonly string[], deletedSince?: string): Promise<StoredMediaUse[]>;
+  /** The posts (not deleted) that use the image of this hash, with what names their public pages (media_usage's index). */
+  pagesOf(hash: string): Promise<StoredMediaPage[]>;
 }
 
 type Row = Selectable<Database['media']>;
@@ -140,6 +151,11 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
     async byHash(hash) {
       const row = await db.selectFrom('media').selectAll().where('hash', '=', hash).executeTakeFirst();
       return row ? fromRow(row) : undefined;
+    },
+    async byHashes(hashes) {
+      if (hashes.length === 0) return [];
+      const rows = await db.selectFrom('media').selectAll().where('hash', 'in', [...new Set(hashes)]).execute();
+      return rows.map(fromRow);
     },
     async page(limit, after) {
       let query = db.selectFrom('media').selectAll();
@@ -225,6 +241,17 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
         field: r.field as StoredMediaUse['field'],
         ...(r.deleted_at === null ? {} : { deleted: true as const }),
       }));
+    },
+    async pagesOf(hash) {
+      const rows = await db
+        .selectFrom('media_usage')
+        .innerJoin('blog_posts', 'blog_posts.id', 'media_usage.post_id')
+        .select(['blog_posts.slug', 'blog_posts.category_slug', 'blog_posts.status'])
+        .distinct()
+        .where('media_usage.hash', '=', hash)
+        .where('media_usage.deleted_at', 'is', null)
+        .execute();
+      return rows.map((r) => ({ slug: r.slug, categorySlug: r.category_slug, status: r.status }));
     },
   };
 }

@@ -3,10 +3,11 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
-import { MEDIA_CONTENT_TYPES, MEDIA_FORMATS, mediaOgUrl, mediaUrl, type MediaFormat } from '@site/contracts/media-rules';
+import { MEDIA_CONTENT_TYPES, MEDIA_FORMATS, MEDIA_PATH, mediaOgUrl, mediaUrl, type MediaFormat } from '@site/contracts/media-rules';
 import { mediaAltSchema, type MediaItem, type MediaList, type MediaListQuery } from '@site/contracts/media';
 import type { MediaPosition, MediaRepository, StoredMedia, StoredMediaUse, StoredMediaVariant } from './media-repository';
 import type { Clock } from '../lib/clock';
+import { postChangeTags } from '../lib/content-tags';
 import { isRecordKey } from '@site/contracts/text';
 import { DELETED_POST_RETENTION_MS } from '@site/contracts/admin';
 import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../lib/domain-errors';
@@ -45,6 +46,17 @@ export type MediaFile =
   /** The image exists but none of its variants is made yet: try again in a few seconds. */
   | { pending: true; retryAfterSeconds: number };
 
+/** What the library knows of an image address it serves, from its row alone (no file is read). */
+export interface MediaUrlFacts {
+  /** The alt text the owner wrote on the Media screen ('' when none). */
+  alt: string;
+  /**
+   * The file the address serves, as served (its bytes and Content-Type), once it is made: absent while the image's
+   * variants are being made (the address serves a stand-in meanwhile) and when it failed.
+   */
+  file?: { bytes: number; type: string };
+}
+
 export interface MediaService {
   /**
    * Checks an upload (its bytes, its header against every limit), stores the original and answers at once with the
@@ -64,6 +76,11 @@ export interface MediaService {
   processWaiting(): Promise<number>;
   /** A stored variant by its public file name, or undefined. */
   file(name: string): Promise<MediaFile | undefined>;
+  /**
+   * What the library knows of these image addresses (site paths `/media/<file>`; any other address, and a media
+   * address of no stored image, is left out of the answer): one query for the lot.
+   */
+  describe(urls: readonly string[]): Promise<Map<string, MediaUrlFacts>>;
   readonly storeKind: MediaStore['kind'];
 }
 
@@ -155,6 +172,11 @@ export function createMediaService(deps: {
   pollMs?: number;
   /** Makes one image's variants: a child process per image in the app (media-child.ts); in this process by default. */
   processor?: ImageProcessor;
+  /**
+   * Told which public pages show an image whose alt text changed or whose variants were just made (the feed's
+   * enclosures name their sizes): the render cache drops them (lib/content-tags.ts), as for a post's own change.
+   */
+  onContentChange?: (tags: string[]) => void;
 }): MediaService {
   const { repository, store, clock, logger } = deps;
   const processor = deps.processor ?? processImage;
@@ -206,6 +228,13 @@ export function createMediaService(deps: {
   /** Uploads of each hash storing their original and row now, in this process (the files store's cleanup reads it). */
   const storing = new Map<string, number>();
 
+  /** The published pages showing the image of `hash` are dropped from the render cache (nothing when none does). */
+  async function tellPages(hash: string): Promise<void> {
+    if (!deps.onContentChange) return;
+    const tags = postChangeTags(...(await repository.pagesOf(hash)));
+    if (tags.length > 0) deps.onContentChange(tags);
+  }
+
   /** Makes one claimed image's variants, storing each as it is made; a deleted image's files are removed after. */
   async function processOne(media: StoredMedia, run: JobRun): Promise<void> {
     const made: StoredMediaVariant[] = [];
@@ -236,6 +265,8 @@ export function createMediaService(deps: {
       if (!(await repository.finish(media.id, { width: processed.width, height: processed.height, variants: made }))) gone = true;
       await store.remove(gone ? [...made.map((v) => v.name), sourceName(media.hash)] : [sourceName(media.hash)]);
       meanMs = meanMs * 0.7 + (performance.now() - started) * 0.3;
+      // The feed names an image's size once its files are made: a feed made meanwhile went without its enclosure.
+      if (!gone) await tellPages(media.hash).catch((err: unknown) => logger.warn({ err, mediaId: media.id }, 'could not tell which pages show a processed image'));
     } catch (error) {
       if (gone) {
         await cleanUp();
@@ -358,6 +389,8 @@ export function createMediaService(deps: {
       const { alt } = mediaAltSchema.parse(body ?? {});
       const media = await getStored(id);
       await repository.setAlt(id, alt);
+      // The alt text is the image's on the posts that show it (their pages and cards).
+      if (alt !== media.alt) await tellPages(media.hash);
       return itemOf({ ...media, alt }, await usesOf(media));
     },
     async remove(id) {
@@ -370,6 +403,25 @@ export function createMediaService(deps: {
       await repository.remove(id);
       // A run making its variants now sees the row gone and removes what it makes after this.
       await store.remove([...media.variants.map((v) => v.name), sourceName(media.hash)]);
+    },
+    async describe(urls) {
+      // Each address as `file` reads it: the stored name it serves, and the Content-Type it is sent with.
+      const wanted = new Map<string, { hash: string; name: string; ext: string }>();
+      for (const url of urls) {
+        const m = url.startsWith(MEDIA_PATH) ? FILE_NAME.exec(url.slice(MEDIA_PATH.length)) : null;
+        if (m) wanted.set(url, { hash: m[1]!, name: m[2] ? `${m[1]}-${m[2]}.${m[3]}` : `${m[1]}-og.jpg`, ext: m[3]! });
+      }
+      const rows = new Map((await repository.byHashes([...new Set([...wanted.values()].map((w) => w.hash))])).map((row) => [row.hash, row]));
+      const facts = new Map<string, MediaUrlFacts>();
+      for (const [url, { hash, name, ext }] of wanted) {
+        const row = rows.get(hash);
+        if (!row) continue;
+        // The file this address serves for good: made (a variant of that name), so neither a stand-in nor a failure.
+        const made = row.state === 'failed' ? undefined : row.variants.find((v) => v.name === name);
+        const type = MEDIA_CONTENT_TYPES[ext];
+        facts.set(url, { alt: row.alt, ...(made && type && Number.isInteger(made.size) ? { file: { bytes: made.size, type } } : {}) });
+      }
+      return facts;
     },
     async file(name) {
       const m = FILE_NAME.exec(name);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { BLOG_FEED_PATH } from '@site/contracts/blog-routes';
-import { pageEntries, postEntries, renderRss, renderSitemap, renderSitemapIndex, uniqueEntries } from './feeds';
+import { pageEntries, postEntries, renderRss, renderSitemap, renderSitemapIndex, sitePathOf, uniqueEntries, type ServedFile } from './feeds';
 import { cachedValue, sendDocument } from '../http/cached-document';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
@@ -44,7 +44,7 @@ const newest = (dates: ReadonlyArray<string | undefined>) => dates.reduce<string
  * FEED_ITEMS, and past SITEMAP_URLS_PER_FILE addresses `/sitemap.xml` is a sitemap index of parts of at most that many.
  */
 export const blogFeedsRoutes = defineEndpoints(
-  { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts'], context: ['remotes', 'documents'] },
+  { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts', 'media'], context: ['remotes', 'documents'] },
   (endpoint) => {
     const perFile = (config: { sitemapUrlsPerFile?: number }) => config.sitemapUrlsPerFile ?? DEFAULT_SITEMAP_URLS;
     /** The published posts' parts (one pass over their keys), made once per change and shared by every sitemap document. */
@@ -56,6 +56,8 @@ export const blogFeedsRoutes = defineEndpoints(
         path: BLOG_FEED_PATH,
         tag: 'Blog',
         summary: `RSS 2.0 feed of the newest ${FEED_ITEMS} published posts (descriptions are HTML-escaped plain text); ETag and Last-Modified, 304 when unchanged`,
+        description:
+          "Each item's image: an `enclosure` with the file's exact length and type when it is a made image of the media library; a Media RSS `media:content` (no size: the feed never fetches an image) for an image of another site; none for a post without an image of its own.",
         cacheControl: FEED_CACHE,
         responses: { 200: xml('The feed.', 'application/rss+xml'), 304: { description: 'The feed has not changed since the client last read it.' } },
         handle: async (_input, { config, services, documents }, ctx) => {
@@ -65,8 +67,13 @@ export const blogFeedsRoutes = defineEndpoints(
             type: RSS_TYPE,
             make: async () => {
               const posts = await services.posts.feed(FEED_ITEMS);
+              // The enclosures' sizes and types from the media library's rows (one query): no image is fetched or read.
+              const described = await services.media.describe(posts.map((p) => sitePathOf(p.featuredImage, config.publicOrigin)));
+              const files = new Map<string, ServedFile>();
+              for (const [url, facts] of described) if (facts.file) files.set(url, facts.file);
               const body = renderRss(posts, {
                 publicOrigin: config.publicOrigin,
+                files,
                 title: 'Tri-Valley AI Automation Blog',
                 description: 'Practical guides and local case studies on AI chatbots and business automation for East Bay businesses.',
               });

@@ -1,6 +1,7 @@
 import { BLOG_FEED_PATH, BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import type { PageMeta } from '@site/contracts/manifest';
-import type { PostSummary } from '@site/contracts/posts';
+import { MEDIA_PATH } from '@site/contracts/media-rules';
+import { PLACEHOLDER_IMAGE, type PostSummary } from '@site/contracts/posts';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 /** Text safe in XML content and attributes; characters outside XML 1.0's `Char` production are dropped (surrogates pass: pairs are characters beyond U+FFFF). */
@@ -16,12 +17,43 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML
 
 const absolute = (origin: string, pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${origin}${pathOrUrl}`);
 
+/** A file the site serves, as served: its size in bytes and its Content-Type. */
+export interface ServedFile {
+  bytes: number;
+  type: string;
+}
+
+/**
+ * The image of an item: an `<enclosure>` (RSS 2.0 asks for its exact length and type) for an image the site serves and
+ * knows the size of (a made file of the media library); none for a post without an image of its own (the placeholder
+ * is not the post's); for any other image, whose size the feed cannot know without fetching it (it never does), a Media
+ * RSS `<media:content>`, which names the image without a size.
+ */
+function itemImage(post: PostSummary, origin: string, files: ReadonlyMap<string, ServedFile>): string {
+  const image = sitePathOf(post.featuredImage, origin);
+  if (!image || image === PLACEHOLDER_IMAGE) return '';
+  const url = escapeXml(absolute(origin, image));
+  const file = files.get(image);
+  if (file) return `      <enclosure url="${url}" length="${file.bytes}" type="${escapeXml(file.type)}" />`;
+  // A media-library address whose file is not made yet (or failed) has no enclosure until it is (the feed is made again then).
+  if (image.startsWith(MEDIA_PATH)) return '';
+  return `      <media:content url="${url}" medium="image" />`;
+}
+
+/** An address on the public origin as the site path it is (how the media library names its files); others as they are. */
+export const sitePathOf = (url: string, origin: string) => (url.startsWith(`${origin}/`) ? url.slice(origin.length) : url);
+
 /**
  * RSS 2.0 feed of the published posts, newest first. Addresses come from the blog's URL scheme
- * (@site/contracts/blog-routes, the patterns of mfe-blog's route table), never written here.
+ * (@site/contracts/blog-routes, the patterns of mfe-blog's route table), never written here. `files`: what the site
+ * serves at the posts' image addresses it knows (the media library's rows), by address.
  */
-export function renderRss(posts: readonly PostSummary[], options: { publicOrigin: string; title: string; description: string }): string {
+export function renderRss(
+  posts: readonly PostSummary[],
+  options: { publicOrigin: string; title: string; description: string; files?: ReadonlyMap<string, ServedFile> },
+): string {
   const { publicOrigin: origin } = options;
+  const files = options.files ?? new Map<string, ServedFile>();
   const newest = posts[0]?.publishedAt ?? posts[0]?.updatedAt;
   const items = posts.map((p) => {
     const link = `${origin}${blogPostPath(p.slug)}`;
@@ -35,13 +67,15 @@ export function renderRss(posts: readonly PostSummary[], options: { publicOrigin
       `      <dc:creator>${escapeXml(p.author)}</dc:creator>`,
       `      <category>${escapeXml(p.category)}</category>`,
       `      <description>${escapeXml(escapeHtml(p.excerpt))}</description>`,
-      `      <enclosure url="${escapeXml(absolute(origin, p.featuredImage))}" length="0" type="${p.featuredImage.endsWith('.svg') ? 'image/svg+xml' : 'image/png'}" />`,
+      itemImage(p, origin, files),
       '    </item>',
-    ].join('\n');
+    ]
+      .filter((line) => line !== '')
+      .join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">',
     '  <channel>',
     `    <title>${escapeXml(options.title)}</title>`,
     `    <link>${escapeXml(`${origin}${BLOG_ROUTES.home}`)}</link>`,

@@ -396,6 +396,11 @@ export function createPostService(deps: {
    */
   events?: ChangeEvents<PostEvent>;
   logger?: Logger;
+  /**
+   * The alt text the owner wrote on the Media screen, by image address (an address of no image with one is left out):
+   * a post a reader gets carries its featured image's as `featuredImageAlt`.
+   */
+  imageAlts?: (urls: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 }): PostService {
   const { posts, clock } = deps;
   const newId = deps.newId ?? randomUUID;
@@ -411,6 +416,16 @@ export function createPostService(deps: {
   /** The event a write stores with itself (none without a subscriber, or when `type` is undefined). */
   function eventOf(type: PostEvent['type'] | undefined, post: StoredPost): InTransaction | undefined {
     return type && deps.events ? deps.events.inTransaction({ type, post: toPost(post) }) : undefined;
+  }
+
+  /** The posts with their featured image's alt text, where the media library has one (one lookup for the lot). */
+  async function withAlts<P extends PostSummary>(list: P[]): Promise<P[]> {
+    if (!deps.imageAlts || list.length === 0) return list;
+    const alts = await deps.imageAlts(list.map((p) => p.featuredImage));
+    return list.map((p) => {
+      const alt = alts.get(p.featuredImage);
+      return alt ? { ...p, featuredImageAlt: alt } : p;
+    });
   }
 
   /** After a write that stored an event: the outbox sends it. */
@@ -521,14 +536,14 @@ export function createPostService(deps: {
       const query = parsed.data;
       const after = query.cursor ? decodeCursor(query.cursor) : undefined;
       const page = await posts.page(publishedFilter(query), { limit: query.limit, after });
-      return { posts: page.posts.map(toSummary), total: page.total, nextCursor: page.next ? encodeCursor(page.next) : null };
+      return { posts: await withAlts(page.posts.map(toSummary)), total: page.total, nextCursor: page.next ? encodeCursor(page.next) : null };
     },
 
     async getPublished(slug) {
       if (!isPostSlug(slug)) throw notFound();
       const post = await posts.findBySlug(slug);
       if (!post || post.status !== 'published') throw notFound();
-      return toPost(post);
+      return (await withAlts([toPost(post)]))[0]!;
     },
 
     async addView(slug) {

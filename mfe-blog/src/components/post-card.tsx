@@ -11,10 +11,11 @@ export function PostCard({ post, headingLevel = 2, eager = false }: { post: Post
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-ring">
-      {/* A post without its own image shows its category's illustration, so the grid is not one image repeated. */}
+      {/* A post without its own image shows its category's illustration, so the grid is not one image repeated. The alt
+          is the owner's text for the post's image (Media screen); without one the image is decoration beside the title. */}
       <PostImage
         src={cardImage(post)}
-        alt=""
+        alt={post.featuredImageAlt ?? ''}
         width={1200}
         height={630}
         sizes="(min-width: 1152px) 350px, (min-width: 1024px) 30vw, (min-width: 768px) 46vw, calc(100vw - 2rem)"

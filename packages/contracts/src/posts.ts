@@ -89,6 +89,11 @@ export const postSchema = z.object({
   updatedAt: z.string(),
   status: z.enum(POST_STATUSES),
   featuredImage: z.string(),
+  /**
+   * The featured image's alt text, as the owner wrote it on the Media screen: present on the public blog's posts
+   * whose featured image is from the media library and has one (the image's alt on the post page and in cards).
+   */
+  featuredImageAlt: z.string().optional(),
   category: z.string(),
   categorySlug: z.string(),
   readTime: z.number().int().min(1),

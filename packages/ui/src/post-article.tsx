@@ -61,7 +61,7 @@ export function BackToBlog() {
 /** What an article needs of a post (the admin preview builds it from the form before the post exists). */
 export type ArticlePost = Pick<
   Post,
-  'title' | 'excerpt' | 'content' | 'keywords' | 'author' | 'publishedAt' | 'featuredImage' | 'category' | 'categorySlug' | 'readTime' | 'views'
+  'title' | 'excerpt' | 'content' | 'keywords' | 'author' | 'publishedAt' | 'featuredImage' | 'featuredImageAlt' | 'category' | 'categorySlug' | 'readTime' | 'views'
 >;
 
 /**
@@ -112,7 +112,8 @@ export function PostArticle({
         <div className="mx-auto max-w-3xl">
           <PostImage
             src={post.featuredImage}
-            alt={post.title}
+            // The owner's words for the image (Media screen), else the title it illustrates.
+            alt={post.featuredImageAlt || post.title}
             width={1200}
             height={630}
             sizes="(min-width: 800px) 768px, calc(100vw - 2rem)"

@@ -11,6 +11,9 @@ import { createLogger } from '../../lib/logger';
 import { UnavailableError } from '../../lib/domain-errors';
 import { createMediaRepository } from '../media-repository';
 import { createMediaService, MEDIA_FAILED, type MediaFile, type MediaService } from '../media-service';
+import { categoryTag, POST_INDEX_TAG, postTag } from '../../lib/content-tags';
+import { createPostsRepository } from '../../posts/posts-repository';
+import { createPostService } from '../../posts/post-service';
 import { createFileMediaStore, type MediaStore } from '../media-store';
 
 /** A promise with its resolver: a gate a test opens by hand. */
@@ -39,7 +42,7 @@ describe.each(testBackends().map((b) => [b.name, b] as const))('the media-varian
   });
 
   /** A media service of its own folder, whose variant writes wait at `hold.gate` once `hold.at` of them began. */
-  async function setUp(processing = { concurrency: 1, maxWaiting: 4 }) {
+  async function setUp(processing = { concurrency: 1, maxWaiting: 4 }, onContentChange?: (tags: string[]) => void) {
     dir = await mkdtemp(path.join(tmpdir(), 'media-job-'));
     const files = createFileMediaStore(dir);
     const hold: { at: number; gate?: ReturnType<typeof gate> } = { at: 0 };
@@ -60,7 +63,7 @@ describe.each(testBackends().map((b) => [b.name, b] as const))('the media-varian
     const logger = createLogger({ level: 'silent' });
     const jobs = createJobRunner({ clock: () => new Date(), logger });
     const repository = createMediaRepository(database.handle.db);
-    const media = createMediaService({ repository, store, clock: () => new Date(), logger, jobs, processing });
+    const media = createMediaService({ repository, store, clock: () => new Date(), logger, jobs, processing, onContentChange });
     /** Holds the job before its `at`-th variant write (counted from now). */
     const holdAt = (at: number) => {
       hold.at = writes + at;
@@ -111,6 +114,56 @@ describe.each(testBackends().map((b) => [b.name, b] as const))('the media-varian
     // The original is not kept once its variants exist, and was never a public name.
     expect((await readdir(dir)).filter((n) => n.endsWith('-source'))).toEqual([]);
     expect(await media.file(`${hash}-source`)).toBeUndefined();
+    await stop();
+  });
+
+  it("knows an address's served size once its file is made, and then tells the pages of the posts showing it (the feed's enclosure), as on an alt change", async () => {
+    const told: string[][] = [];
+    const { media, holdAt, stop } = await setUp(undefined, (tags) => told.push(tags));
+    const posts = createPostService({ posts: createPostsRepository(database.handle.db), clock: () => new Date() });
+    const held = holdAt(1);
+    const { media: item } = await upload(media, await jpegWithGps(700, 500), 'feed.jpg');
+    await held.reached;
+    // Published while its variants are being made (the n8n webhook does that): the address serves a stand-in meanwhile.
+    const post = await posts.create(
+      {
+        title: 'A post published with an image being made',
+        excerpt: 'An excerpt long enough for the rules of the blog.',
+        content: `<p>${'Words of a post that is long enough to be stored. '.repeat(4)}</p>`,
+        author: 'Admin',
+        category: 'Case Studies',
+        metaDescription: 'A meta description that is long enough for the rules of the blog posts.',
+        featuredImage: item.url,
+        status: 'published',
+      },
+      { allowStatus: true },
+    );
+    expect(await media.describe([item.url, '/mfe/blog/placeholder.svg', 'https://elsewhere.example/media/0123456789abcdef01234567-10x10.png'])).toEqual(
+      new Map([[item.url, { alt: '' }]]),
+    );
+    expect(told).toEqual([]);
+
+    held.open();
+    await media.processWaiting();
+    const pages = [POST_INDEX_TAG, postTag(post.slug), categoryTag('case-studies')];
+    expect(told).toEqual([expect.arrayContaining(pages)]);
+    const served = body(await media.file(item.url.slice('/media/'.length)))!;
+    expect(served.interim).toBeUndefined();
+    expect(await media.describe([item.url, item.ogUrl])).toEqual(
+      new Map([
+        [item.url, { alt: '', file: { bytes: served.body.length, type: 'image/jpeg' } }],
+        [item.ogUrl, { alt: '', file: { bytes: body(await media.file(item.ogUrl.slice('/media/'.length)))!.body.length, type: 'image/jpeg' } }],
+      ]),
+    );
+
+    await media.updateAlt(item.id, { alt: 'A kitchen printer with an order ticket' });
+    expect(told).toHaveLength(2);
+    expect(told[1]).toEqual(expect.arrayContaining(pages));
+    expect((await media.describe([item.url])).get(item.url)?.alt).toBe('A kitchen printer with an order ticket');
+    // The same text again changes no page.
+    await media.updateAlt(item.id, { alt: 'A kitchen printer with an order ticket' });
+    expect(told).toHaveLength(2);
+    await posts.delete(post.id);
     await stop();
   });
 

@@ -67,3 +67,25 @@ describe('feed and sitemap addresses', () => {
     expect(xml).toContain(`<atom:link href="https://example.test${BLOG_FEED_PATH}"`);
   });
 });
+
+describe('the image of a feed item', () => {
+  const origin = 'https://example.test';
+  const media = '/media/0123456789abcdef01234567-1600x900.jpg';
+  const item = (featuredImage: string, files = new Map<string, { bytes: number; type: string }>()) =>
+    /<item>[\s\S]*<\/item>/.exec(renderRss([{ ...summary('a-post', 'case-studies'), featuredImage }], { publicOrigin: origin, title: 'T', description: 'D', files }))![0];
+
+  it('is an enclosure with the length and type the site serves it with, when the site knows them', () => {
+    const files = new Map([[media, { bytes: 48_213, type: 'image/jpeg' }]]);
+    expect(item(media, files)).toContain(`<enclosure url="${origin}${media}" length="48213" type="image/jpeg" />`);
+    // The same image written as an absolute address on the site.
+    expect(item(`${origin}${media}`, files)).toContain(`<enclosure url="${origin}${media}" length="48213" type="image/jpeg" />`);
+  });
+
+  it('is nothing for the placeholder, or a library file not made yet; an image elsewhere is named without a size', () => {
+    expect(item(PLACEHOLDER_IMAGE)).not.toMatch(/<enclosure|<media:content/);
+    expect(item(media)).not.toMatch(/<enclosure|<media:content/);
+    expect(item('https://cdn.example/a&b.png')).toContain('<media:content url="https://cdn.example/a&amp;b.png" medium="image" />');
+    expect(item('https://cdn.example/a.png')).not.toContain('<enclosure');
+    expect(renderRss([], { publicOrigin: origin, title: 'T', description: 'D' })).toContain('xmlns:media="http://search.yahoo.com/mrss/"');
+  });
+});

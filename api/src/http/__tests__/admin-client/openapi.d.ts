@@ -191,7 +191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RSS 2.0 feed of the newest 50 published posts (descriptions are HTML-escaped plain text); ETag and Last-Modified, 304 when unchanged */
+        /**
+         * RSS 2.0 feed of the newest 50 published posts (descriptions are HTML-escaped plain text); ETag and Last-Modified, 304 when unchanged
+         * @description Each item's image: an `enclosure` with the file's exact length and type when it is a made image of the media library; a Media RSS `media:content` (no size: the feed never fetches an image) for an image of another site; none for a post without an image of its own.
+         */
         get: operations["getBlogRssXml"];
         put?: never;
         post?: never;
@@ -1994,6 +1997,7 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "scheduled" | "published" | "archived";
             featuredImage: string;
+            featuredImageAlt?: string;
             category: string;
             categorySlug: string;
             readTime: number;
@@ -2772,6 +2776,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "scheduled" | "published" | "archived";
                             featuredImage: string;
+                            featuredImageAlt?: string;
                             category: string;
                             categorySlug: string;
                             readTime: number;
@@ -2874,6 +2879,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "draft" | "scheduled" | "published" | "archived";
                         featuredImage: string;
+                        featuredImageAlt?: string;
                         category: string;
                         categorySlug: string;
                         readTime: number;
@@ -4301,6 +4307,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "scheduled" | "published" | "archived";
                             featuredImage: string;
+                            featuredImageAlt?: string;
                             category: string;
                             categorySlug: string;
                             readTime: number;

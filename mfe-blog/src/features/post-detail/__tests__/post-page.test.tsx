@@ -39,6 +39,23 @@ describe('PostPage', () => {
     expect(counted).toBe(1);
   });
 
+  it('gives the featured image the alt text the owner wrote on the Media screen, else the title', async () => {
+    const alt = 'The restaurant kitchen printer with an order ticket';
+    const image = '/media/0123456789abcdef01234567-1600x900.jpg';
+    server.use(
+      http.get('/api/posts/danville-restaurant', () => HttpResponse.json({ ...post, featuredImage: image, featuredImageAlt: alt })),
+      http.get('/api/posts/no-alt', () => HttpResponse.json({ ...post, slug: 'no-alt', featuredImage: image })),
+      http.post('/api/posts/:slug/views', () => HttpResponse.json({ views: post.views + 1 })),
+    );
+    const first = await renderPost('danville-restaurant');
+    await screen.findByRole('heading', { level: 1, name: post.title });
+    expect(screen.getByRole('img', { name: alt }).getAttribute('src')).toMatch(/^\/media\/0123456789abcdef01234567-/);
+    first.unmount();
+    await renderPost('no-alt');
+    await screen.findByRole('heading', { level: 1, name: post.title });
+    expect(screen.getByRole('img', { name: post.title })).toBeTruthy();
+  });
+
   it("says 'Post Not Found' for an unknown slug, without retrying", async () => {
     let asked = 0;
     server.use(

@@ -36,6 +36,20 @@ describe('BlogPage', () => {
     expect(screen.getByRole('button', { name: 'Case Studies' }).getAttribute('aria-pressed')).toBe('false');
   });
 
+  it("shows a post's image with the alt text the owner wrote on the Media screen; an image without one is decoration", async () => {
+    const alt = 'A phone showing an order chat with a pizza place';
+    servePosts([
+      { ...summary(1, 'AI Automation', 'ai-automation'), featuredImage: '/media/0123456789abcdef01234567-1600x900.jpg', featuredImageAlt: alt },
+      { ...summary(2, 'Case Studies', 'case-studies'), featuredImage: '/media/76543210fedcba9876543210-1600x900.jpg' },
+    ]);
+    await renderBlog();
+    const list = await screen.findByRole('list', { name: 'Articles' });
+    const [first, second] = within(list).getAllByRole('article');
+    expect(within(first!).getByRole('img', { name: alt }).getAttribute('src')).toMatch(/^\/media\/0123456789abcdef01234567-/);
+    expect(within(second!).queryByRole('img')).toBeNull();
+    expect(second!.querySelector('img')?.getAttribute('alt')).toBe('');
+  });
+
   it('searches on the server once typing pauses, shows "No posts found", and clears', async () => {
     const requests = servePosts(twoPosts());
     await renderBlog();
