@@ -14,6 +14,9 @@ export const pageMetaSchema = z.object({
   ogType: z.string().optional(),
   /** Link-preview image (og:image), absolute or a site path. */
   image: z.string().optional(),
+  /** The link-preview image's size in pixels (og:image:width and og:image:height), when it is known. */
+  imageWidth: z.number().int().positive().optional(),
+  imageHeight: z.number().int().positive().optional(),
   jsonLd: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]).optional(),
   /** A page that should not be indexed (the admin panel). */
   noindex: z.boolean().optional(),

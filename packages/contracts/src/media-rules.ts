@@ -84,6 +84,17 @@ export const mediaFileName = (hash: string, width: number, ext: string) => `${ha
 export const mediaUrl = (hash: string, width: number, height: number, ext: string) => `${MEDIA_PATH}${hash}-${width}x${height}.${ext}`;
 export const mediaOgUrl = (hash: string) => `${MEDIA_PATH}${hash}-og.jpg`;
 
+const MEDIA_OG_URL = /^\/media\/([0-9a-f]{24})-og\.jpg$/;
+
+/**
+ * The link-preview image (og:image) of an image address: an image of this site's media library (a site path
+ * `/media/…`) is its 1200x630 Open Graph JPEG, with that size; any other address is itself, its size unknown.
+ */
+export function socialImageOf(url: string): { url: string; width?: number; height?: number } {
+  const hash = MEDIA_OG_URL.exec(url)?.[1] ?? (url.startsWith(MEDIA_PATH) ? parseMediaUrl(url)?.hash : undefined);
+  return hash ? { url: mediaOgUrl(hash), ...MEDIA_OG_SIZE } : { url };
+}
+
 /**
  * The `<picture>` of a media URL: AVIF and WebP `<source>`s, then the `<img>`'s own srcset in the upload's format,
  * with the intrinsic width and height (no layout shift). Null for any other image URL.

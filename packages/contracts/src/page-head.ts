@@ -32,6 +32,8 @@ export const HEAD_META_KEYS: ReadonlyArray<Pick<HeadMetaTag, 'attr' | 'key'>> = 
   { attr: 'property', key: 'og:url' },
   { attr: 'property', key: 'og:type' },
   { attr: 'property', key: 'og:image' },
+  { attr: 'property', key: 'og:image:width' },
+  { attr: 'property', key: 'og:image:height' },
 ];
 
 /** Absolute URL on the site: `pathOrUrl` may be absolute already, or a site path. */
@@ -51,6 +53,11 @@ export function absolutizeJsonLd(value: unknown, origin: string, key = ''): unkn
   if (Array.isArray(value)) return value.map((v) => absolutizeJsonLd(v, origin, key));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, absolutizeJsonLd(v, origin, k)]));
   return value;
+}
+
+/** The link-preview image's width and height as the tags say them: both or neither. */
+export function imageSize(width: number | undefined, height: number | undefined): [string, string] | undefined {
+  return width && height ? [String(width), String(height)] : undefined;
 }
 
 /**
@@ -74,6 +81,9 @@ export function headTags(head: PageHead, origin: string): HeadTags {
     add('property', 'og:type', head.ogType ?? 'website');
     if (head.image) {
       add('property', 'og:image', absoluteUrl(origin, head.image));
+      const size = imageSize(head.imageWidth, head.imageHeight);
+      add('property', 'og:image:width', size?.[0]);
+      add('property', 'og:image:height', size?.[1]);
       add('name', 'twitter:card', 'summary_large_image');
     }
   }

@@ -19,6 +19,8 @@ export const BLOG_CATEGORIES = ['AI Automation', 'Case Studies', 'Industry Insig
 export const PLACEHOLDER_IMAGE = '/mfe/blog/placeholder.svg';
 /** The same picture as a 1200x630 JPEG, for link previews (social sites do not render SVG). */
 export const PLACEHOLDER_SOCIAL_IMAGE = '/mfe/blog/placeholder-og.jpg';
+/** PLACEHOLDER_SOCIAL_IMAGE's size in pixels (og:image:width and og:image:height). */
+export const PLACEHOLDER_SOCIAL_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 export const PLACEHOLDER_IMAGE_ALT = 'Image not available';
 
 export const WORDS_PER_MINUTE = 200;

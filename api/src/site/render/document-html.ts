@@ -1,5 +1,5 @@
 import type { PageMeta, RemotesMap } from '@site/contracts/manifest';
-import { absoluteUrl, absolutizeJsonLd } from '@site/contracts/page-head';
+import { absoluteUrl, absolutizeJsonLd, imageSize } from '@site/contracts/page-head';
 
 const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
 const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
@@ -37,6 +37,7 @@ export function renderHead(content: HeadContent, options: { publicOrigin: string
   }
   const { meta } = content;
   const url = canonicalUrl(options.publicOrigin, meta.canonical ?? meta.path);
+  const size = meta.image ? imageSize(meta.imageWidth, meta.imageHeight) : undefined;
   const tags = [
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
@@ -47,6 +48,8 @@ export function renderHead(content: HeadContent, options: { publicOrigin: string
     `<meta property="og:url" content="${escapeHtml(url)}" />`,
     `<meta property="og:type" content="${escapeHtml(meta.ogType ?? 'website')}" />`,
     meta.image ? `<meta property="og:image" content="${escapeHtml(canonicalUrl(options.publicOrigin, meta.image))}" />` : '',
+    size ? `<meta property="og:image:width" content="${size[0]}" />` : '',
+    size ? `<meta property="og:image:height" content="${size[1]}" />` : '',
     meta.image ? `<meta name="twitter:card" content="summary_large_image" />` : '',
     meta.noindex ? `<meta name="robots" content="noindex" />` : '',
     meta.jsonLd ? `<script type="application/ld+json">${jsonForScript(absolutizeJsonLd(meta.jsonLd, options.publicOrigin))}</script>` : '',

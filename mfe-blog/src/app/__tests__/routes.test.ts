@@ -55,6 +55,8 @@ describe('the blog route table', () => {
       ogType: 'article',
       // Link previews do not render SVG.
       image: PLACEHOLDER_SOCIAL_IMAGE,
+      imageWidth: 1200,
+      imageHeight: 630,
       jsonLd: {
         '@context': 'https://schema.org',
         '@type': 'Article',
@@ -72,9 +74,21 @@ describe('the blog route table', () => {
     });
   });
 
+  it("previews an image of the media library as its 1200x630 Open Graph variant with that size, never the upload itself", () => {
+    const hash = '0123456789abcdef01234567';
+    // A post with only a featured image: the API's ogImage falls back to the upload (here a 16x16 icon).
+    for (const ogImage of [`/media/${hash}-16x16.png`, `/media/${hash}-og.jpg`]) {
+      const meta = postRoute.head!({ slug: post.slug }, { ...post, featuredImage: `/media/${hash}-16x16.png`, ogImage });
+      expect(meta, ogImage).toMatchObject({ image: `/media/${hash}-og.jpg`, imageWidth: 1200, imageHeight: 630 });
+      expect(meta.jsonLd, ogImage).toMatchObject({ image: [`/media/${hash}-og.jpg`] });
+    }
+  });
+
   it('keeps an absolute og image, falls back to the creation date, and omits empty keywords', () => {
     const meta = postRoute.head!({ slug: post.slug }, { ...post, ogImage: 'https://cdn.example.com/x.png', publishedAt: null, keywords: [] });
     expect(meta.image).toBe('https://cdn.example.com/x.png');
+    // Its size is not known without fetching it: no og:image:width or height rather than a guess.
+    expect(meta.imageWidth).toBeUndefined();
     expect(meta.keywords).toBeUndefined();
     expect(meta.jsonLd).toMatchObject({ datePublished: post.createdAt, keywords: '' });
   });

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseStudies } from '../../features/case-studies/data/case-studies';
-import { caseStudyRoutes } from '../../features/case-studies/data/case-study-meta';
+import { CASE_STUDY_IMAGE_SIZE, caseStudyRoutes } from '../../features/case-studies/data/case-study-meta';
 import { cities } from '../../features/local-pages/data/cities';
 import { cityRoutes } from '../../features/local-pages/data/city-meta';
 import { solutionDesignRoutes } from '../../features/solution-designs/data/solution-design-meta';
@@ -43,4 +45,30 @@ describe('route metadata and page copy', () => {
       });
     }
   });
+
+  it("gives each case study's Article an image (Google lists it for Article rich results), the one its link previews show", () => {
+    for (const { key, meta } of caseStudyRoutes) {
+      const image = `/mfe/marketing/case-studies/${key}.jpg`;
+      expect((meta.jsonLd as { image?: unknown }).image, meta.path).toEqual([image]);
+      expect(meta, meta.path).toMatchObject({ image, imageWidth: CASE_STUDY_IMAGE_SIZE.width, imageHeight: CASE_STUDY_IMAGE_SIZE.height });
+      // The remote serves its public/ folder under /mfe/marketing/: the file is there, a JPEG of the size the head says.
+      const file = readFileSync(path.join(import.meta.dirname, '../../../public/case-studies', `${key}.jpg`));
+      expect(jpegSize(file), meta.path).toEqual(CASE_STUDY_IMAGE_SIZE);
+    }
+  });
 });
+
+/** Width and height from a JPEG's frame header (SOF0..SOF15 but DHT, JPG and DAC), or undefined for anything else. */
+function jpegSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { width: view.getUint16(at + 7), height: view.getUint16(at + 5) };
+    }
+    at += 2 + view.getUint16(at + 2);
+  }
+  return undefined;
+}

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../shell-document';
-import { absolutizeJsonLd, jsonForScript, renderShellDocument, renderShellPage } from '../document-html';
+import type { PageMeta } from '@site/contracts/manifest';
+import { headTags } from '@site/contracts/page-head';
+import { absolutizeJsonLd, jsonForScript, renderHead, renderShellDocument, renderShellPage } from '../document-html';
 import { cacheControlOf } from '../../static/static-files';
 
 describe('inlineScriptHashes', () => {
@@ -27,6 +29,32 @@ describe('renderShellPage', () => {
     expect(html).toContain('<title>Save $&amp; more</title>');
     expect(html).not.toContain('</script><script>alert');
     expect(jsonForScript({ a: '<!--' })).toBe('{"a":"\\u003c!--"}');
+  });
+});
+
+describe('the link-preview image', () => {
+  const head = (meta: Partial<PageMeta>) =>
+    renderHead({ kind: 'page', meta: { path: '/p', title: 'T', description: 'D', ...meta } }, { publicOrigin: 'https://site.test', defaultHead: '' });
+  const browser = (meta: Partial<PageMeta>) => headTags({ path: '/p', title: 'T', description: 'D', ...meta }, 'https://site.test').meta;
+
+  it('says its size (og:image:width, og:image:height) when the page knows it, as the browser head manager does', () => {
+    const meta = { image: '/media/0123456789abcdef01234567-og.jpg', imageWidth: 1200, imageHeight: 630 };
+    expect(head(meta)).toContain(
+      '<meta property="og:image" content="https://site.test/media/0123456789abcdef01234567-og.jpg" />\n    <meta property="og:image:width" content="1200" />\n    <meta property="og:image:height" content="630" />',
+    );
+    expect(browser(meta)).toEqual(
+      expect.arrayContaining([
+        { attr: 'property', key: 'og:image:width', content: '1200' },
+        { attr: 'property', key: 'og:image:height', content: '630' },
+      ]),
+    );
+  });
+
+  it('says no size it does not know (an image of another site), and none without an image', () => {
+    for (const meta of [{ image: 'https://cdn.example/x.png' }, { imageWidth: 1200, imageHeight: 630 }, { image: '/a.jpg', imageWidth: 1200 }]) {
+      expect(head(meta)).not.toContain('og:image:');
+      expect(browser(meta).map((m) => m.key)).not.toContain('og:image:width');
+    }
   });
 });
 

@@ -3,7 +3,11 @@ import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { mediaItemSchema } from '@site/contracts/media';
 import { createLogger } from '../../../lib/logger';
+import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
+import { picture } from '../../../test-support/media-fixtures';
 import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '../../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
 import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../../test-support/test-server';
@@ -57,7 +61,7 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
 
   beforeAll(async () => {
     // The repository's own builds, served in place: the test writes nothing into the checkout.
-    server = await startTestServer({ siteRoot: REPO, env: SERVE_BUILDS_IN_PLACE });
+    server = await startTestServer({ siteRoot: REPO, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV } });
     const res = await fetch(`${server.url}/api/analyze-smb-business`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -120,6 +124,8 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
         if (data['@type'] === 'Article' || data['@type'] === 'BlogPosting') {
           expect(data.datePublished, pathname).toMatch(/^\d{4}-\d{2}-\d{2}/);
           expect(data.author, pathname).toMatchObject({ name: expect.stringMatching(/\S/) });
+          // Google lists `image` for Article rich results: absolute, on the public origin.
+          expect(data.image, pathname).toEqual([expect.stringMatching(/^https:\/\/example\.test\//)]);
         }
       }
       // The header and footer come from the shell's server entry, in the same document.
@@ -128,6 +134,80 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
       expect(timing).toMatch(/^ssr;dur=\d/);
     });
   }
+
+  /** What a link preview reads of a page: og:image and the size its tags say. */
+  const previewOf = (html: string) => ({
+    image: /<meta property="og:image" content="([^"]+)" \/>/.exec(html)?.[1],
+    width: Number(/<meta property="og:image:width" content="(\d+)" \/>/.exec(html)?.[1]),
+    height: Number(/<meta property="og:image:height" content="(\d+)" \/>/.exec(html)?.[1]),
+  });
+  /** The served image of an absolute URL on the public origin, as sharp reads it. */
+  const servedImage = async (url: string) => {
+    const res = await fetch(`${server.url}${new URL(url).pathname}`);
+    expect(res.status, url).toBe(200);
+    return sharp(Buffer.from(await res.arrayBuffer())).metadata();
+  };
+
+  it("each case study's Article image is served, a JPEG of the size its link preview says", async () => {
+    for (const pathname of ARTICLE_PAGES) {
+      const { html } = await fetchPage(server.url, pathname);
+      const data = JSON.parse(/<script type="application\/ld\+json">([[{][\s\S]*?)<\/script>/.exec(html)![1]!) as { image: string[] };
+      const preview = previewOf(html);
+      expect(preview.image, pathname).toBe(data.image[0]);
+      const meta = await servedImage(preview.image!);
+      expect({ format: meta.format, width: meta.width, height: meta.height }, pathname).toEqual({ format: 'jpeg', width: preview.width, height: preview.height });
+    }
+  });
+
+  it("a post with only a featured image previews its Open Graph variant, as large as its tags say; the owner's alt text is the image's", async () => {
+    const cookie = await adminCookie(server);
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array(await picture(16, 16))], { type: 'image/png' }), 'icon.png');
+    form.set('alt', 'A small green and red icon');
+    const uploaded = await fetch(`${server.url}/api/admin/media`, { method: 'POST', headers: { origin: server.config.publicOrigin, cookie }, body: form });
+    expect(uploaded.status).toBe(201);
+    const media = mediaItemSchema.parse(await uploaded.json());
+    await server.instance.services.media.processWaiting();
+    const post = await server.instance.services.posts.create(
+      {
+        title: 'A post whose only image is a sixteen pixel icon',
+        excerpt: 'A post with a featured image and no Open Graph image of its own.',
+        content: `<p>${'An ordinary paragraph of the article body, long enough for the rules. '.repeat(3)}</p>`,
+        author: 'Test',
+        category: 'How-To Guides',
+        metaDescription: 'A post whose link preview must not be the sixteen pixel upload itself.',
+        keywords: [],
+        featuredImage: media.url,
+        status: 'published',
+      },
+      { allowStatus: true },
+    );
+    const page = await fetchPage(server.url, `/blog/${post.slug}`);
+    const preview = previewOf(page.html);
+    expect(preview.image).toBe(`https://example.test${media.ogUrl}`);
+    const meta = await servedImage(preview.image!);
+    expect([meta.width, meta.height]).toEqual([preview.width, preview.height]);
+    expect([meta.width, meta.height]).toEqual([1200, 630]);
+    /** The alt text of the rendered image of the media library (the post's; the newest card's on the list). */
+    const imgAlt = (html: string) => {
+      for (const tag of rootOf(html).match(/<img\b[^>]*>/g) ?? []) if (tag.includes(' src="/media/')) return /\balt="([^"]*)"/.exec(tag)?.[1];
+      return undefined;
+    };
+    expect(imgAlt(page.html)).toBe('A small green and red icon');
+
+    // The page and the blog's list are kept; a new alt text on the Media screen shows on both at once.
+    expect((await fetchPage(server.url, `/blog/${post.slug}`)).headers['x-render-cache']).toBe('hit');
+    await fetchPage(server.url, '/blog');
+    expect(imgAlt((await fetchPage(server.url, '/blog')).html)).toBe('A small green and red icon');
+    const changed = await fetch(`${server.url}/api/admin/media/${media.id}`, {
+      method: 'PATCH',
+      headers: { origin: server.config.publicOrigin, cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ alt: 'The shop icon' }),
+    });
+    expect(changed.status).toBe(200);
+    expect(imgAlt((await fetchPage(server.url, `/blog/${post.slug}`)).html)).toBe('The shop icon');
+    expect(imgAlt((await fetchPage(server.url, '/blog')).html)).toBe('The shop icon');
+  });
 
   it('embeds what the page was rendered with: the blog list first page, exactly as GET /api/posts answers it', async () => {
     const { html } = await fetchPage(server.url, '/blog');

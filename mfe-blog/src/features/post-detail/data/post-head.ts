@@ -1,6 +1,7 @@
 import { blogPostPath } from '@site/contracts/blog-routes';
 import type { PageMeta } from '@site/contracts/manifest';
-import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE } from '@site/contracts/posts-rules';
+import { socialImageOf } from '@site/contracts/media-rules';
+import { PLACEHOLDER_IMAGE, PLACEHOLDER_SOCIAL_IMAGE, PLACEHOLDER_SOCIAL_IMAGE_SIZE } from '@site/contracts/posts-rules';
 import type { Post } from '@site/contracts/posts';
 
 const SITE_NAME = 'Tri-Valley AI Automation';
@@ -12,8 +13,10 @@ const SITE_NAME = 'Tri-Valley AI Automation';
  */
 export function postHead(post: Post): PageMeta {
   const path = blogPostPath(post.slug);
-  // Link previews do not render SVG: the placeholder goes out as its JPEG twin.
-  const image = post.ogImage === PLACEHOLDER_IMAGE ? PLACEHOLDER_SOCIAL_IMAGE : post.ogImage;
+  // Link previews do not render SVG: the placeholder goes out as its JPEG twin. An image of the media library goes out
+  // as its 1200x630 Open Graph variant (never the upload itself, which may be a 16x16 icon), with its size.
+  const social = post.ogImage === PLACEHOLDER_IMAGE ? { url: PLACEHOLDER_SOCIAL_IMAGE, ...PLACEHOLDER_SOCIAL_IMAGE_SIZE } : socialImageOf(post.ogImage);
+  const image = social.url;
   return {
     path,
     title: `${post.title} | ${SITE_NAME}`,
@@ -22,6 +25,7 @@ export function postHead(post: Post): PageMeta {
     keywords: post.keywords.length ? post.keywords : undefined,
     ogType: 'article',
     image,
+    ...(social.width && social.height ? { imageWidth: social.width, imageHeight: social.height } : {}),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Article',

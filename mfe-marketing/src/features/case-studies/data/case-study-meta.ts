@@ -39,8 +39,15 @@ const caseStudyBasics = {
 /** ISO dates (YYYY-MM-DD) of a case study: Google's Article guidelines ask for the publication date. */
 type ArticleDates = { published: string; updated?: string };
 
+/**
+ * A case study's picture (its headline and figures, 1200x630 JPEG, in this remote's `public/case-studies/`): the
+ * Article's `image`, which Google lists for Article rich results, and the page's link-preview image.
+ */
+export const caseStudyImage = (key: string) => `/mfe/marketing/case-studies/${key}.jpg`;
+export const CASE_STUDY_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+
 /** A case study's structured data: an article by the business (author and publisher) about one client's project. */
-function caseStudySchema(meta: { path: string; title: string; description: string } & ArticleDates) {
+function caseStudySchema(meta: { path: string; title: string; description: string; image: string } & ArticleDates) {
   const publisher = { '@type': 'Organization', name: SITE.name, url: '/', logo: '/favicon.svg' };
   return {
     '@context': 'https://schema.org',
@@ -49,6 +56,7 @@ function caseStudySchema(meta: { path: string; title: string; description: strin
     description: meta.description,
     url: meta.path,
     mainEntityOfPage: meta.path,
+    image: [meta.image],
     datePublished: meta.published,
     dateModified: meta.updated ?? meta.published,
     articleSection: 'Case Studies',
@@ -62,7 +70,9 @@ function caseStudySchema(meta: { path: string; title: string; description: strin
 export const caseStudyMeta = Object.fromEntries(
   Object.entries(caseStudyBasics).map(([key, entry]): [string, PageMeta] => {
     const { published, updated, ...basics }: typeof entry & ArticleDates = entry;
-    return [key, { ...basics, jsonLd: caseStudySchema({ ...basics, published, updated }) }];
+    const image = caseStudyImage(key);
+    const meta: PageMeta = { ...basics, image, imageWidth: CASE_STUDY_IMAGE_SIZE.width, imageHeight: CASE_STUDY_IMAGE_SIZE.height };
+    return [key, { ...meta, jsonLd: caseStudySchema({ ...basics, image, published, updated }) }];
   }),
 ) as Record<keyof typeof caseStudyBasics, PageMeta>;
 
