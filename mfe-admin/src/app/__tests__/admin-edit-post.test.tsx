@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminPostUpdate } from '@site/contracts/admin';
 import { adminEditPostPath, type Post } from '@site/contracts/posts';
 import { EDIT_POST_ROUTE } from '../../config/pages';
+import { valuesFromPost } from '../../features/posts/lib/post-form-values';
 import { server } from '../../../../vitest.setup-dom';
 import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession, WEBHOOK_EXAMPLE } from './admin-test-kit';
 
@@ -95,6 +96,30 @@ describe('Edit post', { timeout: 20_000 }, () => {
     await user.click(within(offer).getByRole('button', { name: 'Restore draft' }));
     expect((screen.getByLabelText(/^Excerpt/) as HTMLTextAreaElement).value).toBe(`${post.excerpt} Typed before the crash.`);
     expect(screen.queryByRole('region', { name: 'Unsaved draft' })).toBeNull();
+  });
+
+  it('withdraws the offer of an older draft once the owner types, and keeps what was typed', async () => {
+    serveSession();
+    const post = makePost();
+    servePost(post);
+    localStorage.setItem(
+      `admin:post-draft:${post.id}`,
+      JSON.stringify({ values: { ...valuesFromPost(post), excerpt: `${post.excerpt} An older draft.` }, savedAt: '2026-01-15T17:00:00.000Z', baseUpdatedAt: post.updatedAt }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderAdmin(`/admin/posts/${post.id}/edit`);
+    const offer = await screen.findByRole('region', { name: 'Unsaved draft' });
+    // In the business's zone, named (not the browser's without saying so).
+    expect(within(offer).getByText('Unsaved changes from Jan 15, 2026, 9:00 AM PST were found on this device.')).toBeTruthy();
+    await user.type(screen.getByLabelText(/^Author/), ' and friends');
+    // Restore would now overwrite what was just typed: the offer is gone, and what is on screen is what is kept.
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Unsaved draft' })).toBeNull());
+    act(() => {
+      fireEvent(window, new Event('pagehide'));
+    });
+    const stored = JSON.parse(localStorage.getItem(`admin:post-draft:${post.id}`)!) as { values: { author: string; excerpt: string } };
+    expect(stored.values.author).toBe(`${post.author} and friends`);
+    expect(stored.values.excerpt).toBe(post.excerpt);
   });
 
   it('autosaves every few seconds without any event', async () => {

@@ -7,7 +7,9 @@ export const AUTOSAVE_INTERVAL_MS = 3000;
 /**
  * Keeps a local draft of the form every few seconds (and when the page is hidden or left), and offers a draft
  * found on load when it differs from what the server has. While an offer is open nothing is written, so an
- * older draft is never overwritten before the writer chose to restore or discard it.
+ * older draft is never overwritten before the writer chose to restore or discard it, or typed: a draft found on load
+ * is older than anything typed since, so the first edit withdraws its offer (Restore would overwrite what was typed)
+ * and autosaving goes on with what is on screen. A draft kept after a conflict or a restored revision stays offered.
  */
 export function useDraftAutosave({
   storageKey,
@@ -28,6 +30,8 @@ export function useDraftAutosave({
   const [savedAt, setSavedAt] = useState<string | null>(null);
   const active = useRef(false);
   const lastWritten = useRef<PostFormValues | null>(null);
+  /** The form as it was when a draft found on load was offered: an edit after that withdraws the offer. */
+  const offeredOver = useRef<PostFormValues | null>(null);
   const latest = useRef({ storageKey, values, baseline, baseUpdatedAt });
   // Declared before the effects below, so they (and the unmount flush) read this render's values.
   useEffect(() => {
@@ -39,12 +43,20 @@ export function useDraftAutosave({
     const draft = readDraft(storageKey);
     if (draft && !sameValues(draft.values, latest.current.baseline)) {
       active.current = false;
+      offeredOver.current = latest.current.values;
       setOffer(draft);
     } else {
       if (draft) removeDraft(storageKey);
       active.current = true;
     }
   }, [ready, storageKey]);
+
+  useEffect(() => {
+    if (!offer || !offeredOver.current || sameValues(values, offeredOver.current)) return;
+    offeredOver.current = null;
+    setOffer(null);
+    active.current = true;
+  }, [offer, values]);
 
   const flush = useCallback(() => {
     if (!active.current) return;
@@ -82,6 +94,7 @@ export function useDraftAutosave({
   /** Takes the offered draft's values (the caller puts them in the form); autosaving resumes. */
   const restore = useCallback((): PostFormValues | null => {
     const draft = offer;
+    offeredOver.current = null;
     setOffer(null);
     active.current = true;
     lastWritten.current = draft?.values ?? null;
@@ -91,6 +104,7 @@ export function useDraftAutosave({
   const discard = useCallback(() => {
     removeDraft(latest.current.storageKey);
     lastWritten.current = null;
+    offeredOver.current = null;
     setOffer(null);
     active.current = true;
   }, []);
@@ -100,6 +114,7 @@ export function useDraftAutosave({
     const draft: PostDraft = { values: v, savedAt: new Date().toISOString(), baseUpdatedAt: latest.current.baseUpdatedAt };
     writeDraft(latest.current.storageKey, draft);
     active.current = false;
+    offeredOver.current = null;
     setOffer(draft);
   }, []);
 
