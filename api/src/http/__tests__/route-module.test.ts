@@ -13,7 +13,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   mediaRoutes: { config: [], services: ['media'], context: [] },
   adminWebhooksRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['webhooksOut', 'admin'], context: [] },
   analysisRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['analysis'], context: ['rateLimits'] },
-  blogFeedsRoutes: { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts'], context: ['remotes', 'documents'] },
+  blogFeedsRoutes: { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts', 'media'], context: ['remotes', 'documents'] },
   contactRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['contact'], context: ['rateLimits', 'logger'] },
   eventsRoutes: { config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits'] },
   healthRoutes: { config: [], services: ['health', 'admin'], context: ['lifecycle'] },
