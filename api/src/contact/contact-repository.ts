@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ContactMessageRow, MailStatus } from './contact-schema';
+import type { ContactMessageOutboxRow, MailStatus } from './contact-schema';
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 
@@ -20,6 +20,8 @@ export interface StoredContactMessage {
   mailSentAt: string | null;
   /** The request that stored it, if one did (its X-Request-Id). */
   requestId?: string | null;
+  /** That request's W3C `traceparent` (its trace and span), continued by the owner mail. */
+  traceparent?: string | null;
 }
 
 export interface ContactRepository {
@@ -70,6 +72,7 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
           mail_last_error: m.mailLastError,
           mail_sent_at: m.mailSentAt,
           request_id: m.requestId ?? null,
+          traceparent: m.traceparent ?? null,
         })
         .execute();
     },
@@ -141,7 +144,7 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
   };
 }
 
-function toStored(row: ContactMessageRow): StoredContactMessage {
+function toStored(row: ContactMessageOutboxRow): StoredContactMessage {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -158,5 +161,6 @@ function toStored(row: ContactMessageRow): StoredContactMessage {
     mailLastError: row.mail_last_error,
     mailSentAt: row.mail_sent_at,
     requestId: row.request_id,
+    traceparent: row.traceparent ?? null,
   };
 }

@@ -20,6 +20,11 @@ export interface ContactMessagesTable {
   mail_sent_at: string | null;
   /** The request that stored it (X-Request-Id), for the mail's log lines (migration 0014). */
   request_id: string | null;
+  /**
+   * That request's W3C `traceparent`, which the owner mail's own `traceparent` continues (migration 0026). Only the
+   * mail outbox reads it (ContactMessageOutboxRow); optional to write (null).
+   */
+  traceparent?: string | null;
   /** Admin inbox state (migration 0005): when the owner read it and marked it handled. */
   read_at: string | null;
   handled_at: string | null;
@@ -43,4 +48,7 @@ export interface ContactTables {
   contact_settings: ContactSettingsTable;
 }
 
-export type ContactMessageRow = Selectable<ContactMessagesTable>;
+/** A message as the leads inbox and export read it. */
+export type ContactMessageRow = Selectable<Omit<ContactMessagesTable, 'traceparent'>>;
+/** A message as the mail outbox reads it: with the trace of the request that stored it. */
+export type ContactMessageOutboxRow = Selectable<ContactMessagesTable>;

@@ -4,7 +4,7 @@ import type { ContactRepository, StoredContactMessage } from './contact-reposito
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
 import type { JobRunner } from '../lib/job-runner';
-import { currentRequestId, inRequestOf } from '../lib/request-context';
+import { currentOrigin, inRequestOf } from '../lib/request-context';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from '../lib/mailer';
 
@@ -116,8 +116,9 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
           for (const m of await deps.messages.dueForMail(run.now().toISOString(), 20)) {
             if (run.signal.aborted) break;
             if (!(await deps.messages.claimForMail(m.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
-            // Its log lines (and spans) carry the id of the request that stored the message, not of whatever kicked this run.
-            if (await inRequestOf(m.requestId, () => sendOne(m))) done += 1;
+            // Its log lines (and spans) carry the id and trace of the request that stored the message, not of whatever
+            // kicked this run; the mail's traceparent continues that trace.
+            if (await inRequestOf(m, () => sendOne(m))) done += 1;
           }
           return { done };
         },
@@ -145,7 +146,7 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         mailNextAttemptAt: null,
         mailLastError: null,
         mailSentAt: null,
-        requestId: currentRequestId() ?? null,
+        ...currentOrigin(),
       };
       await deps.messages.insert(message, deps.events?.inTransaction(message));
       deps.events?.committed();

@@ -119,6 +119,8 @@ const OUTGOING_WEBHOOK_NOTE = [
   `timestamps more than 5 minutes away). \`${WEBHOOK_HEADERS.event}\` names the event; \`${WEBHOOK_HEADERS.id}\` is the event id, the same on`,
   'every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried',
   'with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.',
+  'Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event',
+  '(a visitor\'s contact message: the same trace id as its owner mail), with a span id of that attempt\'s own.',
 ].join(' ');
 
 const ZOD_CHECK_FORMATS = new Set(['starts_with', 'ends_with', 'includes']);

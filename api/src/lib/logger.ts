@@ -1,6 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config';
-import { currentRequestId } from './request-context';
+import { currentScope } from './request-context';
 
 export type { Logger };
 
@@ -29,7 +29,7 @@ export function requestLogger(logger: Logger, requestId: string): Logger {
 /**
  * The one structured logger of the process; `destination` lets tests capture lines. A line logged while a request
  * is being answered (or by work that request started: the mail and webhook deliveries it queued) carries the
- * request's `requestId` (lib/request-context.ts), whichever logger wrote it.
+ * request's `requestId` and the `traceId` of its W3C trace (lib/request-context.ts), whichever logger wrote it.
  */
 export function createLogger(options: { level: LogLevel; destination?: DestinationStream }): Logger {
   return pino(
@@ -39,9 +39,12 @@ export function createLogger(options: { level: LogLevel; destination?: Destinati
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { req: pino.stdSerializers.req, err: pino.stdSerializers.err },
       mixin(_object, _level, logger) {
-        if (REQUEST_LOGGERS.has(logger as Logger)) return {};
-        const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
+        const scope = currentScope();
+        if (!scope) return {};
+        const traceId = scope.trace?.traceId;
+        // The trace id is read here, not bound: with tracing on, the request's span sets it after the logger was made.
+        if (REQUEST_LOGGERS.has(logger as Logger)) return traceId ? { traceId } : {};
+        return traceId ? { requestId: scope.requestId, traceId } : { requestId: scope.requestId };
       },
     },
     options.destination,

@@ -1,5 +1,6 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context as OtelContext, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context as OtelContext, type Span } from '@opentelemetry/api';
 import type { Logger } from './logger';
+import type { TraceContext } from './trace-context';
 import { API_VERSION } from './version';
 
 /*
@@ -55,9 +56,31 @@ export function withActiveSpan<T>(span: Span, fn: () => T): T {
   return context.with(trace.setSpan(context.active(), span), fn);
 }
 
-/** The W3C trace context a trusted proxy sent (`traceparent`), to continue its trace; a new trace otherwise. */
-export function incomingContext(headers: Record<string, string | string[] | undefined>, trusted: boolean): OtelContext {
-  return trusted ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT;
+/**
+ * The context a request's server span starts in: a child of the trusted proxy's span when it sent a valid
+ * `traceparent` (parsed by lib/trace-context.ts, as the request id is checked), else a new trace.
+ */
+export function remoteParentContext(parent: TraceContext | undefined): OtelContext {
+  if (!parent) return ROOT_CONTEXT;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: parent.traceId,
+    spanId: parent.spanId,
+    traceFlags: parent.flags === '01' ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    isRemote: true,
+  });
+}
+
+/** Runs `fn` with `parent` as its remote parent span (work queued by a request, sent later): its spans join that trace. */
+export function withRemoteParent<T>(parent: TraceContext | undefined, fn: () => T): T {
+  if (!active || !parent) return fn();
+  return context.with(remoteParentContext(parent), fn);
+}
+
+/** The W3C position of an OpenTelemetry span (its trace, its id, its sampled flag). */
+export function traceOfSpan(span: Span): TraceContext | undefined {
+  const sc = span.spanContext();
+  if (!trace.isSpanContextValid(sc)) return undefined;
+  return { traceId: sc.traceId, spanId: sc.spanId, flags: sc.traceFlags & TraceFlags.SAMPLED ? '01' : '00' };
 }
 
 export { SpanStatusCode };

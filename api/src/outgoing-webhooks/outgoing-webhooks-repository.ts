@@ -36,6 +36,8 @@ export interface StoredWebhookDelivery {
   redeliveryOf: string | null;
   /** The request whose change queued it, if one did (its X-Request-Id). */
   requestId?: string | null;
+  /** That request's W3C `traceparent` (its trace and span), continued by each attempt. */
+  traceparent?: string | null;
 }
 
 export interface StoredWebhookAttempt {
@@ -160,6 +162,7 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
             delivered_at: d.deliveredAt,
             redelivery_of: d.redeliveryOf,
             request_id: d.requestId ?? null,
+            traceparent: d.traceparent ?? null,
           })),
         )
         .execute();
@@ -303,5 +306,6 @@ function toDelivery(row: DeliveryRow): StoredWebhookDelivery {
     deliveredAt: row.delivered_at,
     redeliveryOf: row.redelivery_of,
     requestId: row.request_id,
+    traceparent: row.traceparent,
   };
 }

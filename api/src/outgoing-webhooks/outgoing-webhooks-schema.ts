@@ -32,6 +32,8 @@ export interface WebhooksOutTables {
     redelivery_of: string | null;
     /** The request whose change queued it (X-Request-Id), for its log lines (migration 0014). */
     request_id: string | null;
+    /** That request's W3C `traceparent`, which each attempt's own `traceparent` continues (migration 0026). */
+    traceparent: string | null;
   };
   /** migrations/0013-webhook-attempts.ts */
   outgoing_webhook_attempts: {

@@ -23,7 +23,7 @@ import type { ChangeEvents } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { JobOutcome, JobRun, JobRunner } from '../lib/job-runner';
-import { currentRequestId, inRequestOf } from '../lib/request-context';
+import { currentOrigin, inRequestOf } from '../lib/request-context';
 import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import type { AlertService } from '../admin/alert-service';
@@ -262,8 +262,9 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
           const endpoint = await endpoints.get(d.endpointId);
           if (!endpoint) continue;
           try {
-            // Its log lines (and spans) carry the id of the request whose change queued it.
-            if (await inRequestOf(d.requestId, () => attempt(d, endpoint))) delivered += 1;
+            // Its log lines (and spans) carry the id and trace of the request whose change queued it; the attempt's
+            // traceparent continues that trace.
+            if (await inRequestOf(d, () => attempt(d, endpoint))) delivered += 1;
           } catch (err) {
             logger.error({ err, webhookDeliveryId: d.id }, 'outgoing webhook attempt could not be recorded');
           }
@@ -303,7 +304,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       responseExcerpt: null,
       deliveredAt: null,
       redeliveryOf,
-      requestId: currentRequestId() ?? null,
+      ...currentOrigin(),
     }));
     await store.insertDeliveries(rows);
     return rows;

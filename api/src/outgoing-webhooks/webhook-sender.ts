@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { traceparentForSend } from '../lib/request-context';
+import { TRACEPARENT_HEADER } from '../lib/trace-context';
 import { SpanKind, SpanStatusCode, withSpan } from '../lib/tracing';
 import { checkTarget, systemResolver, type ResolvedAddress, type Resolver } from './webhook-targets';
 
@@ -50,7 +52,8 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
  * cloud metadata addresses are refused always, private and loopback ones unless `allowPrivateTargets` (the owner's
  * n8n on the same network); the socket then connects to a checked address through a pinned lookup (TLS still checks
  * the certificate against the host name). Only http(s), no redirect followed (a 3xx is an answer, not a delivery),
- * connect and total timeouts (the lookup included), and at most `maxResponseBytes` of the answer read.
+ * connect and total timeouts (the lookup included), and at most `maxResponseBytes` of the answer read. Each POST
+ * carries a W3C `traceparent`: the trace of the request that queued it, with a span id of this send's own.
  */
 export function createWebhookSender(options: WebhookSenderOptions = {}): WebhookSender {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
@@ -63,7 +66,8 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
   return {
     post(url, body, headers) {
       return withSpan('webhook POST', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST' } }, async (span) => {
-        const result = await send(url, body, headers);
+        const traceparent = traceparentForSend(span);
+        const result = await send(url, body, traceparent ? { ...headers, [TRACEPARENT_HEADER]: traceparent } : headers);
         if (span) {
           try {
             const target = new URL(url);

@@ -22,7 +22,8 @@ import { mediaProcessingMigration } from './0021-media-processing';
 import { eventDaysRolledMigration } from './0022-event-days-rolled';
 import { deploysMigration } from './0023-deploys';
 import { publishedOrderMigration } from './0025-published-order';
+import { traceContextMigration } from './0026-trace-context';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration, traceContextMigration];

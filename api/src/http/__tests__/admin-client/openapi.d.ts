@@ -1111,7 +1111,7 @@ export interface webhooks {
         put?: never;
         /**
          * A visitor sent the contact form (the fields you see in the leads inbox).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookLeadCreated"];
         delete?: never;
@@ -1131,7 +1131,7 @@ export interface webhooks {
         put?: never;
         /**
          * A visitor ran a new business analysis (business, location, score, report link).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookAnalysisCompleted"];
         delete?: never;
@@ -1151,7 +1151,7 @@ export interface webhooks {
         put?: never;
         /**
          * A post went live (from the admin panel, the n8n webhook or the scheduler).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostPublished"];
         delete?: never;
@@ -1171,7 +1171,7 @@ export interface webhooks {
         put?: never;
         /**
          * A published post was saved again.
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostUpdated"];
         delete?: never;
@@ -1191,7 +1191,7 @@ export interface webhooks {
         put?: never;
         /**
          * A post was deleted.
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostDeleted"];
         delete?: never;

@@ -27,6 +27,9 @@ export function PayloadDocs() {
             <code>X-Webhook-Event</code> names the event; <code>X-Webhook-Id</code> is the event id, the same on every retry and redelivery: ignore ids you have
             already handled.
           </li>
+          <li>
+            <code>traceparent</code> (W3C Trace Context) carries the trace of what caused the event: a contact message&apos;s delivery has the same trace id as its owner mail.
+          </li>
           <li>Any 2xx answer is a delivery. Network errors, timeouts (10 s), 5xx and 429 are retried with growing pauses for 24 hours (Retry-After is honoured); other 4xx are not retried. Redirects are not followed.</li>
           <li>An endpoint whose every delivery fails for 24 hours is disabled and an alert is raised.</li>
         </ul>
