@@ -84,7 +84,7 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
 
     const taken = await run(root, 'deploy', 'blog', '--from', await build('d', '2.0.0', 'd'), '--version', 'hotfix-1');
     expect(taken.code).toBe(1);
-    expect(taken.stderr).toContain('releases/hotfix-1 exists already');
+    expect(taken.stderr).toContain('release hotfix-1 of blog exists already');
     expect(await readFile(blog('releases/hotfix-1/assets/remoteEntry.js'), 'utf8')).toContain('"c"');
     const unsafe = await run(root, 'deploy', 'blog', '--from', await build('e', '2.0.0', 'e'), '--version', '../escape');
     expect(unsafe.code).toBe(1);
@@ -117,7 +117,7 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     const broken = await build('broken', '1.1.0', 'broken', { serverModule: 'export const routes = [ not javascript' });
     const refused = await run(root, 'deploy', 'blog', '--from', broken);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the server module server/routes.js does not load');
+    expect(refused.stderr).toContain('its server module would not run: server/routes.js does not load');
     expect(await pointer()).toBe('1.0.0');
     expect(await readdir(blog('releases'))).toEqual(['1.0.0']);
 
@@ -132,7 +132,7 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     await run(root, 'deploy', 'blog', '--from', await build('next', '1.3.0', 'next'));
     const back = await run(root, 'rollback', 'blog');
     expect(back.code).toBe(1);
-    expect(back.stderr).toContain('cannot roll back to 1.1.0: the server module server/routes.js does not load');
+    expect(back.stderr).toContain('cannot roll back to 1.1.0: its server module would not run: server/routes.js does not load');
     expect(await pointer()).toBe('1.3.0');
   });
 
@@ -174,7 +174,7 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
   });
 
   it('will not roll back to a release that is gone, nor without a pointer', async () => {
-    expect((await run(root, 'rollback', 'blog')).stderr).toContain('it serves mfe-blog/dist, nothing to roll back');
+    expect((await run(root, 'rollback', 'blog')).stderr).toContain('blog has no release yet: nothing to roll back');
     await run(root, 'deploy', 'blog', '--from', await build('v1', '1.0.0', 'v1'));
     await run(root, 'deploy', 'blog', '--from', await build('v2', '2.0.0', 'v2'));
     await rm(blog('releases/1.0.0/assets/remoteEntry.js'));

@@ -11,11 +11,25 @@ export interface DeployActor {
   from: string | null;
 }
 
+/**
+ * What a first deploy did with the build served before it (`<app>/dist`): kept as a release (the rollback target), or
+ * not, and why. `npm run deploy` prints it; over HTTP it is in the server's log.
+ */
+export type KeptDistNotice = { kept: { version: string; files: number; bytes: number } } | { notKept: string };
+
+/** How a deploy or rollback goes. `skipLoadCheck` (npm run deploy --skip-load-check only) switches to a release whose server module does not load. */
+export interface DeployOptions {
+  version?: string;
+  skipLoadCheck?: boolean;
+  /** Told what became of the served build on a first deploy. */
+  keptDist?: (notice: KeptDistNotice) => void;
+}
+
 export interface ReleaseDeployer {
   /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one. */
-  deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: DeployOptions): Promise<ReleaseChange>;
   /** Serves `version`, else the release below the served one. */
-  rollback(app: AppName, actor: DeployActor, options?: { version?: string }): Promise<ReleaseChange>;
+  rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist'>): Promise<ReleaseChange>;
   /**
    * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
    * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
@@ -27,4 +41,6 @@ export interface ReleaseDeployer {
   refuse(app: AppName, actor: DeployActor, message: string): Promise<never>;
   /** What is stored of `app`, which is served, since when and by whom. */
   list(app: AppName): Promise<Omit<AppReleases, 'app'> & { app: AppName }>;
+  /** The served release's history: the stack a rollback walks down, and what happened (null before any release). */
+  history(app: AppName): Promise<{ version: string; stack: string[]; log: Array<Record<string, unknown>> } | null>;
 }

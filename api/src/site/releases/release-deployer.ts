@@ -25,7 +25,7 @@ import { REMOTE_NAMES, type MfeManifest } from '@site/contracts/manifest';
 import type { ShellServerEntry } from '@site/contracts/server-render';
 import type { Database } from '../../db/schema';
 import type { NewDeployLogEntry } from '../../deploys/deploy-log';
-import type { DeployActor, ReleaseDeployer } from '../../deploys/release-deployer';
+import type { DeployActor, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
 import { ConflictError, DomainError, NotFoundError, RefusedError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import {
@@ -53,7 +53,7 @@ import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signat
 import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease } from './release-store';
 
 // What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
-export type { DeployActor, ReleaseDeployer } from '../../deploys/release-deployer';
+export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
 
 /** A refusal of a release: a 400 whose message names the cause in full. */
 export class ReleaseRefusedError extends RefusedError {
@@ -78,11 +78,13 @@ interface History {
 interface ReleaseBackend {
   /** Runs `work` while holding the app's deploy lock (one deploy or rollback of an app at a time, across processes). */
   locked<T>(app: AppName, work: (store: LockedStore) => Promise<T>): Promise<T>;
-  list(app: AppName): Promise<{ pointer: { version: string; since: string } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
+  list(app: AppName): Promise<{ pointer: { version: string; since: string; history: History } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
 }
 
 interface LockedStore {
   pointer(): Promise<{ version: string; history: History } | null>;
+  /** The history, also where no pointer names a release (an emptied `current` that a rollback to a version repairs). */
+  history(): Promise<History>;
   taken(version: string): Promise<boolean>;
   /** The files of a stored release, or null when none has that name. */
   files(version: string): Promise<Map<string, Buffer> | null>;
@@ -157,6 +159,10 @@ function localBackend(siteRoot: string): ReleaseBackend {
     }
   }
   const dirOf = (app: AppName) => remoteDir(siteRoot, app);
+  const localHistory = async (app: AppName): Promise<History> => {
+    const history = await readHistory(dirOf(app));
+    return { stack: history.stack, log: history.log as History['log'] };
+  };
   return {
     async locked(app, work) {
       // In this process, deploys of one app take turns; the lock file keeps `npm run deploy` on this machine out.
@@ -167,10 +173,9 @@ function localBackend(siteRoot: string): ReleaseBackend {
           return await work({
             async pointer() {
               const version = (await readFile(path.join(dirOf(app), POINTER_FILE), 'utf8').catch(() => '')).trim();
-              if (!version) return null;
-              const history = await readHistory(dirOf(app));
-              return { version, history: { stack: history.stack, log: history.log as History['log'] } };
+              return version ? { version, history: await localHistory(app) } : null;
             },
+            history: () => localHistory(app),
             taken: (version) => exists(releaseDir(siteRoot, app, version)),
             async files(version) {
               if (!RELEASE_NAME.test(version) || !(await exists(releaseDir(siteRoot, app, version)))) return null;
@@ -207,7 +212,7 @@ function localBackend(siteRoot: string): ReleaseBackend {
         releases.push({ version: entry.name, createdAt: (await stat(dir)).mtime.toISOString(), files });
       }
       releases.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-      return { pointer: version ? { version, since } : null, releases };
+      return { pointer: version ? { version, since, history: await localHistory(app) } : null, releases };
     },
   };
 }
@@ -221,6 +226,10 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
           async pointer() {
             const pointer = await readSharedPointer(trx, app);
             return pointer ? { version: pointer.version, history: { stack: pointer.stack, log: pointer.log } } : null;
+          },
+          async history() {
+            const pointer = await readSharedPointer(trx, app);
+            return { stack: pointer?.stack ?? [], log: pointer?.log ?? [] };
           },
           taken: async (version) => (await readStoredRelease(trx, app, version)) !== null,
           async files(version) {
@@ -243,7 +252,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
     },
     async list(app) {
       const [pointer, releases] = await Promise.all([readSharedPointer(db, app), listStoredReleases(db, app)]);
-      return { pointer: pointer ? { version: pointer.version, since: pointer.since } : null, releases };
+      return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: { stack: pointer.stack, log: pointer.log } } : null, releases };
     },
   };
 }
@@ -265,14 +274,20 @@ export function createReleaseDeployer(options: {
   deployedBy?: (app: AppName, versions: string[]) => Promise<Map<string, string>>;
   /** Told after a switch (the release sync of this instance, so it does not wait for its NOTIFY). */
   switched?: (app: AppName) => void;
+  /** Where the caller finds the list of an app's releases, named in refusals (default: the HTTP endpoint). */
+  listedBy?: (app: AppName) => string;
   logger: Logger;
   clock: () => Date;
 }): ReleaseDeployer {
   const { siteRoot, logger } = options;
   const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot);
+  const listedBy = options.listedBy ?? ((app: AppName) => `GET /api/releases/${app}`);
 
-  /** Writes `files` into a hidden folder beside the releases and checks it as the registry will. Throws why not. */
-  async function checkedFolder(app: AppName, version: string, files: ReadonlyMap<string, Buffer>): Promise<{ dir: string; checked: string[] }> {
+  /**
+   * Writes `files` into a hidden folder beside the releases and checks it as the registry will. Throws why not.
+   * `skipLoadCheck` leaves out loading its server code (the registry will refuse it and keep the last good release).
+   */
+  async function checkedFolder(app: AppName, version: string, files: ReadonlyMap<string, Buffer>, skipLoadCheck = false): Promise<{ dir: string; checked: string[] }> {
     const releases = path.join(remoteDir(siteRoot, app), RELEASES_DIR);
     await mkdir(releases, { recursive: true });
     const dir = path.join(releases, `.incoming-${version}-${randomUUID().slice(0, 8)}`);
@@ -283,13 +298,14 @@ export function createReleaseDeployer(options: {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, bytes, { flag: 'wx' });
       }
-      if (app === 'shell') return { dir, checked: await checkShell(dir) };
+      if (app === 'shell') return { dir, checked: await checkShell(dir, skipLoadCheck) };
       const check = await checkRelease(dir, app);
       if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of ${app}: ${check.problems.join('; ')}`);
       const checked = [...check.checked];
       const incompatible = incompatibility(check.manifest, await readShellBuiltWith(siteRoot));
-      if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} ${incompatible}`);
+      if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} cannot be deployed: ${incompatible}`);
       await checkSignature(dir, app, checked);
+      if (skipLoadCheck) return { dir, checked };
       const loaded = await importRelease(dir, { ...check.manifest, version }, await options.sharedModules());
       if (!loaded.ok) throw new ReleaseRefusedError(`its server module would not run: ${loaded.reason}`);
       if (check.serverFiles.length > 0) checked.push(`${check.serverFiles.join(', ')} loads`);
@@ -311,7 +327,7 @@ export function createReleaseDeployer(options: {
    * A shell release: whole (index.html, shell-manifest.json), stranding no served remote (each must be able to run in
    * what it provides), signed when keys are trusted, and its server entry loading. Returns what was checked.
    */
-  async function checkShell(dir: string): Promise<string[]> {
+  async function checkShell(dir: string, skipLoadCheck: boolean): Promise<string[]> {
     const check = await checkShellRelease(dir);
     if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of the shell: ${check.problems.join('; ')}`);
     const checked = [...check.checked];
@@ -321,7 +337,7 @@ export function createReleaseDeployer(options: {
     }
     await checkSignature(dir, 'shell', checked);
     const entry = path.join(dir, 'server', 'entry.js');
-    if (await exists(entry)) {
+    if (!skipLoadCheck && (await exists(entry))) {
       try {
         // Loaded once under a name of its own (the server loads the served one by its own URL).
         const imported = (await import(/* @vite-ignore */ `${pathToFileURL(entry).href}?check=${randomUUID()}`)) as Partial<ShellServerEntry>;
@@ -460,19 +476,23 @@ export function createReleaseDeployer(options: {
       return results;
     },
 
-    deploy(app, files, actor, { version: asked } = {}) {
+    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist } = {}) {
       let named: string | null = asked ?? null;
       return recorded(app, 'deploy', actor, () => named, () =>
         backend.locked(app, async (store) => {
           const version = await pickVersion(app, files, asked, (v) => store.taken(v));
           named = version;
-          const { dir, checked } = await checkedFolder(app, version, files);
+          const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck);
           try {
             const pointer = await store.pointer();
             const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
             const now = options.clock();
             let kept: string | null = null;
-            if (!pointer) kept = await keepServedDist(app, store, history, now);
+            if (!pointer) {
+              const notice = await keepServedDist(app, store, history, now, version);
+              if (notice) keptDist?.(notice);
+              kept = notice && 'kept' in notice ? notice.kept.version : null;
+            }
             await store.store(version, dir, files, now);
             const below = pointer?.version ?? kept;
             if (below && history.stack.at(-1) !== below) history.stack.push(below);
@@ -487,14 +507,17 @@ export function createReleaseDeployer(options: {
       );
     },
 
-    rollback(app, actor, { version: asked } = {}) {
+    rollback(app, actor, { version: asked, skipLoadCheck } = {}) {
       let target: string | null = asked ?? null;
       return recorded(app, 'rollback', actor, () => target, () =>
         backend.locked(app, async (store) => {
           const pointer = await store.pointer();
-          if (!pointer) throw new ConflictError(`${app} has no release yet: nothing to roll back`, { code: 'nothing_to_roll_back' });
-          const { stack } = pointer.history;
-          const at = stack.lastIndexOf(pointer.version);
+          // With a version, a pointer that names nothing (emptied by hand) is repaired too.
+          if (!pointer && asked === undefined) throw new ConflictError(`${app} has no release yet: nothing to roll back`, { code: 'nothing_to_roll_back' });
+          const current = pointer?.version ?? null;
+          const history = pointer?.history ?? (await store.history());
+          const { stack } = history;
+          const at = current === null ? -1 : stack.lastIndexOf(current);
           let nextStack: string[];
           if (asked !== undefined) {
             target = asked;
@@ -503,19 +526,29 @@ export function createReleaseDeployer(options: {
           } else if (at > 0) {
             target = stack[at - 1]!;
             nextStack = stack.slice(0, at);
+          } else if (at < 0 && stack.length > 0 && stack.at(-1) !== current) {
+            // A pointer set by hand to a release outside the history: back to the last one deployed.
+            target = stack.at(-1)!;
+            nextStack = stack;
           } else {
-            throw new ConflictError(`${app} has no release before ${pointer.version} to roll back to: name one (GET /api/releases/${app} lists them)`, { code: 'nothing_to_roll_back' });
+            const bottom = firstServed(app, history, current!);
+            throw new ConflictError(`${app} has no release before ${current} to roll back to${bottom ? `: ${bottom}, nothing earlier was kept` : ''}. Name one (${listedBy(app)} lists them)`, {
+              code: 'nothing_to_roll_back',
+            });
           }
-          if (target === pointer.version) throw new ConflictError(`${app} already serves ${target}`, { code: 'already_served' });
+          if (target === current) throw new ConflictError(`${app} already serves ${target}`, { code: 'already_served' });
           if (!RELEASE_NAME.test(target)) throw new ReleaseRefusedError(`${JSON.stringify(target.slice(0, 100))} is not a release name`);
           const files = await store.files(target);
-          if (!files) throw new NotFoundError(`no release of ${app} is named ${target} (GET /api/releases/${app} lists them)`, { code: 'release_not_found' });
+          if (!files) throw new NotFoundError(`no release of ${app} is named ${target} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
           // Checked again as it will be served now (the shell or the trusted keys may have changed since).
-          const { dir, checked } = await checkedFolder(app, target, files);
+          const { dir, checked } = await checkedFolder(app, target, files, skipLoadCheck).catch((error: unknown) => {
+            if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot roll back to ${target}: ${error.message}`);
+            throw error;
+          });
           await rm(dir, { recursive: true, force: true });
           const now = options.clock();
-          await store.point(target, { stack: nextStack, log: [...pointer.history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: pointer.version, by: actor.by }] });
-          return { app, version: target, previous: pointer.version, checked };
+          await store.point(target, { stack: nextStack, log: [...history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: current, by: actor.by }] });
+          return { app, version: target, previous: current, checked };
         }),
       );
     },
@@ -534,29 +567,53 @@ export function createReleaseDeployer(options: {
         releases: shown.map((release) => ({ ...release, current: release.version === pointer?.version, by: by.get(release.version) ?? null })),
       };
     },
+
+    async history(app) {
+      const { pointer } = await backend.list(app);
+      return pointer ? { version: pointer.version, ...pointer.history } : null;
+    },
   };
+
+  /** What the release `version` at the bottom of the history was, when it is the build served before any deploy. */
+  function firstServed(app: AppName, history: History, version: string): string | undefined {
+    const entry = history.log.find((e) => e.version === version && (e.action === KEPT_DIST_ACTION || e.action === 'import-build'));
+    if (!entry) return undefined;
+    const dist = path.relative(siteRoot, distDir(siteRoot, app)).split(path.sep).join('/');
+    return entry.action === KEPT_DIST_ACTION ? `${version} is ${dist} as it was served before the first release` : `${version} is ${dist} as built when the site first started`;
+  }
 
   /**
    * The first deploy of an app on a site that served its built dist: that dist is kept as a release below the new
-   * one, so the first rollback returns to exactly what was served before (release-format's KEPT_DIST_ACTION).
+   * one (`deploying`), so the first rollback returns to exactly what was served before (release-format's
+   * KEPT_DIST_ACTION). Says what it kept, or why it could not; null when no build of this app was there.
    */
-  async function keepServedDist(app: AppName, store: LockedStore, history: History, now: Date): Promise<string | null> {
+  async function keepServedDist(app: AppName, store: LockedStore, history: History, now: Date, deploying: string): Promise<KeptDistNotice | null> {
     const dist = distDir(siteRoot, app);
-    const check = await builtVersion(dist, app);
-    if (!check) return null;
-    const marked = `${check.version}${check.version.includes('+') ? '.' : '+'}dist`;
-    const version = await freeName((v) => store.taken(v), RELEASE_NAME.test(marked) ? marked : 'dist');
+    const shown = path.relative(siteRoot, dist).split(path.sep).join('/');
+    const check = app === 'shell' ? await checkShellRelease(dist) : await checkRelease(dist, app);
+    // Without its manifest there was nothing of this app to serve: nothing to keep, nothing promised.
+    if (!check.ok && /-manifest\.json is missing$/.test(check.problems[0] ?? '')) return null;
+    const notKept = (reason: string): KeptDistNotice => {
+      const message = `${shown} was served but is not kept as a release, so a rollback cannot return to it: ${reason}`;
+      logger.warn({ app }, message);
+      return { notKept: message };
+    };
+    if (!check.ok) return notKept(check.problems.join('; '));
+    // With trusted keys, an unsigned build was never served (release-signature.ts): there is nothing to return to.
+    if (options.trustedKeys.length > 0 && !(await verifyRelease(dist, app, options.trustedKeys)).ok) return null;
+    const built = app === 'shell' ? (check as { version: string }).version : (check as { manifest: MfeManifest }).manifest.version;
+    const marked = `${built}${built.includes('+') ? '.' : '+'}dist`;
+    const version = await freeName(async (v) => v === deploying || (await store.taken(v)), RELEASE_NAME.test(marked) ? marked : 'dist');
     const files = await readFolder(dist);
-    let kept: { dir: string } | undefined;
+    let kept: { dir: string };
     try {
       kept = await checkedFolder(app, version, files);
     } catch (error) {
-      logger.warn({ app, err: error }, `mfe-${app}/dist was served but cannot be kept as a release: a rollback cannot return to it`);
-      return null;
+      return notKept(error instanceof Error ? error.message : String(error));
     }
     // Older than the new release (earlier releases answer old hashed chunks, newest first).
     await store.store(version, kept.dir, files, new Date(now.getTime() - 1000));
     history.log.push({ at: now.toISOString(), action: KEPT_DIST_ACTION, version, from: dist });
-    return version;
+    return { kept: { version, files: files.size, bytes: [...files.values()].reduce((sum, bytes) => sum + bytes.length, 0) } };
   }
 }

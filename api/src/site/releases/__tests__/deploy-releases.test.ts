@@ -563,7 +563,7 @@ describe('signed releases through npm run deploy', () => {
     for (const args of [[], ['--key', path.join(builds, 'shell.key')]]) {
       const result = await run({ RELEASE_TRUSTED_KEYS: trusted }, 'deploy', 'blog', '--from', path.join(builds, 'dist'), ...args);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('✖ the release would not be served (RELEASE_TRUSTED_KEYS): ');
+      expect(result.stderr).toContain('✖ the release is not signed by a key trusted for blog: ');
       expect(result.stderr).toContain(args.length === 0 ? 'the release is not signed' : 'is trusted for shell, not for "blog"');
       expect(existsSync(path.join(site.root, 'mfe-blog', 'current'))).toBe(false);
       expect(existsSync(path.join(site.root, 'mfe-blog', 'releases', '3.0.0'))).toBe(false);
