@@ -34,7 +34,7 @@ import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
 import { createContentEvents } from './site/render/content-events';
 import { createReleaseDeployer } from './site/releases/release-deployer';
-import { trustShellKeys } from './site/releases/release-format';
+import { currentShell, trustShellKeys } from './site/releases/release-format';
 import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/leases-repository';
@@ -134,6 +134,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     shared: async () => (await shellServer.load())?.shared,
     trustedKeys: config.releaseTrustedKeys,
   });
+  // Which shell release this instance serves, and since when (health, and each instance's report on PostgreSQL).
+  let shellServed: { version: string | null; since: string } | undefined;
+  const servedShell = async () => {
+    const { dir, version } = await currentShell(config.siteRoot);
+    if (!shellServed || shellServed.version !== version) shellServed = { version, since: clock().toISOString() };
+    return { dir, version, since: shellServed.since };
+  };
   // On PostgreSQL, releases are shared by every instance: deploys land in the database and each instance copies the
   // pointer's release into its own SITE_ROOT, where the registry serves it (README, site/release-sync.ts).
   const releaseSync =
@@ -144,13 +151,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
           schema: database.pgSchema,
           siteRoot: config.siteRoot,
           remotes,
+          shell: servedShell,
           logger,
           clock,
           pollMs: config.releasePollMs ?? 5000,
           jobs,
         })
       : undefined;
-  const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
+  const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), shell: servedShell, ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
   // Rendered public pages, kept until what they were made from changes (site/render-cache.ts); content changes reach
   // every instance's cache through PostgreSQL (site/content-events.ts).
   // On the app's clock, as everything else that ages (tests move it to see a kept page or document age out).

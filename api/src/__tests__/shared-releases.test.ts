@@ -94,6 +94,13 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     return healthSchema.parse(await response.json()).remotes.blog!;
   }
 
+  /** The admin dashboard's Shell check on one instance (Refresh on the admin panel). */
+  async function shellCheck(instance: ChildServer) {
+    await blogHealth(instance); // signs in
+    const refreshed = await fetch(`${instance.url}/api/admin/health/refresh`, { method: 'POST', headers: { cookie: cookies.get(instance)!, origin: ORIGIN } });
+    return adminHealthSchema.parse(await refreshed.json()).checks.find((c) => c.id === 'shell')!;
+  }
+
   /** Milliseconds until `instance` serves `title` on /blog (fails after SWITCH_MS). */
   async function switchTime(instance: ChildServer, title: string, from: number): Promise<number> {
     await waitFor(async () => (await served(instance)).title === title, SWITCH_MS, `${instance.url} to serve "${title}"`);
@@ -111,6 +118,8 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
     for (const site of sites) {
       await mkdir(path.join(site.root, 'shell/dist/server'), { recursive: true });
       await copyFile(path.join(REPO_ROOT, 'shell/dist/server/entry.js'), path.join(site.root, 'shell/dist/server/entry.js'));
+      // A whole shell build (its manifest too), so the first start imports it as the shell's first shared release.
+      await copyFile(path.join(REPO_ROOT, 'shell/dist/shell-manifest.json'), path.join(site.root, 'shell/dist/shell-manifest.json'));
       await symlink(path.join(REPO_ROOT, 'shell/node_modules'), path.join(site.root, 'shell/node_modules'), 'dir');
     }
     // A package only the first machine has: a server module that imports it loads there and not on the second.
@@ -164,6 +173,18 @@ describeNeedingBuild('releases shared by two instances on two site roots (Postgr
       { self: false, version: '2.0.0', problem: null },
       { self: true, version: '2.0.0', problem: null },
     ]);
+
+    // The shell too: each instance reports the shell release it serves (its build, imported on the first start).
+    const instancesOf = (message: string) => /instances: (.*)$/.exec(message)?.[1]?.split(', ') ?? [];
+    await waitFor(async () => instancesOf((await shellCheck(b)).message).length === 2, 5000, 'both instances to report their shell');
+    const shell = await shellCheck(b);
+    expect(shell.status).toBe('ok');
+    expect(shell.version).toMatch(/\+build\.[0-9a-f]{8}$/);
+    expect(shell.message).toContain(`version ${shell.version} from shell/releases/${shell.version}`);
+    expect(shell.message).toContain(`shared pointer ${shell.version} `);
+    const instances = instancesOf(shell.message);
+    expect(instances.filter((i) => i.includes('(this one)'))).toHaveLength(1);
+    for (const instance of instances) expect(instance).toMatch(new RegExp(`${shell.version!.replace(/[.+]/g, '\\$&')} since \\d\\d:\\d\\d UTC$`));
 
     // Rolled back through the other machine: the dist both served before (kept by the first deploy) is back on both.
     const rolledBack = await script(sites[1]!, 'rollback', 'blog');

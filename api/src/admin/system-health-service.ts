@@ -8,7 +8,7 @@ import type { AdminStateRepository } from './admin-state-repository';
 import type { LeadsRepository } from '../contact/leads-repository';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
-import type { DeployedRemotes, SharedReleases } from '../health/deployed-remotes';
+import type { AppName, DeployedRemotes, SharedReleases } from '../health/deployed-remotes';
 import type { AlertService } from './alert-service';
 import { gitHead, hostCpuLoad, vulnerabilitySummary, type CpuLoad } from './host-facts';
 
@@ -35,7 +35,7 @@ export interface HealthService {
 
 export interface HealthServiceDeps {
   database: Pick<DatabaseHandle, 'ping'>;
-  remotes: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
+  remotes: Pick<DeployedRemotes, 'snapshot' | 'shared' | 'shell'>;
   leads: Pick<LeadsRepository, 'outboxBacklog'>;
   state: AdminStateRepository;
   alerts: AlertService;
@@ -99,7 +99,7 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
    * 09:40 UTC (release 1.1.0 could not be copied here: …)".
    * `behind` when an instance does not serve the pointer's release.
    */
-  function sharedSummary(name: RemoteName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
+  function sharedSummary(name: AppName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
     const pointer = shared?.pointers[name];
     if (!shared || !pointer) return undefined;
     const instances = shared.instances.filter((report) => report.remote === name);
@@ -113,6 +113,21 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
       text: `; shared pointer ${pointer.version} (since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC); instances: ${described.join(', ') || 'none reported'}`,
       behind: instances.some((report) => report.version !== pointer.version),
     };
+  }
+
+  /** The shell this instance serves (its release, since when), and on PostgreSQL what every instance serves of it. */
+  async function shellCheck(shared?: SharedReleases): Promise<HealthCheck | undefined> {
+    const shell = await deps.remotes.shell?.().catch(() => undefined);
+    if (!shell) return undefined;
+    const base = { id: 'shell', kind: 'remote' as const, name: 'Shell' };
+    const where = shell.version ? `shell/releases/${shell.version}` : 'shell/dist';
+    const instances = sharedSummary('shell', shared);
+    return check({
+      ...base,
+      status: instances?.behind ? 'warning' : 'ok',
+      ...(shell.version ? { version: shell.version } : {}),
+      message: `${shell.version ? `version ${shell.version}` : 'no release yet'} from ${where}, served here since ${shell.since.slice(0, 16).replace('T', ' ')} UTC${instances?.text ?? ''}`,
+    });
   }
 
   async function remoteCheck(name: RemoteName, snapshot: Awaited<ReturnType<DeployedRemotes['snapshot']>>, shared?: SharedReleases): Promise<HealthCheck> {
@@ -368,6 +383,7 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     const checks = [
       await databaseCheck(),
       ...(await Promise.all(REMOTE_NAMES.map((name) => remoteCheck(name, snapshot, shared)))),
+      ...[await shellCheck(shared)].filter((c): c is HealthCheck => c !== undefined),
       await outboxCheck(),
       await diskCheck(thresholds.diskSpace),
       memoryCheck(thresholds.memory),

@@ -39,10 +39,22 @@ export interface RemotesSnapshot {
   served?: Partial<Record<RemoteName, ServedRemote>>;
 }
 
-/** One instance's report of what it serves of a remote (releases shared through PostgreSQL). */
+/** An app of the release model: the shell or a remote. */
+export type AppName = 'shell' | RemoteName;
+
+/** What this instance's shell serves: its release (null while its dist is served in place), since when. */
+export interface ServedShell {
+  version: string | null;
+  /** The served folder (shell/releases/<version>, else shell/dist). */
+  dir: string;
+  /** When this process started serving it (ISO time). */
+  since: string;
+}
+
+/** One instance's report of what it serves of an app (releases shared through PostgreSQL). */
 export interface InstanceServing {
   instance: string;
-  remote: RemoteName;
+  remote: AppName;
   /** The release it serves (null: nothing of this remote). */
   version: string | null;
   /** When it started serving it. */
@@ -56,7 +68,7 @@ export interface InstanceServing {
 export interface SharedReleases {
   /** This instance's name in `instances`. */
   self: string;
-  pointers: Partial<Record<RemoteName, { version: string; since: string }>>;
+  pointers: Partial<Record<AppName, { version: string; since: string }>>;
   /** Reports of the instances that reported lately (an instance that stopped drops out). */
   instances: InstanceServing[];
 }
@@ -65,6 +77,8 @@ export interface SharedReleases {
 export interface DeployedRemotes {
   /** The current deployment. */
   snapshot(): Promise<RemotesSnapshot>;
+  /** What the shell serves here. */
+  shell?(): Promise<ServedShell>;
   /** The shared releases' pointers and instances; absent when releases are this machine's folders (SQLite). */
   shared?(): Promise<SharedReleases>;
 }

@@ -405,7 +405,7 @@ export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 export const HEALTH_CHECK_KINDS = ['database', 'remote', 'outbox', 'disk', 'memory', 'cpu'] as const;
 
 export const healthCheckSchema = z.object({
-  /** Stable id: `database`, `remote:blog`, `outbox`, `disk`, `memory`, `cpu`. */
+  /** Stable id: `database`, `remote:blog`, `shell`, `outbox`, `disk`, `memory`, `cpu`. */
   id: z.string(),
   kind: z.enum(HEALTH_CHECK_KINDS),
   /** Human label, e.g. 'Database', 'Remote: blog', 'Disk (data volume)'. */

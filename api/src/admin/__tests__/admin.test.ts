@@ -373,6 +373,9 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
     expect(byId['remote:blog']).toMatchObject({ status: 'ok', version: '0.9.0' });
     expect(byId['remote:admin']).toMatchObject({ status: 'ok', version: '3.0.0' });
     expect(byId['remote:analysis']).toMatchObject({ status: 'down' }); // not in the fixture
+    // The shell this instance serves (the fixture's shell/dist: no release), and since when.
+    expect(byId.shell).toMatchObject({ status: 'ok', version: null });
+    expect(byId.shell!.message).toMatch(/^no release yet from shell\/dist, served here since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     expect(byId.outbox).toMatchObject({ status: 'ok' });
     for (const id of ['disk', 'memory', 'cpu']) {
       expect(byId[id]!.value).toBeGreaterThanOrEqual(0);

@@ -19,7 +19,7 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
-import type { RemotesSnapshot, SharedReleases } from '../../health/deployed-remotes';
+import type { RemotesSnapshot, ServedShell, SharedReleases } from '../../health/deployed-remotes';
 import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
@@ -46,8 +46,9 @@ export function createReleaseSync(options: {
   /** The site's schema (its channel: db/pg-listen.ts). */
   schema?: string;
   siteRoot: string;
-  /** What this instance serves (the registry), reported after each sync. */
+  /** What this instance serves (the registry, and the shell), reported after each sync. */
   remotes: { snapshot(): Promise<RemotesSnapshot> };
+  shell?: () => Promise<ServedShell>;
   logger: Logger;
   clock: Clock;
   /** The poll behind LISTEN (ms). */
@@ -125,7 +126,6 @@ export function createReleaseSync(options: {
   async function report(pointers: Map<AppName, SharedPointer>): Promise<void> {
     const snapshot = await options.remotes.snapshot();
     const reportedAt = options.clock().toISOString();
-    // The remotes' (the shell's release is copied like theirs; what it serves is in /api/health's shell version).
     for (const name of REMOTE_NAMES) {
       if (!pointers.has(name)) continue;
       const served = snapshot.served?.[name];
@@ -134,6 +134,17 @@ export function createReleaseSync(options: {
         (served?.rejected ? `serves ${served.version}: ${served.rejected.version} ${served.rejected.reason}` : served?.serverError) ??
         (served ? null : 'nothing of this remote is served');
       await reportServed(db, { instance, remote: name, version: served?.version ?? null, since: served?.since ?? null, problem, reportedAt });
+    }
+    // The shell's, like a remote's: each instance says which shell release it serves.
+    const pointer = pointers.get('shell');
+    if (pointer && options.shell) {
+      const shell = await options.shell();
+      const problem =
+        problems.get('shell') ??
+        (shell.version === pointer.version
+          ? null
+          : `serves ${shell.version ?? 'shell/dist'}: release ${pointer.version} is incomplete here or not signed by a key trusted for the shell`);
+      await reportServed(db, { instance, remote: 'shell', version: shell.version, since: shell.since, problem, reportedAt });
     }
   }
 
