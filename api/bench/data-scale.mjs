@@ -9,7 +9,11 @@
 // once no background job runs (the start's retention run rolls up every seeded day of events; on SQLite it shares the
 // event loop with the requests): the line before the table says which jobs ran when the measurements began.
 //   node api/bench/data-scale.mjs [--scale small,10x,100x] [--db sqlite|postgres|both] [--requests 50] [--built]
-//     [--pg-url postgres://postgres@127.0.0.1:5432/test] [--retention]
+//     [--pg-url postgres://postgres@127.0.0.1:5432/test] [--retention] [--only <regex>] [--keep <dir>]
+// --only measures the endpoints whose label matches (e.g. --only 'q=|sitemap'); --keep seeds each database and scale
+// once into <dir> (SQLite: <dir>/sqlite-<scale>; PostgreSQL: schema bench_keep_<scale>, its DATA_DIR in <dir>) and
+// measures that data again on the next run with the same <dir>, instead of seeding afresh and dropping it at the end
+// (a before/after of a change without seeding 100x twice; the server migrates it to the code it runs).
 // Per database and scale: a temp DATA_DIR (and on PostgreSQL a schema of its own, dropped at the end); the API starts
 // once to migrate (and to store one real analysis, the template of the seeded ones), stops, is seeded by bulk SQL
 // (multi-row INSERTs in transactions, through the api's own `libsql` / `pg` drivers; derived tables kept consistent:
@@ -22,7 +26,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -42,6 +46,8 @@ const { values: args } = parseArgs({
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     built: { type: 'boolean', default: false },
     retention: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    keep: { type: 'string' },
   },
 });
 const SCALES = { small: 0.01, '10x': 0.1, '100x': 1 };
@@ -51,6 +57,8 @@ scales.sort((a, b) => SCALES[a] - SCALES[b]);
 const dbs = args.db === 'both' ? ['sqlite', 'postgres'] : [args.db];
 for (const d of dbs) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`--db: ${d} is not sqlite, postgres or both`);
 const REQUESTS = Math.max(1, Number(args.requests) || 50);
+const ONLY = args.only ? new RegExp(args.only) : undefined;
+const measured = (label) => !ONLY || ONLY.test(label);
 const EXPORT_REQUESTS = Math.min(REQUESTS, 20);
 const WARMUPS = 3;
 const PASSWORD = 'data-scale bench admin password';
@@ -479,6 +487,7 @@ async function measure(base, pid, cookie, { analysisId }) {
   const results = {};
   const rssBefore = await rssMb(pid);
   const run = async (label, route, headers = {}) => {
+    if (!measured(label)) return;
     results[label] = await timeEndpoint(`${base}${route}`, headers, REQUESTS);
   };
   // The first endpoints are measured right after the start, while the start's job runs may still be going (on SQLite
@@ -495,7 +504,7 @@ async function measure(base, pid, cookie, { analysisId }) {
     await run(`/sitemap.xml part (${locs.length} parts)`, part);
   }
   // The export: its own loop, with RSS sampled and /api/health/live probed throughout.
-  {
+  if (measured('export.csv')) {
     await sleep(500);
     const before = await rssMb(pid);
     const stopRss = sampleRss(pid);
@@ -547,7 +556,11 @@ function codeVersion() {
 
 async function runOne(kind, scale) {
   const sizes = sizesOf(SCALES[scale]);
-  const dataDir = await mkdtemp(path.join(tmpdir(), `data-scale-${kind}-${scale}-`));
+  const keep = args.keep ? path.resolve(args.keep) : undefined;
+  const dataDir = keep ? path.join(keep, `${kind}-${scale}`) : await mkdtemp(path.join(tmpdir(), `data-scale-${kind}-${scale}-`));
+  if (keep) await mkdir(dataDir, { recursive: true });
+  const marker = path.join(dataDir, 'seeded.json');
+  const kept = keep ? await readFile(marker, 'utf8').then(JSON.parse, () => undefined) : undefined;
   const env = {
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SITE_ROOT: dataDir, PUBLIC_ORIGIN: ORIGIN, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', RATE_LIMIT_MULTIPLIER: '1000', METRICS_TOKEN,
     // Keep everything (the issue's sizes are what is measured), unless --retention leaves the server's defaults: then
@@ -562,27 +575,36 @@ async function runOne(kind, scale) {
       const { Client } = apiRequire('pg');
       admin = new Client({ connectionString: args['pg-url'] });
       await admin.connect();
-      pg = { url: args['pg-url'], schema: `bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` };
-      await admin.query(`create schema ${pg.schema}`);
+      pg = { url: args['pg-url'], schema: keep ? `bench_keep_${scale}` : `bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` };
+      if (!kept) await admin.query(`drop schema if exists ${pg.schema} cascade`);
+      await admin.query(`create schema if not exists ${pg.schema}`);
       env.DATABASE_URL = `${pg.url}?options=-c%20search_path%3D${pg.schema}`;
     }
-    // Once to migrate, and to store one real analysis (the template of the seeded ones).
-    server = startServer(env, { built: args.built, timeoutMs: 120_000 });
-    const base0 = await server.url;
-    const analysis = await fetch(`${base0}/api/analyze-smb-business`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ businessName: 'Template Dental', location: 'Danville, CA' }) });
-    if (analysis.status !== 200) throw new Error(`the template analysis answered ${analysis.status}: ${await analysis.text()}`);
-    await server.stop();
-    const t = performance.now();
-    const store = await openStore(kind, dataDir, pg);
     let seeded;
-    try {
-      seeded = await seed(store, sizes);
-      if (kind === 'postgres') await store.exec('analyze'); // what autovacuum would have done by then
-    } finally {
-      await store.close();
+    let seedMs;
+    if (kept) {
+      ({ seeded, seedMs } = kept);
+      console.log(`${kind} ${scale}: the data kept in ${dataDir} (${seeded.rows.toLocaleString('en-US')} rows seeded in ${(seedMs / 1000).toFixed(1)} s)`);
+    } else {
+      if (keep) await rm(path.join(dataDir, 'site.db'), { force: true });
+      // Once to migrate, and to store one real analysis (the template of the seeded ones).
+      server = startServer(env, { built: args.built, timeoutMs: 120_000 });
+      const base0 = await server.url;
+      const analysis = await fetch(`${base0}/api/analyze-smb-business`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ businessName: 'Template Dental', location: 'Danville, CA' }) });
+      if (analysis.status !== 200) throw new Error(`the template analysis answered ${analysis.status}: ${await analysis.text()}`);
+      await server.stop();
+      const t = performance.now();
+      const store = await openStore(kind, dataDir, pg);
+      try {
+        seeded = await seed(store, sizes);
+        if (kind === 'postgres') await store.exec('analyze'); // what autovacuum would have done by then
+      } finally {
+        await store.close();
+      }
+      seedMs = performance.now() - t;
+      console.log(`${kind} ${scale}: seeded ${seeded.rows.toLocaleString('en-US')} rows in ${(seedMs / 1000).toFixed(1)} s`);
+      if (keep) await writeFile(marker, JSON.stringify({ seeded, seedMs }));
     }
-    const seedMs = performance.now() - t;
-    console.log(`${kind} ${scale}: seeded ${seeded.rows.toLocaleString('en-US')} rows in ${(seedMs / 1000).toFixed(1)} s`);
     server = startServer(env, { built: args.built, timeoutMs: 120_000 });
     const base = await server.url;
     const code = codeVersion();
@@ -594,10 +616,10 @@ async function runOne(kind, scale) {
   } finally {
     await server?.stop();
     if (pg) {
-      await admin.query(`drop schema if exists ${pg.schema} cascade`);
+      if (!keep) await admin.query(`drop schema if exists ${pg.schema} cascade`);
       await admin.end();
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (!keep) await rm(dataDir, { recursive: true, force: true });
   }
 }
 

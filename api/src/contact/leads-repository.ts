@@ -2,16 +2,17 @@ import { sql, type Kysely } from 'kysely';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { countMatches, isPostgres, searchFor, SEARCH_RANK_LIMIT, tsQuery } from '../db/full-text-search';
+import { bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
  * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
  * its newest SEARCH_RANK_LIMIT matches. The GIN index answers matches in no order, so ranking "the newest 1,000" read
  * every match first (a bitmap of 13,045 messages for "pleasanton" at 100,000: 139 ms, the planner's choice as it
- * guesses 2,000 matches for any prefix); walking the created_at index stops at the 1,000th match or this many rows.
- * Only a text with fewer matches than that among them (a rare one: few matches in all) is looked up in the GIN index.
+ * guesses 2,000 matches for any prefix); walking the created_at index stops at the 1,001st match or this many rows.
+ * Only a text with fewer matches than that among them (a rare one: few matches in all) is looked up in the GIN index,
+ * at most SEARCH_SCAN_LIMIT of its matches (full-text-search.ts, `newestWindow`).
  */
-export const PG_SEARCH_WINDOW = 20 * SEARCH_RANK_LIMIT;
+export const PG_SEARCH_WINDOW = SEARCH_SCAN_LIMIT;
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
@@ -43,9 +44,10 @@ export interface LeadsRepository {
   /**
    * Newest first; with `q` (every word, the last one as a prefix, in name, email, company, subject or message, through
    * the full-text index) best match first, then newest, among the newest SEARCH_RANK_LIMIT (1,000) matches of the
-   * filter. `total` counts every match (from the index alone when the filter is `all`).
+   * filter; `total` counts the matches up to SEARCH_RANK_LIMIT, `totalIsLowerBound` when more match (or, on SQLite,
+   * when a filter kept fewer of the newest SEARCH_SCAN_LIMIT matches than that: older ones were not read).
    */
-  page(options: { q?: string; filter: LeadFilter; limit: number }): Promise<{ leads: StoredLead[]; total: number }>;
+  search(options: { q: string; filter: LeadFilter; limit: number }): Promise<{ leads: StoredLead[] } & BoundedCount>;
   /**
    * One page of the inbox without search, newest first (created_at desc, then id), by keyset: `older` than a position
    * (the next page) or `newer` than one (the previous page), read from the filter's (created_at, id) index (migration
@@ -76,6 +78,8 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   function filtered(q: string | undefined, filter: LeadFilter, ranked = false) {
     const search = searchFor(db, 'contact_messages', q);
     let query = (ranked && search.ranked) || search.from;
+    // A ranked search with a filter looks at the newest SEARCH_SCAN_LIMIT matches of its text at most (SQLite).
+    if (ranked && search.ranked && search.scanFloor && filter !== 'all') query = query.where(search.scanFloor);
     if (filter === 'unread') query = query.where('read_at', 'is', null);
     if (filter === 'read') query = query.where('read_at', 'is not', null);
     if (filter === 'handled') query = query.where('handled_at', 'is not', null);
@@ -84,37 +88,28 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   }
 
   /**
-   * PostgreSQL's ranked page from the newest PG_SEARCH_WINDOW messages of the filter, read newest first by the
-   * created_at index and stopping at the SEARCH_RANK_LIMIT-th match: the best `limit` of the newest 1,000 matches, the
-   * same as ranking every match's newest 1,000 when that many are in the window (any newer match is). Undefined on
-   * SQLite (its FTS index gives matches newest first already), and when fewer match in the window: then the GIN index.
+   * PostgreSQL's ranked window from the newest PG_SEARCH_WINDOW messages of the filter, read newest first by the
+   * created_at index and stopping at the SEARCH_RANK_LIMIT + 1st match: the same window as the newest matches of every
+   * message whenever that many are among them (any newer match is). Undefined on SQLite (its FTS index gives matches
+   * newest first already) and when fewer match there: then the GIN index (`newestWindow`).
    */
-  async function newestWindowPg(q: string, filter: LeadFilter, limit: number): Promise<Array<{ id: string }> | undefined> {
+  async function newestMessagesPg(q: string, filter: LeadFilter, limit: number): Promise<{ ids: string[]; matches: number } | undefined> {
     const words = searchWords(q);
     if (!isPostgres(db) || words.length === 0) return undefined;
     const query = sql`to_tsquery('simple'::regconfig, ${tsQuery(words)})`;
-    const window = filtered(undefined, filter)
+    const newest = filtered(undefined, filter)
       .select(['id', 'created_at', sql<string>`contact_messages.search_vector`.as('search_vector')])
       .orderBy('created_at', 'desc')
       .limit(PG_SEARCH_WINDOW)
       .as('w');
-    const newest = db
-      .selectFrom(window)
-      .select(['w.id', 'w.created_at', sql<number>`-ts_rank(w.search_vector, ${query})`.as('search_rank')])
+    const window = db
+      .selectFrom(newest)
+      .select(['w.id', 'w.created_at', sql<number>`-ts_rank(w.search_vector, ${query})`.as('search_rank'), sql<string>`w.created_at`.as('newest_key')])
       .where(sql<boolean>`w.search_vector @@ ${query}`)
       .orderBy('w.created_at', 'desc')
-      .limit(SEARCH_RANK_LIMIT)
-      .as('newest');
-    const rows = await db
-      .selectFrom(newest)
-      .select(['id', sql<number>`count(*) over ()`.as('matches')])
-      .orderBy('search_rank')
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    if (rows.length === 0 || Number(rows[0]!.matches) < SEARCH_RANK_LIMIT) return undefined;
-    return rows.map((r) => ({ id: r.id }));
+      .limit(SEARCH_RANK_LIMIT + 1);
+    const best = await bestOfWindow(db, window as unknown as RankedRows, sql`created_at desc, id`, limit);
+    return best.matches > SEARCH_RANK_LIMIT ? best : undefined;
   }
 
   return {
@@ -135,39 +130,24 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
         after = { createdAt: last.created_at, id: last.id };
       }
     },
-    async page({ q, filter, limit }) {
-      // With search text, best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter (the
-      // cost of ranking stays that of 1,000 matches: db/full-text-search.ts); without, newest first. One page: ranked
-      // results take no keyset (a rank is not a stable position: SQLite's bm25 changes as messages are added).
+    async search({ q, filter, limit }) {
+      // Best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking
+      // and of counting stays that of 1,000 matches (db/full-text-search.ts). One page: ranked results take no keyset
+      // (a rank is not a stable position: SQLite's bm25 changes as messages are added).
       const { rank, newest } = searchFor(db, 'contact_messages', q);
-      // The ranked window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
-      const read = async () => {
-        if (!rank || !newest) return filtered(q, filter).select(LEAD_COLUMNS).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
-        const best = (await newestWindowPg(q!, filter, limit)) ?? (await db
-          .selectFrom(filtered(q, filter, true).select(['id', 'created_at']).select(rank.as('search_rank')).orderBy(newest, 'desc').limit(SEARCH_RANK_LIMIT).as('newest'))
-          .select('id')
-          .orderBy('search_rank')
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(limit)
-          .execute());
-        if (best.length === 0) return [];
-        const byId = new Map((await db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', 'in', best.map((r) => r.id)).execute()).map((r) => [r.id, r]));
-        return best.flatMap((r) => byId.get(r.id) ?? []);
-      };
-      // Every match is counted: from the index alone without a filter, else the filter's matches.
-      const count = async () =>
-        q?.trim() && filter === 'all'
-          ? countMatches(db, 'contact_messages', q)
-          : Number(
-              (
-                await filtered(q, filter)
-                  .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-                  .executeTakeFirstOrThrow()
-              ).n,
-            );
-      const [rows, total] = await Promise.all([read(), count()]);
-      return { leads: rows.map(toLead), total };
+      if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
+      // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
+      const best =
+        (await newestMessagesPg(q, filter, limit)) ??
+        (await bestOfWindow(
+          db,
+          newestWindow(db, filtered(q, filter, true).select(['id', 'created_at', rank.as('search_rank'), newest.as('newest_key')]) as unknown as RankedRows, newest),
+          sql`created_at desc, id`,
+          limit,
+        ));
+      const leads = await inOrderOf(best.ids, (ids) => db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', 'in', ids).execute());
+      const more = best.matches > SEARCH_RANK_LIMIT || (filter !== 'all' && (await scanWasFull(db, 'contact_messages', q)));
+      return { leads: leads.map(toLead), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };
     },
     async keysetPage({ filter, limit, older, newer }) {
       let query = filtered(undefined, filter).select(LEAD_COLUMNS);

@@ -24,7 +24,7 @@ export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     summary: 'Contact messages, newest first (with `q`: best match first), with search, filter and pages',
     description:
       'Pages by keyset: pass `nextCursor` back as `cursor` for older messages, `prevCursor` for newer ones (send the same `filter`). `total` and `counts` come from counters the database keeps, not a count per page. ' +
-      '`q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.',
+      '`q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` of the newest 1,000 matches, and takes no cursor; `total` counts the matches up to 1,000 and `totalIsLowerBound` is true when more match (show "1,000+").',
     query: { schema: adminLeadListQuerySchema },
     responses: {
       200: { description: 'One page.', body: { schema: adminLeadListSchema } },

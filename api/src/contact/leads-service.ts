@@ -91,8 +91,17 @@ export function createLeadsService(deps: {
       if (query.q) {
         // A search is one ranked page (the best `limit` matches); a rank is no stable position to page from.
         if (query.cursor) throw new InvalidInputError(SEARCH_TAKES_NO_CURSOR, { code: 'invalid_cursor' });
-        const [page, all] = await Promise.all([deps.leads.page({ q: query.q, filter: query.filter, limit: query.limit }), counts]);
-        return { leads: page.leads.map(toAdminLead), total: page.total, limit: query.limit, nextCursor: null, prevCursor: null, unread: all.unread, counts: all };
+        const [found, all] = await Promise.all([deps.leads.search({ q: query.q, filter: query.filter, limit: query.limit }), counts]);
+        return {
+          leads: found.leads.map(toAdminLead),
+          total: found.total,
+          totalIsLowerBound: found.totalIsLowerBound,
+          limit: query.limit,
+          nextCursor: null,
+          prevCursor: null,
+          unread: all.unread,
+          counts: all,
+        };
       }
       const at = query.cursor ? decodeLeadCursor(query.cursor) : undefined;
       const [page, all] = await Promise.all([

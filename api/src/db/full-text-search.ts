@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { searchWords } from '@site/contracts/search-rules';
+import { SEARCH_COUNT_LIMIT, searchWords } from '@site/contracts/search-rules';
 import type { Database } from './schema';
 
 /*
@@ -53,9 +53,19 @@ export type SearchedSelect<T extends SearchedTable> = SelectQueryBuilder<Databas
  * A ranked search ranks the newest SEARCH_RANK_LIMIT matches only (after the list's filter), so its cost stays that
  * of 1,000 matches however many the index finds: bm25 / ts_rank of every match was the cost that grew (100,000
  * messages, "pleasanton": 239 ms for every match, 4.4 ms for the newest 1,000 on SQLite). An older match ranks only
- * when fewer than 1,000 newer ones match; the count (`countMatches`, or the filter's count) still counts every match.
+ * when fewer than 1,000 newer ones match. The count is bounded the same way: a search's `total` counts its matches up
+ * to SEARCH_RANK_LIMIT (the window's own rows, one more to know whether more match) and says "at least" past it
+ * (`totalIsLowerBound`), as the count of every match grew with them (PostgreSQL: 13,045 heap rows for "pleasanton"
+ * at 100,000 messages).
  */
-export const SEARCH_RANK_LIMIT = 1_000;
+export const SEARCH_RANK_LIMIT = SEARCH_COUNT_LIMIT;
+
+/**
+ * The most rows a search reads to find its window, whatever the filter: SQLite, the newest 20,000 matches of the text
+ * (the FTS index, newest first; a filter that keeps few of them ranks and counts those); PostgreSQL, 20,000 rows of
+ * its fallback's GIN matches (see `newestWindow`). Past it a count is a lower bound.
+ */
+export const SEARCH_SCAN_LIMIT = 20 * SEARCH_RANK_LIMIT;
 
 export interface TextSearch<T extends SearchedTable> {
   /**
@@ -73,6 +83,11 @@ export interface TextSearch<T extends SearchedTable> {
    * order rows were stored in); PostgreSQL, `created_at`. Order by it descending, limit SEARCH_RANK_LIMIT.
    */
   newest?: RawBuilder<unknown>;
+  /**
+   * SQLite: keeps the rows of `ranked` among the newest SEARCH_SCAN_LIMIT matches of the text only (a rowid floor,
+   * found once in the FTS index), so a filter that keeps few matches stops there; PostgreSQL's cap is `newestWindow`'s.
+   */
+  scanFloor?: RawBuilder<boolean>;
 }
 
 /**
@@ -85,7 +100,7 @@ export interface TextSearch<T extends SearchedTable> {
  * index newest first, stopping at its page ("scheduling" at 100x, 12,000 posts: 0.3 ms for the newest 13 published,
  * 9.6 ms by the join that sorted every match).
  */
-export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table: T, words: readonly string[]): Required<TextSearch<T>> {
+export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table: T, words: readonly string[]): Required<Omit<TextSearch<T>, 'scanFloor'>> & Pick<TextSearch<T>, 'scanFloor'> {
   const name = sql.raw(table);
   if (isPostgres(db)) {
     const query = sql`to_tsquery('simple'::regconfig, ${tsQuery(words)})`;
@@ -107,21 +122,98 @@ export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table:
     ranked: joined.where(sql<boolean>`${name}.rowid = fts_match.fts_rowid`),
     rank: sql<number>`fts_match.fts_rank`,
     newest: sql`fts_match.fts_rowid`,
+    // An uncorrelated subquery, run once; a condition on the FTS rowid, which FTS5 takes as a range of its scan.
+    scanFloor: sql<boolean>`fts_match.fts_rowid >= coalesce((select rowid from ${fts} where ${fts} match ${ftsMatch(words)} order by rowid desc limit 1 offset ${sql.lit(SEARCH_SCAN_LIMIT - 1)}), 0)`,
   };
 }
 
+/** A count that stops: `total` rows counted up to a cap, and whether more lie past it. */
+export interface BoundedCount {
+  total: number;
+  /** More rows match than `total` says (it counted up to its cap). */
+  totalIsLowerBound: boolean;
+}
+
 /**
- * How many rows of `table` match `q`, from the full-text index alone (no row of the table is read: SQLite counts the
- * FTS table's matches; PostgreSQL the GIN index's, with their heap check). For a search without a filter on other columns.
+ * How many rows `query` answers, counting SEARCH_RANK_LIMIT + 1 at most (a `limit` inside the count: the database
+ * stops reading there): the public list's count of its search's matches, whatever their number.
  */
-export async function countMatches(db: Kysely<Database>, table: SearchedTable, q: string): Promise<number> {
+export async function countUpTo<TB extends keyof Database, O>(db: Kysely<Database>, query: SelectQueryBuilder<Database, TB, O>, cap = SEARCH_RANK_LIMIT): Promise<BoundedCount> {
+  const row = await db
+    .selectFrom(query.clearSelect().select(sql<number>`1`.as('one')).limit(cap + 1).as('counted'))
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return { total: Math.min(n, cap), totalIsLowerBound: n > cap };
+}
+
+/**
+ * A ranked window's rows: `id`, `search_rank` (smaller is better), `newest_key` (larger is newer) and the columns the
+ * page breaks ties by.
+ */
+export type RankedRows = SelectQueryBuilder<Database, keyof Database, { id: string; search_rank: number; newest_key: unknown }>;
+
+/**
+ * The window a ranked search ranks, from the rows matching (with their rank and their newest key): the newest
+ * SEARCH_RANK_LIMIT + 1 (the last only counted, never ranked). SQLite reads its FTS matches newest first already (at
+ * most SEARCH_SCAN_LIMIT, textSearch); PostgreSQL's GIN index gives them in no order, so at most SEARCH_SCAN_LIMIT of
+ * them are read (a bitmap heap scan stops at a `limit`; in the table's order, which is the order rows were stored
+ * in), then the newest kept: bounded, and the same as the newest of every match whenever fewer match (the leads'
+ * search reads the newest messages first, leads-repository.ts, and comes here for a text rare among them).
+ */
+export function newestWindow(db: Kysely<Database>, matching: RankedRows, newest: RawBuilder<unknown>): RankedRows {
+  // SQLite: ordered by the FTS rowid itself (not its alias), which the FTS scan gives: no sort, it stops at the limit.
+  if (!isPostgres(db)) return matching.orderBy(newest, 'desc').limit(SEARCH_RANK_LIMIT + 1);
+  return db
+    .selectFrom(matching.limit(SEARCH_SCAN_LIMIT).as('scanned'))
+    .selectAll()
+    .orderBy(sql`newest_key`, 'desc')
+    .limit(SEARCH_RANK_LIMIT + 1) as unknown as RankedRows;
+}
+
+/**
+ * The best `limit` ids of a window (`newestWindow`, or the leads' newest-messages window on PostgreSQL): best rank
+ * first, ties by `ties` (an ORDER BY list over the window's columns), among its newest SEARCH_RANK_LIMIT; and how many
+ * rows it has (SEARCH_RANK_LIMIT + 1 when more match than it ranks). One query over at most 1,001 narrow rows.
+ */
+export async function bestOfWindow(db: Kysely<Database>, window: RankedRows, ties: RawBuilder<unknown>, limit: number): Promise<{ ids: string[]; matches: number }> {
+  const { rows } = await bestOfWindowQuery(window, ties, limit).execute(db);
+  return { ids: rows.map((r) => r.id), matches: Number(rows[0]?.matches ?? 0) };
+}
+
+/** `bestOfWindow`'s query (its plan is tested). */
+export function bestOfWindowQuery(window: RankedRows, ties: RawBuilder<unknown>, limit: number) {
+  // One window function per level: with both over the window itself, SQLite no longer read the FTS matches in the
+  // order they are stored in but sorted all of them (13,045 for "pleasanton" at 100x: 55-90 ms instead of 9).
+  return sql<{ id: string; matches: number | string | bigint }>`
+    select id, matches from (
+      select numbered.*, count(*) over () as matches from (
+        select w.*, row_number() over (order by w.newest_key desc) as nth from ${window.as('w')}
+      ) numbered
+    ) counted
+    where nth <= ${sql.lit(SEARCH_RANK_LIMIT)}
+    order by search_rank, ${ties}
+    limit ${sql.lit(Math.max(1, Math.floor(limit)))}`;
+}
+
+/**
+ * Whether the text `q` has SEARCH_SCAN_LIMIT matches or more in `table` (SQLite: counted in the FTS index alone, up to
+ * there): then a filtered search that found fewer than SEARCH_RANK_LIMIT did not see every match, and its count is a
+ * lower bound.
+ */
+export async function scanWasFull(db: Kysely<Database>, table: SearchedTable, q: string): Promise<boolean> {
   const words = searchWords(q);
-  if (words.length === 0) return 0;
-  const name = sql.raw(table);
-  const { rows } = isPostgres(db)
-    ? await sql<{ n: number | string | bigint }>`select count(*) as n from ${name} where search_vector @@ to_tsquery('simple'::regconfig, ${tsQuery(words)})`.execute(db)
-    : await sql<{ n: number | string | bigint }>`select count(*) as n from ${sql.raw(`${table}_fts`)} where ${sql.raw(`${table}_fts`)} match ${ftsMatch(words)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  if (words.length === 0 || isPostgres(db)) return false;
+  const fts = sql.raw(`${table}_fts`);
+  const { rows } = await sql<{ n: number | string | bigint }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${ftsMatch(words)} limit ${sql.lit(SEARCH_SCAN_LIMIT)})`.execute(db);
+  return Number(rows[0]?.n ?? 0) >= SEARCH_SCAN_LIMIT;
+}
+
+/** Rows read by id (`read`), in the order of `ids` (a ranked page): the sort held ids only, never a row's text. */
+export async function inOrderOf<R extends { id: string }>(ids: readonly string[], read: (ids: string[]) => Promise<R[]>): Promise<R[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await read([...ids])).map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**

@@ -58,7 +58,7 @@ export const adminPostsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     summary: 'Posts of every status, newest change first (with `q`: best match first), with counts per status',
     description:
       'Pages by keyset: pass `nextCursor` back as `cursor` for older posts, `prevCursor` for newer ones (send the same `status`). `total` and `counts` come from counters the database keeps, not a count per page. ' +
-      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.',
+      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` of the newest 1,000 matches, and takes no cursor; `total` counts the matches up to 1,000 and `totalIsLowerBound` is true when more match (show "1,000+").',
     query: { schema: adminPostListQuerySchema },
     responses: {
       200: { description: 'One page.', body: { schema: adminPostListSchema } },

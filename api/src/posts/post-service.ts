@@ -536,7 +536,12 @@ export function createPostService(deps: {
       const query = parsed.data;
       const after = query.cursor ? decodeCursor(query.cursor) : undefined;
       const page = await posts.page(publishedFilter(query), { limit: query.limit, after });
-      return { posts: await withAlts(page.posts.map(toSummary)), total: page.total, nextCursor: page.next ? encodeCursor(page.next) : null };
+      return {
+        posts: await withAlts(page.posts.map(toSummary)),
+        total: page.total,
+        ...(query.q ? { totalIsLowerBound: page.totalIsLowerBound } : {}),
+        nextCursor: page.next ? encodeCursor(page.next) : null,
+      };
     },
 
     async getPublished(slug) {
@@ -579,7 +584,7 @@ export function createPostService(deps: {
         // A search is one ranked page (the best `limit` matches); a rank is no stable position to page from.
         if (cursor) throw new InvalidInputError(SEARCH_TAKES_NO_CURSOR, { code: 'invalid_cursor' });
         const [matching, counts] = await Promise.all([posts.ranked({ q, status }, limit), posts.countByStatus()]);
-        return { posts: matching.posts.map(toSummary), total: matching.total, limit, nextCursor: null, prevCursor: null, counts };
+        return { posts: matching.posts.map(toSummary), total: matching.total, totalIsLowerBound: matching.totalIsLowerBound, limit, nextCursor: null, prevCursor: null, counts };
       }
       const at = cursor ? decodeAdminCursor(cursor) : undefined;
       const [page, counts] = await Promise.all([

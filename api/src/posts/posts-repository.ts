@@ -7,7 +7,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import { countMatches, searchFor, SEARCH_RANK_LIMIT } from '../db/full-text-search';
+import { bestOfWindow, countUpTo, inOrderOf, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -93,9 +93,12 @@ export interface PublishedPart {
   lastmod: string;
 }
 
-export interface PostPage {
+export interface PostPage extends BoundedCount {
   posts: StoredPostSummary[];
-  /** Every post matching the filter, across all pages. */
+  /**
+   * Every post matching the filter, across all pages; with search text counted up to SEARCH_RANK_LIMIT
+   * (`totalIsLowerBound` when more match).
+   */
   total: number;
   /** Position of the last post when more follow. */
   next: PostPosition | undefined;
@@ -108,10 +111,10 @@ export interface PostsRepository {
   page(filter: PostFilter, options: { limit: number; after?: PostPosition }): Promise<PostPage>;
   /**
    * The admin's search: the best `limit` posts matching `filter.q` among the newest SEARCH_RANK_LIMIT (1,000) matches
-   * of the filter (best match first, then `list`'s order) and `total`, every match (counted through the full-text index,
-   * from it alone without a status or category). One page: a rank is no stable position to page from.
+   * of the filter (best match first, then `list`'s order) and `total`, the matches counted up to SEARCH_RANK_LIMIT
+   * (`totalIsLowerBound` when more match). One page: a rank is no stable position to page from.
    */
-  ranked(filter: PostFilter, limit: number): Promise<{ posts: StoredPostSummary[]; total: number }>;
+  ranked(filter: PostFilter, limit: number): Promise<{ posts: StoredPostSummary[] } & BoundedCount>;
   /**
    * The admin's pages of `list` by keyset: up to `limit` posts `after` a position (older) or `before` one (newer),
    * read from the order indexes (migration 0008), never an OFFSET; `more` says whether another page lies beyond in
@@ -204,6 +207,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
   function filtered({ status, categorySlug, q }: PostFilter, ranked = false) {
     const search = searchFor(db, 'blog_posts', q);
     let query = (ranked && search.ranked) || search.from;
+    // A ranked search with a filter looks at the newest SEARCH_SCAN_LIMIT matches of its text at most (SQLite).
+    if (ranked && search.ranked && search.scanFloor && (status || categorySlug)) query = query.where(search.scanFloor);
     if (status) query = query.where('status', '=', status);
     if (categorySlug) query = query.where('category_slug', '=', categorySlug);
     return query;
@@ -211,22 +216,17 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
 
   /**
    * How many posts match a filter (PostgreSQL answers a bigint count or sum as text; SQLite as a number): with search
-   * text, a count of the matches the full-text index finds; without, from the counts the database keeps per status and category (blog_post_counts): one row, not a
+   * text, the matches counted up to SEARCH_RANK_LIMIT (the count stops there: `totalIsLowerBound`), whatever their
+   * number; without, from the counts the database keeps per status and category (blog_post_counts): one row, not a
    * count over every post.
    */
-  async function count(filter: PostFilter): Promise<number> {
-    if (filter.q?.trim() && !filter.status && !filter.categorySlug) return countMatches(db, 'blog_posts', filter.q);
-    if (filter.q?.trim()) {
-      const row = await filtered(filter)
-        .select((eb) => eb.fn.countAll<CountValue>().as('total'))
-        .executeTakeFirstOrThrow();
-      return Number(row.total);
-    }
+  async function count(filter: PostFilter): Promise<BoundedCount> {
+    if (filter.q?.trim()) return countUpTo(db, filtered(filter));
     let query = db.selectFrom('blog_post_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<CountValue>('posts'), eb.lit(0)).as('total'));
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.categorySlug) query = query.where('category_slug', '=', filter.categorySlug);
     const row = await query.executeTakeFirstOrThrow();
-    return Number(row.total);
+    return { total: Number(row.total), totalIsLowerBound: false };
   }
 
   /**
@@ -335,7 +335,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
           ]),
         );
       }
-      const [rows, total] = await Promise.all([
+      const [rows, counted] = await Promise.all([
         query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).execute(),
         count(filter),
       ]);
@@ -343,33 +343,22 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       const last = posts.at(-1);
       const next =
         rows.length > limit && last ? { sortedAt: last.publishedAt ?? last.createdAt, createdAt: last.createdAt, id: last.id } : undefined;
-      return { posts, total, next };
+      return { posts, ...counted, next };
     },
 
     async ranked(filter, limit) {
       // With search text, best match first (then newest): the admin's search ranks; the public list keeps its order.
-      // Among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking stays that of 1,000 matches.
+      // Among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking and of counting stays that of
+      // 1,000 matches (db/full-text-search.ts).
       const { rank, newest } = searchFor(db, 'blog_posts', filter.q);
-      // The ranked window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
-      const read = async () => {
-        if (!rank || !newest) return filtered(filter).select(SUMMARY_COLUMNS).orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
-        const best = await db
-          .selectFrom(
-            filtered(filter, true).select(['id', 'created_at']).select(SORTED_AT.as('sorted_at')).select(rank.as('search_rank')).orderBy(newest, 'desc').limit(SEARCH_RANK_LIMIT).as('newest'),
-          )
-          .select('id')
-          .orderBy('search_rank')
-          .orderBy('sorted_at', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(limit)
-          .execute();
-        if (best.length === 0) return [];
-        const byId = new Map((await db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', best.map((r) => r.id)).execute()).map((r) => [r.id, r]));
-        return best.flatMap((r) => byId.get(r.id) ?? []);
-      };
-      const [rows, total] = await Promise.all([read(), count(filter)]);
-      return { posts: rows.map(toStoredSummary), total };
+      if (!rank || !newest) return { posts: [], total: 0, totalIsLowerBound: false };
+      // The window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
+      const matching = filtered(filter, true).select(['id', 'created_at', SORTED_AT.as('sorted_at'), rank.as('search_rank'), newest.as('newest_key')]);
+      const best = await bestOfWindow(db, newestWindow(db, matching as unknown as RankedRows, newest), sql`sorted_at desc, created_at desc, id`, limit);
+      const rows = await inOrderOf(best.ids, (ids) => db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute());
+      const filteredToo = Boolean(filter.status || filter.categorySlug);
+      const more = best.matches > SEARCH_RANK_LIMIT || (filteredToo && (await scanWasFull(db, 'blog_posts', filter.q!)));
+      return { posts: rows.map(toStoredSummary), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };
     },
 
     async pageBoth(filter, { limit, after, before }) {
@@ -387,9 +376,9 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
             eb.and([eb(SORTED_AT, '=', before.sortedAt), eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
           ]),
         );
-      const [rows, total] = await Promise.all([query.orderBy(SORTED_AT).orderBy('created_at').orderBy('id', 'desc').limit(limit + 1).execute(), count(filter)]);
+      const [rows, counted] = await Promise.all([query.orderBy(SORTED_AT).orderBy('created_at').orderBy('id', 'desc').limit(limit + 1).execute(), count(filter)]);
       const more = rows.length > limit;
-      return { posts: rows.slice(0, limit).reverse().map(toStoredSummary), total, more };
+      return { posts: rows.slice(0, limit).reverse().map(toStoredSummary), total: counted.total, more };
     },
 
     async countByStatus() {

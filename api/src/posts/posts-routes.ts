@@ -16,7 +16,7 @@ export const postsRoutes = defineEndpoints({ config: ['rateLimitMultiplier'], se
     tag: 'Blog',
     summary: 'Published posts, newest first, one page at a time',
     description:
-      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`.',
+      '`q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`; `total` then counts the matches up to 1,000, and `totalIsLowerBound` is true when more match.',
     cacheControl: 'no-cache',
     query: { schema: postListQuerySchema, emptyAsAbsent: true },
     responses: {

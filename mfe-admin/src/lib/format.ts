@@ -34,6 +34,12 @@ export function formatDay(iso: string | null | undefined): string {
 
 export const formatNumber = (n: number) => n.toLocaleString('en-US');
 
+/**
+ * A search's count as the server gave it: `1,000+` when it stopped counting there (`totalIsLowerBound`: a search reads
+ * no further than the matches it ranks), else the number.
+ */
+export const formatCount = (total: number, totalIsLowerBound?: boolean) => (totalIsLowerBound ? `${formatNumber(total)}+` : String(total));
+
 /** "3 minutes ago" style, for times within the last days; falls back to the date. */
 export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '';

@@ -47,11 +47,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
  * Below a list with further pages: loads the next one. The new cards appear above and focus stays on the
  * button (aria-disabled rather than disabled, which would drop the keyboard focus while loading).
  */
-export function LoadMore({ loading, remaining, onClick }: { loading: boolean; remaining: number; onClick: () => void }) {
+export function LoadMore({ loading, remaining, atLeast = false, onClick }: { loading: boolean; remaining: number; atLeast?: boolean; onClick: () => void }) {
   return (
     <div className="mt-10 flex justify-center">
       <Button variant="secondary" size="lg" onClick={loading ? undefined : onClick} aria-disabled={loading}>
-        {loading ? 'Loading more articles…' : remaining > 0 ? `Load more articles (${remaining} more)` : 'Load more articles'}
+        {loading ? 'Loading more articles…' : remaining > 0 ? `Load more articles (${remaining}${atLeast ? '+' : ''} more)` : 'Load more articles'}
       </Button>
     </div>
   );

@@ -11,12 +11,15 @@ import { PostGrid } from './post-card';
 export function PagedPostGrid({
   posts,
   total,
+  totalIsLowerBound = false,
   hasMore,
   loadingMore,
   onLoadMore,
 }: {
   posts: PostSummary[];
   total: number | null;
+  /** `total` is where the server stopped counting a search's matches (more match): "(988+ more)". */
+  totalIsLowerBound?: boolean;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -37,6 +40,7 @@ export function PagedPostGrid({
         <LoadMore
           loading={loadingMore}
           remaining={(total ?? posts.length) - posts.length}
+          atLeast={totalIsLowerBound}
           onClick={() => {
             focusFrom.current = posts.length;
             onLoadMore();

@@ -9,6 +9,8 @@ export type PostListView = {
   posts: PostSummary[] | null;
   /** How many posts match the filter on the server (all pages). */
   total: number | null;
+  /** A search's `total` is a lower bound: the server counts its matches up to 1,000 and says when more match. */
+  totalIsLowerBound: boolean;
   /** True while the shown posts belong to the previous filter (a new search is on its way). */
   stale: boolean;
   loading: boolean;
@@ -38,6 +40,7 @@ export function usePostList(filter: PostFilter, { keepPrevious = false, enabled 
   return {
     posts: pages ? pages.flatMap((p) => p.posts) : null,
     total: pages?.length ? pages[pages.length - 1]!.total : null,
+    totalIsLowerBound: pages?.length ? pages[pages.length - 1]!.totalIsLowerBound === true : false,
     stale: query.isPlaceholderData,
     loading: query.isFetching && !query.isFetchingNextPage,
     error: query.error ? query.error.message || 'Could not load the articles' : null,

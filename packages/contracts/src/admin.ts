@@ -82,7 +82,7 @@ export type AdminSessionUpdate = z.infer<typeof adminSessionUpdateSchema>;
 
 // ------------------------------------------------------------------------------------------------ posts
 
-/** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts every match). */
+/** `GET /api/admin/posts` query: every status unless `status` is given; `q` searches title, excerpt, category (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts the matches up to 1,000, `totalIsLowerBound` says when more match). */
 export const adminPostListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   status: z.enum(POST_STATUSES).optional(),
@@ -99,8 +99,13 @@ export type AdminPostListQuery = z.output<typeof adminPostListQuerySchema>;
 /** A list entry: summary fields (status, category, dates, views…), newest change first. */
 export const adminPostListSchema = z.object({
   posts: z.array(postSummarySchema),
-  /** Posts matching the filter (and `q`): all pages, not just this one. */
+  /**
+   * Posts matching the filter: all pages, not just this one. With `q`, the matches counted up to 1,000 (a search reads
+   * no further than the matches it ranks): see `totalIsLowerBound`.
+   */
   total: z.number().int().min(0),
+  /** With `q` only: true when more posts match than `total` (it stopped counting at 1,000): show "1,000+". */
+  totalIsLowerBound: z.boolean().optional(),
   limit: z.number().int().min(1),
   /** Pass back as `cursor` for the older posts; null on the last page (and with `q`). */
   nextCursor: z.string().nullable(),
@@ -297,7 +302,7 @@ export const LEAD_MAIL_STATES = ['pending', 'sent', 'retrying', 'failed', 'disab
 export type LeadMailState = (typeof LEAD_MAIL_STATES)[number];
 export const LEAD_FILTERS = ['all', 'unread', 'read', 'handled', 'open'] as const;
 
-/** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts every match). */
+/** `GET /api/admin/leads` query: newest first; `q` searches name, email, company, subject, message (full-text: every word, the last one as a prefix; best match first among the newest 1,000 matches; `total` counts the matches up to 1,000, `totalIsLowerBound` says when more match). */
 export const adminLeadListQuerySchema = z.object({
   q: z.string().trim().max(200).apply(safeChars()).optional(),
   /** unread: not read yet; read: read; handled: marked handled; open: not handled. */
@@ -339,8 +344,13 @@ export type AdminLead = z.infer<typeof adminLeadSchema>;
 
 export const adminLeadListSchema = z.object({
   leads: z.array(adminLeadSchema),
-  /** Messages matching the filter (and `q`): all pages, not just this one. */
+  /**
+   * Messages matching the filter: all pages, not just this one. With `q`, the matches counted up to 1,000 (a search
+   * reads no further than the matches it ranks): see `totalIsLowerBound`.
+   */
   total: z.number().int().min(0),
+  /** With `q` only: true when more messages match than `total` (it stopped counting at 1,000): show "1,000+". */
+  totalIsLowerBound: z.boolean().optional(),
   limit: z.number().int().min(1),
   /** Pass back as `cursor` for the older messages; null on the last page (and with `q`). */
   nextCursor: z.string().nullable(),

@@ -110,11 +110,14 @@ export type PostSummary = z.infer<typeof postSummarySchema>;
 
 /**
  * One page of `GET /api/posts`: published posts, newest first. `total` counts every post matching the filter
- * (not just this page); `nextCursor` is passed back as `cursor` for the next page, null on the last page.
+ * (not just this page), except that with `q` it counts the matches up to 1,000 and `totalIsLowerBound` says when more
+ * match; `nextCursor` is passed back as `cursor` for the next page, null on the last page.
  */
 export const postListSchema = z.object({
   posts: z.array(postSummarySchema),
   total: z.number().int().min(0),
+  /** With `q` only: true when more posts match than `total` (the count stopped at 1,000): show "1000+". */
+  totalIsLowerBound: z.boolean().optional(),
   nextCursor: z.string().nullable(),
 });
 export type PostList = z.infer<typeof postListSchema>;

@@ -5,6 +5,12 @@
  * parser after ASCII punctuation is made spaces: api/src/db/migrations/0017-search.ts), so the search text is never
  * query syntax and `jane@example.com` is the three words `jane`, `example`, `com`.
  */
+/**
+ * A search's `total` counts its matches up to this many and then says `totalIsLowerBound` (the screens show
+ * "1,000+"): the server reads no further than the matches it ranks, whatever the number of rows.
+ */
+export const SEARCH_COUNT_LIMIT = 1_000;
+
 export function searchWords(q: string | undefined): string[] {
   if (!q) return [];
   return q

@@ -7,7 +7,7 @@ import { createPostsRepository, type StoredPost } from '../../posts/posts-reposi
 import type { ContactMessagesTable } from '../../contact/contact-schema';
 import { postMatches } from '@site/contracts/posts-rules';
 import { searchWords } from '@site/contracts/search-rules';
-import { ftsMatch, SEARCH_RANK_LIMIT, textSearch, tsQuery } from '../full-text-search';
+import { bestOfWindowQuery, ftsMatch, newestWindow, SEARCH_RANK_LIMIT, textSearch, tsQuery, type RankedRows } from '../full-text-search';
 import type { Database } from '../schema';
 
 /*
@@ -235,7 +235,7 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
     expect(await leadNames('carla')).toEqual({ names: [], total: 0 });
   });
 
-  it('ranks the newest SEARCH_RANK_LIMIT matches only, and still counts every match', async () => {
+  it('ranks the newest SEARCH_RANK_LIMIT matches only, and counts them up to there: past it the total says "at least"', async () => {
     // The best match (the word in the name) is the oldest; SEARCH_RANK_LIMIT + 4 newer leads have it in their message
     // only, and one of the newest 10 in its company (B): it ranks first, the old name match is past the ranked window.
     const rows = [
@@ -243,17 +243,53 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
       ...Array.from({ length: SEARCH_RANK_LIMIT + 4 }, (_, i) => lead(6_000 + i, { message: `About the quokka, number ${i}.`, ...(i === SEARCH_RANK_LIMIT - 5 ? { company: 'Quokka Works' } : {}) })),
     ];
     for (let i = 0; i < rows.length; i += 200) await db.insertInto('contact_messages').values(rows.slice(i, i + 200)).execute();
-    const found = await get<{ leads: Array<{ name: string; company: string | null }>; total: number }>('/api/admin/leads?limit=5&q=quokka', true);
+    type Found = { leads: Array<{ name: string; company: string | null }>; total: number; totalIsLowerBound?: boolean };
+    const found = await get<Found>('/api/admin/leads?limit=5&q=quokka', true);
     expect(found.status).toBe(200);
-    expect(found.body.total).toBe(SEARCH_RANK_LIMIT + 5);
+    // 1,005 match: the count stopped at SEARCH_RANK_LIMIT and says there are more.
+    expect(found.body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: true });
     expect(found.body.leads).toHaveLength(5);
     expect(found.body.leads[0]!.company).toBe('Quokka Works');
     expect(found.body.leads.map((l) => l.name)).not.toContain('Quokka Quokka');
+    // Exactly SEARCH_RANK_LIMIT matches: an exact count.
+    await db.deleteFrom('contact_messages').where('id', 'in', ['lead-6000', 'lead-6001', 'lead-6002', 'lead-6003', 'lead-6004']).execute();
+    expect((await get<Found>('/api/admin/leads?limit=5&q=quokka', true)).body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: false });
     // With a filter, the count is the filter's; a filter whose matches are all old still finds them.
     await db.updateTable('contact_messages').set({ handled_at: at(9_000) }).where('id', '=', 'lead-5000').execute();
-    const handled = await get<{ leads: Array<{ name: string }>; total: number }>('/api/admin/leads?limit=5&q=quokka&filter=handled', true);
-    expect(handled.body).toMatchObject({ total: 1, leads: [{ name: 'Quokka Quokka' }] });
+    const handled = await get<Found>('/api/admin/leads?limit=5&q=quokka&filter=handled', true);
+    expect(handled.body).toMatchObject({ total: 1, totalIsLowerBound: false, leads: [{ name: 'Quokka Quokka' }] });
+    // Without search text there is no lower bound: the kept counters are exact.
+    expect((await get<Found>('/api/admin/leads?limit=5', true)).body.totalIsLowerBound).toBeUndefined();
     await db.deleteFrom('contact_messages').where('message', 'like', '%quokka%').execute();
+  });
+
+  it('counts a post search up to SEARCH_RANK_LIMIT matches: the public list and the admin search say when more match', async () => {
+    // SEARCH_RANK_LIMIT + 1 published posts and 2 drafts have "pangolin" in their title.
+    const rows = Array.from({ length: SEARCH_RANK_LIMIT + 3 }, (_, i) => {
+      const published = i >= 2;
+      return {
+        id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, slug: `pangolin-${i}`, title: `Pangolin notes ${i}`, excerpt: 'An excerpt.', content: '<p>Body.</p>',
+        keywords: '[]', author: 'Owner', category: 'Business', category_slug: 'business', status: published ? 'published' : 'draft', featured_image: null, og_image: null,
+        read_time: 1, views: 0, meta_description: '', source: 'local', published_at: published ? at(20_000 + i) : null, created_at: at(20_000 + i), updated_at: at(20_000 + i), publish_at: null,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 200) await db.insertInto('blog_posts').values(rows.slice(i, i + 200)).execute();
+    type Found = { posts: Array<{ title: string }>; total: number; totalIsLowerBound?: boolean; nextCursor?: string | null };
+    const pub = await get<Found>('/api/posts?limit=3&q=pangolin');
+    expect(pub.body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: true });
+    expect(pub.body.posts.map((p) => p.title)).toEqual([`Pangolin notes ${SEARCH_RANK_LIMIT + 2}`, `Pangolin notes ${SEARCH_RANK_LIMIT + 1}`, `Pangolin notes ${SEARCH_RANK_LIMIT}`]);
+    // The next page still follows on (the keyset does not depend on the count).
+    const next = await get<Found>(`/api/posts?limit=3&q=pangolin&cursor=${encodeURIComponent(pub.body.nextCursor ?? '')}`);
+    expect(next.body.posts[0]!.title).toBe(`Pangolin notes ${SEARCH_RANK_LIMIT - 1}`);
+    expect((await get<Found>('/api/admin/posts?limit=3&q=pangolin', true)).body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: true });
+    expect((await get<Found>('/api/admin/posts?limit=3&q=pangolin&status=draft', true)).body).toMatchObject({ total: 2, totalIsLowerBound: false });
+    // One published post fewer: exactly SEARCH_RANK_LIMIT published matches, counted exactly; the admin's 1,002 are not.
+    await db.deleteFrom('blog_posts').where('slug', '=', 'pangolin-2').execute();
+    expect((await get<Found>('/api/posts?limit=3&q=pangolin')).body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: false });
+    expect((await get<Found>('/api/admin/posts?limit=3&q=pangolin', true)).body).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: true });
+    // Without search text the public list's count is exact and says nothing more.
+    expect((await get<Found>('/api/posts?limit=3')).body.totalIsLowerBound).toBeUndefined();
+    await db.deleteFrom('blog_posts').where('slug', 'like', 'pangolin-%').execute();
   });
 
   it('is served by the full-text index (the query plan)', async () => {
@@ -274,6 +310,14 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
         const listDetails = (listPlan.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
         expect(listDetails).toMatch(new RegExp(`LIST SUBQUERY[^]*SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`));
         expect(listDetails).not.toContain('CORRELATED');
+        // The ranked page (the window, counted and numbered): the FTS scan gives the newest matches in its own order and
+        // stops at the window's end, never a copy of every match sorted ("SCAN fts_match", then a sort).
+        const window = newestWindow(db, search.ranked.select([sql<string>`id`.as('id'), sql<string>`created_at`.as('created_at'), search.rank.as('search_rank'), search.newest.as('newest_key')]) as unknown as RankedRows, search.newest);
+        const page = bestOfWindowQuery(window, sql`created_at desc, id`, 10).compile(db);
+        const pagePlan = await db.executeQuery<{ detail: string }>({ ...page, sql: `explain query plan ${page.sql}` } as never);
+        const pageDetails = (pagePlan.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+        expect(pageDetails).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`));
+        expect(pageDetails).not.toContain('SCAN fts_match');
       } else {
         const details = await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);

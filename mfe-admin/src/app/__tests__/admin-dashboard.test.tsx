@@ -303,6 +303,36 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     expect(await within(inbox).findByRole('article', { name: 'Message from Person 1' })).toBeTruthy();
   });
 
+  it('a search the server stopped counting says "1,000+" matching, never a number it did not count', async () => {
+    serveSession();
+    serveDashboard();
+    const lead = (i: number) => ({
+      id: `lead-${i}`, createdAt: now, name: `Person ${i}`, email: `p${i}@example.com`, company: null, subject: `Pleasanton question ${i}`,
+      message: 'Hello', userAgent: null, read: true, readAt: now, handled: false, handledAt: null,
+      mail: { state: 'sent' as const, attempts: 1, lastError: null, sentAt: now, nextAttemptAt: null },
+    });
+    server.use(
+      http.get('/api/admin/leads', ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q');
+        const body: AdminLeadList = {
+          leads: Array.from({ length: q ? 25 : 1 }, (_, i) => lead(i + 1)), total: q ? 1_000 : 1_500, ...(q ? { totalIsLowerBound: q === 'pleasanton' } : {}), limit: 25,
+          nextCursor: null, prevCursor: null, unread: 0, counts: { all: 1_500, unread: 0, read: 1_500, handled: 0, open: 1_500 },
+        };
+        return HttpResponse.json(body);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderAdmin('/admin/dashboard');
+    const inbox = await screen.findByRole('region', { name: 'Contact messages' });
+    await user.type(within(inbox).getByRole('searchbox', { name: 'Search messages' }), 'pleasanton');
+    expect(await within(inbox).findByText('1500 messages · 0 unread · 1,000+ matching')).toBeTruthy();
+    expect(within(inbox).getByText('The best 25 of 1,000+ matching messages. Add words to narrow the search.')).toBeTruthy();
+    // Exactly 1,000 counted: the number, no "+".
+    await user.type(within(inbox).getByRole('searchbox', { name: 'Search messages' }), ' q');
+    expect(await within(inbox).findByText('1500 messages · 0 unread · 1000 matching')).toBeTruthy();
+    expect(within(inbox).getByText('The best 25 of 1000 matching messages. Add words to narrow the search.')).toBeTruthy();
+  });
+
   it("underlines the sender's e-mail link: in a line of grey text, colour alone did not set it apart (axe link-in-text-block)", async () => {
     serveSession();
     serveDashboard();

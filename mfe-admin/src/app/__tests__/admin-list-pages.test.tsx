@@ -31,6 +31,13 @@ describe('Posts list pages (keyset)', { timeout: 20_000 }, () => {
     expect(screen.getByText('Post number 1')).toBeTruthy();
   });
 
+  it('a search past the count the server makes says "1,000+" matching posts', async () => {
+    serveSession();
+    servePostList(Array.from({ length: 1_005 }, (_, i) => makePost({ id: `pangolin-${i}`, slug: `pangolin-${i}`, title: `Pangolin notes ${i}` })));
+    renderAdmin('/admin/posts?q=pangolin');
+    expect(await screen.findByText('The best 50 of 1,000+ matching posts. Add words to narrow the search.')).toBeTruthy();
+  });
+
   it('has no pager when everything fits one page', async () => {
     serveSession();
     servePostList(posts.slice(0, 3));

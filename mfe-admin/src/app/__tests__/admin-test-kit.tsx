@@ -6,6 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { AdminPostList, AdminSession, PostRevision, PostRevisionList } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
 import { postMatches } from '@site/contracts/posts-rules';
+import { SEARCH_COUNT_LIMIT } from '@site/contracts/search-rules';
 import { RemoteRoutes } from '@site/ui';
 import { server } from '../../../../vitest.setup-dom';
 import { AdminQueryProvider, createAdminQueryClient } from '../../lib/query-client';
@@ -133,7 +134,9 @@ export function servePostList(posts: Post[]) {
       const page = matching.slice(start, start + limit);
       const body: AdminPostList = {
         posts: page.map(({ content: _c, ...summary }) => summary),
-        total: matching.length,
+        // A search counts its matches up to SEARCH_COUNT_LIMIT and says when more match, as the API does.
+        total: q ? Math.min(matching.length, SEARCH_COUNT_LIMIT) : matching.length,
+        ...(q ? { totalIsLowerBound: matching.length > SEARCH_COUNT_LIMIT } : {}),
         limit,
         nextCursor: start + limit < matching.length ? String(start + limit) : null,
         prevCursor: start > 0 ? String(Math.max(0, start - limit)) : null,

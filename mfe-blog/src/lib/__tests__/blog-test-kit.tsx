@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach } from 'vitest';
 import { postMatches, type PostSummary } from '@site/contracts/posts';
+import { SEARCH_COUNT_LIMIT } from '@site/contracts/search-rules';
 import { server } from '../../../../vitest.setup-dom';
 import { BlogQueryProvider, createBlogQueryClient, persistBlogQueries } from '../query-client';
 
@@ -50,7 +51,9 @@ export function servePosts(
       const matching = posts.filter((p) => (!category || p.categorySlug === category) && postMatches(p, q));
       const start = Number(url.searchParams.get('cursor') ?? 0);
       const end = start + pageSize;
-      return HttpResponse.json({ posts: matching.slice(start, end), total: matching.length, nextCursor: end < matching.length ? String(end) : null });
+      // A search counts its matches up to SEARCH_COUNT_LIMIT and says when more match, as the API does.
+      const counted = q ? { total: Math.min(matching.length, SEARCH_COUNT_LIMIT), totalIsLowerBound: matching.length > SEARCH_COUNT_LIMIT } : { total: matching.length };
+      return HttpResponse.json({ posts: matching.slice(start, end), ...counted, nextCursor: end < matching.length ? String(end) : null });
     }),
   );
   return requests;

@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * Published posts, newest first, one page at a time
-         * @description `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`.
+         * @description `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. The order stays newest first with `q`; `total` then counts the matches up to 1,000, and `totalIsLowerBound` is true when more match.
          */
         get: operations["getApiPosts"];
         put?: never;
@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * Posts of every status, newest change first (with `q`: best match first), with counts per status
-         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older posts, `prevCursor` for newer ones (send the same `status`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.
+         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older posts, `prevCursor` for newer ones (send the same `status`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches title, excerpt and category through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A title match ranks above an excerpt match, an excerpt match above a category match. A search answers one page, the best `limit` of the newest 1,000 matches, and takes no cursor; `total` counts the matches up to 1,000 and `totalIsLowerBound` is true when more match (show "1,000+").
          */
         get: operations["getApiAdminPosts"];
         put?: never;
@@ -697,7 +697,7 @@ export interface paths {
         };
         /**
          * Contact messages, newest first (with `q`: best match first), with search, filter and pages
-         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older messages, `prevCursor` for newer ones (send the same `filter`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` matches, and takes no cursor; `total` counts the matches.
+         * @description Pages by keyset: pass `nextCursor` back as `cursor` for older messages, `prevCursor` for newer ones (send the same `filter`). `total` and `counts` come from counters the database keeps, not a count per page. `q` searches name, email, company, subject and message through the full-text index: every word must match, the last one may be the start of a word, case-insensitive; punctuation separates words and is never query syntax. A search answers one page, the best `limit` of the newest 1,000 matches, and takes no cursor; `total` counts the matches up to 1,000 and `totalIsLowerBound` is true when more match (show "1,000+").
          */
         get: operations["getApiAdminLeads"];
         put?: never;
@@ -2787,6 +2787,7 @@ export interface operations {
                             source: "local" | "n8n";
                         }[];
                         total: number;
+                        totalIsLowerBound?: boolean;
                         nextCursor: string | null;
                     };
                 };
@@ -4318,6 +4319,7 @@ export interface operations {
                             source: "local" | "n8n";
                         }[];
                         total: number;
+                        totalIsLowerBound?: boolean;
                         limit: number;
                         nextCursor: string | null;
                         prevCursor: string | null;
@@ -7283,6 +7285,7 @@ export interface operations {
                             };
                         }[];
                         total: number;
+                        totalIsLowerBound?: boolean;
                         limit: number;
                         nextCursor: string | null;
                         prevCursor: string | null;

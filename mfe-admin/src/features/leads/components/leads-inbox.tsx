@@ -7,7 +7,7 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
-import { formatDateTime, formatRelative } from '../../../lib/format';
+import { formatCount, formatDateTime, formatRelative } from '../../../lib/format';
 import { leadsExportUrl, useLeadsQuery } from '../api/list-leads';
 import { useUpdateLeadMutation } from '../api/update-lead';
 
@@ -80,7 +80,7 @@ export function LeadsInbox() {
       title="Contact messages"
       description={
         data
-          ? `${messages(data.counts.all)} · ${data.unread} unread${q ? ` · ${data.total} matching` : filter === 'all' || filter === 'unread' ? '' : ` · ${data.total} ${FILTER_LABELS[filter].toLowerCase()}`}`
+          ? `${messages(data.counts.all)} · ${data.unread} unread${q ? ` · ${formatCount(data.total, data.totalIsLowerBound)} matching` : filter === 'all' || filter === 'unread' ? '' : ` · ${data.total} ${FILTER_LABELS[filter].toLowerCase()}`}`
           : 'Messages sent through the contact form.'
       }
       actions={
@@ -183,7 +183,7 @@ export function LeadsInbox() {
           </ul>
           {q && data.total > data.leads.length && (
             <p className="mt-3 text-sm text-muted-fg">
-              The best {data.leads.length} of {data.total} matching messages. Add words to narrow the search.
+              The best {data.leads.length} of {formatCount(data.total, data.totalIsLowerBound)} matching messages. Add words to narrow the search.
             </p>
           )}
           <ListPager label="Pages of messages" newer={data.prevCursor} older={data.nextCursor} loading={leads.isPlaceholderData && leads.isFetching} onPage={setCursor} />

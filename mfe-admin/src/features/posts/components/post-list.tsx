@@ -5,6 +5,7 @@ import { ListPager } from '../../../components/list-pager';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { adminPages } from '../../../config/pages';
 import { errorMessage } from '../../../lib/admin-request';
+import { formatCount } from '../../../lib/format';
 import type { usePostsQuery } from '../api/list-posts';
 import type { PostListParams } from '../hooks/use-post-list-params';
 import { PostRow } from './post-row';
@@ -55,7 +56,7 @@ export function PostList({
     <>
       <p className="mb-3 text-sm text-muted-fg" aria-live="polite" aria-busy={list.isFetching || undefined}>
         {params.q && data.total > data.posts.length
-          ? `The best ${data.posts.length} of ${data.total} matching posts. Add words to narrow the search.`
+          ? `The best ${data.posts.length} of ${formatCount(data.total, data.totalIsLowerBound)} matching posts. Add words to narrow the search.`
           : `${posts}${filtered ? (data.total === 1 ? ' matches' : ' match') : ''} · ${data.posts.length} on this page`}
       </p>
       <ul className="divide-y divide-border overflow-hidden rounded-xl border border-border">

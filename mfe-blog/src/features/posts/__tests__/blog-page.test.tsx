@@ -88,6 +88,15 @@ describe('BlogPage', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Post number 25 about AI Automation' })));
   });
 
+  it('"Load more" says "988+ more" when the server stopped counting the search\'s matches at 1,000', async () => {
+    const posts = Array.from({ length: 1_005 }, (_, i) => ({ ...summary(i + 1, 'AI Automation', 'ai-automation'), title: `Pangolin notes ${i + 1}` }));
+    servePosts(posts, { pageSize: 12 });
+    await renderBlog('/blog?q=pangolin');
+    expect(await screen.findByRole('button', { name: 'Load more articles (988+ more)' })).toBeTruthy();
+    // Every published post is counted exactly: "of Y" is the whole blog's.
+    expect(screen.getByText('Showing 12 of 1005 articles')).toBeTruthy();
+  });
+
   it('a returning visitor sees the list from the last visit at once, while the server is slow', async () => {
     servePosts([summary(7, 'AI Automation', 'ai-automation')]);
     const first = await renderBlog();

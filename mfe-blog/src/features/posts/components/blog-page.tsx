@@ -116,7 +116,7 @@ export function BlogPage() {
           </EmptyState>
         ) : (
           <div aria-busy={list.stale} className={cn('transition-opacity', list.stale && 'opacity-60')}>
-            <PagedPostGrid posts={shown} total={list.total} hasMore={list.hasMore} loadingMore={list.loadingMore} onLoadMore={list.loadMore} />
+            <PagedPostGrid posts={shown} total={list.total} totalIsLowerBound={list.totalIsLowerBound} hasMore={list.hasMore} loadingMore={list.loadingMore} onLoadMore={list.loadMore} />
           </div>
         )}
 
