@@ -51,7 +51,7 @@ export const distDir = (siteRoot: string, name: AppName) => path.join(remoteDir(
  * (its index.html and shell-manifest.json are there), else `shell/dist/` (before the shell's first release). Read
  * per call, cheaply: the pointer is re-read only when it changes.
  */
-const shellPointers = new Map<string, { key: string; version: string }>();
+const shellPointers = new Map<string, { key: string; version: string; stack: string[] }>();
 /** RELEASE_TRUSTED_KEYS of the server serving a site root (app.ts sets it): the shell runs only when they verify it. */
 const shellTrust = new Map<string, readonly TrustedKey[]>();
 const shellVerified = new Map<string, { key: string; check: Promise<{ ok: boolean; reason?: string }> }>();
@@ -75,33 +75,48 @@ async function shellSigned(siteRoot: string, dir: string): Promise<boolean> {
   return (await entry.check).ok;
 }
 
+/**
+ * Which release of an app is served, in the order to try them: the one place that decides it for the shell and the
+ * remotes alike (issue 33). The release the pointer names; else the last good one this process served; else the
+ * releases below the pointer in the history's stack, newest first (after a restart, nothing else remembers). The first
+ * that may be served is (complete, signed when keys are trusted, fitting the shell, its server code loading: each
+ * app's server says what it checks). On PostgreSQL the pointer and the stack are the shared store's, copied as they
+ * are by the release sync (release-sync.ts), which also copies the releases in this order.
+ */
+export function servingOrder(pointer: string, lastGood: string | undefined, stack: readonly string[]): string[] {
+  const at = stack.lastIndexOf(pointer);
+  const below = at >= 0 ? stack.slice(0, at) : [...stack];
+  return [...new Set([pointer, ...(lastGood ? [lastGood] : []), ...below.reverse()])];
+}
+
 export async function currentShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
-  const pointer = path.join(remoteDir(siteRoot, 'shell'), POINTER_FILE);
+  const shellDir = remoteDir(siteRoot, 'shell');
+  const pointer = path.join(shellDir, POINTER_FILE);
   const info = await stat(pointer).catch(() => null);
   if (info) {
     const key = `${info.ino}:${info.mtimeMs}:${info.size}`;
     let cached = shellPointers.get(siteRoot);
     if (cached?.key !== key) {
-      cached = { key, version: (await readFile(pointer, 'utf8').catch(() => '')).trim() };
+      // history.json is written before the pointer: read again with it.
+      cached = { key, version: (await readFile(pointer, 'utf8').catch(() => '')).trim(), stack: (await readHistory(shellDir)).stack };
       shellPointers.set(siteRoot, cached);
     }
-    const { version } = cached;
-    if (RELEASE_NAME.test(version)) {
+    const good = lastGoodShell.get(siteRoot);
+    for (const version of servingOrder(cached.version, good?.version, cached.stack)) {
+      // Checked when it was first served in this process.
+      if (version === good?.version && version !== cached.version) return good;
+      if (!RELEASE_NAME.test(version)) continue;
       const dir = releaseDir(siteRoot, 'shell', version);
-      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json')))) {
-        // Whatever the pointer or the database say, a shell no trusted key signed does not run: the last good one does.
-        if (await shellSigned(siteRoot, dir)) {
-          lastGoodShell.set(siteRoot, { dir, version });
-          return { dir, version };
-        }
-        const good = lastGoodShell.get(siteRoot);
-        if (good) return good;
+      // Whatever the pointer or the database say, a shell no trusted key signed does not run.
+      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json'))) && (await shellSigned(siteRoot, dir))) {
+        lastGoodShell.set(siteRoot, { dir, version });
+        return { dir, version };
       }
     }
   }
-  // With trusted keys, a shell/dist built in place is code nobody signed: served only when it verifies.
+  // Before the shell's first release. With trusted keys, a shell/dist built in place is code nobody signed: served only when it verifies.
   const dist = distDir(siteRoot, 'shell');
-  return (await shellSigned(siteRoot, dist)) ? { dir: dist, version: null } : { dir: path.join(remoteDir(siteRoot, 'shell'), '.no-signed-shell'), version: null };
+  return (await shellSigned(siteRoot, dist)) ? { dir: dist, version: null } : { dir: path.join(shellDir, '.no-signed-shell'), version: null };
 }
 
 /** Whether `dir` holds a complete shell build: index.html and a valid shell-manifest.json (every problem listed). */

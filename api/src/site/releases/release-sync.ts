@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
 import type { RemotesSnapshot, ServedShell, SharedReleases } from '../../health/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, writeAtomically } from './release-format';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, servingOrder, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
 export interface ReleaseSync {
@@ -106,10 +106,8 @@ export function createReleaseSync(options: {
       problems.set(name, reason);
       return;
     }
-    // The releases below it (the registry falls back to them, and answers their chunks to open tabs).
-    const at = pointer.stack.lastIndexOf(pointer.version);
-    const below = (at >= 0 ? pointer.stack.slice(0, at) : pointer.stack).slice(-PREVIOUS_RELEASES_SERVED).reverse();
-    for (const version of below) {
+    // The releases below it, in the order the registry falls back to them (it answers their chunks to open tabs too).
+    for (const version of servingOrder(pointer.version, undefined, pointer.stack).slice(1, 1 + PREVIOUS_RELEASES_SERVED)) {
       await materialise(name, version).catch((error: unknown) =>
         logger.warn({ remote: name, version, err: error }, 'an earlier shared release could not be copied here'),
       );

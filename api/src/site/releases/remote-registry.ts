@@ -21,6 +21,7 @@ import {
   releaseDir,
   remoteDir as remoteDirOf,
   serverFiles,
+  servingOrder,
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type SignatureCheck, type TrustedKey } from './release-signature';
@@ -246,9 +247,7 @@ export function createRemoteRegistry(options: {
 
   async function resolveRelease(name: RemoteName, pointer: string, since: string): Promise<Resolution> {
     const { stack } = await readHistory(remoteDir(name));
-    const below = stack.lastIndexOf(pointer) >= 0 ? stack.slice(0, stack.lastIndexOf(pointer)) : stack;
-    const good = lastGood.get(name);
-    const candidates = [...new Set([pointer, ...(good ? [good] : []), ...below.reverse()])];
+    const candidates = servingOrder(pointer, lastGood.get(name), stack);
 
     let rejected: ServedRemote['rejected'];
     let lastResort: { served: ServedRemote; manifest: MfeManifest } | undefined;

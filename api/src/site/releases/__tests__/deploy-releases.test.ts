@@ -574,3 +574,39 @@ describe('signed releases through npm run deploy', () => {
     expect(notAKey.stderr).toContain('✖ the signing key is not a private key in PEM (PKCS#8)');
   });
 });
+
+/*
+ * Which release is served is chosen by one function for the shell and the remotes (release-format's servingOrder):
+ * the pointer's release, else the last good one, else the releases below it in the history.
+ */
+describe('a shell pointer naming a release that cannot be served', () => {
+  let site: SiteFixture;
+  beforeEach(async () => {
+    site = await createSiteFixture();
+  });
+  afterEach(async () => {
+    await site.cleanup();
+  });
+
+  const shellRelease = async (version: string, options: { index?: boolean } = {}) => {
+    if (options.index !== false) await site.writeFile(`shell/releases/${version}/index.html`, `<!doctype html><title>${version}</title>`);
+    await site.writeFile(`shell/releases/${version}/shell-manifest.json`, JSON.stringify({ name: 'shell', version, builtWith: { shared: {}, serverContract: 1 } }));
+  };
+
+  it('serves the newest complete release below it in the history, also in a process that served none before, as for a remote', async () => {
+    await shellRelease('1.0.0');
+    await shellRelease('1.1.0');
+    // Deployed last, and incomplete here (its index.html did not arrive).
+    await shellRelease('2.0.0', { index: false });
+    await site.writeFile('shell/history.json', JSON.stringify({ stack: ['1.0.0', '1.1.0', '2.0.0'], log: [] }));
+    await site.writeFile('shell/current', '2.0.0\n');
+    expect(await currentShell(site.root)).toEqual({ version: '1.1.0', dir: path.join(site.root, 'shell/releases/1.1.0') });
+
+    // Once it is whole, the pointer's release is served; a pointer naming nothing at all falls back the same way.
+    await site.writeFile('shell/releases/2.0.0/index.html', '<!doctype html><title>2.0.0</title>');
+    await site.writeFile('shell/current', '2.0.0\n\n');
+    expect((await currentShell(site.root)).version).toBe('2.0.0');
+    await site.writeFile('shell/current', '9.9.9\n');
+    expect((await currentShell(site.root)).version).toBe('2.0.0');
+  });
+});
