@@ -8,6 +8,17 @@ import { expect, type Page } from '@playwright/test';
  */
 export const SITE_CHROME = ['#root > div > header', '#root > div > footer'] as const;
 
+/**
+ * Whether a page is scanned at this width in this theme: axe runs once per page and theme (issue 31), and the two themes
+ * take the two widths, so every page is scanned at desktop and at phone width, in light and in dark. The site's header
+ * and footer, which change the most between widths, are scanned at both widths in both themes (a11y-public.spec.ts).
+ */
+export function isAxeWidth(theme: 'light' | 'dark', width: number): boolean {
+  return theme === 'dark' ? width < PHONE_UP_TO : width >= PHONE_UP_TO;
+}
+/** Widths below this are a phone's. */
+const PHONE_UP_TO = 640;
+
 // axe-core as @axe-core/playwright depends on it (the same version its AxeBuilder injects).
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = (createRequire(require.resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
