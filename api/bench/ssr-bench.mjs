@@ -4,6 +4,10 @@
 // deploy is. `--observability` measures instead what metrics and tracing cost: the same routes on four servers started
 // side by side (plain; METRICS_TOKEN set and scraped every second; OTEL_EXPORTER_OTLP_ENDPOINT exporting to a sink on
 // loopback started here; both), the servers taking turns route by route so that all four see the same machine. The first line is a bare Koa route (one `ctx.body = 'ok'`, its own process) measured the same way.
+// `--release-counting` measures what counting each page against its release costs (issue 34, release-errors/): the
+// pages on two servers side by side, RELEASE_ERROR_COUNTING=off and on, taking turns route by route. Every request
+// sends a browser's User-Agent (a request without one is a program's, which is not counted). `--server <file>` runs
+// another build of the server than api/dist/server.js.
 //
 // Starts `node api/dist/server.js` on a fresh SQLite DATA_DIR (the seeded posts; one analysis report is created
 // through the API), then, route by route, asks for it on --connections concurrent keep-alive connections for
@@ -28,8 +32,12 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     'cache-mb': { type: 'string', default: '64' },
     observability: { type: 'boolean', default: false },
+    'release-counting': { type: 'boolean', default: false },
+    server: { type: 'string', default: 'api/dist/server.js' },
   },
 });
+/** What a person's browser sends: a page it asks for is counted against its release (a program's is not). */
+const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const WARMUP = Number(args.warmup);
@@ -38,7 +46,7 @@ if (![DURATION, CONNECTIONS, WARMUP].every((n) => Number.isFinite(n) && n > 0) |
   process.exit(2);
 }
 
-function startServer(env, script = ['api/dist/server.js']) {
+function startServer(env, script = [args.server]) {
   const child = spawn(process.execPath, script, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = new Promise((resolve, reject) => {
@@ -79,7 +87,7 @@ async function run(url, durationS) {
     new Promise((resolve) => {
       const started = performance.now();
       let first;
-      const req = http.get(url, { agent, headers: { accept: 'text/html', 'accept-encoding': 'br' } }, (res) => {
+      const req = http.get(url, { agent, headers: { accept: 'text/html', 'accept-encoding': 'br', 'user-agent': BROWSER_UA } }, (res) => {
         res.on('data', () => {
           first ??= performance.now() - started;
         });
@@ -119,6 +127,16 @@ if (args.observability) {
   await observabilityOverhead();
   process.exit(0);
 }
+if (args['release-counting']) {
+  await observabilityOverhead(
+    [
+      { name: 'counting off', env: { RELEASE_ERROR_COUNTING: 'off' } },
+      { name: 'counting on', env: {} },
+    ],
+    ['/', '/blog', 'post', '/roi-calculator'],
+  );
+  process.exit(0);
+}
 
 /** A receiver of OTLP/HTTP spans on loopback that counts what arrives and keeps nothing. */
 async function spanSink() {
@@ -135,11 +153,14 @@ async function spanSink() {
   return { url: `http://127.0.0.1:${sink.address().port}`, stats: () => ({ requests, bytes }), close: () => new Promise((resolve) => sink.close(resolve)) };
 }
 
-/** The figures of the issue: what metrics and tracing add to a page, each variant its own server, same routes. */
-async function observabilityOverhead() {
+/**
+ * The figures of the issues: what metrics and tracing (or given variants: counting per release) add to a page, each
+ * variant its own server, same routes (`post`: the first post's page). The first variant is the baseline.
+ */
+async function observabilityOverhead(given, routeNames) {
   const TOKEN = 'bench-metrics-token-0123456789';
   const sink = await spanSink();
-  const variants = [
+  const variants = given ?? [
     { name: 'off', env: {} },
     { name: 'metrics', env: { METRICS_TOKEN: TOKEN } },
     { name: 'tracing', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
@@ -168,7 +189,7 @@ async function observabilityOverhead() {
       for (const s of servers) if (s.env.METRICS_TOKEN) void fetch(`${s.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.arrayBuffer(), () => undefined);
     }, 1000);
     const posts = await (await fetch(`${servers[0].base}/api/posts`)).json();
-    const routes = ['/', '/roi-calculator', '/blog', `/blog/${posts.posts[0].slug}`, '/api/posts', '/api/health/live'];
+    const routes = (routeNames ?? ['/', '/roi-calculator', '/blog', 'post', '/api/posts', '/api/health/live']).map((r) => (r === 'post' ? `/blog/${posts.posts[0].slug}` : r));
     const totals = new Map(variants.map((v) => [v.name, { perSecond: [], p50: [], p95: [] }]));
     console.log(`${CONNECTIONS} connections, ${DURATION} s per route and variant (after ${WARMUP} s of warm-up), loopback, node ${process.version}, render cache ${Number(args['cache-mb']) > 0 ? `${args['cache-mb']} MB` : 'off'}\n`);
     console.log('| route | variant | req/s | whole page p50 (ms) | whole page p95 (ms) | render p50 (ms) | answers |');
@@ -189,12 +210,12 @@ async function observabilityOverhead() {
     }
     clearInterval(scrapes);
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
-    const base = totals.get('off');
-    console.log('\n| variant | mean req/s over the routes | vs off | mean p50 (ms) | mean p95 (ms) |');
+    const base = totals.get(variants[0].name);
+    console.log(`\n| variant | mean req/s over the routes | vs ${variants[0].name} | mean p50 (ms) | mean p95 (ms) |`);
     console.log('|---|---|---|---|---|');
     for (const [name, t] of totals) {
       const change = ((mean(t.perSecond) / mean(base.perSecond) - 1) * 100).toFixed(1);
-      console.log(`| ${name} | ${Math.round(mean(t.perSecond))} | ${name === 'off' ? '-' : `${change} %`} | ${mean(t.p50).toFixed(2)} | ${mean(t.p95).toFixed(2)} |`);
+      console.log(`| ${name} | ${Math.round(mean(t.perSecond))} | ${name === variants[0].name ? '-' : `${change} %`} | ${mean(t.p50).toFixed(2)} | ${mean(t.p95).toFixed(2)} |`);
     }
     const { requests, bytes } = sink.stats();
     console.log(`\nSpan sink: ${requests} OTLP exports received, ${(bytes / 1024 / 1024).toFixed(1)} MB.`);

@@ -176,6 +176,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
           releases: async () => Object.values((await remotes.snapshot()).served ?? {}).map((s) => ({ remote: s.name, version: s.version })),
           now: () => clock().getTime(),
           jobs: () => jobs.status(),
+          // Read once `services` exists (a scrape comes after createApp).
+          releaseErrors: () => services.releaseErrors,
         },
         { logger },
       )
@@ -301,7 +303,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   if (metrics && config.metricsToken) app.use(metricsEndpoint({ metrics, token: config.metricsToken }));
   app.use(router.routes());
   app.use(apiFallback({ router }));
-  app.use(site({ publicOrigin: config.publicOrigin, shell, remotes, loaders: routeDataLoaders, composer, logger, ...(config.renderCacheBytes ? { cache: renderCache } : {}) }));
+  app.use(
+    site({
+      publicOrigin: config.publicOrigin,
+      shell,
+      remotes,
+      loaders: routeDataLoaders,
+      composer,
+      logger,
+      ...(config.renderCacheBytes ? { cache: renderCache } : {}),
+      // Every page of a remote and every failed server render, against the release that served it (release-errors/).
+      ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
+    }),
+  );
 
   return {
     app,

@@ -122,6 +122,19 @@ export interface Config {
   retentionReleaseDays?: number;
   /** RETENTION_RELEASE_KEEP (default 10): besides its pointer, each remote keeps this many of its rollback stack's last versions. */
   retentionReleaseKeep?: number;
+  /** RETENTION_RELEASE_COUNT_DAYS (default 14): the per-minute page views and errors of each release are kept this long. */
+  retentionReleaseCountDays?: number;
+  /**
+   * Errors per release (release-errors/): a served release is failing while its error rate (server render errors and
+   * fallbacks plus browser errors, per page view) is at least RELEASE_ERROR_RATE_PERCENT (default 2) over at least
+   * RELEASE_ERROR_MIN_PAGE_VIEWS (default 20) page views in the last RELEASE_ERROR_WINDOW_MINUTES (default 15).
+   * RELEASE_ERROR_COUNTING=off counts nothing (to measure what counting costs; health and alerts then see no errors).
+   * Optional so configs built by hand (tests) need not name them.
+   */
+  releaseErrorRatePercent?: number;
+  releaseErrorMinPageViews?: number;
+  releaseErrorWindowMinutes?: number;
+  releaseErrorCounting?: boolean;
   /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
@@ -248,6 +261,11 @@ const envSchema = z.object({
   RETENTION_ANALYSIS_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(365),
   RETENTION_RELEASE_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(30),
   RETENTION_RELEASE_KEEP: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1000).default(10),
+  RETENTION_RELEASE_COUNT_DAYS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(3650).default(14),
+  RELEASE_ERROR_RATE_PERCENT: z.coerce.number({ message: 'Must be a number' }).gt(0, { message: 'Must be more than 0' }).max(100).default(2),
+  RELEASE_ERROR_MIN_PAGE_VIEWS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1_000_000).default(20),
+  RELEASE_ERROR_WINDOW_MINUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1440).default(15),
+  RELEASE_ERROR_COUNTING: z.enum(['on', 'off'], { message: 'Must be on or off' }).default('on'),
   RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   RELEASE_TRUSTED_KEYS: z
@@ -344,6 +362,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionAnalysisDays: e.RETENTION_ANALYSIS_DAYS,
     retentionReleaseDays: e.RETENTION_RELEASE_DAYS,
     retentionReleaseKeep: e.RETENTION_RELEASE_KEEP,
+    retentionReleaseCountDays: e.RETENTION_RELEASE_COUNT_DAYS,
+    releaseErrorRatePercent: e.RELEASE_ERROR_RATE_PERCENT,
+    releaseErrorMinPageViews: e.RELEASE_ERROR_MIN_PAGE_VIEWS,
+    releaseErrorWindowMinutes: e.RELEASE_ERROR_WINDOW_MINUTES,
+    releaseErrorCounting: e.RELEASE_ERROR_COUNTING === 'on',
     metricsToken: e.METRICS_TOKEN,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,

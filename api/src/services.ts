@@ -1,4 +1,7 @@
 import { createRetentionRepository } from './retention/retention-repository';
+import { createReleaseCountsRepository } from './release-errors/release-counts-repository';
+import { createReleaseErrorsService, type ReleaseErrorsService } from './release-errors/release-errors-service';
+import { createAdminStateRepository } from './admin/admin-state-repository';
 import { createRetentionService, type RetentionService } from './retention/retention-service';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema';
@@ -74,6 +77,8 @@ export interface Services {
   deployTokens: DeployTokenService;
   /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
   retention: RetentionService;
+  /** Page views and errors of each remote's releases, their rate, and the alert of a failing release (issue 34). */
+  releaseErrors: ReleaseErrorsService;
 }
 
 /** No remotes deployed (a container built without a site root). */
@@ -112,6 +117,11 @@ export function createServices(deps: {
     | 'retentionAnalysisDays'
     | 'retentionReleaseDays'
     | 'retentionReleaseKeep'
+    | 'retentionReleaseCountDays'
+    | 'releaseErrorRatePercent'
+    | 'releaseErrorMinPageViews'
+    | 'releaseErrorWindowMinutes'
+    | 'releaseErrorCounting'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -155,6 +165,8 @@ export function createServices(deps: {
     remotes: deps.remotes ?? NO_REMOTES,
     rateLimits: deps.rateLimits,
     metrics: deps.metrics,
+    // The release-errors service needs the admin's alerts, so it is made below; read only when the checks run.
+    releases: () => releaseErrors.served(),
   });
   // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
   const webhooksOut = createWebhooksOutService({
@@ -193,7 +205,23 @@ export function createServices(deps: {
     // The owner's alt text of a media-library image is that image's alt wherever a post shows it.
     imageAlts: async (urls) => new Map([...(await media.describe(urls))].flatMap(([url, facts]) => (facts.alt ? [[url, facts.alt] as const] : []))),
   });
+  const releaseErrors = createReleaseErrorsService({
+    repository: createReleaseCountsRepository(deps.db),
+    clock: deps.clock,
+    logger,
+    // The manifest's version: the one the remotes map gives the browser, so its reports name the same release.
+    servedReleases: async () => (await (deps.remotes ?? NO_REMOTES).snapshot()).manifests.map((m) => ({ app: m.name, release: m.version })),
+    alerts: admin.alerts,
+    state: createAdminStateRepository(deps.db),
+    jobs: deps.jobs,
+    rules: {
+      ...(deps.config.releaseErrorRatePercent !== undefined ? { rate: deps.config.releaseErrorRatePercent / 100 } : {}),
+      ...(deps.config.releaseErrorMinPageViews !== undefined ? { minPageViews: deps.config.releaseErrorMinPageViews } : {}),
+      ...(deps.config.releaseErrorWindowMinutes !== undefined ? { windowMs: deps.config.releaseErrorWindowMinutes * 60_000 } : {}),
+    },
+  });
   return {
+    releaseErrors,
     webhooksOut,
     posts,
     media,
@@ -207,7 +235,7 @@ export function createServices(deps: {
       // `storeImages: true`: the post's image URLs are fetched once, by the analysis' SSRF-safe rules, into the library.
       importImage: createRemoteImageImporter({ media, fetch: deps.analysis?.website }),
     }),
-    events: createEventService({ events, clock: deps.clock }),
+    events: createEventService({ events, clock: deps.clock, ...(deps.config.releaseErrorCounting !== false ? { releases: releaseErrors } : {}) }),
     contact: createContactService({
       messages: createContactRepository(deps.db),
       clock: deps.clock,
@@ -229,7 +257,7 @@ export function createServices(deps: {
       clock: deps.clock,
       events: webhooksOut.changeEvents<StoredAnalysis>((stored) => ({ type: 'analysis.completed', data: analysisCompletedData(stored, origin) })),
     }),
-    health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats }),
+    health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats, releases: releaseErrors }),
     admin,
     deployLog,
     releases: deps.releases,
@@ -244,7 +272,9 @@ export function createServices(deps: {
         analysisDays: deps.config.retentionAnalysisDays,
         releaseDays: deps.config.retentionReleaseDays,
         releaseKeep: deps.config.retentionReleaseKeep,
+        releaseCountDays: deps.config.retentionReleaseCountDays,
       },
+      releaseCounts: createReleaseCountsRepository(deps.db),
     }),
   };
 }

@@ -19,7 +19,7 @@ import { createAlertService, type AlertService } from './alert-service';
 import { createAdminAuthService, type AdminAuthService } from './auth-service';
 import type { ServiceMetrics } from '../lib/service-metrics';
 import { createFunnelService, type FunnelService } from '../events/funnel-service';
-import { createHealthService, type HealthService } from './system-health-service';
+import { createHealthService, type HealthService, type HealthServiceDeps } from './system-health-service';
 import { dockerSummary, vulnerabilitySummary } from './host-facts';
 import { createLeadsService, type LeadsService } from '../contact/leads-service';
 import { createPasswordVerifier } from './password';
@@ -68,6 +68,8 @@ export interface AdminServicesDeps {
   rateLimits?: RateLimitStore;
   /** Failed logins and lockouts, for GET /metrics. */
   metrics?: Pick<ServiceMetrics, 'loginFailed' | 'clientLockedOut'>;
+  /** Each served release's errors over the alert window (release-errors/, built after these services: read when called). */
+  releases?: HealthServiceDeps['releases'];
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
@@ -117,6 +119,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     siteRoot: config.siteRoot,
     smtpConfigured: Boolean(config.smtpUrl),
     apiVersion: API_VERSION,
+    releases: deps.releases,
   });
   const traffic = createTrafficMonitor({
     clock,

@@ -49,6 +49,8 @@ export interface HealthServiceDeps {
   fetch?: typeof fetch;
   /** The host's load (tests: a load of their own). */
   cpuLoad?: () => CpuLoad;
+  /** Each served release's errors over the alert window (release-errors/): a failing one makes its remote's check a warning. */
+  releases?: () => Promise<Array<{ app: string; release: string; window: { pageViews: number; renderErrors: number; clientErrors: number; rate: number | null }; failing: boolean }>>;
 }
 
 const STATE_KEY = 'health:latest';
@@ -375,14 +377,27 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     }
   }
 
+  /** A remote's check, a warning while its served release is failing for visitors (its errors per page view). */
+  function withReleaseErrors(c: HealthCheck, failing: Map<string, NonNullable<Awaited<ReturnType<NonNullable<HealthServiceDeps['releases']>>>>[number]>): HealthCheck {
+    const verdict = c.version ? failing.get(`${c.id.slice('remote:'.length)}@${c.version}`) : undefined;
+    if (!verdict || c.status === 'down') return c;
+    const { pageViews, renderErrors, clientErrors, rate } = verdict.window;
+    return {
+      ...c,
+      status: 'warning',
+      message: `Release ${verdict.release} is failing: ${renderErrors} server render errors and ${clientErrors} browser errors in ${pageViews} page views (${Math.round((rate ?? 0) * 1000) / 10}%) lately. ${c.message}`,
+    };
+  }
+
   async function runOnce(): Promise<AdminHealth> {
     const thresholds = await deps.alerts.thresholds().catch(() => ({ diskSpace: 85, memory: 90, cpu: 90 }));
     const snapshot = await deps.remotes.snapshot();
     const shared = await deps.remotes.shared?.().catch(() => undefined);
+    const failing = new Map(((await deps.releases?.().catch(() => undefined)) ?? []).filter((r) => r.failing).map((r) => [`${r.app}@${r.release}`, r]));
     const cpu = cpuCheck(thresholds.cpu);
     const checks = [
       await databaseCheck(),
-      ...(await Promise.all(REMOTE_NAMES.map((name) => remoteCheck(name, snapshot, shared)))),
+      ...(await Promise.all(REMOTE_NAMES.map(async (name) => withReleaseErrors(await remoteCheck(name, snapshot, shared), failing)))),
       ...[await shellCheck(shared)].filter((c): c is HealthCheck => c !== undefined),
       await outboxCheck(),
       await diskCheck(thresholds.diskSpace),

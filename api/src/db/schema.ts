@@ -5,6 +5,7 @@ import type { BlogTables } from '../posts/blog-schema';
 import type { ContactTables } from '../contact/contact-schema';
 import type { WebhooksOutTables } from '../outgoing-webhooks/outgoing-webhooks-schema';
 import type { MediaTables } from '../media/media-schema';
+import type { ReleaseCountTables } from '../release-errors/release-counts-schema';
 
 /*
  * Column conventions, so one code path works on SQLite and PostgreSQL:
@@ -82,7 +83,7 @@ export interface ReleaseTables {
 }
 
 /** Every table the API owns. Add a table here and a migration in `migrations/`. */
-export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables, WebhooksOutTables, MediaTables {
+export interface Database extends BlogTables, ContactTables, AnalysisTables, AdminTables, ReleaseTables, WebhooksOutTables, MediaTables, ReleaseCountTables {
   events: EventsTable;
   event_daily: EventDailyTable;
   event_days_rolled: EventDaysRolledTable;

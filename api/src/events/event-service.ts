@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TrackingEvent } from '@site/contracts/events';
+import type { RemoteErrorProps, RemoteViewProps } from '@site/contracts/release-errors';
 import type { EventsRepository, StoredEvent } from './events-repository';
 import type { Clock } from '../lib/clock';
 import { isBotUserAgent } from './bot-user-agent';
@@ -40,15 +41,26 @@ export function ignoredBecause(source: EventSource): IgnoredBecause | undefined 
   return undefined;
 }
 
+/** A remote's view or failure in the browser: counted against its release (release-errors/), never stored as an event. */
+export type ReleaseEvent = { name: 'remote_view'; props: RemoteViewProps } | { name: 'remote_error'; props: RemoteErrorProps };
+const isReleaseEvent = (event: TrackingEvent): boolean => event.name === 'remote_view' || event.name === 'remote_error';
+
 export function createEventService(deps: {
   events: EventsRepository;
   clock: Clock;
   newId?: () => string;
+  /** Where `remote_view` and `remote_error` go (their props checked by the contract): the per-release counters. */
+  releases?: { fromBrowser(events: readonly ReleaseEvent[]): Promise<number> };
 }): EventService {
   const newId = deps.newId ?? randomUUID;
   return {
-    async record(events, source) {
-      if (events.length === 0 || ignoredBecause(source)) return 0;
+    async record(all, source) {
+      if (all.length === 0 || ignoredBecause(source)) return 0;
+      // Bots, prefetches and opted-out browsers are left out above, for these too.
+      const releaseEvents = all.filter(isReleaseEvent) as unknown as ReleaseEvent[];
+      const counted = releaseEvents.length > 0 && deps.releases ? await deps.releases.fromBrowser(releaseEvents) : 0;
+      const events = all.filter((event) => !isReleaseEvent(event));
+      if (events.length === 0) return counted;
       const received = deps.clock();
       const receivedAt = received.toISOString();
       const stored = events.map((event): StoredEvent => {
@@ -65,7 +77,7 @@ export function createEventService(deps: {
         };
       });
       await deps.events.insertMany(stored);
-      return stored.length;
+      return stored.length + counted;
     },
   };
 }

@@ -27,7 +27,7 @@ export const healthRoutes = defineEndpoints({ services: ['health', 'admin'], con
     responses: {
       200: {
         description:
-          "Everything answers. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names and since when this instance serves it (see the README).",
+          "The database answers. `status` is `degraded` while a served release's error rate is at or above the threshold (RELEASE_ERROR_RATE_PERCENT over RELEASE_ERROR_MIN_PAGE_VIEWS page views in RELEASE_ERROR_WINDOW_MINUTES), else `ok`. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names, since when this instance serves it, and its page views and errors in the window (see the README).",
         body: { schema: healthSchema, example: { status: 'ok', version: '1.0.0', db: 'ok', remotes: { blog: { version: '1.4.0' } } } },
       },
       503: { description: 'The database does not answer.', body: { schema: healthSchema, example: { status: 'degraded', version: '1.0.0', db: 'down', remotes: {} } } },

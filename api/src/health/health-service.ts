@@ -30,7 +30,8 @@ async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promi
 }
 
 /**
- * What `/api/health` tells anyone: the overall status, the database and the version each remote serves. Load
+ * What `/api/health` tells anyone: the overall status (`degraded` when the database is down or a served release is
+ * failing), the database and the version each remote serves. Load
  * errors and refused releases name files on the server and the release history, so only an admin session reads them.
  */
 export function publicHealth(health: Health): Health {
@@ -49,17 +50,21 @@ export function createHealthService(deps: {
   remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   /** The render cache's counters (admin view). */
   renderCache?: () => RenderCacheHealth;
+  /** Each served release's page views and errors over the alert window, and whether it is failing (release-errors/). */
+  releases?: { served(): Promise<Array<{ app: string; release: string; window: Omit<NonNullable<RemoteHealth['errors']>, 'failing'>; failing: boolean }>> };
 }): HealthService {
   return {
     ping: () => deps.ping(),
     async check() {
       const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
-      const [dbOk, snapshot, shared] = await Promise.all([
+      const [dbOk, snapshot, shared, releases] = await Promise.all([
         deps.ping(),
         deps.remotes?.snapshot() ?? none,
         // A database that does not answer leaves the shared part out, not the health answer.
         deps.remotes?.shared?.().catch(() => undefined),
+        deps.releases?.served().catch(() => undefined),
       ]);
+      const errorsOf = new Map((releases ?? []).map((r) => [`${r.app}@${r.release}`, { ...r.window, failing: r.failing }]));
       const remotes = await Promise.all(
         snapshot.manifests.map(async (m): Promise<[string, RemoteHealth]> => {
           const served = snapshot.served?.[m.name];
@@ -71,6 +76,8 @@ export function createHealthService(deps: {
           if (served?.serverError) health.serverError = served.serverError;
           if (served?.pointer) health.pointer = served.pointer;
           if (served?.since) health.since = served.since;
+          const errors = errorsOf.get(`${m.name}@${m.version}`);
+          if (errors) health.errors = { pageViews: errors.pageViews, renderErrors: errors.renderErrors, clientErrors: errors.clientErrors, rate: errors.rate, failing: errors.failing };
           if (served?.rejected) {
             health.lastKnownGood = served.version;
             health.failedRelease = served.rejected;
@@ -88,8 +95,10 @@ export function createHealthService(deps: {
           return [m.name, health];
         }),
       );
+      // A served release failing for visitors makes the site degraded (still 200: the instance itself is fine).
+      const failing = (releases ?? []).some((r) => r.failing);
       return healthSchema.parse({
-        status: dbOk ? 'ok' : 'degraded',
+        status: dbOk && !failing ? 'ok' : 'degraded',
         version: API_VERSION,
         db: dbOk ? 'ok' : 'down',
         remotes: Object.fromEntries(remotes),

@@ -6,6 +6,7 @@ import { adminPostsRoutes } from '../posts/admin-posts-routes';
 import { adminWebhooksRoutes } from '../outgoing-webhooks/outgoing-webhooks-routes';
 import { adminDeploysRoutes } from '../deploys/deploy-tokens-routes';
 import { releasesRoutes } from '../deploys/releases-routes';
+import { adminReleaseErrorsRoutes } from '../release-errors/release-errors-routes';
 import { analysisRoutes } from '../analysis/analysis-routes';
 import { blogFeedsRoutes } from '../posts/feeds-routes';
 import { contactRoutes } from '../contact/contact-routes';
@@ -37,6 +38,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   mediaRoutes,
   adminDeploysRoutes,
   releasesRoutes,
+  adminReleaseErrorsRoutes,
 ];
 
 /** The endpoints every route file defines (what the API description is made of, with or without a running app). */

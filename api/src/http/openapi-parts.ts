@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminPostScheduleSchema } from '@site/contracts/admin';
 import { errorEnvelopeSchema } from '@site/contracts/error';
-import { trackingEventSchema } from '@site/contracts/events';
+import { trackedPathSchema } from '@site/contracts/events';
 import { POST_MAX_RULES, POST_MIN_RULES, POST_TEXT_RULES, postInputSchema, type Post } from '@site/contracts/posts';
 import { textPattern } from '@site/contracts/text';
 import { webhookUrlSchema } from '@site/contracts/webhooks-out';
@@ -48,7 +48,7 @@ export const TEXT_RULES_NOTE =
  */
 export const DOCUMENTED_RULES = z.registry<Record<string, unknown>>();
 // A tracked path is the path alone: no query string or fragment (a refinement of the contract).
-DOCUMENTED_RULES.add(trackingEventSchema.shape.path, { pattern: '^/[^?#]*$' });
+DOCUMENTED_RULES.add(trackedPathSchema, { pattern: '^/[^?#]*$' });
 /**
  * `publishAt` as the post service reads it (@site/contracts/post-schedule): an RFC 3339 date-time with its offset
  * (`Z` or ±hh:mm) and at most 3 digits of fraction. The server also takes one without seconds; this says the form

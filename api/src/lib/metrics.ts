@@ -19,6 +19,16 @@ export interface MetricSources {
   jobs?: () => Array<{ name: string; lastRunAt: string | null; running: boolean }>;
   /** The clock of the outbox ages. */
   now?: () => number;
+  /** Page views and errors per release (release-errors/): this process's totals, and each served release's window. */
+  releaseErrors?: () => ReleaseErrorSource;
+}
+
+/** What a scrape reads of the per-release counts (release-errors/release-errors-service.ts). */
+export interface ReleaseErrorSource {
+  /** This process's counts since it started, for the releases it keeps a name for (a few per app). */
+  processTotals(): Array<{ app: string; release: string; pageViews: number; renderErrors: number; clientErrors: number }>;
+  /** Each served release over the alert window, every instance added up. */
+  served(): Promise<Array<{ app: string; release: string; window: { rate: number | null }; failing: boolean }>>;
 }
 
 /** The metrics of one app; the services see its failed-login, webhook and mail counts as their ServiceMetrics. */
@@ -252,6 +262,51 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
       if (pool) this.set(pool.waiting);
     },
   });
+  // Per release: the labels are only the releases this process keeps a name for (served now, or among the last few
+  // per app: release-errors' RECENT_RELEASES_PER_APP), so made-up versions in browsers' reports never become series.
+  const releaseCounter = (name: string, help: string, field: 'pageViews' | 'renderErrors' | 'clientErrors') =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['app', 'release'],
+      registers: [registry],
+      collect() {
+        const source = sources.releaseErrors?.();
+        if (!source) return;
+        // The service keeps the running totals: the counter is set to them at each scrape.
+        this.reset();
+        for (const t of source.processTotals()) this.inc({ app: t.app, release: t.release }, t[field]);
+      },
+    });
+  releaseCounter('site_release_page_views_total', "Pages of each remote's release visitors got from this instance (server page requests and the shell's moves inside the site).", 'pageViews');
+  releaseCounter('site_release_render_errors_total', "Server renders of each remote's release that failed or left its area to the browser, on this instance.", 'renderErrors');
+  releaseCounter('site_release_client_errors_total', "Browser reports of each remote's release failing (its error boundary, a code file or its entry not loading), received by this instance.", 'clientErrors');
+  let releaseRead: ReturnType<ReleaseErrorSource['served']> | undefined;
+  const readReleases = () => (releaseRead ??= sources.releaseErrors?.().served().catch((error: unknown) => {
+    options.logger?.warn({ err: error }, 'metrics: the release error counts could not be read');
+    return [];
+  }) ?? Promise.resolve([]));
+  new Gauge({
+    name: 'site_release_error_rate',
+    help: 'Errors per page view of each served release over the alert window (RELEASE_ERROR_WINDOW_MINUTES), every instance added up; absent without page views.',
+    labelNames: ['app', 'release'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await readReleases()) if (r.window.rate !== null) this.set({ app: r.app, release: r.release }, r.window.rate);
+    },
+  });
+  new Gauge({
+    name: 'site_release_failing',
+    help: 'Whether each served release is failing (1): its error rate at or above the threshold over enough page views in the window.',
+    labelNames: ['app', 'release'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await readReleases()) this.set({ app: r.app, release: r.release }, r.failing ? 1 : 0);
+    },
+  });
+
   new Gauge({
     name: 'site_remote_release',
     help: 'The release each deployed remote serves (always 1; the version is the label).',
@@ -288,10 +343,12 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
     },
     async scrape() {
       outboxRead = undefined;
+      releaseRead = undefined;
       try {
         return { contentType: registry.contentType, body: await registry.metrics() };
       } finally {
         outboxRead = undefined;
+        releaseRead = undefined;
       }
     },
   };

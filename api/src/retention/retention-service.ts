@@ -3,6 +3,7 @@ import { ADMIN_SESSION_IDLE_MS, ADMIN_SESSION_MAX_AGE_MS } from '@site/contracts
 import type { Job, JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
 import type { RetentionRepository } from './retention-repository';
+import type { ReleaseCountsRepository } from '../release-errors/release-counts-repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows removed per transaction: short enough that no writer waits long behind one. */
@@ -21,9 +22,11 @@ export interface RetentionRules {
   releaseDays: number;
   /** Besides its pointer, each remote keeps the last this many versions of its rollback stack (RETENTION_RELEASE_KEEP, 10). */
   releaseKeep: number;
+  /** The per-minute page views and errors of each release are kept this many days (RETENTION_RELEASE_COUNT_DAYS, 14). */
+  releaseCountDays: number;
 }
 
-export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365, releaseDays: 30, releaseKeep: 10 };
+export const DEFAULT_RETENTION: RetentionRules = { deliveryDays: 30, eventDays: 90, analysisDays: 365, releaseDays: 30, releaseKeep: 10, releaseCountDays: 14 };
 /**
  * A UTC day is rolled up this long after it ends: a browser's `at` is kept up to 10 minutes in the past
  * (events/event-service.ts, CLIENT_TIME_PAST_MS), so no event can fall in the day after that. Until then the funnel reads
@@ -64,7 +67,8 @@ export interface RetentionService {
  * for any window; stored
  * analyses after `analysisDays`, unless their permalink was opened in the last ANALYSIS_OPENED_KEEP_DAYS; shared releases
  * (PostgreSQL's release store) that are neither a remote's pointer, nor among the last `releaseKeep` of its rollback
- * stack, nor created in the last `releaseDays`, then the stored files no release left references.
+ * stack, nor created in the last `releaseDays`, then the stored files no release left references; the per-minute page
+ * views and errors of each release (release_counts) after `releaseCountDays`.
  */
 export function createRetentionService(deps: {
   repository: RetentionRepository;
@@ -72,6 +76,8 @@ export function createRetentionService(deps: {
   jobs: Pick<JobRunner, 'add'>;
   rules?: Partial<RetentionRules>;
   pollMs?: number;
+  /** The per-minute counts of each release (release-errors/). */
+  releaseCounts?: Pick<ReleaseCountsRepository, 'prune'>;
 }): RetentionService {
   const rules: RetentionRules = {
     deliveryDays: deps.rules?.deliveryDays ?? DEFAULT_RETENTION.deliveryDays,
@@ -79,6 +85,7 @@ export function createRetentionService(deps: {
     analysisDays: deps.rules?.analysisDays ?? DEFAULT_RETENTION.analysisDays,
     releaseDays: deps.rules?.releaseDays ?? DEFAULT_RETENTION.releaseDays,
     releaseKeep: deps.rules?.releaseKeep ?? DEFAULT_RETENTION.releaseKeep,
+    releaseCountDays: deps.rules?.releaseCountDays ?? DEFAULT_RETENTION.releaseCountDays,
   };
   const job: Job = deps.jobs.add({
     name: 'retention',
@@ -97,6 +104,9 @@ export function createRetentionService(deps: {
         // file may be megabytes: smaller batches.
         ['shared releases', () => deps.repository.pruneReleases(iso(now - rules.releaseDays * DAY_MS), rules.releaseKeep, RELEASE_BATCH), RELEASE_BATCH],
         ['shared release files', () => deps.repository.pruneReleaseBlobs(RELEASE_BATCH), RELEASE_BATCH],
+        ...(deps.releaseCounts
+          ? [['release error counts', () => deps.releaseCounts!.prune(iso(now - rules.releaseCountDays * DAY_MS), RETENTION_BATCH), RETENTION_BATCH] as [string, () => Promise<number>, number]]
+          : []),
       ];
       // Tracking events. Every complete UTC day is rolled up into daily aggregates (the funnel reads them, and raw events
       // of today only), newest first so that the dashboard's days come first; a day is complete ROLLUP_GRACE_MS after

@@ -24,6 +24,10 @@ export const TRACKING_EVENTS = [
   'local_services_click',
   'case_study_click',
   'roi_calculated',
+  // Not in the spec's list: a page of a remote shown after a move inside the site, and a remote's failure in the browser,
+  // counted against the remote's release (issue 34), never stored as events.
+  'remote_view',
+  'remote_error',
 ] as const;
 export type TrackingEventName = (typeof TRACKING_EVENTS)[number];
 
@@ -39,3 +43,11 @@ export const MAX_TRACKED_PATH = 500;
 
 /** Most events one request may carry (the browser sends page views in batches of up to 10). */
 export const MAX_TRACKING_BATCH = 20;
+
+/** What a `remote_error` event says failed: a crash its error boundary caught, a code file of it, its remoteEntry.js. */
+export const REMOTE_ERROR_KINDS = ['render', 'chunk', 'load'] as const;
+export type RemoteErrorKind = (typeof REMOTE_ERROR_KINDS)[number];
+/** The longest error message a `remote_error` event carries (its first line, cut). */
+export const MAX_REMOTE_ERROR_MESSAGE = 200;
+/** A release version as an event names it (the release folder names of the server, at most 64 characters). */
+export const RELEASE_LABEL = /^[A-Z0-9][\w.+-]{0,63}$/i;

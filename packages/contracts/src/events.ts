@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_TRACKED_PATH, MAX_TRACKING_BATCH, REFERRER_CLASSES, TRACKING_EVENTS } from './events-rules';
+import { remoteErrorPropsSchema, remoteViewPropsSchema } from './release-errors';
 
 export * from './events-rules';
 
@@ -11,22 +12,29 @@ export const TRACKING_MESSAGES = {
 } as const;
 
 const propValue = z.union([z.string().max(200), z.number().finite(), z.boolean(), z.null()]);
+const trackingProps = z
+  .record(z.string().min(1).max(60), propValue)
+  .refine((p) => Object.keys(p).length <= 20, { message: 'At most 20 properties' });
 
-export const trackingEventSchema = z
+/** The path alone: a query string or fragment can hold what a visitor typed (an e-mail in ?email=…). */
+export const trackedPathSchema = z
+  .string()
+  .min(1)
+  .max(MAX_TRACKED_PATH)
+  .startsWith('/', { message: 'Path must start with /' })
+  .refine((p) => !p.includes('?') && !p.includes('#'), { message: TRACKING_MESSAGES.pathOnly });
+
+const eventFields = {
+  path: trackedPathSchema,
+  at: z.iso.datetime({ offset: true }).optional(),
+};
+
+/** The events of the spec (section 7): a few properties of their own. */
+const siteEventSchema = z
   .object({
-    name: z.enum(TRACKING_EVENTS),
-    props: z
-      .record(z.string().min(1).max(60), propValue)
-      .refine((p) => Object.keys(p).length <= 20, { message: 'At most 20 properties' })
-      .optional(),
-    // The path alone: a query string or fragment can hold what a visitor typed (an e-mail in ?email=…).
-    path: z
-      .string()
-      .min(1)
-      .max(MAX_TRACKED_PATH)
-      .startsWith('/', { message: 'Path must start with /' })
-      .refine((p) => !p.includes('?') && !p.includes('#'), { message: TRACKING_MESSAGES.pathOnly }),
-    at: z.iso.datetime({ offset: true }).optional(),
+    name: z.enum(TRACKING_EVENTS).exclude(['remote_view', 'remote_error']),
+    props: trackingProps.optional(),
+    ...eventFields,
   })
   .superRefine((event, ctx) => {
     // A page view's only property is its referrer class, so no referring URL or other detail is ever stored with it.
@@ -37,8 +45,18 @@ export const trackingEventSchema = z
       }
     }
   });
+
+/*
+ * A remote's view or failure (issue 34) carries exactly its app and release (a failure: its kind and the message's
+ * first line): no stack, nothing else of the page. Counted against the release, never stored as an event.
+ */
+const remoteViewEventSchema = z.object({ name: z.literal('remote_view'), props: remoteViewPropsSchema, ...eventFields });
+const remoteErrorEventSchema = z.object({ name: z.literal('remote_error'), props: remoteErrorPropsSchema, ...eventFields });
+
+export const trackingEventSchema = z.discriminatedUnion('name', [siteEventSchema, remoteViewEventSchema, remoteErrorEventSchema]);
 export type TrackingEvent = z.infer<typeof trackingEventSchema>;
-export type TrackingProps = NonNullable<TrackingEvent['props']>;
+/** The properties of a site event (not a remote's view or failure, whose props are their own). */
+export type TrackingProps = z.infer<typeof trackingProps>;
 
 /** Several events in one request: what the browser's page-view queue sends on leaving the page. */
 export const trackingBatchSchema = z.object({
@@ -50,7 +68,8 @@ export type TrackingBatch = z.infer<typeof trackingBatchSchema>;
 export const trackingRequestSchema = z.union([trackingBatchSchema, trackingEventSchema]);
 
 /**
- * The answer: `recorded` is how many were stored. Events from a crawler, a prefetch or prerender, or a browser that
+ * The answer: `recorded` is how many were stored (a `remote_view` or `remote_error`: counted against its release, which
+ * must be one the server serves or served lately; one of another release is accepted and not counted). Events from a crawler, a prefetch or prerender, or a browser that
  * asks not to be tracked (DNT, GPC) are accepted and not stored.
  */
 export const trackingAcceptedSchema = z.object({ accepted: z.literal(true), recorded: z.number().int().min(0) });

@@ -111,6 +111,20 @@ export const remoteHealthSchema = z.object({
   /** When this instance started serving `version` (ISO time). */
   since: z.string().optional(),
   /**
+   * The served release's page views and errors over the alert window, every instance added up (issue 34): `rate` is
+   * (render + client errors) / page views, null without page views; `failing` when it is at or above the threshold
+   * over enough page views, which makes the whole answer's status `degraded`.
+   */
+  errors: z
+    .object({
+      pageViews: z.number().int().min(0),
+      renderErrors: z.number().int().min(0),
+      clientErrors: z.number().int().min(0),
+      rate: z.number().min(0).nullable(),
+      failing: z.boolean(),
+    })
+    .optional(),
+  /**
    * Releases shared by every instance (DATABASE_URL on PostgreSQL): the shared pointer's release, when it moved, and
    * what each instance that reported lately serves (`self`: the one answering).
    */

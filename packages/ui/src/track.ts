@@ -1,4 +1,6 @@
 import type { TrackingEvent, TrackingEventName, TrackingProps } from '@site/contracts/events';
+// Not @site/contracts/events: its zod schemas would load with the shell on every page.
+import { MAX_REMOTE_ERROR_MESSAGE, RELEASE_LABEL, type RemoteErrorKind } from '@site/contracts/events-rules';
 
 const ENDPOINT = '/api/events';
 const HEADERS = { 'Content-Type': 'application/json' };
@@ -6,7 +8,8 @@ const HEADERS = { 'Content-Type': 'application/json' };
 /** How long recordEvent() waits for the API before letting the visitor go on (the request itself goes on). */
 export const RECORD_EVENT_WAIT_MS = 2000;
 
-const eventOf = (name: TrackingEventName, props?: TrackingProps): TrackingEvent => ({ name, props, path: window.location.pathname, at: new Date().toISOString() });
+// A remote_error's props are checked by reportRemoteError's caller side (its own fields); the server checks every event.
+const eventOf = (name: TrackingEventName, props?: TrackingProps): TrackingEvent => ({ name, props, path: window.location.pathname, at: new Date().toISOString() }) as TrackingEvent;
 const eventBody = (name: TrackingEventName, props?: TrackingProps) => JSON.stringify(eventOf(name, props));
 
 /** Events of track() waiting for the frame after the one that answers the visitor's action (see track). */
@@ -110,5 +113,40 @@ export async function recordEvent(name: TrackingEventName, props?: TrackingProps
     // Analytics must never stop the visitor.
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** At most this many remote errors are reported per page load (a crash loop must not flood the API). */
+export const MAX_REMOTE_ERROR_REPORTS = 5;
+const reportedErrors = new Set<string>();
+
+/** What failed, as the remote_error event names it: the remote's entry, one of its code files, or its render. */
+export function remoteErrorKind(error: unknown): RemoteErrorKind {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'RemoteLoadError') return 'load';
+  // Chromium, Firefox and Safari's words for an import() whose file did not load (a deploy removed it, the network).
+  if (name === 'ChunkLoadError' || /dynamically imported module|Importing a module script failed|Loading (?:CSS )?chunk/i.test(message)) return 'chunk';
+  return 'render';
+}
+
+/**
+ * Reports a remote's failure in this browser (its error boundary caught it, or its code did not load), counted on the
+ * server against the remote and the release the browser runs (issue 34). Sent as a tracking event, with the first line
+ * of the error's message only (never its stack), once per distinct error and at most MAX_REMOTE_ERROR_REPORTS per page
+ * load; nothing when the visitor asked not to be tracked. Never throws.
+ */
+export function reportRemoteError(app: string, release: string, error: unknown): void {
+  try {
+    if (!RELEASE_LABEL.test(release)) return;
+    const kind = remoteErrorKind(error);
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = (text.split('\n', 1)[0] ?? '').slice(0, MAX_REMOTE_ERROR_MESSAGE);
+    const key = `${app}\n${release}\n${kind}\n${message}`;
+    if (reportedErrors.has(key) || reportedErrors.size >= MAX_REMOTE_ERROR_REPORTS) return;
+    reportedErrors.add(key);
+    track('remote_error', { app, release, kind, message });
+  } catch {
+    // Reporting must never break the page.
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorBoundary, ErrorFallback, scrollWhenPresent, startThemeSync, Toasts } from '@site/ui';
 import { usePageViews } from '../features/analytics/hooks/use-page-views';
@@ -6,6 +6,8 @@ import { Footer } from '../features/layout/components/footer';
 import { Header } from '../features/layout/components/header';
 import { useScrollRestoration } from '../features/navigation/hooks/use-scroll-restoration';
 import { RemoteRouter } from '../features/remotes/components/remote-router';
+import { useRemotes } from '../features/remotes/hooks/use-remotes';
+import { findRemote } from '../features/remotes/lib/find-remote';
 
 /** The host: header, footer, theme, toasts, the global crash fallback, and the area a remote renders in. */
 export function App() {
@@ -14,7 +16,17 @@ export function App() {
   // and not the whole page (its INP, e2e/scripts/inp.mjs).
   useEffect(() => startThemeSync(), []);
   useScrollRestoration();
-  usePageViews();
+  // Which remote and release a page is, for the page views counted against each release (issue 34).
+  const remotes = useRemotes((s) => s.remotes);
+  const ownerOf = useCallback(
+    (path: string) => {
+      const name = remotes ? findRemote(remotes, path) : null;
+      const info = name ? remotes?.[name] : undefined;
+      return name && info ? { app: name, release: info.version } : undefined;
+    },
+    [remotes],
+  );
+  usePageViews(undefined, ownerOf);
   // A page opened at /#section scrolls there once the remote has rendered it. Only the address the page was
   // opened at: in-app section links scroll by themselves.
   useEffect(() => {

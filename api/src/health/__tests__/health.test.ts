@@ -30,6 +30,7 @@ describe('GET /api/health', () => {
   });
 
   it('tells an admin session whether each remote’s files and server module load', async () => {
+    const NO_ERRORS = { pageViews: 0, renderErrors: 0, clientErrors: 0, rate: null, failing: false };
     const response = await fetch(`${server.url}/api/health`, { headers: { cookie: await adminCookie(server) } });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -40,10 +41,11 @@ describe('GET /api/health', () => {
       db: 'ok',
       // The fixture has no analysis dist: an absent remote is simply not listed. Only the blog has a server module.
       remotes: {
-        // Served from each dist in place (no release pointer yet), since this server started serving it.
-        marketing: { version: '1.2.3', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String) },
-        blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok', since: expect.any(String) },
-        admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String) },
+        // Served from each dist in place (no release pointer yet), since this server started serving it; no page
+        // views or errors yet in the window.
+        marketing: { version: '1.2.3', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String), errors: NO_ERRORS },
+        blog: { version: '0.9.0', remoteEntry: 'ok', serverEntry: 'ok', since: expect.any(String), errors: NO_ERRORS },
+        admin: { version: '3.0.0', remoteEntry: 'ok', serverEntry: 'none', since: expect.any(String), errors: NO_ERRORS },
       },
       // No page was asked for yet: nothing kept, no ratio.
       renderCache: { hits: 0, staleHits: 0, misses: 0, coalesced: 0, entries: 0, bytes: 0, maxBytes: 64 * 1024 * 1024, hitRatio: null },

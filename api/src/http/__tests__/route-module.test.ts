@@ -22,6 +22,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   webhookRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] },
   adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin'], context: [] },
   releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'] },
+  adminReleaseErrorsRoutes: { config: [], services: ['releaseErrors', 'admin'], context: [] },
 };
 
 /** A whole context whose every part is a marker, to see which ones a module is handed. */

@@ -17,6 +17,8 @@ import { resolvePage, type ResolvedPage } from './resolve-page';
 import type { RouteDataLoaders } from './route-data';
 import type { ShellDocument, ShellPage } from './shell-document';
 import { NO_CACHE } from '../static/static-files';
+import { isBotUserAgent } from '../../events/bot-user-agent';
+import type { RemoteName } from '@site/contracts/manifest';
 
 /*
  * A page of the site, served: resolved once per request (one snapshot of the releases), answered from the render cache
@@ -35,6 +37,18 @@ export interface PageOptions {
   /** Keeps rendered pages (render-cache.ts); without it every request renders. */
   cache?: RenderCache;
   logger?: Logger;
+  /**
+   * Told each page of a remote a visitor got (not a crawler's, nor a prefetch; a page that exists), and each server
+   * render of one that failed or left the remote's area to the browser, with the release that served it
+   * (release-errors/). Must not throw.
+   */
+  releaseCounts?: ReleaseCounter;
+}
+
+/** Counts a remote's pages and failed server renders against its release (release-errors/release-errors-service.ts). */
+export interface ReleaseCounter {
+  pageView(app: RemoteName, release: string): void;
+  renderError(app: RemoteName, release: string): void;
 }
 
 /** What a CDN may do with a public page: keep it a minute, serve it 10 more while it fetches a new one. */
@@ -67,11 +81,15 @@ export async function servePage(ctx: Context, options: PageOptions): Promise<voi
   const tags = cacheable ? pageTags(resolved) : [];
   if (cacheable) {
     const lookup = cache!.lookup(await renderCacheKey(options, page, snapshot, ctx.path));
-    if (lookup.kind === 'fresh') return sendCached(ctx, lookup.page, 'hit');
+    const kept = (cached: CachedPage, how: 'hit' | 'stale' | 'coalesced') => {
+      if (cached.status === 200) countView(ctx, options, resolved);
+      sendCached(ctx, cached, how);
+    };
+    if (lookup.kind === 'fresh') return kept(lookup.page, 'hit');
     if (lookup.kind === 'wait') {
-      if (lookup.stale) return sendCached(ctx, lookup.stale, 'stale');
+      if (lookup.stale) return kept(lookup.stale, 'stale');
       const made = await lookup.render;
-      if (made) return sendCached(ctx, made, 'coalesced');
+      if (made) return kept(made, 'coalesced');
     } else if (ctx.method === 'HEAD') {
       // A HEAD renders nothing: whoever asks next renders it.
       lookup.done(undefined);
@@ -131,6 +149,7 @@ async function renderPage(
     preload: !onServer && ownerEntry ? [ownerEntry] : [],
     styles: onServer && owner ? remoteStyles(owner.styles ?? [], ownerEntry) : [],
   });
+  const counted = head.kind !== 'not-found' && countView(ctx, options, resolved);
   if (!composer || ctx.method === 'HEAD') {
     ctx.body = document.start + document.finish();
     return;
@@ -148,6 +167,8 @@ async function renderPage(
       const body = await composer.compose({ url: ctx.url, notFound: head.kind === 'not-found', page: resolved, shell: page.entry });
       if (!body) return null;
       complete = body.complete;
+      // The remote's area went to the browser (its render threw, took too long, or its module did not load).
+      if (counted && !complete && owner) options.releaseCounts!.renderError(owner.name, owner.version);
       return {
         html: document.finish({ html: body.html, headTags: body.headTags, site: body.site }),
         timing: `ssr;dur=${body.renderMs.toFixed(1)}`,
@@ -161,6 +182,19 @@ async function renderPage(
         leader.done({ status: ctx.status, html, tags, cacheable: keep });
       }),
   );
+}
+
+/**
+ * Counts a page of a remote a visitor got against the release serving it: a GET (a HEAD renders nothing) from a browser
+ * a person uses (isBotUserAgent, as the tracking events; not a prefetch). The manifest's version: the one the remotes map
+ * gives the browser, whose reports name it too. True when counted.
+ */
+function countView(ctx: Context, options: PageOptions, resolved: ResolvedPage): boolean {
+  const owner = resolved.owner?.manifest;
+  if (!options.releaseCounts || !owner || ctx.method !== 'GET') return false;
+  if (isBotUserAgent(ctx.get('User-Agent')) || /\bprefetch\b/i.test(ctx.get('Sec-Purpose') || ctx.get('Purpose'))) return false;
+  options.releaseCounts.pageView(owner.name, owner.version);
+  return true;
 }
 
 /**
@@ -180,6 +214,9 @@ export const RENDER_INPUTS = {
     'header:accept': 'answer: the page or a plain 404, decided before the cache (Vary: Accept)',
     'header:accept-encoding': 'answer: which of the kept bodies is sent (Vary: Accept-Encoding)',
     'header:if-none-match': "answer: 304 when it names the kept page's ETag",
+    'header:user-agent': 'counts only: a crawler\'s page is not counted against the release (releaseCounts)',
+    'header:sec-purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
+    'header:purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
   },
   /** Read from PageOptions. */
   options: {
@@ -190,6 +227,7 @@ export const RENDER_INPUTS = {
     loaders: 'tags: the route data source and its param (dataTags)',
     cache: 'the cache itself',
     logger: 'answer: logs only',
+    releaseCounts: 'answer: counts only (page views and failed renders per release)',
   },
   /** The route data sources a render loads. */
   data: {

@@ -102,6 +102,7 @@ function serveDashboard() {
       deployQueries.push(new URL(request.url).search);
       return HttpResponse.json(recentDeploys);
     }),
+    http.get('/api/admin/release-errors', () => HttpResponse.json({ windowMinutes: 15, threshold: { rate: 0.02, minPageViews: 20 }, releases: [] })),
   );
   return { refreshes: () => refreshes, deployQueries };
 }

@@ -7,13 +7,15 @@ import { DockerPanel } from '../../features/monitoring/components/docker-panel';
 import { HealthSummary } from '../../features/monitoring/components/health-summary';
 import { TrafficPanel } from '../../features/monitoring/components/traffic-panel';
 import { VulnerabilityPanel } from '../../features/monitoring/components/vulnerability-panel';
+import { ReleaseErrorsPanel } from '../../features/release-errors/components/release-errors-panel';
 
-/** /admin/dashboard: how the site is doing (health, visitors, messages, traffic, recent deploys, containers, dependencies). */
+/** /admin/dashboard: how the site is doing (health, errors per release, visitors, messages, traffic, recent deploys, containers, dependencies). */
 export function DashboardScreen() {
   return (
     <div className="space-y-6">
       <AdminPageHeader heading={adminPages.dashboard.heading} lead="The site's health, visitors and messages at a glance." />
       <HealthSummary />
+      <ReleaseErrorsPanel />
       <FunnelPanel />
       <LeadsInbox />
       <TrafficPanel />

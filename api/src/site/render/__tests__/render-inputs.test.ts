@@ -104,7 +104,7 @@ describe('the recorder', () => {
     app.use(async (ctx) => {
       const recorded = recordingContext(ctx, reads);
       // What a careless change to the render could add: each would have to be in the key.
-      recorded.body = `${recorded.get('Accept-Language')} ${recorded.cookies.get('session')} ${recorded.ip} ${recorded.request.headers['user-agent']}`;
+      recorded.body = `${recorded.get('Accept-Language')} ${recorded.cookies.get('session')} ${recorded.ip} ${recorded.request.headers['referer']}`;
       recorded.status = 200;
       recorded.set('X-Test', '1');
     });
@@ -116,7 +116,7 @@ describe('the recorder', () => {
     } finally {
       server.close();
     }
-    expect(undeclared(reads, RENDER_INPUTS.request, ANSWER_SIDE)).toEqual(['cookie:session', 'header:accept-language', 'header:user-agent', 'ip']);
+    expect(undeclared(reads, RENDER_INPUTS.request, ANSWER_SIDE)).toEqual(['cookie:session', 'header:accept-language', 'header:referer', 'ip']);
   });
 });
 

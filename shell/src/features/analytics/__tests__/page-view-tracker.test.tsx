@@ -32,7 +32,7 @@ async function beaconViews(): Promise<[string, unknown][]> {
     expect(blob.type).toBe('application/json');
     return (JSON.parse(await blob.text()) as { events: TrackingEvent[] }).events;
   }));
-  return batches.flat().map((e) => [e.path, e.props?.referrer]);
+  return batches.flat().map((e) => [e.path, (e.props as { referrer?: string } | undefined)?.referrer]);
 }
 
 function Site() {
@@ -309,5 +309,21 @@ describe('referrerClass', () => {
     ['not a url', 'other'],
   ])('%s is %s', (referrer, expected) => {
     expect(referrerClass(referrer, own)).toBe(expected);
+  });
+});
+
+describe('views of a remote’s release', () => {
+  it('a move inside the site to a remote’s page is also a remote_view of its release; the first page is the server’s to count', async () => {
+    const blog = { app: 'blog' as const, release: '2.1.0' };
+    tracker.navigated('/blog', blog);
+    tracker.navigated('/', { app: 'marketing', release: '1.0.0' });
+    tracker.navigated('/blog/a-post', blog);
+    tracker.navigated('/admin/posts', { app: 'admin', release: '3.0.0' });
+    tracker.flush();
+    const events = (await Promise.all(beacon.mock.calls.map(async ([, blob]) => (JSON.parse(await blob.text()) as { events: TrackingEvent[] }).events))).flat();
+    expect(events.filter((e) => e.name === 'remote_view').map((e) => [e.path, e.props])).toEqual([
+      ['/', { app: 'marketing', release: '1.0.0' }],
+      ['/blog/a-post', { app: 'blog', release: '2.1.0' }],
+    ]);
   });
 });

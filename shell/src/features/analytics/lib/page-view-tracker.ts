@@ -1,4 +1,5 @@
 import type { ReferrerClass, TrackingEvent } from '@site/contracts/events';
+import type { RemoteName } from '@site/contracts/manifest';
 // Not @site/contracts/events: its zod schemas would load with the shell on every page.
 import { MAX_TRACKED_PATH } from '@site/contracts/events-rules';
 import { NOT_FOUND_EVENT, sendEvents, trackingAllowed, type NotFoundDetail } from '@site/ui';
@@ -21,12 +22,20 @@ export interface PageViewTracker {
    * The router is now on `pathname` (the first render, hydration, or a client-side navigation). A view is counted
    * only when the path differs from the last one seen: a re-render, StrictMode's second effect, a hydration replay, a
    * #section link or a query change on the same page are not new views; Back or Forward to another page is.
+   * `owner`: the remote whose page it is and the release the browser runs; a move inside the site to it (not the
+   * document's first page, which the server counted) also sends a `remote_view`, counted against that release.
    */
-  navigated(pathname: string): void;
+  navigated(pathname: string, owner?: PageOwner): void;
   /** Sends what is queued now (also done on pagehide, on the tab turning hidden, at the batch size and after a delay). */
   flush(): void;
   /** Stops listening to the page (tests). */
   dispose(): void;
+}
+
+/** The remote that renders a page, and the release of it the browser runs (its remotes map's version). */
+export interface PageOwner {
+  app: RemoteName;
+  release: string;
 }
 
 /** The owner's own pages are not visitors' page views. */
@@ -45,6 +54,7 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
   const flushAfterMs = options.flushAfterMs ?? PAGE_VIEW_FLUSH_MS;
   const queue: TrackingEvent[] = [];
   let lastPath: string | null = null;
+  let lastOwner: PageOwner | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let listening = false;
   /** The path whose page said it was not found (useNotFoundSignal), until the router moves elsewhere. */
@@ -60,7 +70,7 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
   };
   // A page restored from the back/forward cache runs no router code: the visitor came back to it all the same.
   const onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted && lastPath !== null) count(lastPath, 'internal');
+    if (event.persisted && lastPath !== null) count(lastPath, 'internal', lastOwner);
   };
 
   // Only pages that answered are page views: an unknown report, post or path is not counted (nor in Top pages). Its
@@ -71,10 +81,13 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
     if (typeof path !== 'string') return;
     notFoundPath = path;
     const tracked = path.slice(0, MAX_TRACKED_PATH);
-    for (let i = queue.length - 1; i >= 0; i--) {
-      if (queue[i]!.name === 'page_view' && queue[i]!.path === tracked) {
-        queue.splice(i, 1);
-        break;
+    // Its page view and, after a move inside the site, its remote's view (the server counts no 404 either).
+    for (const name of ['page_view', 'remote_view']) {
+      for (let i = queue.length - 1; i >= 0; i--) {
+        if (queue[i]!.name === name && queue[i]!.path === tracked) {
+          queue.splice(i, 1);
+          break;
+        }
       }
     }
   };
@@ -89,29 +102,34 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
     document.addEventListener('visibilitychange', onVisibility);
   }
 
-  function count(path: string, referrer: ReferrerClass) {
+  /** `owner`: a move inside the site to a remote's page, also counted against the remote's release. */
+  function count(path: string, referrer: ReferrerClass, owner?: PageOwner) {
     if (isAdminPath(path) || !trackingAllowed()) return;
     const doc = document as PrerenderingDocument;
     if (doc.prerendering) {
       // Prerendered on a guess (a hovered link, a search result): a view only once the visitor opens it.
-      doc.addEventListener('prerenderingchange', () => count(path, referrer), { once: true });
+      doc.addEventListener('prerenderingchange', () => count(path, referrer, owner), { once: true });
       return;
     }
     listen();
-    queue.push({ name: 'page_view', path: path.slice(0, MAX_TRACKED_PATH), props: { referrer }, at: new Date().toISOString() });
+    const at = new Date().toISOString();
+    queue.push({ name: 'page_view', path: path.slice(0, MAX_TRACKED_PATH), props: { referrer }, at });
+    if (owner) queue.push({ name: 'remote_view', path: path.slice(0, MAX_TRACKED_PATH), props: { app: owner.app, release: owner.release }, at });
     if (queue.length >= batchSize) flush();
     else timer ??= setTimeout(flush, flushAfterMs);
   }
 
   return {
-    navigated(pathname) {
+    navigated(pathname, owner) {
       if (pathname === lastPath) return;
       const first = lastPath === null;
       lastPath = pathname;
+      lastOwner = owner;
       if (pathname === notFoundPath) return;
       notFoundPath = null;
-      // The first view of this document came from document.referrer; every later one is a move inside the site.
-      count(pathname, first ? referrerClass(document.referrer, window.location.origin) : 'internal');
+      // The first view of this document came from document.referrer; every later one is a move inside the site (and
+      // its remote's view: the server saw no request for it).
+      count(pathname, first ? referrerClass(document.referrer, window.location.origin) : 'internal', first ? undefined : owner);
     },
     flush,
     dispose() {

@@ -1,6 +1,6 @@
 import { Suspense, use, useMemo, useState, type ComponentType } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Button, ErrorBoundary, ErrorFallback } from '@site/ui';
+import { Button, ErrorBoundary, ErrorFallback, reportRemoteError } from '@site/ui';
 import { useMarkLive } from '../lib/mark-live';
 import { CLIENT_RENDER_DIGEST, type ServerArea } from '../lib/remote-environment';
 import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
@@ -13,8 +13,11 @@ import { RemoteLoadError, type LoadRemoteApp } from '../lib/remote-loader';
  * On the server (`server`), the same boundaries hold the remote's page element that its server entry rendered,
  * or a hand-over to the browser. In the browser the remote's ./App suspends while it loads, and React keeps the
  * server's HTML of this Suspense boundary on screen until it has loaded, then hydrates it: one tree, no mismatch.
+ *
+ * What the boundary catches (a crash, the remote's entry or one of its code files not loading) is reported with the
+ * remote's name and `version` (the release the remotes map names), counted on the server against that release.
  */
-export function RemoteArea({ name, entry, load, server }: { name: string; entry: string; load?: LoadRemoteApp; server?: ServerArea }) {
+export function RemoteArea({ name, entry, version, load, server }: { name: string; entry: string; version?: string; load?: LoadRemoteApp; server?: ServerArea }) {
   const [attempt, setAttempt] = useState(0);
   const { pathname } = useLocation();
   // One load per attempt (the loader shares it with the preload); Retry makes a new attempt.
@@ -22,6 +25,9 @@ export function RemoteArea({ name, entry, load, server }: { name: string; entry:
   return (
     <ErrorBoundary
       resetKeys={[name, attempt, pathname]}
+      onError={(error) => {
+        if (version) reportRemoteError(name, version, error);
+      }}
       fallback={({ error, reset }) =>
         error instanceof RemoteLoadError ? (
           <RemoteUnavailable onRetry={() => setAttempt((a) => a + 1)} />

@@ -50,5 +50,5 @@ export function RemoteRouter() {
   if (site?.status === 404 && !site.remote && site.path === pathname) return <ShellNotFound />;
   const name = findRemote(remotes, pathname);
   if (!name) return <ShellNotFound />;
-  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} load={environment.load} server={environment.server?.area} />;
+  return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} version={remotes[name]!.version} load={environment.load} server={environment.server?.area} />;
 }

@@ -1,0 +1,125 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+/** What one instance adds to one release's minute (the increments it held since its last flush). */
+export interface ReleaseCountDelta {
+  app: string;
+  release: string;
+  /** The minute's start, ISO 8601 UTC. */
+  bucket: string;
+  pageViews: number;
+  renderErrors: number;
+  clientErrors: number;
+  /** The latest client error message among them, if any. */
+  lastError: string | null;
+}
+
+/** One release's sums over a stretch of minutes. */
+export interface StoredReleaseCounts {
+  app: string;
+  release: string;
+  pageViews: number;
+  renderErrors: number;
+  clientErrors: number;
+}
+
+/**
+ * The per-minute counters of each release (table release_counts, migration 0027), shared by every instance: each adds
+ * its increments with one upsert per row that adds (`page_views = page_views + excluded.page_views`), so two
+ * instances counting the same minute end with the sum, on SQLite and PostgreSQL alike.
+ */
+export interface ReleaseCountsRepository {
+  /** Adds the deltas, in one transaction. */
+  add(deltas: readonly ReleaseCountDelta[]): Promise<void>;
+  /** The sums per app and release of the minutes from `since` (included). */
+  sums(since: string): Promise<StoredReleaseCounts[]>;
+  /** The latest client error message per app and release of the minutes from `since` (apps and releases without one left out). */
+  lastErrors(since: string): Promise<Array<{ app: string; release: string; lastError: string }>>;
+  /** Deletes up to `batch` rows of minutes before `before`; answers how many went. */
+  prune(before: string, batch: number): Promise<number>;
+}
+
+export function createReleaseCountsRepository(db: Kysely<Database>): ReleaseCountsRepository {
+  return {
+    async add(deltas) {
+      if (deltas.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const d of deltas) {
+          await trx
+            .insertInto('release_counts')
+            .values({
+              app: d.app,
+              release: d.release,
+              bucket: d.bucket,
+              page_views: d.pageViews,
+              render_errors: d.renderErrors,
+              client_errors: d.clientErrors,
+              last_error: d.lastError,
+            })
+            .onConflict((oc) =>
+              oc.columns(['app', 'release', 'bucket']).doUpdateSet({
+                page_views: sql`release_counts.page_views + excluded.page_views`,
+                render_errors: sql`release_counts.render_errors + excluded.render_errors`,
+                client_errors: sql`release_counts.client_errors + excluded.client_errors`,
+                last_error: sql`coalesce(excluded.last_error, release_counts.last_error)`,
+              }),
+            )
+            .execute();
+        }
+      });
+    },
+    async sums(since) {
+      const rows = await db
+        .selectFrom('release_counts')
+        .select((eb) => [
+          'app',
+          'release',
+          eb.fn.sum<number | string | bigint>('page_views').as('page_views'),
+          eb.fn.sum<number | string | bigint>('render_errors').as('render_errors'),
+          eb.fn.sum<number | string | bigint>('client_errors').as('client_errors'),
+        ])
+        .where('bucket', '>=', since)
+        .groupBy(['app', 'release'])
+        .execute();
+      return rows.map((r) => ({
+        app: r.app,
+        release: r.release,
+        pageViews: Number(r.page_views),
+        renderErrors: Number(r.render_errors),
+        clientErrors: Number(r.client_errors),
+      }));
+    },
+    async lastErrors(since) {
+      // The newest minute with a message, per app and release: a window of minutes, so a few rows per release at most.
+      const rows = await db
+        .selectFrom('release_counts')
+        .select(['app', 'release', 'bucket', 'last_error'])
+        .where('bucket', '>=', since)
+        .where('last_error', 'is not', null)
+        .orderBy('bucket', 'desc')
+        .execute();
+      const latest = new Map<string, { app: string; release: string; lastError: string }>();
+      for (const r of rows) {
+        const key = `${r.app}\n${r.release}`;
+        if (!latest.has(key)) latest.set(key, { app: r.app, release: r.release, lastError: r.last_error! });
+      }
+      return [...latest.values()];
+    },
+    async prune(before, batch) {
+      return db.transaction().execute(async (trx) => {
+        const keys = await trx.selectFrom('release_counts').select(['app', 'release', 'bucket']).where('bucket', '<', before).limit(batch).execute();
+        if (keys.length === 0) return 0;
+        // Deleted by the minutes found (the primary key's columns): at most `batch` rows, whatever else lies before.
+        for (const bucket of new Set(keys.map((k) => k.bucket))) {
+          const ofBucket = keys.filter((k) => k.bucket === bucket);
+          await trx
+            .deleteFrom('release_counts')
+            .where('bucket', '=', bucket)
+            .where((eb) => eb.or(ofBucket.map((k) => eb.and([eb('app', '=', k.app), eb('release', '=', k.release)]))))
+            .execute();
+        }
+        return keys.length;
+      });
+    },
+  };
+}
