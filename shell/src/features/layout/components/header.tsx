@@ -80,7 +80,13 @@ export function Header() {
       </div>
 
       {menuOpen && (
-        <nav id="mobile-menu" aria-label="Mobile" className="max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-border bg-surface xl:hidden">
+        // Over the page, not in its flow: opening it lays out and paints the menu alone, not the whole page moved down
+        // by its height (most of what a phone spent before showing it).
+        <nav
+          id="mobile-menu"
+          aria-label="Mobile"
+          className="absolute inset-x-0 top-full max-h-[calc(100vh-4rem)] overflow-y-auto border-y border-border bg-surface shadow-lg xl:hidden"
+        >
           <Container className="py-3">
             <ul className="space-y-1">
               {NAV_ITEMS.map((item) => (
