@@ -40,6 +40,9 @@ import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/leases-repository';
 import { createRenderCache } from './site/render/render-cache';
 import { createRemoteRegistry } from './site/releases/remote-registry';
+import { createPreviewTokens, PREVIEW_PARAM } from './site/releases/preview-tokens';
+import { createReleaseChooser } from './site/releases/release-choice';
+import type { AppName } from '@site/contracts/deploys';
 import { createShellDocument } from './site/render/shell-document';
 import { createShellServer } from './site/render/shell-server';
 import { site } from './site/site-handler';
@@ -133,7 +136,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     logger,
     shared: async () => (await shellServer.load())?.shared,
     trustedKeys: config.releaseTrustedKeys,
+    // On PostgreSQL a staged release is in the store: this instance copies it when a preview first asks for it.
+    stagedCopy: (name, version) => releaseSync?.stagedCopy(name, version) ?? Promise.resolve(),
   });
+  // Preview links of staged releases (issue 34): signed with PREVIEW_SECRET (configuration, never the database).
+  if (!config.previewSecret) logger.info('PREVIEW_SECRET is not set: preview links of staged releases work on this instance until it restarts');
+  const previews = createPreviewTokens({ secret: config.previewSecret, clock });
+  const chooseReleases = createReleaseChooser({ previews });
+  /** A staged release's preview link: the app's first page of the served manifest (else the home page), with a token. */
+  const previewLink = async (app: AppName, version: string): Promise<string | undefined> => {
+    if (app === 'shell') return undefined;
+    const manifest = (await remotes.snapshot()).manifests.find((m) => m.name === app);
+    const page = manifest?.routes.find((route) => !route.includes(':') && !route.includes('*')) ?? '/';
+    return `${config.publicOrigin}${page}?${PREVIEW_PARAM}=${previews.issue(app, version).token}`;
+  };
   // Which shell release this instance serves, and since when (health, and each instance's report on PostgreSQL).
   let shellServed: { version: string | null; since: string } | undefined;
   const servedShell = async () => {
@@ -199,6 +215,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     // This instance copies a shared release at once (the others when PostgreSQL tells them).
     switched: () => void releaseSync?.sync(),
     record: (entry) => services.deployLog.record(entry),
+    previewLink,
     deployedBy: (app, versions) => services.deployLog.deployedBy(app, versions),
     alert: ({ title, message, key }) => services.admin.alerts.notify({ type: 'deployment', severity: 'high', title, message, key, cooldownMs: 0 }),
     logger,
@@ -312,6 +329,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       composer,
       logger,
       ...(config.renderCacheBytes ? { cache: renderCache } : {}),
+      // A browser with a preview link's cookie gets the staged release it previews (site/releases/release-choice.ts).
+      chooseReleases,
+      previews,
       // Every page of a remote and every failed server render, against the release that served it (release-errors/).
       ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
     }),

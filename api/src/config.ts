@@ -136,6 +136,11 @@ export interface Config {
   releaseErrorWindowMinutes?: number;
   releaseErrorCounting?: boolean;
   /**
+   * PREVIEW_SECRET: signs the preview links of staged releases (HMAC-SHA256; issue 34). Unset: a random secret of the
+   * process, so links work on this instance until it restarts. Optional so configs built by hand (tests) need not name it.
+   */
+  previewSecret?: string;
+  /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
    */
@@ -279,6 +284,11 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  PREVIEW_SECRET: z
+    .string()
+    .min(32, { message: 'Must be at least 32 characters (e.g. openssl rand -hex 32)' })
+    .max(512)
+    .optional(),
   METRICS_TOKEN: z
     .string()
     .min(16, { message: 'Must be at least 16 characters (e.g. openssl rand -hex 32)' })
@@ -368,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseErrorWindowMinutes: e.RELEASE_ERROR_WINDOW_MINUTES,
     releaseErrorCounting: e.RELEASE_ERROR_COUNTING === 'on',
     metricsToken: e.METRICS_TOKEN,
+    previewSecret: e.PREVIEW_SECRET,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,
   };

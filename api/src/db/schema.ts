@@ -54,7 +54,8 @@ export interface LeasesTable {
 /** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/releases/release-store.ts). */
 export interface ReleaseTables {
   release_blobs: { hash: string; size: number; content: string };
-  releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string };
+  /** `staged_at`: uploaded staged, not promoted (0028); null once served. */
+  releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string; staged_at: string | null };
   release_pointers: { remote: string; version: string; since: string; stack: string; log: string };
   release_instances: { instance: string; remote: string; version: string | null; since: string | null; problem: string | null; reported_at: string };
   /** migrations/0023-deploys.ts */

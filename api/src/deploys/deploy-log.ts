@@ -88,7 +88,7 @@ export function createDeployLog(db: Kysely<Database>, clock: () => Date = () => 
         .selectFrom('deploy_log')
         .select(['version', 'by', 'at'])
         .where('app', '=', app)
-        .where('action', '=', 'deploy')
+        .where('action', 'in', ['deploy', 'stage'])
         .where('result', '=', 'ok')
         .where('version', 'in', [...versions].slice(0, 500))
         .orderBy('at', 'asc')

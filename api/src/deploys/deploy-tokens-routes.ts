@@ -17,7 +17,7 @@ const TOKEN_NOT_FOUND = errorResponse('No live deploy token has this id.', error
  * Deploys in the admin panel (the Deploys screen, issue 33): the deploy tokens a team's CI deploys with (the token is
  * in the answer that created it, and nowhere after), and the deploy log, newest first.
  */
-export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin'] }, (endpoint) => [
+export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases'] }, (endpoint) => [
   endpoint({
     method: 'get',
     path: '/api/admin/deploy-tokens',
@@ -82,7 +82,8 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
     path: '/api/admin/deploys',
     tag: 'Admin',
     auth: 'admin',
-    summary: 'The deploy log: every deploy, rollback and refusal, newest first, a page at a time',
+    summary: 'The deploy log: every deploy, staged upload, promotion, rollback and refusal, newest first, a page at a time',
+    description: 'A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.',
     query: { schema: deployLogQuerySchema, emptyAsAbsent: true },
     responses: {
       200: {
@@ -110,6 +111,20 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
       },
       400: errorResponse('A bad app, limit or cursor.', error('invalid_cursor', INVALID_DEPLOY_CURSOR)),
     },
-    handle: ({ query }, { services }) => services.deployLog.page(query),
+    async handle({ query }, { services }) {
+      const page = await services.deployLog.page(query);
+      // Each staged release still staged, once per page (its newest entry), with a link of its own.
+      const links = new Map<string, Promise<string | null>>();
+      const entries = await Promise.all(
+        page.entries.map(async (entry) => {
+          if (entry.action !== 'stage' || entry.result !== 'ok' || !entry.version) return entry;
+          const key = `${entry.app}@${entry.version}`;
+          if (!links.has(key)) links.set(key, services.releases.previewUrl(entry.app, entry.version));
+          const previewUrl = await links.get(key)!;
+          return previewUrl ? { ...entry, previewUrl } : entry;
+        }),
+      );
+      return { ...page, entries };
+    },
   }),
 ]);

@@ -23,10 +23,15 @@ export interface DeployOptions {
   skipLoadCheck?: boolean;
   /** Told what became of the served build on a first deploy. */
   keptDist?: (notice: KeptDistNotice) => void;
+  /**
+   * Stored and checked like any deploy (format, shell fit, signature, server module), served to no one: a browser
+   * with its preview link sees it (issue 34) until it is promoted.
+   */
+  stage?: boolean;
 }
 
 export interface ReleaseDeployer {
-  /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one. */
+  /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one (or stores it staged). */
   deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: DeployOptions): Promise<ReleaseChange>;
   /** Serves `version`, else the release below the served one. */
   rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist'>): Promise<ReleaseChange>;
@@ -37,6 +42,10 @@ export interface ReleaseDeployer {
    * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
    */
   importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: AppName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;
+  /** Serves a staged release to everyone, checked again as it will be served now (the rollback stack gains it). */
+  promote(app: AppName, actor: DeployActor, options: { version: string; skipLoadCheck?: boolean }): Promise<ReleaseChange>;
+  /** A fresh preview link of `app`'s release `version` while it is staged, else null. */
+  previewUrl(app: AppName, version: string): Promise<string | null>;
   /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */
   refuse(app: AppName, actor: DeployActor, message: string): Promise<never>;
   /** What is stored of `app`, which is served, since when and by whom. */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { APP_NAMES, appReleasesSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
+import { APP_NAMES, appReleasesSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
 import { RELEASE_NAME } from '../site/releases/release-format';
@@ -39,7 +39,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
     services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
     ctx: Context,
     app: AppName,
-    action: 'deploy' | 'rollback' | null,
+    action: 'deploy' | 'rollback' | 'stage' | 'promote' | null,
   ): Promise<{ by: string; from: string }> {
     const from = addressOf(ctx);
     try {
@@ -68,18 +68,28 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         `Refused before anything is written: a path with \`..\`, an absolute path, a link, more than ${RELEASE_TARBALL_LIMITS.maxFiles} files or more than ${RELEASE_TARBALL_LIMITS.maxBytes / 1024 / 1024} MB expanded.`,
         'Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds.',
         'The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…).',
+        `With \`?stage=1\` it is stored and checked the same way but served to no one: the answer's \`previewUrl\` opens the site with it for that browser only (a signed link, valid ${PREVIEW_LINK_HOURS} hours), and \`POST /api/releases/{app}/promote\` serves it to everyone.`,
       ].join(' '),
       params: APP,
-      query: { schema: z.object({ version: z.string().regex(RELEASE_NAME, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }) },
+      query: {
+        schema: z.object({
+          version: z.string().regex(RELEASE_NAME, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional(),
+          stage: z.enum(['1', 'true'], { message: 'stage is 1 (or true) to upload the release staged; leave it out to serve it.' }).optional().describe('1: store and check it, serve it to no one (a preview link shows it)'),
+        }),
+      },
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
       body: { kind: 'stream', maxBytes: 64 * 1024 * 1024, schema: z.string().describe('A .tar.gz of the built folder'), contentType: 'application/gzip' },
       responses: {
-        201: { description: 'Checked and served: the release, what it replaced and what was checked.', body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } } },
+        201: {
+          description: 'Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked.',
+          body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } },
+        },
         400: REFUSED,
         409: errorResponse('A release of that name exists already, or another deploy of the app is under way.', error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.')),
       },
       async handle({ params, query, body }, { services }, ctx) {
-        const actor = await authorise(services as never, ctx, params.app, 'deploy');
+        const stage = query.stage !== undefined;
+        const actor = await authorise(services as never, ctx, params.app, stage ? 'stage' : 'deploy');
         const app = params.app;
         let files: Map<string, Buffer>;
         try {
@@ -89,7 +99,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           // Recorded and alerted like any refusal (the deployer's), with nothing written.
           return services.releases.refuse(app, actor, `the archive was refused: ${failure.message}`);
         }
-        return services.releases.deploy(app, files, actor, { version: query.version });
+        return services.releases.deploy(app, files, actor, { version: query.version, stage });
       },
     }),
     endpoint({
@@ -124,6 +134,28 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       async handle({ params, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, 'rollback');
         return services.releases.rollback(params.app, actor, { version: body.version });
+      },
+    }),
+    endpoint({
+      method: 'post',
+      path: '/api/releases/:app/promote',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: 'Serve a staged release to everyone',
+      description:
+        'The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since) and becomes the served one on every instance: a rollback returns to the release served before it.',
+      params: APP,
+      rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
+      body: { schema: promoteRequestSchema, example: { version: '1.4.0' } },
+      responses: {
+        200: { description: 'Served to everyone.', body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } } },
+        400: REFUSED,
+        404: errorResponse('No staged release of the app has that name.', error('release_not_found', 'no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
+        409: errorResponse('That release is served already or is not a staged one, or another deploy of the app is under way.', error('not_staged', 'release 1.3.2 of blog is not staged: serve it again with POST /api/releases/blog/rollback')),
+      },
+      async handle({ params, body }, { services }, ctx) {
+        const actor = await authorise(services as never, ctx, params.app, 'promote');
+        return services.releases.promote(params.app, actor, { version: body.version });
       },
     }),
   ];

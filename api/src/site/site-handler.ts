@@ -4,8 +4,14 @@ import { sendRemoteFile } from './static/remote-files';
 import { robotsTxt } from './static/robots';
 import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static/static-files';
 import { servePage, type PageOptions } from './render/render-page';
-/** The site's parts: its pages (render/render-page.ts), the releases, the shell's files. */
-export type SiteOptions = PageOptions;
+import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
+import type { PreviewTokens } from './releases/preview-tokens';
+import { SERVED_RELEASES } from './releases/release-choice';
+/** The site's parts: its pages (render/render-page.ts), the releases, the shell's files, and preview links. */
+export type SiteOptions = PageOptions & {
+  /** Reads preview links (`?preview=<token>`, issue 34); without it a link is an ordinary query string. */
+  previews?: PreviewTokens;
+};
 
 const MFE_PATH = /^\/mfe\/([^/]+)(\/.*)?$/;
 
@@ -25,10 +31,17 @@ export function site(options: SiteOptions) {
       return;
     }
 
+    // A preview link, or the banner's link out of the preview: sets or clears the cookie, then the page without it.
+    if (options.previews && answerPreviewLink(ctx, options.previews, options.logger)) return;
+
+    // Which release of each remote this browser gets (release-choice.ts): the served ones, or a staged one it previews.
+    const choice = options.chooseReleases?.(ctx) ?? SERVED_RELEASES;
+
     if (ctx.path === '/remotes.json') {
-      const { map } = await options.remotes.snapshot();
+      const { snapshot } = await options.remotes.snapshotFor(choice);
       ctx.set('Cache-Control', NO_CACHE);
-      ctx.body = map;
+      if (choice !== SERVED_RELEASES) answerPrivately(ctx, Boolean(choice.preview));
+      ctx.body = snapshot.map;
       return;
     }
 
@@ -45,7 +58,10 @@ export function site(options: SiteOptions) {
       // A remote's index.html is its standalone preview page (vite preview), not part of the site.
       if (safeJoin('/preview-check', mfe[2] ?? '/')?.relative === 'index.html') return plainNotFound(ctx);
       // The served release (server modules excluded); hashed assets of earlier releases for tabs still open on them.
-      const served = REMOTE_NAMES.includes(name) && (await sendRemoteFile(ctx, options.remotes, name, mfe[2] ?? '/'));
+      const chosen = REMOTE_NAMES.includes(name) ? choice.overrides[name]?.version : undefined;
+      const served = REMOTE_NAMES.includes(name) && (await sendRemoteFile(ctx, options.remotes, name, mfe[2] ?? '/', chosen));
+      // A cookie that grants nothing any more is taken out with the next answer.
+      if (choice.clearCookie) setPreviewCookie(ctx, null);
       if (!served) plainNotFound(ctx);
       return;
     }
@@ -65,7 +81,7 @@ export function site(options: SiteOptions) {
       return;
     }
 
-    await servePage(ctx, options);
+    await servePage(ctx, options, choice);
   };
 }
 

@@ -56,7 +56,8 @@ export const deployLogEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   app: appNameSchema,
-  action: z.enum(['deploy', 'rollback']),
+  /** `stage`: stored, checked and signed, served to no one (a preview link shows it); `promote`: a staged release served. */
+  action: z.enum(['deploy', 'rollback', 'stage', 'promote']),
   /** The release it was about (null when refused before one was named). */
   version: z.string().nullable(),
   /** What was served before (a deploy or rollback that went through). */
@@ -68,6 +69,11 @@ export const deployLogEntrySchema = z.object({
   from: z.string().nullable(),
   /** Why it was refused or failed, in full. */
   message: z.string().nullable(),
+  /**
+   * A staged release still staged: its preview link (a fresh one, valid PREVIEW_LINK_HOURS), which opens the site with
+   * it for that browser only. Absent otherwise.
+   */
+  previewUrl: z.string().optional(),
 });
 export type DeployLogEntry = z.infer<typeof deployLogEntrySchema>;
 
@@ -91,6 +97,8 @@ export const appReleasesSchema = z.object({
       current: z.boolean(),
       /** Who deployed it, when the log says. */
       by: z.string().nullable(),
+      /** Uploaded staged and not promoted: served to no one but a browser with its preview link. */
+      staged: z.boolean(),
     }),
   ),
 });
@@ -99,12 +107,23 @@ export type AppReleases = z.infer<typeof appReleasesSchema>;
 /** POST /api/releases/{app}/rollback */
 export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
 
-/** 201 of a deploy, 200 of a rollback. */
+/** POST /api/releases/{app}/promote: the staged release to serve to everyone. */
+export const promoteRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.') }).strict();
+
+/** How long a preview link (and the cookie it sets) lasts. */
+export const PREVIEW_LINK_HOURS = 24;
+
+/** 201 of a deploy, 200 of a rollback or a promotion. */
 export const releaseChangeSchema = z.object({
   app: appNameSchema,
   version: z.string(),
+  /** What was served before (a staged upload: what stays served). */
   previous: z.string().nullable(),
-  /** What was checked before the switch. */
+  /** What was checked before the switch (or before it was stored, staged). */
   checked: z.array(z.string()),
+  /** Uploaded with `?stage=1`: stored and checked, served to no one. */
+  staged: z.boolean().optional(),
+  /** A staged upload's preview link: opens the site with this release for that browser only (PREVIEW_LINK_HOURS). */
+  previewUrl: z.string().optional(),
 });
 export type ReleaseChange = z.infer<typeof releaseChangeSchema>;

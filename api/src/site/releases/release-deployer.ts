@@ -46,11 +46,13 @@ import {
   readShellBuiltWith,
   releaseDir,
   remoteDir,
+  STAGED_DIR,
+  stagedDir,
   writeAtomically,
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
-import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease } from './release-store';
+import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
 
 // What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
 export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
@@ -78,18 +80,27 @@ interface History {
 interface ReleaseBackend {
   /** Runs `work` while holding the app's deploy lock (one deploy or rollback of an app at a time, across processes). */
   locked<T>(app: AppName, work: (store: LockedStore) => Promise<T>): Promise<T>;
-  list(app: AppName): Promise<{ pointer: { version: string; since: string; history: History } | null; releases: Array<{ version: string; createdAt: string; files: number }> }>;
+  /** Whether `version` of `app` is a staged release (cheap: one stat, or one row). */
+  isStaged(app: AppName, version: string): Promise<boolean>;
+  list(app: AppName): Promise<{ pointer: { version: string; since: string; history: History } | null; releases: Array<{ version: string; createdAt: string; files: number; staged: boolean }> }>;
 }
 
 interface LockedStore {
   pointer(): Promise<{ version: string; history: History } | null>;
   /** The history, also where no pointer names a release (an emptied `current` that a rollback to a version repairs). */
   history(): Promise<History>;
+  /** Whether a release, staged or not, has that name (a name never changes what it holds). */
   taken(version: string): Promise<boolean>;
-  /** The files of a stored release, or null when none has that name. */
+  /** The files of a stored release (not a staged one), or null when none has that name. */
   files(version: string): Promise<Map<string, Buffer> | null>;
   /** Stores a checked release (its folder `checked`, its files) under `version`; nothing is served yet. */
   store(version: string, checked: string, files: ReadonlyMap<string, Buffer>, createdAt: Date): Promise<void>;
+  /** Stores a checked release staged: served to no one but a preview (issue 34). */
+  stage(version: string, checked: string, files: ReadonlyMap<string, Buffer>, createdAt: Date): Promise<void>;
+  /** The files of a staged release, or null when no staged release has that name. */
+  staged(version: string): Promise<Map<string, Buffer> | null>;
+  /** A staged release, checked again in `checked`, becomes a release like any other (the pointer is moved after). */
+  unstage(version: string, checked: string, createdAt: Date): Promise<void>;
   /** Makes `version` the served one, with `history`. */
   point(version: string, history: History): Promise<void>;
 }
@@ -176,10 +187,26 @@ function localBackend(siteRoot: string): ReleaseBackend {
               return version ? { version, history: await localHistory(app) } : null;
             },
             history: () => localHistory(app),
-            taken: (version) => exists(releaseDir(siteRoot, app, version)),
+            taken: async (version) => (await exists(releaseDir(siteRoot, app, version))) || (await exists(stagedDir(siteRoot, app, version))),
             async files(version) {
               if (!RELEASE_NAME.test(version) || !(await exists(releaseDir(siteRoot, app, version)))) return null;
               return readFolder(releaseDir(siteRoot, app, version));
+            },
+            async stage(version, checked, _files, createdAt) {
+              // staged/ beside releases/: nothing that reads releases/ (serving order, earlier chunks) can name it.
+              await mkdir(path.dirname(stagedDir(siteRoot, app, version)), { recursive: true });
+              await rename(checked, stagedDir(siteRoot, app, version));
+              await utimes(stagedDir(siteRoot, app, version), createdAt, createdAt);
+            },
+            async staged(version) {
+              if (!RELEASE_NAME.test(version) || !(await exists(stagedDir(siteRoot, app, version)))) return null;
+              return readFolder(stagedDir(siteRoot, app, version));
+            },
+            async unstage(version, checked, createdAt) {
+              // What was checked again is what is served; the staged copy goes (its previews end).
+              await rename(checked, releaseDir(siteRoot, app, version));
+              await utimes(releaseDir(siteRoot, app, version), createdAt, createdAt);
+              await rm(stagedDir(siteRoot, app, version), { recursive: true, force: true });
             },
             async store(version, checked, _files, createdAt) {
               // The checked folder is renamed into place: what was checked is what is served.
@@ -200,16 +227,24 @@ function localBackend(siteRoot: string): ReleaseBackend {
       tails.set(app, run);
       return run;
     },
+    isStaged: (app, version) => exists(stagedDir(siteRoot, app, version)),
     async list(app) {
       const version = (await readFile(path.join(dirOf(app), POINTER_FILE), 'utf8').catch(() => '')).trim();
       const since = version ? (await stat(path.join(dirOf(app), POINTER_FILE))).mtime.toISOString() : '';
-      const releases: Array<{ version: string; createdAt: string; files: number }> = [];
+      const releases: Array<{ version: string; createdAt: string; files: number; staged: boolean }> = [];
       const entries = await readdir(path.join(dirOf(app), RELEASES_DIR), { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
         if (!entry.isDirectory() || !RELEASE_NAME.test(entry.name)) continue;
         const dir = path.join(dirOf(app), RELEASES_DIR, entry.name);
         const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
-        releases.push({ version: entry.name, createdAt: (await stat(dir)).mtime.toISOString(), files });
+        releases.push({ version: entry.name, createdAt: (await stat(dir)).mtime.toISOString(), files, staged: false });
+      }
+      const staged = await readdir(path.join(dirOf(app), STAGED_DIR), { withFileTypes: true }).catch(() => []);
+      for (const entry of staged) {
+        if (!entry.isDirectory() || !RELEASE_NAME.test(entry.name)) continue;
+        const dir = path.join(dirOf(app), STAGED_DIR, entry.name);
+        const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+        releases.push({ version: entry.name, createdAt: (await stat(dir)).mtime.toISOString(), files, staged: true });
       }
       releases.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
       return { pointer: version ? { version, since, history: await localHistory(app) } : null, releases };
@@ -234,7 +269,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
           taken: async (version) => (await readStoredRelease(trx, app, version)) !== null,
           async files(version) {
             const release = await readStoredRelease(trx, app, version);
-            if (!release) return null;
+            if (!release || release.stagedAt !== null) return null;
             const blobs = await readBlobs(trx, Object.values(release.files));
             return new Map(Object.entries(release.files).map(([file, hash]) => [file, blobs.get(hash)!]));
           },
@@ -244,12 +279,29 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
             // Each instance copies it from the store (release-sync.ts); the checked folder was only for the checks.
             await rm(checked, { recursive: true, force: true });
           },
+          async stage(version, checked, files, createdAt) {
+            const manifest = JSON.parse(files.get(manifestFile(app))!.toString('utf8')) as never;
+            await storeRelease(trx, { remote: app, version, manifest: { ...(manifest as object), version } as never, files, staged: true }, createdAt);
+            // An instance copies it when a preview asks for it (release-sync.ts stagedCopy).
+            await rm(checked, { recursive: true, force: true });
+          },
+          async staged(version) {
+            const release = await readStoredRelease(trx, app, version);
+            if (!release || release.stagedAt === null) return null;
+            const blobs = await readBlobs(trx, Object.values(release.files));
+            return new Map(Object.entries(release.files).map(([file, hash]) => [file, blobs.get(hash)!]));
+          },
+          async unstage(version, checked) {
+            await unstageRelease(trx, app, version);
+            await rm(checked, { recursive: true, force: true });
+          },
           async point(version, history) {
             await movePointer(trx, app, { version, stack: history.stack, log: history.log }, new Date());
           },
         }),
       );
     },
+    isStaged: async (app, version) => ((await readStoredRelease(db, app, version))?.stagedAt ?? null) !== null,
     async list(app) {
       const [pointer, releases] = await Promise.all([readSharedPointer(db, app), listStoredReleases(db, app)]);
       return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: { stack: pointer.stack, log: pointer.log } } : null, releases };
@@ -276,6 +328,8 @@ export function createReleaseDeployer(options: {
   switched?: (app: AppName) => void;
   /** Where the caller finds the list of an app's releases, named in refusals (default: the HTTP endpoint). */
   listedBy?: (app: AppName) => string;
+  /** A preview link of a staged release (site/releases/preview-tokens.ts); absent: staged releases have none. */
+  previewLink?: (app: AppName, version: string) => Promise<string | undefined>;
   logger: Logger;
   clock: () => Date;
 }): ReleaseDeployer {
@@ -385,7 +439,7 @@ export function createReleaseDeployer(options: {
   /** Records the outcome (and alerts on a refusal or failure), then answers or rethrows. */
   async function recorded<T extends ReleaseChange>(
     app: AppName,
-    action: 'deploy' | 'rollback',
+    action: 'deploy' | 'rollback' | 'stage' | 'promote',
     actor: DeployActor,
     version: () => string | null,
     work: () => Promise<T>,
@@ -393,7 +447,8 @@ export function createReleaseDeployer(options: {
     try {
       const change = await work();
       await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message: null });
-      logger.info({ app, action, version: change.version, previous: change.previous, by: actor.by, from: actor.from }, `${app} ${action}: now serving ${change.version}`);
+      const outcome = action === 'stage' ? `${change.version} stored staged, served to no one (still serving ${change.previous ?? 'nothing'})` : `now serving ${change.version}`;
+      logger.info({ app, action, version: change.version, previous: change.previous, by: actor.by, from: actor.from }, `${app} ${action}: ${outcome}`);
       options.switched?.(app);
       return change;
     } catch (error) {
@@ -476,14 +531,21 @@ export function createReleaseDeployer(options: {
       return results;
     },
 
-    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist } = {}) {
+    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage } = {}) {
       let named: string | null = asked ?? null;
-      return recorded(app, 'deploy', actor, () => named, () =>
+      return recorded(app, stage ? 'stage' : 'deploy', actor, () => named, () =>
         backend.locked(app, async (store) => {
           const version = await pickVersion(app, files, asked, (v) => store.taken(v));
           named = version;
+          // Staged or not, checked the same (format, shell fit, signature, server module): only then stored.
           const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck);
           try {
+            if (stage) {
+              const pointer = await store.pointer();
+              await store.stage(version, dir, files, options.clock());
+              const previewUrl = await options.previewLink?.(app, version);
+              return { app, version, previous: pointer?.version ?? null, checked, staged: true, ...(previewUrl ? { previewUrl } : {}) };
+            }
             const pointer = await store.pointer();
             const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
             const now = options.clock();
@@ -538,6 +600,7 @@ export function createReleaseDeployer(options: {
           }
           if (target === current) throw new ConflictError(`${app} already serves ${target}`, { code: 'already_served' });
           if (!RELEASE_NAME.test(target)) throw new ReleaseRefusedError(`${JSON.stringify(target.slice(0, 100))} is not a release name`);
+          if (await store.staged(target)) throw new ConflictError(`release ${target} of ${app} is staged: serve it with POST /api/releases/${app}/promote`, { code: 'not_served_yet' });
           const files = await store.files(target);
           if (!files) throw new NotFoundError(`no release of ${app} is named ${target} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
           // Checked again as it will be served now (the shell or the trusted keys may have changed since).
@@ -549,6 +612,39 @@ export function createReleaseDeployer(options: {
           const now = options.clock();
           await store.point(target, { stack: nextStack, log: [...history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: current, by: actor.by }] });
           return { app, version: target, previous: current, checked };
+        }),
+      );
+    },
+
+    promote(app, actor, { version, skipLoadCheck }) {
+      return recorded(app, 'promote', actor, () => version, () =>
+        backend.locked(app, async (store) => {
+          const pointer = await store.pointer();
+          const files = await store.staged(version);
+          if (!files) {
+            if (pointer?.version === version) throw new ConflictError(`${app} already serves ${version}`, { code: 'already_served' });
+            if (await store.taken(version)) {
+              throw new ConflictError(`release ${version} of ${app} is not staged: serve it again with POST /api/releases/${app}/rollback`, { code: 'not_staged' });
+            }
+            throw new NotFoundError(`no staged release of ${app} is named ${version} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
+          }
+          // Checked again as it will be served now (the shell or the trusted keys may have changed since it was staged).
+          const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck).catch((error: unknown) => {
+            if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot promote ${version}: ${error.message}`);
+            throw error;
+          });
+          try {
+            const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : await store.history();
+            const now = options.clock();
+            await store.unstage(version, dir, now);
+            if (pointer && history.stack.at(-1) !== pointer.version) history.stack.push(pointer.version);
+            history.stack.push(version);
+            history.log.push({ at: now.toISOString(), action: 'promote', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}) });
+            await store.point(version, history);
+            return { app, version, previous: pointer?.version ?? null, checked };
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
         }),
       );
     },
@@ -566,6 +662,11 @@ export function createReleaseDeployer(options: {
         served: pointer ? { version: pointer.version, since: pointer.since, by: by.get(pointer.version) ?? null } : null,
         releases: shown.map((release) => ({ ...release, current: release.version === pointer?.version, by: by.get(release.version) ?? null })),
       };
+    },
+
+    async previewUrl(app, version) {
+      if (!options.previewLink) return null;
+      return RELEASE_NAME.test(version) && (await backend.isStaged(app, version)) ? ((await options.previewLink(app, version)) ?? null) : null;
     },
 
     async history(app) {

@@ -8,6 +8,9 @@
  *   mfe-<name>/history.json          { stack: [versions, oldest first], log: [...] } for rollback
  *   mfe-<name>/current               the served version (one line), swapped by write-temp-then-rename, after history
  *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
+ *   mfe-<name>/staged/<version>/     a release uploaded staged (issue 34): served to no one but a browser with its
+ *                                    preview link, until promoted (then moved to releases/). Nothing that reads
+ *                                    releases/ (the serving order, earlier releases' chunks, the release sync) sees it.
  */
 import { open, readFile, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -25,6 +28,8 @@ import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signat
 // Over HTTP, `npm run deploy -- <app> --to <url>` sends the build as a .tar.gz (release-tarball.ts reads it on the server).
 export { packReleaseTarball } from './release-tarball';
 export const RELEASES_DIR = 'releases';
+/** Staged releases (uploaded with `--stage` / `?stage=1`): beside releases/, never one of them until promoted. */
+export const STAGED_DIR = 'staged';
 export const POINTER_FILE = 'current';
 export const HISTORY_FILE = 'history.json';
 export const MANIFEST_FILE = 'mfe-manifest.json';
@@ -44,6 +49,7 @@ export type AppName = 'shell' | RemoteName;
 /** An app's folder below SITE_ROOT: `shell/`, `mfe-<remote>/` (its releases/, current, history.json and dist/). */
 export const remoteDir = (siteRoot: string, name: AppName) => path.join(siteRoot, name === 'shell' ? 'shell' : `mfe-${name}`);
 export const releaseDir = (siteRoot: string, name: AppName, version: string) => path.join(remoteDir(siteRoot, name), RELEASES_DIR, version);
+export const stagedDir = (siteRoot: string, name: AppName, version: string) => path.join(remoteDir(siteRoot, name), STAGED_DIR, version);
 export const distDir = (siteRoot: string, name: AppName) => path.join(remoteDir(siteRoot, name), 'dist');
 
 /**

@@ -48,6 +48,8 @@ export interface StoredRelease {
   manifest: MfeManifest;
   files: FileHashes;
   createdAt: string;
+  /** Uploaded staged and not promoted (issue 34): served to no one but a browser with its preview link. */
+  stagedAt: string | null;
 }
 
 /** One instance's report of what it serves of a remote (the services' description of it). */
@@ -82,13 +84,25 @@ export async function readStoredRelease(db: Db, remote: AppName, version: string
     manifest: JSON.parse(row.manifest) as MfeManifest,
     files: JSON.parse(row.files) as FileHashes,
     createdAt: row.created_at,
+    stagedAt: row.staged_at ?? null,
   };
 }
 
 /** Every stored release of a remote, newest first. */
-export async function listStoredReleases(db: Db, remote: AppName): Promise<Array<{ version: string; createdAt: string; files: number }>> {
-  const rows = await db.selectFrom('releases').select(['version', 'created_at', 'files']).where('remote', '=', remote).orderBy('created_at', 'desc').execute();
-  return rows.map((row) => ({ version: row.version, createdAt: row.created_at, files: Object.keys(JSON.parse(row.files) as object).length }));
+export async function listStoredReleases(db: Db, remote: AppName): Promise<Array<{ version: string; createdAt: string; files: number; staged: boolean }>> {
+  const rows = await db.selectFrom('releases').select(['version', 'created_at', 'files', 'staged_at']).where('remote', '=', remote).orderBy('created_at', 'desc').execute();
+  return rows.map((row) => ({ version: row.version, createdAt: row.created_at, files: Object.keys(JSON.parse(row.files) as object).length, staged: row.staged_at !== null }));
+}
+
+/** Every staged release of every app (issue 34): what an instance may keep a copy of for previews. */
+export async function listStagedReleases(db: Db): Promise<Array<{ remote: AppName; version: string }>> {
+  const rows = await db.selectFrom('releases').select(['remote', 'version']).where('staged_at', 'is not', null).execute();
+  return rows.map((row) => ({ remote: row.remote as AppName, version: row.version }));
+}
+
+/** A staged release promoted: from now on a release like any other (the caller moves the pointer to it). */
+export async function unstageRelease(trx: Transaction<Database>, remote: AppName, version: string): Promise<void> {
+  await trx.updateTable('releases').set({ staged_at: null }).where('remote', '=', remote).where('version', '=', version).execute();
 }
 
 /** The bytes of the given hashes, checked against their names (a corrupted row is an error, not a file). */
@@ -126,7 +140,7 @@ export async function releaseTransaction<T>(db: Kysely<Database>, remote: AppNam
  */
 export async function storeRelease(
   trx: Transaction<Database>,
-  release: { remote: AppName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer> },
+  release: { remote: AppName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer>; staged?: boolean },
   now: Date,
 ): Promise<{ digest: string; stored: number; bytes: number }> {
   const hashes: FileHashes = {};
@@ -158,6 +172,7 @@ export async function storeRelease(
       manifest: JSON.stringify(release.manifest),
       files: JSON.stringify(hashes),
       created_at: now.toISOString(),
+      staged_at: release.staged ? now.toISOString() : null,
     })
     .onConflict((oc) => oc.columns(['remote', 'version']).doNothing())
     .execute();

@@ -10,24 +10,29 @@
  * the admin dashboard show every instance.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { REMOTE_NAMES } from '@site/contracts/manifest';
+import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { listenToPostgres, schemaChannel } from '../../db/pg-listen';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
 import type { RemotesSnapshot, ServedShell, SharedReleases } from '../../health/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, servingOrder, writeAtomically } from './release-format';
-import { RELEASES_CHANNEL, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, servingOrder, STAGED_DIR, stagedDir, writeAtomically } from './release-format';
+import { RELEASES_CHANNEL, listStagedReleases, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
 export interface ReleaseSync {
   /** This process's name in the store's reports. */
   readonly instance: string;
   /** Brings the local release folders and pointers up to the store's, then reports what is served. */
   sync(): Promise<void>;
+  /**
+   * Copies a release staged in the store into staged/<version>/ here (a preview asked for it; issue 34). Nothing when it
+   * is not staged there (promoted, removed): the registry then finds no staged release and serves none.
+   */
+  stagedCopy(name: RemoteName, version: string): Promise<void>;
   /** The shared pointers and what each instance that reported lately serves (health, the admin dashboard). */
   status(): Promise<SharedReleases>;
   close(): Promise<void>;
@@ -62,13 +67,18 @@ export function createReleaseSync(options: {
   /** Why a remote's stored release could not be copied here (reported with what is served). */
   const problems = new Map<AppName, string>();
 
-  /** Copies one stored release into releases/<version>/ unless it is there; throws why it cannot. */
-  async function materialise(name: AppName, version: string): Promise<void> {
+  /**
+   * Copies one stored release into releases/<version>/ (a staged one: staged/<version>/) unless it is there; throws why
+   * it cannot. A staged release is never copied to releases/, nor a served one to staged/.
+   */
+  async function materialise(name: AppName, version: string, where: 'releases' | 'staged' = 'releases'): Promise<void> {
     if (!RELEASE_NAME.test(version)) throw new Error(`${JSON.stringify(version)} is not a release name`);
-    const target = releaseDir(siteRoot, name, version);
+    const target = where === 'staged' ? stagedDir(siteRoot, name, version) : releaseDir(siteRoot, name, version);
     if (await exists(target)) return;
     const release = await readStoredRelease(db, name, version);
     if (!release) throw new Error(`release ${version} is not in the store`);
+    if ((release.stagedAt !== null) !== (where === 'staged')) throw new Error(`release ${version} is ${release.stagedAt !== null ? 'staged: promote it' : 'not staged'}`);
+    await mkdir(path.dirname(target), { recursive: true });
     const blobs = await readBlobs(db, Object.values(release.files));
     const incoming = path.join(path.dirname(target), `.incoming-${version}-${process.pid}-${randomUUID().slice(0, 6)}`);
     try {
@@ -146,7 +156,21 @@ export function createReleaseSync(options: {
     }
   }
 
+  /** Staged copies here of releases no longer staged in the store (promoted, removed) go: their previews end. */
+  async function dropStaleStaged(): Promise<void> {
+    const staged = new Set((await listStagedReleases(db)).map((r) => `${r.remote}@${r.version}`));
+    for (const name of ['shell', ...REMOTE_NAMES] as AppName[]) {
+      const dir = path.join(remoteDir(siteRoot, name), STAGED_DIR);
+      for (const version of await readdir(dir).catch(() => [] as string[])) {
+        if (!RELEASE_NAME.test(version) || staged.has(`${name}@${version}`)) continue;
+        await rm(path.join(dir, version), { recursive: true, force: true });
+        logger.info({ remote: name, version }, 'a staged release is no longer staged in the store: its copy here is removed');
+      }
+    }
+  }
+
   async function syncOnce(): Promise<void> {
+    await dropStaleStaged();
     const pointers = await readSharedPointers(db);
     for (const [name, pointer] of pointers) {
       if (name === 'shell' || (REMOTE_NAMES as readonly string[]).includes(name)) await syncRemote(name, pointer);
@@ -184,6 +208,9 @@ export function createReleaseSync(options: {
   return {
     instance,
     sync,
+    async stagedCopy(name, version) {
+      await materialise(name, version, 'staged');
+    },
     status,
     /** Stops listening (the job runner stops the job itself). */
     async close() {

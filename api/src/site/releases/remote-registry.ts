@@ -20,11 +20,13 @@ import {
   readShellBuiltWith,
   releaseDir,
   remoteDir as remoteDirOf,
+  stagedDir as stagedDirOf,
   serverFiles,
   servingOrder,
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type SignatureCheck, type TrustedKey } from './release-signature';
+import type { ChoiceReason, ReleaseChoice } from './release-choice';
 
 /** Loads a release's server module(s): release-format's importRelease unless a test wraps it. */
 export type ReleaseImporter = (dir: string, manifest: MfeManifest, shared?: SharedModules) => ReturnType<typeof importRelease>;
@@ -41,6 +43,8 @@ export type { ServerEntryStatus } from '../../health/deployed-remotes';
  */
 export interface ServedRemote extends DeployedRemote {
   module: RemoteServerModule | null;
+  /** Not the served release: the one this request chose instead (release-choice.ts), e.g. a staged one it previews. */
+  chosen?: ChoiceReason;
 }
 
 /** The deployment as one page request reads it: the services' snapshot, with each remote's imported module. */
@@ -56,6 +60,16 @@ export interface RemoteRegistry {
    * nothing servable), then earlier releases, newest first, for content-hashed assets only.
    */
   staticDirs(name: RemoteName): Promise<{ current: string | null; previous: string[] }>;
+  /**
+   * The deployment as one request gets it (release-choice.ts): the snapshot with each override of the choice applied
+   * (its release in `served`, the manifests and the remotes map, whose entry names it: `remoteEntry.js?release=`),
+   * when that release may run: staged, complete, signed by a trusted key, fitting the shell, its server module loading.
+   * An override that may not is left out and said in `refused`. The same choice gets the same snapshot object while
+   * nothing changes (the render cache keys on it).
+   */
+  snapshotFor(choice: ReleaseChoice): Promise<{ snapshot: RemotesSnapshot; refused: Array<{ app: RemoteName; version: string; reason: string }> }>;
+  /** The folder of `name`'s staged release `version` when it may run (as snapshotFor judges it), else null. */
+  stagedDir(name: RemoteName, version: string): Promise<string | null>;
 }
 
 interface Inputs {
@@ -76,6 +90,9 @@ interface RemoteState {
 }
 
 type Inspection = { ok: true; manifest: MfeManifest; dir: string } | { ok: false; reason: string };
+type Chosen = { ok: true; served: ServedRemote; manifest: MfeManifest; generation: number } | { ok: false; reason: string };
+/** Staged releases kept resolved (their server modules loaded) at a time, across every preview. */
+const MAX_CHOSEN = 8;
 type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null };
 type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string };
 
@@ -110,6 +127,11 @@ export function createRemoteRegistry(options: {
    * exactly its files (release-signature.ts), whatever the pointer, the history or the database say.
    */
   trustedKeys?: readonly TrustedKey[];
+  /**
+   * Brings a staged release to this instance's SITE_ROOT (staged/<version>/) when it is staged in the shared store
+   * (PostgreSQL: release-sync.ts); absent on one machine, where staged releases are written there.
+   */
+  stagedCopy?: (name: RemoteName, version: string) => Promise<void>;
 }): RemoteRegistry {
   const { logger } = options;
   const trustedKeys = options.trustedKeys ?? [];
@@ -174,18 +196,77 @@ export function createRemoteRegistry(options: {
     return { key: `release|${shellKey}|${pointerKey}|${version}|${manifestKey}`, pointer: version };
   }
 
-  /** A release is served when it is complete and can run in the serving shell. */
-  async function inspectRelease(name: RemoteName, version: string): Promise<Inspection> {
+  /** A release is served when it is complete and can run in the serving shell (a staged one: in staged/). */
+  async function inspectRelease(name: RemoteName, version: string, where: 'releases' | 'staged' = 'releases'): Promise<Inspection> {
     if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
-    const dir = releaseDir(options.siteRoot, name, version);
-    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `releases/${version}/ does not exist` };
+    const dir = where === 'staged' ? stagedDirOf(options.siteRoot, name, version) : releaseDir(options.siteRoot, name, version);
+    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `${where}/${version}/ does not exist` };
     const check = await checkRelease(dir, name);
-    if (!check.ok) return { ok: false, reason: `releases/${version}/${check.problems[0]}` };
+    if (!check.ok) return { ok: false, reason: `${where}/${version}/${check.problems[0]}` };
     const refused = await unsigned(dir, name);
-    if (refused) return { ok: false, reason: `releases/${version}: ${refused}` };
+    if (refused) return { ok: false, reason: `${where}/${version}: ${refused}` };
     const incompatible = incompatibility(check.manifest, await readShellBuiltWith(options.siteRoot));
-    if (incompatible) return { ok: false, reason: `releases/${version}: ${incompatible}` };
+    if (incompatible) return { ok: false, reason: `${where}/${version}: ${incompatible}` };
     return { ok: true, manifest: { ...check.manifest, version }, dir };
+  }
+
+  /** Staged releases resolved for a choice, by `name@version`: what decides it (key) and the outcome. */
+  const chosenStates = new Map<string, { key: string; outcome: Promise<Chosen> }>();
+  /** Snapshots with a choice applied, per base snapshot and choice (the same object while nothing changes). */
+  const chosenSnapshots = new WeakMap<RemotesSnapshot, Map<string, RemotesSnapshot>>();
+  let chosenGeneration = 0;
+
+  /** A staged release as a request that chose it gets it, or why it may not run. Re-read only when its files change. */
+  async function chosenRelease(name: RemoteName, version: string): Promise<Chosen> {
+    if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
+    const dir = stagedDirOf(options.siteRoot, name, version);
+    if (options.stagedCopy && !(await stat(dir).then(() => true, () => false))) {
+      await options.stagedCopy(name, version).catch((error: unknown) => logger?.warn({ remote: name, version, err: error }, 'a staged release could not be copied here'));
+    }
+    const shell = await currentShell(options.siteRoot);
+    const keys = await Promise.all([dir, path.join(dir, 'mfe-manifest.json'), path.join(dir, SIGNATURE_FILE), path.join(shell.dir, 'shell-manifest.json')].map(statKey));
+    const key = `${shell.version ?? 'dist'}|${keys.join('|')}`;
+    const id = `${name}@${version}`;
+    const known = chosenStates.get(id);
+    if (known?.key === key) return known.outcome;
+    const outcome = (async (): Promise<Chosen> => {
+      const inspection = await inspectRelease(name, version, 'staged');
+      if (!inspection.ok) return { ok: false, reason: inspection.reason === `staged/${version}/ does not exist` ? `no staged release of ${name} is named ${version} (promoted, or removed)` : inspection.reason };
+      const probe = await probeServer(inspection.dir, inspection.manifest);
+      if (probe.status === 'failed') return { ok: false, reason: probe.reason ?? 'its server module does not load' };
+      const served: ServedRemote = { ...servedOf(name, version, inspection.dir, 'release', probe, new Date().toISOString()), pointer: null, chosen: 'preview' };
+      return { ok: true, served, manifest: inspection.manifest, generation: ++chosenGeneration };
+    })();
+    chosenStates.delete(id);
+    chosenStates.set(id, { key, outcome });
+    // A few previews at a time: the oldest resolutions (and the modules they hold) go first.
+    for (const oldest of chosenStates.keys()) {
+      if (chosenStates.size <= MAX_CHOSEN) break;
+      chosenStates.delete(oldest);
+    }
+    return outcome;
+  }
+
+  function applyChoice(base: RemotesSnapshot, chosen: Array<{ name: RemoteName; release: Extract<Chosen, { ok: true }> }>): RemotesSnapshot {
+    const key = chosen.map((c) => `${c.name}#${c.release.generation}`).join(',');
+    let perBase = chosenSnapshots.get(base);
+    if (!perBase) chosenSnapshots.set(base, (perBase = new Map()));
+    const known = perBase.get(key);
+    if (known) return known;
+    const byName = new Map(chosen.map((c) => [c.name, c.release]));
+    const manifests = base.manifests.map((m) => byName.get(m.name)?.manifest ?? m);
+    for (const c of chosen) if (!base.manifests.some((m) => m.name === c.name)) manifests.push(c.release.manifest);
+    const map: Partial<RemotesMap> = { ...base.map };
+    const served: Partial<Record<RemoteName, ServedRemote>> = { ...base.served };
+    for (const { name, release } of chosen) {
+      served[name] = release.served;
+      // Its own address: the served release's remoteEntry.js stays what every other browser (and cache) gets there.
+      map[name] = { entry: `/mfe/${name}/${REMOTE_ENTRY}?release=${encodeURIComponent(release.manifest.version)}`, version: release.manifest.version, routes: release.manifest.routes };
+    }
+    const snapshot: RemotesSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
+    if (perBase.size >= MAX_CHOSEN) perBase.clear();
+    perBase.set(key, snapshot);
+    return snapshot;
   }
 
   /** Imports the server module(s) of a release with release-format's importer, the same as the deploy checks them. */
@@ -404,7 +485,37 @@ export function createRemoteRegistry(options: {
     return check;
   }
 
+  function snapshot(): Promise<RemotesSnapshot> {
+    // Every page request asks, and under load hundreds ask at once. A check (a few stats per remote) already under
+    // way began before this caller asked (a deploy may have landed since), so the caller waits for the next one,
+    // which starts when that one ends and is shared by everyone who asks meanwhile: what each caller gets was read
+    // after it asked, and there is one check at a time however many ask.
+    if (!checking) return startCheck();
+    nextCheck ??= checking.then(noop, noop).then(() => {
+      nextCheck = undefined;
+      return startCheck();
+    });
+    return nextCheck;
+  }
+
   return {
+    async snapshotFor(choice) {
+      const base = await snapshot();
+      const overrides = Object.entries(choice.overrides) as Array<[RemoteName, { version: string }]>;
+      if (overrides.length === 0) return { snapshot: base, refused: [] };
+      const chosen: Array<{ name: RemoteName; release: Extract<Chosen, { ok: true }> }> = [];
+      const refused: Array<{ app: RemoteName; version: string; reason: string }> = [];
+      for (const [name, { version }] of overrides) {
+        const release = await chosenRelease(name, version);
+        if (release.ok) chosen.push({ name, release });
+        else refused.push({ app: name, version, reason: release.reason });
+      }
+      return { snapshot: chosen.length > 0 ? applyChoice(base, chosen) : base, refused };
+    },
+    async stagedDir(name, version) {
+      const release = await chosenRelease(name, version);
+      return release.ok ? release.served.dir : null;
+    },
     async staticDirs(name) {
       const { served, pointer } = await current(name);
       // Without a pointer the dist folder is served as it is, as before releases existed.
@@ -412,17 +523,6 @@ export function createRemoteRegistry(options: {
       const dir = served?.dir ?? dist;
       return { current: dir, previous: await previousDirs(name, served) };
     },
-    snapshot() {
-      // Every page request asks, and under load hundreds ask at once. A check (a few stats per remote) already under
-      // way began before this caller asked (a deploy may have landed since), so the caller waits for the next one,
-      // which starts when that one ends and is shared by everyone who asks meanwhile: what each caller gets was read
-      // after it asked, and there is one check at a time however many ask.
-      if (!checking) return startCheck();
-      nextCheck ??= checking.then(noop, noop).then(() => {
-        nextCheck = undefined;
-        return startCheck();
-      });
-      return nextCheck;
-    },
+    snapshot,
   };
 }

@@ -78,6 +78,23 @@ export interface DocumentStartOptions {
   preload?: string[];
   /** Stylesheets of the remote expected to render the page, so its markup paints styled before its code loads. */
   styles?: string[];
+  /** A staged release this browser previews (issue 34): the page says so at its top, and is not indexed. */
+  preview?: { app: string; version: string };
+}
+
+/** The query a page's address gets to leave a preview (site/render/preview.ts answers it). */
+const LEAVE_PREVIEW_HREF = '?preview=off';
+
+/**
+ * The banner of a preview, first in <body> and outside #root, so hydration and the shell's navigation leave it alone:
+ * it stays on every page of the visit. Its colours are its own (the same in light and dark, 14:1 contrast).
+ */
+export function previewBanner(preview: { app: string; version: string }): string {
+  return (
+    `<aside id="release-preview" aria-label="Release preview" style="background:#1e293b;color:#fff;padding:8px 16px;font:14px/1.5 system-ui,sans-serif;text-align:center">` +
+    `Previewing <strong>${escapeHtml(preview.app)} ${escapeHtml(preview.version)}</strong>, a staged release: only this browser sees it. ` +
+    `<a href="${LEAVE_PREVIEW_HREF}" style="color:#fff;font-weight:600;text-decoration:underline">Leave the preview</a></aside>`
+  );
 }
 
 /**
@@ -92,12 +109,17 @@ export function renderShellDocument(
 ): { start: string; finish(body?: RenderedBody, late?: { preload?: string[] }): string } {
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
-  const block = `<!--site-head-->\n    ${head}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
+  const noindex = options.preview && !head.includes('name="robots"') ? `\n    <meta name="robots" content="noindex" />` : '';
+  const block = `<!--site-head-->\n    ${head}${noindex}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)
     : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
   html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
+  if (options.preview) {
+    const banner = previewBanner(options.preview);
+    html = html.replace(/<body\b[^>]*>/i, (tag) => `${tag}\n    ${banner}`);
+  }
   const headEnd = html.search(/<\/head>/i);
   const [start, rest] = headEnd < 0 ? ['', html] : [html.slice(0, headEnd), html.slice(headEnd)];
   return {

@@ -18,6 +18,9 @@ import type { RouteDataLoaders } from './route-data';
 import type { ShellDocument, ShellPage } from './shell-document';
 import { NO_CACHE } from '../static/static-files';
 import { isBotUserAgent } from '../../events/bot-user-agent';
+import { SERVED_RELEASES, type ChooseReleases, type ReleaseChoice } from '../releases/release-choice';
+import type { PreviewGrant } from '../releases/preview-tokens';
+import { answerPrivately, setPreviewCookie } from './preview';
 import type { RemoteName } from '@site/contracts/manifest';
 
 /*
@@ -36,6 +39,11 @@ export interface PageOptions {
   composer?: PageComposer;
   /** Keeps rendered pages (render-cache.ts); without it every request renders. */
   cache?: RenderCache;
+  /**
+   * Which release of each remote a request gets (release-choice.ts): a browser previewing a staged release gets it, its
+   * page says so (a banner), is for it alone and never indexed. Without it every request gets the served releases.
+   */
+  chooseReleases?: ChooseReleases;
   logger?: Logger;
   /**
    * Told each page of a remote a visitor got (not a crawler's, nor a prefetch; a page that exists), and each server
@@ -55,7 +63,7 @@ export interface ReleaseCounter {
 const CDN_PAGE_CACHE = 'max-age=60, stale-while-revalidate=600';
 const NOT_BUILT = 'The site has not been built yet. Run `npm run build`, then start the server again.\n';
 
-export async function servePage(ctx: Context, options: PageOptions): Promise<void> {
+export async function servePage(ctx: Context, options: PageOptions, choice: ReleaseChoice = SERVED_RELEASES): Promise<void> {
   const page = await options.shell.load();
   if (!page) {
     ctx.status = 503;
@@ -66,12 +74,22 @@ export async function servePage(ctx: Context, options: PageOptions): Promise<voi
   }
   // One snapshot and one resolution per request: the head, the body, the stylesheets and the inlined remotes map all
   // read this page, whatever a deploy does meanwhile; its data is loaded once for the head and the body.
-  const { snapshot, resolved } = await withSpan('site resolve page', {}, async (span) => {
-    const snapshot = await options.remotes.snapshot();
+  // The releases this request gets (the choice's snapshot: the served one, or with the staged release it previews).
+  const { snapshot, resolved, refused } = await withSpan('site resolve page', {}, async (span) => {
+    const { snapshot, refused } = await options.remotes.snapshotFor(choice);
     const resolved = resolvePage(snapshot, ctx.path, new URLSearchParams(ctx.querystring), options.loaders);
     span?.setAttribute('site.remote', resolved.owner?.manifest.name ?? 'shell');
-    return { snapshot, resolved };
+    return { snapshot, resolved, refused };
   });
+  const preview = choice.preview && snapshot.served?.[choice.preview.app]?.chosen === 'preview' ? choice.preview : undefined;
+  // A preview cookie that grants nothing any more (expired, promoted, removed, not signed by a trusted key): the served
+  // releases, and the cookie goes.
+  if (choice.clearCookie || refused.length > 0) {
+    setPreviewCookie(ctx, null);
+    options.logger?.info({ path: ctx.path, reason: choice.clearCookie ?? refused.map((r) => `${r.app} ${r.version}: ${r.reason}`).join('; ') }, 'a preview is not served: its cookie is cleared');
+  }
+  // Whatever depends on the cookie is this browser's alone.
+  const personal = choice !== SERVED_RELEASES ? { preview: Boolean(preview) } : undefined;
   const owner = resolved.owner?.manifest;
   // The render cache: public pages rendered on the server, without a query string (a query is the visitor's own
   // search or campaign tag; it is rendered each time, so no one can fill the cache with made-up URLs).
@@ -83,7 +101,7 @@ export async function servePage(ctx: Context, options: PageOptions): Promise<voi
     const lookup = cache!.lookup(await renderCacheKey(options, page, snapshot, ctx.path));
     const kept = (cached: CachedPage, how: 'hit' | 'stale' | 'coalesced') => {
       if (cached.status === 200) countView(ctx, options, resolved);
-      sendCached(ctx, cached, how);
+      sendCached(ctx, cached, how, personal);
     };
     if (lookup.kind === 'fresh') return kept(lookup.page, 'hit');
     if (lookup.kind === 'wait') {
@@ -106,7 +124,7 @@ export async function servePage(ctx: Context, options: PageOptions): Promise<voi
     else if (meta) head = { kind: 'page', meta };
     else if (resolved.owner) head = { kind: 'default', path: ctx.path };
     else head = { kind: 'not-found' };
-    await renderPage(ctx, options, { page, snapshot, resolved, head, leader, tags, cacheable });
+    await renderPage(ctx, options, { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal });
   } finally {
     // Whatever happened, whoever waits for this render is let go (with nothing: they render it themselves).
     if (leader && !leader.settled) leader.done(undefined);
@@ -116,7 +134,7 @@ export async function servePage(ctx: Context, options: PageOptions): Promise<voi
 async function renderPage(
   ctx: Context,
   options: PageOptions,
-  { page, snapshot, resolved, head, leader, tags, cacheable }: {
+  { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal }: {
     page: ShellPage;
     snapshot: RemotesSnapshot;
     resolved: ResolvedPage;
@@ -124,6 +142,10 @@ async function renderPage(
     leader: Extract<Lookup, { kind: 'render' }> | undefined;
     tags: string[];
     cacheable: boolean;
+    /** The staged release this page previews (its banner, noindex). */
+    preview: PreviewGrant | undefined;
+    /** The answer depends on the preview cookie: for this browser alone. */
+    personal: { preview: boolean } | undefined;
   },
 ): Promise<void> {
   const { composer } = options;
@@ -133,6 +155,7 @@ async function renderPage(
   // An answer for a page that does not exist is not stored for the next visitor (the post may be published soon).
   ctx.set('Cache-Control', head.kind === 'not-found' ? 'no-store' : NO_CACHE);
   if (cacheable && head.kind !== 'not-found') setCdnHeaders(ctx, tags);
+  if (personal) answerPrivately(ctx, personal.preview);
   ctx.type = 'text/html; charset=utf-8';
   // A GET is compressed by Accept-Encoding (streamed or in memory); a HEAD must describe the same representation.
   ctx.vary('Accept-Encoding');
@@ -148,6 +171,8 @@ async function renderPage(
     publicOrigin: options.publicOrigin,
     preload: !onServer && ownerEntry ? [ownerEntry] : [],
     styles: onServer && owner ? remoteStyles(owner.styles ?? [], ownerEntry) : [],
+    // Made from the snapshot alone (app and version), so the kept page of this snapshot is the same for every previewer.
+    ...(preview ? { preview: { app: preview.app, version: preview.version } } : {}),
   });
   const counted = head.kind !== 'not-found' && countView(ctx, options, resolved);
   if (!composer || ctx.method === 'HEAD') {
@@ -217,6 +242,7 @@ export const RENDER_INPUTS = {
     'header:user-agent': 'counts only: a crawler\'s page is not counted against the release (releaseCounts)',
     'header:sec-purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
     'header:purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
+    'cookie:site_preview': "key: the releases it chooses (chooseReleases) are the snapshot's, which is in the key",
   },
   /** Read from PageOptions. */
   options: {
@@ -228,6 +254,8 @@ export const RENDER_INPUTS = {
     cache: 'the cache itself',
     logger: 'answer: logs only',
     releaseCounts: 'answer: counts only (page views and failed renders per release)',
+    chooseReleases: 'key: the snapshot of the releases it chose (a staged release previewed) is in the key',
+    previews: 'answer: a preview link (?preview=) is answered before any page: a redirect that sets the cookie',
   },
   /** The route data sources a render loads. */
   data: {
@@ -292,7 +320,7 @@ function setCdnHeaders(ctx: Context, tags: readonly string[]): void {
 }
 
 /** A page from the render cache: its precompressed body for the client's encoding, or 304 when its ETag matches. */
-function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coalesced'): void {
+function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coalesced', personal?: { preview: boolean }): void {
   ctx.status = page.status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.vary('Accept-Encoding');
@@ -303,6 +331,7 @@ function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coal
   } else {
     ctx.set('Cache-Control', NO_CACHE);
     setCdnHeaders(ctx, page.tags);
+    if (personal) answerPrivately(ctx, personal.preview);
     if (matchesIfNoneMatch(ctx.get('If-None-Match'), page.etag)) {
       ctx.status = 304;
       return;

@@ -73,7 +73,8 @@ export async function sendStaticFile(
   ctx: Context,
   root: string,
   urlPath: string,
-  options: { exclude?: (relative: string) => boolean } = {},
+  /** `private`: for this browser alone (a preview's files): no shared cache may keep it. */
+  options: { exclude?: (relative: string) => boolean; private?: boolean } = {},
 ): Promise<boolean> {
   const target = safeJoin(root, urlPath);
   if (!target || options.exclude?.(target.relative)) return false;
@@ -86,7 +87,8 @@ export async function sendStaticFile(
   ctx.status = 200;
   ctx.type = path.extname(target.relative);
   if (!ctx.response.type) ctx.type = 'application/octet-stream';
-  ctx.set('Cache-Control', cacheControlOf(target.relative));
+  const rule = cacheControlOf(target.relative);
+  ctx.set('Cache-Control', options.private ? `private, ${rule.replace(/^public,\s*/, '')}` : rule);
 
   let file = target.absolute;
   let info = original;

@@ -202,6 +202,26 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
     expect(await screen.findByText('No deploys of analysis yet.')).toBeTruthy();
   });
 
+  it("shows a staged release with its preview link, and the promotion that served it", async () => {
+    serveSession();
+    const previewUrl = 'https://example.test/blog?preview=eyJhIjoiYmxvZyJ9.c2ln';
+    serveDeploys({
+      log: [
+        entry(0, { action: 'promote', version: '2.1.0', previous: '2.0.0' }),
+        entry(1, { action: 'stage', version: '2.2.0', previous: '2.0.0', previewUrl }),
+        entry(2, { action: 'stage', version: '2.1.0', previous: '2.0.0' }),
+      ],
+    });
+    renderAdmin('/admin/deploys');
+    const list = await screen.findByRole('list', { name: 'Deploys, newest first' });
+    const staged = within(list).getByRole('article', { name: 'Staged upload of blog 2.2.0: ok' });
+    const link = within(staged).getByRole('link', { name: /^Preview blog 2\.2\.0 ?\(opens in a new tab\)$/ });
+    expect(link.getAttribute('href')).toBe(previewUrl);
+    // Promoted since: no link any more.
+    expect(within(within(list).getByRole('article', { name: 'Staged upload of blog 2.1.0: ok' })).queryByRole('link')).toBeNull();
+    expect(within(list).getByRole('article', { name: 'Promotion of blog 2.1.0: ok' })).toBeTruthy();
+  });
+
   it('has an empty state and a failed-load state with Try again', async () => {
     serveSession();
     serveDeploys();

@@ -1047,7 +1047,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The deploy log: every deploy, rollback and refusal, newest first, a page at a time */
+        /**
+         * The deploy log: every deploy, staged upload, promotion, rollback and refusal, newest first, a page at a time
+         * @description A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.
+         */
         get: operations["getApiAdminDeploys"];
         put?: never;
         post?: never;
@@ -1069,7 +1072,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)
-         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesApp"];
         delete?: never;
@@ -1092,6 +1095,43 @@ export interface paths {
          * @description Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesAppRollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/releases/{app}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Serve a staged release to everyone
+         * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since) and becomes the served one on every instance: a rollback returns to the release served before it. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         */
+        post: operations["postApiReleasesAppPromote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each remote's releases with their page views, server render errors, browser errors and error rate, over the alert window and the last 24 hours (every instance added up), and whether each is failing */
+        get: operations["getApiAdminReleaseErrors"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2090,6 +2130,33 @@ export interface components {
                 deleted?: true;
             }[];
         };
+        ReleaseErrors: {
+            windowMinutes: number;
+            threshold: {
+                rate: number;
+                minPageViews: number;
+            };
+            releases: {
+                /** @enum {string} */
+                app: "marketing" | "analysis" | "blog" | "admin";
+                release: string;
+                served: boolean;
+                window: {
+                    pageViews: number;
+                    renderErrors: number;
+                    clientErrors: number;
+                    rate: number | null;
+                };
+                day: {
+                    pageViews: number;
+                    renderErrors: number;
+                    clientErrors: number;
+                    rate: number | null;
+                };
+                failing: boolean;
+                lastError: string | null;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -2108,7 +2175,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything answers. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names and since when this instance serves it (see the README). */
+            /** @description The database answers. `status` is `degraded` while a served release's error rate is at or above the threshold (RELEASE_ERROR_RATE_PERCENT over RELEASE_ERROR_MIN_PAGE_VIEWS page views in RELEASE_ERROR_WINDOW_MINUTES), else `ok`. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names, since when this instance serves it, and its page views and errors in the window (see the README). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2147,6 +2214,13 @@ export interface operations {
                                 };
                                 pointer?: string;
                                 since?: string;
+                                errors?: {
+                                    pageViews: number;
+                                    renderErrors: number;
+                                    clientErrors: number;
+                                    rate: number | null;
+                                    failing: boolean;
+                                };
                                 shared?: {
                                     pointer: string;
                                     since: string;
@@ -2208,6 +2282,13 @@ export interface operations {
                                 };
                                 pointer?: string;
                                 since?: string;
+                                errors?: {
+                                    pageViews: number;
+                                    renderErrors: number;
+                                    clientErrors: number;
+                                    rate: number | null;
+                                    failing: boolean;
+                                };
                                 shared?: {
                                     pointer: string;
                                     since: string;
@@ -2344,7 +2425,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: {
+                    events: ({
                         /** @enum {string} */
                         name: "page_view" | "scroll_depth" | "time_on_page" | "form_field_focus" | "form_field_blur" | "contact_submitted" | "scorecard_displayed" | "scorecard_click" | "recommendations_view" | "recommendation_click" | "analysis_started" | "analysis_completed" | "analysis_error" | "funnel_step" | "local_page_click" | "local_services_click" | "case_study_click" | "roi_calculated";
                         props?: {
@@ -2353,8 +2434,33 @@ export interface operations {
                         path: string;
                         /** Format: date-time */
                         at?: string;
-                    }[];
-                } | {
+                    } | {
+                        /** @constant */
+                        name: "remote_view";
+                        props: {
+                            /** @enum {string} */
+                            app: "marketing" | "analysis" | "blog" | "admin";
+                            release: string;
+                        };
+                        path: string;
+                        /** Format: date-time */
+                        at?: string;
+                    } | {
+                        /** @constant */
+                        name: "remote_error";
+                        props: {
+                            /** @enum {string} */
+                            app: "marketing" | "analysis" | "blog" | "admin";
+                            release: string;
+                            /** @enum {string} */
+                            kind: "render" | "chunk" | "load";
+                            message?: string;
+                        };
+                        path: string;
+                        /** Format: date-time */
+                        at?: string;
+                    })[];
+                } | ({
                     /** @enum {string} */
                     name: "page_view" | "scroll_depth" | "time_on_page" | "form_field_focus" | "form_field_blur" | "contact_submitted" | "scorecard_displayed" | "scorecard_click" | "recommendations_view" | "recommendation_click" | "analysis_started" | "analysis_completed" | "analysis_error" | "funnel_step" | "local_page_click" | "local_services_click" | "case_study_click" | "roi_calculated";
                     props?: {
@@ -2363,7 +2469,32 @@ export interface operations {
                     path: string;
                     /** Format: date-time */
                     at?: string;
-                };
+                } | {
+                    /** @constant */
+                    name: "remote_view";
+                    props: {
+                        /** @enum {string} */
+                        app: "marketing" | "analysis" | "blog" | "admin";
+                        release: string;
+                    };
+                    path: string;
+                    /** Format: date-time */
+                    at?: string;
+                } | {
+                    /** @constant */
+                    name: "remote_error";
+                    props: {
+                        /** @enum {string} */
+                        app: "marketing" | "analysis" | "blog" | "admin";
+                        release: string;
+                        /** @enum {string} */
+                        kind: "render" | "chunk" | "load";
+                        message?: string;
+                    };
+                    path: string;
+                    /** Format: date-time */
+                    at?: string;
+                });
             };
         };
         responses: {
@@ -9682,7 +9813,7 @@ export interface operations {
                             /** @enum {string} */
                             app: "shell" | "marketing" | "analysis" | "blog" | "admin";
                             /** @enum {string} */
-                            action: "deploy" | "rollback";
+                            action: "deploy" | "rollback" | "stage" | "promote";
                             version: string | null;
                             previous: string | null;
                             /** @enum {string} */
@@ -9690,6 +9821,7 @@ export interface operations {
                             by: string;
                             from: string | null;
                             message: string | null;
+                            previewUrl?: string;
                         }[];
                         nextCursor: string | null;
                     };
@@ -9778,6 +9910,7 @@ export interface operations {
                             files: number;
                             current: boolean;
                             by: string | null;
+                            staged: boolean;
                         }[];
                     };
                 };
@@ -9888,6 +10021,7 @@ export interface operations {
         parameters: {
             query?: {
                 version?: string;
+                stage?: "1" | "true";
             };
             header?: never;
             path: {
@@ -9905,7 +10039,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Checked and served: the release, what it replaced and what was checked. */
+            /** @description Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9928,6 +10062,8 @@ export interface operations {
                         version: string;
                         previous: string | null;
                         checked: string[];
+                        staged?: boolean;
+                        previewUrl?: string;
                     };
                 };
             };
@@ -10088,6 +10224,8 @@ export interface operations {
                         version: string;
                         previous: string | null;
                         checked: string[];
+                        staged?: boolean;
+                        previewUrl?: string;
                     };
                 };
             };
@@ -10265,6 +10403,321 @@ export interface operations {
                      *       "error": {
                      *         "code": "rate_limited",
                      *         "message": "Too many release requests. Please retry in a minute."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postApiReleasesAppPromote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app: shell, marketing, analysis, blog, admin.
+                 * @example blog
+                 */
+                app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": "1.4.0"
+                 *     }
+                 */
+                "application/json": {
+                    version: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Served to everyone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "app": "blog",
+                     *       "version": "1.4.0",
+                     *       "previous": "1.3.2",
+                     *       "checked": [
+                     *         "mfe-manifest.json (blog 1.4.0)",
+                     *         "assets/remoteEntry.js"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                        version: string;
+                        previous: string | null;
+                        checked: string[];
+                        staged?: boolean;
+                        previewUrl?: string;
+                    };
+                };
+            };
+            /** @description The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "release_refused",
+                     *         "message": "its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected \";\" but found \"render\""
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No deploy token, or one that is revoked or was never issued. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "This deploy token is not valid (revoked, or never issued)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A deploy token issued for other apps. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "token_not_for_app",
+                     *         "message": "This deploy token may not deploy shell."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No staged release of the app has that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "release_not_found",
+                     *         "message": "no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description That release is served already or is not a staged one, or another deploy of the app is under way. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_staged",
+                     *         "message": "release 1.3.2 of blog is not staged: serve it again with POST /api/releases/blog/rollback"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT (100 KB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than this endpoint accepts."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or its Content-Encoding is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this client; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many release requests. Please retry in a minute."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiAdminReleaseErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The served releases, and every release counted in the last 24 hours. `lastError` is a visitor’s browser text: show it escaped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "windowMinutes": 15,
+                     *       "threshold": {
+                     *         "rate": 0.02,
+                     *         "minPageViews": 20
+                     *       },
+                     *       "releases": [
+                     *         {
+                     *           "app": "blog",
+                     *           "release": "1.4.0",
+                     *           "served": true,
+                     *           "window": {
+                     *             "pageViews": 120,
+                     *             "renderErrors": 0,
+                     *             "clientErrors": 1,
+                     *             "rate": 0.008
+                     *           },
+                     *           "day": {
+                     *             "pageViews": 2400,
+                     *             "renderErrors": 2,
+                     *             "clientErrors": 9,
+                     *             "rate": 0.005
+                     *           },
+                     *           "failing": false,
+                     *           "lastError": "TypeError: Cannot read properties of undefined (reading 'title')"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReleaseErrors"];
+                };
+            };
+            /** @description No live admin session (log in with POST /api/admin/login). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Please log in to the admin panel."
                      *       }
                      *     }
                      */

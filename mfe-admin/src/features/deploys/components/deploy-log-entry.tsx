@@ -14,7 +14,8 @@ export const entrySummary = (e: Entry) => `${ACTION_LABEL[e.action]} of ${e.app}
 
 /**
  * One line of the deploy log: result, action, app and version, when, what it replaced, who and from where, and the
- * full reason of a refusal or failure. A refused or failed entry has a coloured edge besides its badge's words.
+ * full reason of a refusal or failure, and a staged release's preview link while it is staged. A refused or failed
+ * entry has a coloured edge besides its badge's words.
  * `compact` (the dashboard) keeps the first line, who and the reason.
  */
 export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compact?: boolean }) {
@@ -42,6 +43,16 @@ export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compa
           <dt className="text-muted-fg">From</dt>
           <dd className="min-w-0 break-all font-mono text-fg">{entry.from ?? '—'}</dd>
         </dl>
+      )}
+      {entry.previewUrl && (
+        <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg">
+          <span className="text-muted-fg">Served to no one yet.</span>
+          {/* A plain link: opening it sets this browser's preview cookie, then shows the site with this release. */}
+          <a href={entry.previewUrl} target="_blank" rel="noopener" className="font-semibold text-fg underline underline-offset-2">
+            Preview {entry.app} {entry.version}
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </p>
       )}
       {entry.message && (
         <p className={cn('mt-2 whitespace-pre-wrap break-words rounded-lg p-2 text-xs text-fg', entry.result === 'failed' ? 'bg-danger-soft' : 'bg-warning-soft', compact && 'line-clamp-2')}>

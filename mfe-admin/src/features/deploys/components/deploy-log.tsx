@@ -41,7 +41,7 @@ export function DeployLog() {
   }
 
   return (
-    <Panel title="Deploy log" description="Every deploy, rollback and refusal, newest first, recorded as it happens.">
+    <Panel title="Deploy log" description="Every deploy, staged upload, promotion, rollback and refusal, newest first, recorded as it happens.">
       <div className="mb-4 max-w-xs">
         <label htmlFor={filterId} className="text-sm font-semibold text-fg">
           App

@@ -12,4 +12,4 @@ export function DeployResultBadge({ result }: { result: DeployLogEntry['result']
   return <StatusPill tone={RESULT[result].tone}>{RESULT[result].label}</StatusPill>;
 }
 
-export const ACTION_LABEL: Record<DeployLogEntry['action'], string> = { deploy: 'Deploy', rollback: 'Rollback' };
+export const ACTION_LABEL: Record<DeployLogEntry['action'], string> = { deploy: 'Deploy', rollback: 'Rollback', stage: 'Staged upload', promote: 'Promotion' };
