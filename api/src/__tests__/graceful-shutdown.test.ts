@@ -1,14 +1,13 @@
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleMissing, startChildServer } from '../test-support/child-server';
 import { describeNeedingBuild } from '../test-support/built-site';
 import { call, contactMessage, waitFor } from '../test-support/site-client';
 import { startTestServer } from '../test-support/test-server';
+import { startMailbox, type LoopbackMailbox } from '../test-support/mailbox';
 
 describe('readiness while draining', () => {
   it('answers ready 503 (draining) once a shutdown began, while liveness stays 200', async () => {
@@ -28,34 +27,21 @@ describe('readiness while draining', () => {
 
 describeNeedingBuild('SIGTERM on the built server', { missing: bundleMissing() }, () => {
   let dataDir: string;
-  let smtp: SMTPServer;
+  let smtp: LoopbackMailbox;
   let smtpDelayMs = 1500;
   const mails: string[] = [];
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'graceful-shutdown-'));
     // A slow mail server: the first mail is still being sent when the signal comes.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let raw = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (raw += chunk));
-        stream.on('end', () =>
-          setTimeout(() => {
-            const id = /Message id: (\S+)/.exec(raw)?.[1];
-            if (id) mails.push(id);
-            callback();
-          }, smtpDelayMs),
-        );
-      },
+    smtp = await startMailbox(async (raw) => {
+      await new Promise((resolve) => setTimeout(resolve, smtpDelayMs));
+      const id = /Message id: (\S+)/.exec(raw)?.[1];
+      if (id) mails.push(id);
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -63,7 +49,7 @@ describeNeedingBuild('SIGTERM on the built server', { missing: bundleMissing() }
     const env = {
       DATA_DIR: dataDir,
       SITE_ROOT: dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       RATE_LIMIT_MULTIPLIER: '10',
       ADMIN_PASSWORD: 'graceful admin password',
     };

@@ -5,7 +5,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOGIN_MAX_FAILURES } from '@site/contracts/admin';
 import { CONTACT_RATE_LIMIT } from '../contact/contact-routes';
@@ -22,6 +21,7 @@ import { describeNeedingBuild } from '../test-support/built-site';
 import { uniqueSchema } from '../test-support/databases';
 import { scrapeMetrics } from '../test-support/scrape';
 import { call, contactMessage, cookieOf, sendWebhook, waitFor, webhookPost } from '../test-support/site-client';
+import { startMailbox, type LoopbackMailbox } from '../test-support/mailbox';
 
 /*
  * Two server processes (node api/dist/server.js) on one PostgreSQL database and one Redis: what a deployment behind a
@@ -63,7 +63,7 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
   let admin: pg.Client;
   // The run's own Redis keys (REDIS_KEY_PREFIX), removed at the end; the Redis database is not the test's to empty.
   const redisPrefix = redisTestPrefix(schema);
-  let smtp: SMTPServer;
+  let smtp: LoopbackMailbox | undefined;
   const mails: { messageId: string; subject: string }[] = [];
   let siteRoot: string;
   let a: ChildServer;
@@ -76,30 +76,19 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
     await admin.query(`CREATE SCHEMA "${schema}"`);
 
     // The owner's mailbox: a local SMTP server that takes a moment per mail, so both instances' outboxes overlap.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let raw = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (raw += chunk));
-        stream.on('end', () => {
-          // Contact mails only (the monitor's alert mails, e.g. "remote not deployed" here, are not what is counted).
-          const id = /Message id: (\S+)/.exec(raw)?.[1];
-          if (id) mails.push({ messageId: id, subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' });
-          setTimeout(() => callback(), 40);
-        });
-      },
+    smtp = await startMailbox(async (raw) => {
+      // Contact mails only (the monitor's alert mails, e.g. "remote not deployed" here, are not what is counted).
+      const id = /Message id: (\S+)/.exec(raw)?.[1];
+      if (id) mails.push({ messageId: id, subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' });
+      await new Promise((resolve) => setTimeout(resolve, 40));
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     siteRoot = await mkdtemp(path.join(tmpdir(), 'scale-out-site-'));
 
     const env = {
       DATABASE_URL: postgresUrlWithSchema(databaseUrl!, schema),
       REDIS_URL: redisUrl!,
       REDIS_KEY_PREFIX: redisPrefix,
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       CONTACT_EMAIL_TO: 'owner@site.test',
       ADMIN_PASSWORD: PASSWORD,
       WEBHOOK_SECRET: SECRET,
@@ -122,7 +111,7 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     if (redisUrl) await forgetRedisKeys(redisUrl, redisPrefix);
     if (admin) {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

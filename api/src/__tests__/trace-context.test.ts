@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger';
 import { formatTraceparent, parseTraceparent } from '../lib/trace-context';
 import { testBackends, uniqueSchema } from '../test-support/databases';
 import { contactMessage, waitFor } from '../test-support/site-client';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { startMailbox } from '../test-support/mailbox';
 
 // W3C Trace Context (issue 35): a trusted proxy's `traceparent` is continued through a visitor's contact message, the
 // lead stored, the owner mail (SMTP) and the webhook delivery to n8n; a client's, or a malformed one, starts a new trace.
@@ -54,31 +54,6 @@ describe('parseTraceparent', () => {
     expect(parseTraceparent(undefined)).toBeUndefined();
   });
 });
-
-/** The owner's mailbox on loopback: every raw message received. */
-async function startMailbox() {
-  const received: string[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => (raw += chunk));
-      stream.on('end', () => {
-        received.push(raw);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
 
 /** n8n on loopback: the headers and body of every delivery received. */
 async function startReceiver() {

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { startMailbox, type LoopbackMailbox } from '../../test-support/mailbox';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { contactErrorResponseSchema } from '@site/contracts/contact';
 
@@ -186,35 +185,21 @@ describe('POST /api/contact rate limit', () => {
 });
 
 describe('POST /api/contact with SMTP_URL', () => {
-  const received: string[] = [];
   let failNext = 0;
-  let smtp: SMTPServer;
+  let mailbox: LoopbackMailbox;
+  let received: string[];
   let smtpUrl: string;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let raw = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (raw += chunk));
-        stream.on('end', () => {
-          if (failNext > 0) {
-            failNext -= 1;
-            const err = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
-            return callback(err);
-          }
-          received.push(raw);
-          callback();
-        });
-      },
+    mailbox = await startMailbox(() => {
+      if (failNext > 0) {
+        failNext -= 1;
+        throw Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
+      }
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    ({ received, url: smtpUrl } = mailbox);
   });
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  afterAll(() => mailbox.close());
 
   it('emails the owner with the message and a reply-to of the visitor', async () => {
     received.length = 0;
