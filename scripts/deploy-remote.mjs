@@ -62,18 +62,22 @@ const { REMOTE_NAMES: REMOTES, KEPT_DIST_ACTION: KEPT_DIST } = format;
 class DeployError extends Error {}
 
 const USAGE = `Usage:
-  npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>]
+  npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>] [--stage]
+  npm run promote -- <remote> --version <staged version> --to <site URL> --token <deploy token>
   npm run rollback -- <remote> --to <site URL> --token <deploy token> [--version <name>]
   node scripts/deploy-remote.mjs list <remote> --to <site URL> --token <deploy token>
       over HTTP, from any clone (a team's CI): the site checks and switches it (DEPLOY_TOKEN may hold the token)
-  npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check]
+  npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check] [--stage]
+  npm run promote -- <remote> --version <staged version>
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
   npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.
 Without --from, the remote is built in this clone first, and that build is deployed.
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
-with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.`;
+with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.
+--stage: stored and checked the same, served to no one; the last line is its preview link (on this machine with the
+site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone.`;
 
 const rel = (file) => {
   const relative = path.relative(process.cwd(), file);
@@ -184,8 +188,16 @@ const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return q
  * The server's one deployer (api/dist/release-deployer.js), on this machine's SITE_ROOT, or on the shared store with
  * DATABASE_URL on PostgreSQL. It writes no deploy log here (`logged` does) and tells nothing: this tool prints.
  */
-async function openDeployer(siteRoot, store) {
-  const { createReleaseDeployer } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
+async function openDeployer(siteRoot, store, stage = false) {
+  const { createReleaseDeployer, createPreviewTokens, PREVIEW_PARAM } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
+  // A staged release's preview link, signed as the server signs it (the same PREVIEW_SECRET), to its public origin.
+  const origin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
+  const previews = stage && origin && process.env.PREVIEW_SECRET ? createPreviewTokens({ secret: process.env.PREVIEW_SECRET, clock: () => new Date() }) : undefined;
+  const previewLink = async (app, version) => {
+    const manifest = (await servedManifests(siteRoot, store)).find((m) => m.name === app);
+    const page = manifest?.routes?.find((route) => !route.includes(':') && !route.includes('*')) ?? '/';
+    return `${origin}${page}?${PREVIEW_PARAM}=${previews.issue(app, version).token}`;
+  };
   let trustedKeys;
   try {
     trustedKeys = format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
@@ -202,6 +214,7 @@ async function openDeployer(siteRoot, store) {
     record: async () => undefined,
     alert: () => undefined,
     listedBy: (app) => `node scripts/deploy-remote.mjs list ${app}`,
+    ...(previews ? { previewLink } : {}),
     logger: quiet,
     clock: () => new Date(),
   });
@@ -214,8 +227,20 @@ const asDeployError = (error) => {
   return new DeployError(`${error.message.replace(/\.$/, '')}${hint}. Nothing was changed.`);
 };
 
-async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing }) {
+async function promote({ name, siteRoot, version, skipLoadCheck, store }) {
+  if (!version) throw new DeployError(`name the staged release: npm run promote -- ${name} --version <version> (node scripts/deploy-remote.mjs list ${name} marks staged ones)`);
   const deployer = await openDeployer(siteRoot, store);
+  const change = await deployer.promote(name, { by: 'npm run promote', from: null }, { version, skipLoadCheck }).catch((error) => {
+    throw asDeployError(error);
+  });
+  console.log(`${name}: promoted ${change.version}; verified ${change.checked.join(', ')}`);
+  console.log(`  ${store ? 'shared pointer' : 'current'}: ${change.previous ?? '(none)'} -> ${change.version}`);
+  console.log(`${name} ${change.version} ${store ? 'is live on every instance within seconds' : 'is live: the next request serves it'}, no restart.${change.previous ? ` Undo with: npm run rollback -- ${name}` : ''}`);
+  return change;
+}
+
+async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage }) {
+  const deployer = await openDeployer(siteRoot, store, stage);
   const files = await readDistFiles(from);
   files.delete(format.SIGNATURE_FILE);
   const built = builtVersion(name, files);
@@ -238,10 +263,16 @@ async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, sig
     const as = store ? kept : rel(path.join(appDir(siteRoot, name), 'releases', kept));
     console.log(`  kept ${dist}, served until now, as ${as} (${notice.kept.files} files, ${size(notice.kept.bytes)}): the rollback target`);
   };
-  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist }).catch((error) => {
+  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist, stage }).catch((error) => {
     throw asDeployError(error);
   });
   console.log(`  verified ${change.checked.join(', ')}`);
+  if (stage) {
+    console.log(`${name} ${change.version} is stored staged: served to no one (${change.previous ?? 'nothing'} stays served). Serve it with: npm run promote -- ${name} --version ${change.version}`);
+    // The last line: what a person opens.
+    console.log(change.previewUrl ?? `Preview link: the site's Deploys screen lists it (with the site's PUBLIC_ORIGIN and PREVIEW_SECRET set here, it is printed here)`);
+    return change;
+  }
   const before = change.previous === null ? '(none)' : kept && change.previous === kept ? `(none: ${path.basename(appDir(siteRoot, name))}/dist was served, kept as ${kept})` : change.previous;
   console.log(`  ${store ? 'shared pointer' : 'current'}: ${before} -> ${change.version}`);
   const undo = change.previous ? `Undo with: npm run rollback -- ${name}` : 'Nothing was served before it, so there is nothing to roll back to.';
@@ -277,6 +308,7 @@ async function list({ name, siteRoot, store }) {
       release.current && 'current',
       release.version === below && `rollback target (npm run rollback -- ${name})`,
       kept.has(release.version) && `${dist} as served before the first release`,
+      release.staged && `staged: served to no one (npm run promote -- ${name} --version ${release.version})`,
     ].filter(Boolean);
     console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${since(release.createdAt)}  ${release.files} files  ${notes.join(', ')}`);
   }
@@ -328,8 +360,14 @@ async function overHttp(command, name, values) {
     const list = await call('GET', releases);
     console.log(`${name} on ${site}: ${list.served ? `serves ${list.served.version} since ${list.served.since.slice(0, 16).replace('T', ' ')} UTC` : 'no release yet'}`);
     for (const release of list.releases) {
-      console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${release.createdAt.slice(0, 16).replace('T', ' ')}  ${release.files} files  ${release.by ?? ''}`);
+      console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${release.createdAt.slice(0, 16).replace('T', ' ')}  ${release.files} files  ${release.staged ? 'staged  ' : ''}${release.by ?? ''}`);
     }
+    return 0;
+  }
+  if (command === 'promote') {
+    if (!values.version) throw new DeployError(`name the staged release: --version <version> (node scripts/deploy-remote.mjs list ${name} --to ${site} marks staged ones)`);
+    const change = await call('POST', `${releases}/promote`, JSON.stringify({ version: values.version }), { 'content-type': 'application/json' });
+    console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}); checked ${change.checked.join(', ')}`);
     return 0;
   }
   if (command === 'rollback') {
@@ -355,8 +393,15 @@ async function overHttp(command, name, values) {
   }
   const body = await format.packReleaseTarball(files);
   console.log(`${name}: sending ${rel(from)} (${builtVersion}${version && version !== builtVersion ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
-  const change = await call('POST', `${releases}${version ? `?version=${encodeURIComponent(version)}` : ''}`, body, { 'content-type': 'application/gzip' });
+  const query = new URLSearchParams({ ...(version ? { version } : {}), ...(values.stage ? { stage: '1' } : {}) }).toString();
+  const change = await call('POST', `${releases}${query ? `?${query}` : ''}`, body, { 'content-type': 'application/gzip' });
   console.log(`  checked ${change.checked.join(', ')}`);
+  if (values.stage) {
+    console.log(`${name} ${change.version} is stored staged on ${site}: served to no one (${change.previous ?? 'nothing'} stays served). Serve it with: npm run promote -- ${name} --version ${change.version} --to ${site} --token <token>`);
+    // The last line: what a person opens (valid 24 hours; the site's Deploys screen gives a fresh one).
+    console.log(change.previewUrl ?? 'Preview link: the site did not give one (a shell release has none yet)');
+    return 0;
+  }
   console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}). Undo with: npm run rollback -- ${name} --to ${site} --token <token>`);
   return 0;
 }
@@ -365,7 +410,7 @@ async function overHttp(command, name, values) {
  * Runs a deploy or rollback on this machine and writes its outcome to the site's deploy log (PostgreSQL with
  * DATABASE_URL, else DATA_DIR's SQLite file when the site has one). A log that cannot be written is said, not fatal.
  */
-async function logged(command, app, cwd, work) {
+async function logged(command, app, cwd, work, action = command) {
   const by = `npm run ${command} (${userInfo().username}@${hostname()})`;
   let entry;
   try {
@@ -382,7 +427,7 @@ async function logged(command, app, cwd, work) {
       const dataDir = path.resolve(cwd, process.env.DATA_DIR || 'data');
       const log = await store.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
       if (log) {
-        await log.record({ app, action: command, by, from: null, ...entry });
+        await log.record({ app, action, by, from: null, ...entry });
         await log.close();
       }
     } catch (error) {
@@ -405,6 +450,7 @@ async function main(argv) {
         key: { type: 'string' },
         token: { type: 'string' },
         'skip-load-check': { type: 'boolean' },
+        stage: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -419,7 +465,7 @@ async function main(argv) {
     return 0;
   }
   const isShell = name === 'shell';
-  if (!['deploy', 'rollback', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
+  if (!['deploy', 'rollback', 'promote', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
     console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
     return 2;
   }
@@ -446,14 +492,21 @@ async function main(argv) {
       return 0;
     }
     // Written to the site's deploy log as it happens, like a deploy over HTTP (the admin dashboard shows it).
-    return await logged(command, name, cwd, async () => {
-      if (command === 'deploy') {
-        // Without --from: the shell's dist as built in this clone; a remote is built here first.
-        const from = values.from ? path.resolve(cwd, values.from) : isShell ? path.join(REPO_ROOT, 'shell', 'dist') : buildHere(name);
-        return deploy({ ...options, from, version: values.version });
-      }
-      return rollback({ ...options, to: values.to });
-    });
+    return await logged(
+      command,
+      name,
+      cwd,
+      async () => {
+        if (command === 'deploy') {
+          // Without --from: the shell's dist as built in this clone; a remote is built here first.
+          const from = values.from ? path.resolve(cwd, values.from) : isShell ? path.join(REPO_ROOT, 'shell', 'dist') : buildHere(name);
+          return deploy({ ...options, from, version: values.version, stage: values.stage });
+        }
+        if (command === 'promote') return promote({ ...options, version: values.version });
+        return rollback({ ...options, to: values.to });
+      },
+      command === 'deploy' && values.stage ? 'stage' : command,
+    );
   } catch (error) {
     if (!(error instanceof DeployError)) throw error;
     console.error(`✖ ${error.message}`);

@@ -1,4 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -257,5 +259,39 @@ describe.each(backends)('staged releases and preview links (%s)', (backend) => {
     // One left as signed is previewed.
     const intact = releaseChangeSchema.parse((await upload(s, blogBuild('2.0.0', 'Blog, staged edition', key.privateKeyPem))).body);
     expect(await visit(s, (await openLink(s, intact.previewUrl!)).cookie)).toMatchObject({ title: 'Blog, staged edition', banner: true, chunk: 200 });
+  });
+});
+
+describe('npm run deploy -- blog --stage on the serving machine', () => {
+  const SECRET = 'a preview secret of at least thirty-two characters';
+  const script = (siteRoot: string, ...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const env = { ...process.env, SITE_ROOT: siteRoot, PUBLIC_ORIGIN: 'https://example.test', PREVIEW_SECRET: SECRET, DATA_DIR: path.join(siteRoot, 'no-data') };
+      execFile(process.execPath, [path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs'), ...args], { env }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('prints the preview link last, which the server with the same PREVIEW_SECRET honours; npm run promote serves it', async () => {
+    const s = await start('sqlite', { PREVIEW_SECRET: SECRET });
+    const dist = await mkdtemp(path.join(tmpdir(), 'api-test-staged-dist-'));
+    cleanups.push(() => rm(dist, { recursive: true, force: true }));
+    for (const [file, bytes] of blogBuild('2.0.0', 'Blog, staged edition')) {
+      await mkdir(path.dirname(path.join(dist, file)), { recursive: true });
+      await writeFile(path.join(dist, file), bytes);
+    }
+    const staged = await script(s.site.root, 'deploy', 'blog', '--from', dist, '--stage');
+    expect(staged.stderr).toBe('');
+    expect(staged.code).toBe(0);
+    const lines = staged.stdout.trim().split('\n');
+    expect(lines.at(-2)).toContain('blog 2.0.0 is stored staged: served to no one');
+    expect(lines.at(-1)).toMatch(/^https:\/\/example\.test\/blog\?preview=[\w-]+\.[\w-]+$/);
+    expect(await visit(s)).toMatchObject({ title: 'The blog', banner: false });
+    expect(await visit(s, (await openLink(s, lines.at(-1)!)).cookie)).toMatchObject({ title: 'Blog, staged edition', banner: true });
+
+    const promoted = await script(s.site.root, 'promote', 'blog', '--version', '2.0.0');
+    expect(promoted.code).toBe(0);
+    expect(promoted.stdout).toContain('blog 2.0.0 is live');
+    expect(await visit(s)).toMatchObject({ title: 'Blog, staged edition', banner: false });
   });
 });

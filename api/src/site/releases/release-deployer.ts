@@ -54,6 +54,8 @@ import {
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
 import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
 
+// npm run deploy -- <app> --stage prints the preview link with the server's signer (PREVIEW_SECRET) from this bundle.
+export { createPreviewTokens, PREVIEW_PARAM } from './preview-tokens';
 // What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
 export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
 
