@@ -62,7 +62,7 @@ async function start(backend: 'sqlite' | 'postgres', env: Record<string, string>
 
 /** A blog build with a visible title and a content-hashed chunk only it has. */
 function blogBuild(version: string, title: string, key?: string): Map<string, Buffer> {
-  const files = new Map([
+  const files = new Map<string, Buffer>([
     ['mfe-manifest.json', Buffer.from(JSON.stringify({ ...MANIFESTS.blog, version, pages: [{ path: '/blog', title, description: 'Guides' }] }))],
     ['assets/remoteEntry.js', Buffer.from(`export const title = ${JSON.stringify(title)};`)],
     ['assets/page-Staged22.js', Buffer.from(`export default ${JSON.stringify(title)};`)],
