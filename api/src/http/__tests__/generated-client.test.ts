@@ -168,6 +168,11 @@ describe('a client generated from the description', () => {
     expect((await client.GET('/api/admin/deploy-tokens')).data?.tokens.map((t) => t.id)).toEqual([deployToken.data!.id]);
     expect((await client.DELETE('/api/admin/deploy-tokens/{id}', { params: { ...origin, path: { id: deployToken.data!.id } } })).response.status).toBe(204);
     expect((await client.GET('/api/admin/deploys', { params: { query: { app: 'blog', limit: 5 } } })).data).toEqual({ entries: [], nextCursor: null });
+    // Errors per release: the window and threshold the dashboard shows, whatever the releases counted so far.
+    const releaseErrors = (await client.GET('/api/admin/release-errors')).data;
+    expect(releaseErrors?.windowMinutes).toBeGreaterThan(0);
+    expect(releaseErrors?.threshold.rate).toBeGreaterThan(0);
+    expect(Array.isArray(releaseErrors?.releases)).toBe(true);
 
     // Leads: a visitor's message (the public contact form), read, exported.
     expect((await client.POST('/api/contact', { body: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Could you automate our reminders?' } })).response.status).toBe(200);
