@@ -91,8 +91,13 @@ async function spyOnTracking(context: BrowserContext, { readable = false } = {})
 /** What the spy saw, read after a synchronous pagehide (the tracker sends in that handler). */
 const tracked = (page: Page) => page.evaluate(() => (window as unknown as { __tracking: { transport: string; body: string | null }[] }).__tracking);
 const pagehide = (page: Page) => page.evaluate(() => void window.dispatchEvent(new PageTransitionEvent('pagehide')));
+/** The events of a beacon: a page view with its referrer class, a `remote_view` (issue 34's count per release) with its app. */
 const viewsIn = (body: string | null) =>
-  (JSON.parse(body ?? '{}') as { events?: { name: string; path: string; props?: { referrer?: string } }[] }).events?.map((e) => [e.name, e.path, e.props?.referrer]);
+  (JSON.parse(body ?? '{}') as { events?: { name: string; path: string; props?: { referrer?: string; app?: string } }[] }).events?.map((e) => [
+    e.name,
+    e.path,
+    e.props?.referrer ?? e.props?.app,
+  ]);
 
 test('3 pages opened and 2 links followed are 5 page views on the right paths, in the funnel API and on the dashboard; two 404s are none', async () => {
   test.setTimeout(90_000);
@@ -178,6 +183,8 @@ test('a server-rendered page counts one view when it hydrates; Do Not Track and 
   expect((await tracked(page)).flatMap((s) => viewsIn(s.body) ?? [])).toEqual([
     ['page_view', '/local-services/walnut-creek-ai-solutions', 'direct'],
     ['page_view', '/local-services', 'internal'],
+    // The page the link opened is counted against the marketing remote's release too (the first page, by the server).
+    ['remote_view', '/local-services', 'marketing'],
   ]);
   await allowed.close();
   await expect.poll(views).toBe(before + 2);
