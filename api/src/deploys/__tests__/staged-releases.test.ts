@@ -175,6 +175,35 @@ describe.each(backends)('staged releases and preview links (%s)', (backend) => {
     expect(leave.headers.get('set-cookie')).toMatch(/^site_preview=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT/);
   });
 
+  it('keeps two staged releases of one manifest version apart: each link previews its own, under its own name', async () => {
+    const s = await start(backend);
+    const links: Record<string, string> = {};
+    for (const [name, title] of [
+      ['2.0.0-a', 'Blog, edition A'],
+      ['2.0.0-b', 'Blog, edition B'],
+    ] as const) {
+      // Both builds say 2.0.0 in their manifest; the upload names the release.
+      const staged = await upload(s, blogBuild('2.0.0', title), `?stage=1&version=${name}`);
+      expect(staged.status, JSON.stringify(staged.body)).toBe(201);
+      const change = releaseChangeSchema.parse(staged.body);
+      expect(change).toMatchObject({ version: name, staged: true });
+      links[name] = (await openLink(s, change.previewUrl!)).cookie;
+    }
+    for (const [name, title] of [
+      ['2.0.0-a', 'Blog, edition A'],
+      ['2.0.0-b', 'Blog, edition B'],
+    ] as const) {
+      const page = await fetch(`${s.server.url}/blog`, { headers: { accept: 'text/html', cookie: links[name]! } });
+      expect(await page.text()).toContain(`Previewing <strong>blog ${name}</strong>, a staged release`);
+      expect(await visit(s, links[name])).toMatchObject({
+        title,
+        version: name,
+        inlineEntry: `/mfe/blog/assets/remoteEntry.js?release=${name}`,
+        entry: [200, `export const title = ${JSON.stringify(title)};`, 'private, no-cache'],
+      });
+    }
+  });
+
   it('refuses a forged or expired link, ends previews of a promoted release, and promotes a staged release to everyone', async () => {
     const s = await start(backend);
     const served = (await visit(s)).version;
