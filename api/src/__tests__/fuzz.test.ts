@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { TRACKING_EVENTS } from '@site/contracts/events';
@@ -301,7 +300,6 @@ describe(`fuzz: every API route (${backend}, ${RUNS} cases each)`, () => {
       `fuzz (${backend}): ${timings.length} routes x ${RUNS} cases = ${timings.length * RUNS} requests in ${Math.round(elapsed / 1000)} s (${CONCURRENCY} routes at a time)\n` +
         timings.map((t) => `  ${t.route.padEnd(42)} ${String(Math.round(t.ms)).padStart(6)} ms  ${JSON.stringify(t.statuses)}`).join('\n'),
     );
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -3,7 +3,6 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { parseDocument, parseFeed, DomUtils } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@site/contracts/error';
@@ -63,7 +62,6 @@ describe.each(testBackends().map((b) => b.name))('security audit findings (%s)',
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { AppDeps, AppInstance } from '../app';
 import { loadConfig, type Config } from '../config';
 import type { ApiRouter } from '../http/route-module';
@@ -32,6 +33,7 @@ export interface TestServer {
   running: RunningServer;
   instance: AppInstance;
   dataDir: string;
+  /** Stops the app, then removes its data folder and the PostgreSQL schema it was given (deps.database.pgSchema). */
   close(): Promise<void>;
 }
 
@@ -64,6 +66,18 @@ export async function startTestServer(
     dataDir,
     async close() {
       await running.close();
+      // The PostgreSQL schema the test gave the app (deps.database.pgSchema) goes with it, once the app has stopped: a
+      // DROP while its background work (outboxes, counters) still writes can deadlock with it.
+      const pgSchema = options.deps?.database?.pgSchema;
+      if (pgSchema && config.databaseUrl) {
+        const admin = new pg.Client({ connectionString: config.databaseUrl });
+        await admin.connect();
+        try {
+          await admin.query(`drop schema if exists "${pgSchema.replaceAll('"', '""')}" cascade`);
+        } finally {
+          await admin.end();
+        }
+      }
       await rm(dataDir, { recursive: true, force: true });
       if (emptySite) await rm(emptySite, { recursive: true, force: true });
     },

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   adminFunnelSchema,
@@ -106,7 +105,6 @@ describe.each(testBackends().map((b) => b.name))('admin API (%s)', (backend) => 
   });
   afterAll(async () => {
     await server.instance.services.admin.alerts.idle();
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
     await site.cleanup();
   });

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResponseSchema, FACTOR_KEYS, type AnalysisResponse } from '@site/contracts/analysis';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
@@ -37,7 +36,6 @@ describe.each(testBackends().map((b) => b.name))('analysis previous report (%s)'
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

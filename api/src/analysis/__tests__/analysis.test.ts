@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResponseSchema, collectMockSources, SAMPLE_SOURCES, smbAnalysisRequestSchema } from '@site/contracts/analysis';
 import { errorEnvelopeSchema } from '@site/contracts/error';
@@ -36,7 +35,6 @@ describe.each(testBackends().map((b) => b.name))('analysis API (%s)', (backend) 
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
     await site.close();
   });

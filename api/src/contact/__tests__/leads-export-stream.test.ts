@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { LEAD_CSV_COLUMNS } from '@site/contracts/admin';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
@@ -128,7 +127,6 @@ describe.each(testBackends().map((b) => b.name))('the leads CSV export, streamed
   }, 60_000);
   afterAll(async () => {
     if (!server) return;
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -116,7 +116,6 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
   }, 60_000);
   afterAll(async () => {
     if (!server) return;
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appReleasesSchema, deployLogPageSchema, deployTokenCreatedSchema, releaseChangeSchema } from '@site/contracts/deploys';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
@@ -48,7 +47,6 @@ async function start(backend: 'sqlite' | 'postgres', env: Record<string, string>
     deps: { clock: () => new Date(now), ...(backend === 'postgres' ? { database: { pgSchema: schema } } : {}) },
   });
   cleanups.push(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
   const cookie = await adminCookie(server);

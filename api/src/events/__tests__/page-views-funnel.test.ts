@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFunnelSchema } from '@site/contracts/admin';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
@@ -24,7 +23,6 @@ describe.each(testBackends().map((b) => b.name))('page views in the admin funnel
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

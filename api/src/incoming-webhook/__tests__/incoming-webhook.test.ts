@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { postListSchema, webhookResultSchema } from '@site/contracts/posts';
 import { signWebhookBody } from '../incoming-webhook-service';
 import { testBackends, uniqueSchema } from '../../test-support/databases';
@@ -33,7 +32,6 @@ describe.each(testBackends().map((b) => b.name))('POST /api/webhook (%s)', (back
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -53,7 +53,6 @@ describe.each(testBackends().map((b) => b.name))('media file names and failed up
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

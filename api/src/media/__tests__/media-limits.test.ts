@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import sharp from 'sharp';
 import { MEDIA_MAX_FRAMES, MEDIA_MAX_SIDE, mediaItemSchema } from '@site/contracts/media';
 import { MEDIA_MAX_STORED_HEIGHT } from '@site/contracts/media-rules';
@@ -50,7 +49,6 @@ describe.each(testBackends().map((b) => b.name))('media limits and processing po
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
     await new Promise((resolve) => images.close(resolve));
   });

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { mediaListSchema } from '@site/contracts/media';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { testBackends, uniqueSchema, type TestDatabase } from '../../test-support/databases';
@@ -59,7 +58,6 @@ describe.each(testBackends().map((b) => b.name))('media usage (%s)', (backend) =
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import sharp from 'sharp';
 import { mediaItemSchema, mediaListSchema, MEDIA_MAX_BYTES } from '@site/contracts/media';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
@@ -41,7 +40,6 @@ describe.each(testBackends().map((b) => b.name))('media library (%s)', (backend)
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 
@@ -290,7 +288,6 @@ describe.each(testBackends().map((b) => b.name))('webhook images stored as media
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
     await new Promise((resolve) => images.close(resolve));
   });

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { deletedPostListSchema, postRevisionListSchema, postRevisionSchema } from '@site/contracts/admin';
 import { SCHEDULE_MESSAGES } from '@site/contracts/post-schedule';
 import { postSchema, webhookResultSchema } from '@site/contracts/posts';
@@ -43,7 +42,6 @@ describe.each(testBackends().map((b) => b.name))('scheduling and history over HT
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
   });
 

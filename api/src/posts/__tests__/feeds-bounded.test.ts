@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogPostPath } from '@site/contracts/blog-routes';
@@ -64,7 +63,6 @@ describe.each(testBackends().map((b) => b.name))('feed and sitemap at any number
     published = (await server.instance.services.posts.sitemapPart(parts[0]!.first, 1_000)).map((p) => p.slug);
   }, 60_000);
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server?.close();
     await site?.cleanup();
   });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { BLOG_ROUTES, blogCategoryPath, blogPostPath } from '@site/contracts/blog-routes';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 import { bestRouteMatch } from '@site/contracts/route-match';
@@ -22,7 +21,6 @@ describe.each(testBackends().map((b) => b.name))('public blog API (%s)', (backen
     });
   });
   afterAll(async () => {
-    if (backend === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.instance.db);
     await server.close();
     await site.cleanup();
   });
