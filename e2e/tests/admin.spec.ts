@@ -171,8 +171,11 @@ test.describe('a post from the admin panel, in order', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(row(page, title)).toHaveCount(1);
     await row(page, title).getByRole('button', { name: /^Delete/ }).click();
+    // The row leaves at once (optimistically); the server's state is read once its answer to the screen's DELETE is in.
+    const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname === `/api/admin/posts/${created.body.id}`);
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(row(page, title)).toHaveCount(0);
+    expect((await deleted).status()).toBe(204);
     expect((await adminSend(page.request, 'DELETE', `/api/admin/posts/${created.body.id}`)).status).toBe(404);
   });
 

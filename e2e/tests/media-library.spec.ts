@@ -59,8 +59,11 @@ test('the Media screen uploads every accepted type, follows each to ready, and r
   const broken = grid.getByRole('listitem').filter({ has: page.getByText('truncated.jpg', { exact: true }) });
   await expect(broken.getByRole('status')).toContainText(unreadable);
   await broken.getByRole('button', { name: 'Delete truncated.jpg' }).click();
+  // The card leaves at once (optimistically); the server's state is read once its answer to the screen's DELETE is in.
+  const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname.startsWith('/api/admin/media/'));
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(broken).toHaveCount(0);
+  expect((await deleted).status()).toBe(204);
   expect((await adminGet<MediaList>(page.request, '/api/admin/media')).media.length).toBe(stored.length);
 
   // What visitors get of the phone photo: AVIF at the right type, no GPS (a JPEG's EXIF would start with "Exif").
