@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
  * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
@@ -137,7 +137,9 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       const { rank, newest } = searchFor(db, 'contact_messages', q);
       if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
       // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
+      // SQLite without a filter: ranked in the FTS index, the page's candidates read from the table (bestInIndex).
       const best =
+        (filter === 'all' ? await bestInIndex(db, 'contact_messages', q, sql`t.created_at desc, t.id`, limit) : undefined) ??
         (await newestMessagesPg(q, filter, limit)) ??
         (await bestOfWindow(
           db,

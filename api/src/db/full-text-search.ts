@@ -197,6 +197,49 @@ export function bestOfWindowQuery(window: RankedRows, ties: RawBuilder<unknown>,
 }
 
 /**
+ * SQLite, a ranked search without a filter: the same page and count as `bestOfWindow` over `newestWindow`, with the
+ * window ranked in the FTS index alone and the table read for the page's candidates only. Undefined on PostgreSQL
+ * and for text without a word. `ties` orders rows of the table, named `t`, after the rank (`t.created_at desc, t.id`).
+ *
+ * The window is the newest SEARCH_RANK_LIMIT + 1 matches of the text, each with its bm25, read from the FTS index
+ * newest first (no row of the table); the page's candidates are the rows of the newest SEARCH_RANK_LIMIT whose rank
+ * is at least as good as the `limit`-th best rank (the page, and any row tied with its last rank), and only those are
+ * read from the table to break ties. Joining every row of the window to the table to read what breaks ties was most
+ * of the cost (a blog post is a page of SQLite's file with its article: "scheduling" at 100x data, 12,000 posts and
+ * its 1,000 matches, 7.8 ms of CPU for the window joined, 2.7 ms ranked in the index; api/bench/data-scale.mjs).
+ */
+export async function bestInIndex(db: Kysely<Database>, table: SearchedTable, q: string, ties: RawBuilder<unknown>, limit: number): Promise<{ ids: string[]; matches: number } | undefined> {
+  const words = searchWords(q);
+  if (words.length === 0 || isPostgres(db)) return undefined;
+  const { rows } = await bestInIndexQuery(table, words, ties, limit).execute(db);
+  return { ids: rows.map((r) => r.id), matches: Number(rows[0]?.matches ?? 0) };
+}
+
+/** `bestInIndex`'s query (its plan is tested). */
+export function bestInIndexQuery(table: SearchedTable, words: readonly string[], ties: RawBuilder<unknown>, limit: number) {
+  const fts = sql.raw(`${table}_fts`);
+  const weights = sql.raw(SEARCHED[table].map(([, weight]) => FTS_WEIGHT[weight]).join(', '));
+  const n = Math.max(1, Math.floor(limit));
+  // `materialized`: each step runs once (the window is read by the count and by the ranked rows, the ranked rows by
+  // the cut-off and by the page). `order by rowid desc` with a limit: FTS5 walks its matches newest first and stops.
+  return sql<{ id: string; matches: number | string | bigint }>`
+    with window_rows as materialized (
+      select rowid as fts_rowid, bm25(${fts}, ${weights}) as search_rank from ${fts}
+      where ${fts} match ${ftsMatch(words)} order by rowid desc limit ${sql.lit(SEARCH_RANK_LIMIT + 1)}
+    ),
+    ranked as materialized (
+      select fts_rowid, search_rank from window_rows order by fts_rowid desc limit ${sql.lit(SEARCH_RANK_LIMIT)}
+    ),
+    cut_off as (select search_rank from ranked order by search_rank limit 1 offset ${sql.lit(n - 1)})
+    select t.id as id, (select count(*) from window_rows) as matches
+    from ranked cross join ${sql.raw(table)} as t
+    where t.rowid = ranked.fts_rowid
+      and ((select search_rank from cut_off) is null or ranked.search_rank <= (select search_rank from cut_off))
+    order by ranked.search_rank, ${ties}
+    limit ${sql.lit(n)}`;
+}
+
+/**
  * Whether the text `q` has SEARCH_SCAN_LIMIT matches or more in `table` (SQLite: counted in the FTS index alone, up to
  * there): then a filtered search that found fewer than SEARCH_RANK_LIMIT did not see every match, and its count is a
  * lower bound.

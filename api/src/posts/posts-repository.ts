@@ -7,7 +7,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import { bestOfWindow, countUpTo, inOrderOf, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { bestInIndex, bestOfWindow, countUpTo, inOrderOf, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -352,11 +352,13 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       // 1,000 matches (db/full-text-search.ts).
       const { rank, newest } = searchFor(db, 'blog_posts', filter.q);
       if (!rank || !newest) return { posts: [], total: 0, totalIsLowerBound: false };
-      // The window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
-      const matching = filtered(filter, true).select(['id', 'created_at', SORTED_AT.as('sorted_at'), rank.as('search_rank'), newest.as('newest_key')]);
-      const best = await bestOfWindow(db, newestWindow(db, matching as unknown as RankedRows, newest), sql`sorted_at desc, created_at desc, id`, limit);
-      const rows = await inOrderOf(best.ids, (ids) => db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute());
       const filteredToo = Boolean(filter.status || filter.categorySlug);
+      // SQLite without a filter: ranked in the FTS index, the page's candidates read from the table (bestInIndex).
+      const inIndex = filteredToo ? undefined : await bestInIndex(db, 'blog_posts', filter.q!, sql`coalesce(t.published_at, t.created_at) desc, t.created_at desc, t.id`, limit);
+      // Else the window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
+      const matching = filtered(filter, true).select(['id', 'created_at', SORTED_AT.as('sorted_at'), rank.as('search_rank'), newest.as('newest_key')]);
+      const best = inIndex ?? (await bestOfWindow(db, newestWindow(db, matching as unknown as RankedRows, newest), sql`sorted_at desc, created_at desc, id`, limit));
+      const rows = await inOrderOf(best.ids, (ids) => db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute());
       const more = best.matches > SEARCH_RANK_LIMIT || (filteredToo && (await scanWasFull(db, 'blog_posts', filter.q!)));
       return { posts: rows.map(toStoredSummary), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };
     },

@@ -7,7 +7,7 @@ import { createPostsRepository, type StoredPost } from '../../posts/posts-reposi
 import type { ContactMessagesTable } from '../../contact/contact-schema';
 import { postMatches } from '@site/contracts/posts-rules';
 import { searchWords } from '@site/contracts/search-rules';
-import { bestOfWindowQuery, ftsMatch, newestWindow, SEARCH_RANK_LIMIT, textSearch, tsQuery, type RankedRows } from '../full-text-search';
+import { bestInIndexQuery, bestOfWindowQuery, ftsMatch, newestWindow, SEARCH_RANK_LIMIT, textSearch, tsQuery, type RankedRows } from '../full-text-search';
 import type { Database } from '../schema';
 
 /*
@@ -291,6 +291,47 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
     await db.deleteFrom('blog_posts').where('slug', 'like', 'pangolin-%').execute();
   });
 
+  it('breaks ties of rank by the list\'s order, also where a page ends: the same page at any limit, best match first', async () => {
+    // 30 posts match "heron" equally (the same words, counts and lengths), some published at the same time (then the
+    // newer creation, then the smaller id comes first); an older one has it twice in its title (best), the newest only
+    // in its excerpt (worst). A page cut inside the tied ones holds the first of them in the list's order, whatever
+    // part of the search reads the rows that break the ties.
+    const published = (i: number) => at(40_000 + Math.floor(i / 3) * 10);
+    const created = (i: number) => at(40_000 + Math.floor(i / 3) * 10 - (i % 3 === 2 ? 1 : 0));
+    const row = (i: number, fields: Record<string, unknown>) => ({
+      id: `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`, slug: `heron-${i}`, title: `Heron notes ${i}`, excerpt: 'An excerpt.', content: '<p>Body.</p>',
+      keywords: '[]', author: 'Owner', category: 'Business', category_slug: 'business', status: 'published', featured_image: null, og_image: null, read_time: 1,
+      views: 0, meta_description: '', source: 'local', published_at: published(i), created_at: created(i), updated_at: created(i), publish_at: null, ...fields,
+    });
+    const tied = Array.from({ length: 30 }, (_, i) => row(i, {}));
+    const best = row(100, { title: 'Heron heron 100', published_at: at(39_000), created_at: at(39_000), updated_at: at(39_000) });
+    const worst = row(101, { title: 'Kingfisher notes 101', excerpt: 'Heron.', published_at: at(50_000), created_at: at(50_000), updated_at: at(50_000) });
+    await db.insertInto('blog_posts').values([...tied.slice(15), best, ...tied.slice(0, 15), worst]).execute();
+    // The list's order: published (or created) newest first, then created newest first, then id.
+    const listOrder = [...tied].sort((a, b) => b.published_at.localeCompare(a.published_at) || b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id)).map((p) => p.title);
+    expect(new Set(listOrder.slice(0, 3).map((t) => created(Number(t.split(' ')[2]))))).toHaveProperty('size', 2); // ties in published_at and in created_at
+    type Found = { posts: Array<{ title: string }>; total: number; totalIsLowerBound?: boolean };
+    for (const limit of [1, 2, 10, 16, 31, 40]) {
+      const found = await get<Found>(`/api/admin/posts?limit=${limit}&q=heron`, true);
+      expect(found.status).toBe(200);
+      expect(found.body.posts.map((p) => p.title), `limit ${limit}`).toEqual([best.title, ...listOrder, worst.title].slice(0, limit));
+      expect(found.body).toMatchObject({ total: 32, totalIsLowerBound: false });
+    }
+    await db.deleteFrom('blog_posts').where('slug', 'like', 'heron-%').execute();
+
+    // Leads: ties by the inbox's order (newest first, then id); the name match (A) first, a message-only match in order.
+    const leads = Array.from({ length: 20 }, (_, i) => lead(60_000 + i, { id: `lead-osprey-${String(i).padStart(2, '0')}`, created_at: at(60_000 + Math.floor(i / 2)), message: `About the osprey, number ${i}.` }));
+    const named = lead(59_000, { id: 'lead-osprey-named', name: 'Osprey Works', message: 'Hello there, number one.' });
+    await db.insertInto('contact_messages').values([...leads.slice(10), named, ...leads.slice(0, 10)]).execute();
+    const inboxOrder = [...leads].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id)).map((l) => l.id);
+    for (const limit of [1, 5, 12, 21]) {
+      const found = await get<{ leads: Array<{ id: string }>; total: number }>(`/api/admin/leads?limit=${limit}&q=osprey`, true);
+      expect(found.body.leads.map((l) => l.id), `limit ${limit}`).toEqual([named.id, ...inboxOrder].slice(0, limit));
+      expect(found.body.total).toBe(21);
+    }
+    await db.deleteFrom('contact_messages').where('id', 'like', 'lead-osprey-%').execute();
+  });
+
   it('is served by the full-text index (the query plan)', async () => {
     for (const table of ['blog_posts', 'contact_messages'] as const) {
       const search = textSearch(db, table, ['dental', 'autom']);
@@ -317,6 +358,14 @@ describe.each(testBackends().map((b) => b.name))('search through the full-text i
         const pageDetails = (pagePlan.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
         expect(pageDetails).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`));
         expect(pageDetails).not.toContain('SCAN fts_match');
+        // Without a filter: the window ranked in the FTS index (scanned once, newest first), the table read by rowid for
+        // the page's candidates only, never scanned.
+        const inIndex = bestInIndexQuery(table, ['dental', 'autom'], sql`t.created_at desc, t.id`, 10).compile(db);
+        const inIndexPlan = await db.executeQuery<{ detail: string }>({ ...inIndex, sql: `explain query plan ${inIndex.sql}` } as never);
+        const inIndexDetails = (inIndexPlan.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+        expect(inIndexDetails.match(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX \\d+:M`, 'g'))).toHaveLength(1);
+        expect(inIndexDetails).toMatch(/SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        expect(inIndexDetails).not.toMatch(/SCAN t\b/);
       } else {
         const details = await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
