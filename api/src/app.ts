@@ -42,6 +42,7 @@ import { createRenderCache } from './site/render/render-cache';
 import { createRemoteRegistry } from './site/releases/remote-registry';
 import { createPreviewTokens, PREVIEW_PARAM } from './site/releases/preview-tokens';
 import { createReleaseChooser } from './site/releases/release-choice';
+import { createCanaryCache } from './site/releases/release-canaries';
 import type { AppName } from '@site/contracts/deploys';
 import { createShellDocument } from './site/render/shell-document';
 import { createShellServer } from './site/render/shell-server';
@@ -142,7 +143,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Preview links of staged releases (issue 34): signed with PREVIEW_SECRET (configuration, never the database).
   if (!config.previewSecret) logger.info('PREVIEW_SECRET is not set: preview links of staged releases work on this instance until it restarts');
   const previews = createPreviewTokens({ secret: config.previewSecret, clock });
-  const chooseReleases = createReleaseChooser({ previews });
+  // Canaries (issue 34): rows of the database, kept in memory for the request path, read again when this instance
+  // changes one and, on PostgreSQL, at every release sync (NOTIFY and poll). Read once before the first request.
+  const canaryCache = createCanaryCache(database.db, logger);
+  await canaryCache.refresh();
+  const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running() });
   /** A staged release's preview link: the app's first page of the served manifest (else the home page), with a token. */
   const previewLink = async (app: AppName, version: string): Promise<string | undefined> => {
     if (app === 'shell') return undefined;
@@ -172,6 +177,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
           clock,
           pollMs: config.releasePollMs ?? 5000,
           jobs,
+          canaries: canaryCache,
         })
       : undefined;
   const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), shell: servedShell, ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
@@ -212,8 +218,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     // A release's server module is checked with the serving shell's shared modules; a shell must strand no remote.
     sharedModules: async () => (await shellServer.load())?.shared,
     servedManifests: async () => (await remotes.snapshot()).manifests,
-    // This instance copies a shared release at once (the others when PostgreSQL tells them).
-    switched: () => void releaseSync?.sync(),
+    // This instance copies a shared release at once (the others when PostgreSQL tells them), and reads the canaries
+    // again before the caller is answered (its next request is split by the new canary).
+    switched: async () => {
+      void releaseSync?.sync();
+      await canaryCache.refresh();
+    },
+    // Canaries are rows of the site's database (on PostgreSQL the shared store's transaction writes them).
+    canaryDb: database.db,
     record: (entry) => services.deployLog.record(entry),
     previewLink,
     deployedBy: (app, versions) => services.deployLog.deployedBy(app, versions),
@@ -239,6 +251,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     renderCacheStats: () => renderCache.stats(),
     metrics,
     releases,
+    runningCanaries: () => canaryCache.running(),
   });
   // A build never changes what is served by itself: built remotes are imported as releases (the first start's, or a
   // changed build's under `npm start`), before the first request is served.

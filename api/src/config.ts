@@ -136,6 +136,16 @@ export interface Config {
   releaseErrorWindowMinutes?: number;
   releaseErrorCounting?: boolean;
   /**
+   * Canaries (deploys/canary-watch.ts): a canary is rolled back by itself when its error rate is at least
+   * RELEASE_CANARY_MAX_RATE_PERCENT (default 2) and at least RELEASE_CANARY_RATIO (default 3) times the served release's,
+   * over at least RELEASE_CANARY_MIN_VIEWS (default 50) of its page views; checked every RELEASE_CANARY_CHECK_MS (10000).
+   * Optional so configs built by hand (tests) need not name them.
+   */
+  releaseCanaryMaxRatePercent?: number;
+  releaseCanaryRatio?: number;
+  releaseCanaryMinViews?: number;
+  releaseCanaryCheckMs?: number;
+  /**
    * PREVIEW_SECRET: signs the preview links of staged releases (HMAC-SHA256; issue 34). Unset: a random secret of the
    * process, so links work on this instance until it restarts. Optional so configs built by hand (tests) need not name it.
    */
@@ -271,6 +281,10 @@ const envSchema = z.object({
   RELEASE_ERROR_MIN_PAGE_VIEWS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1_000_000).default(20),
   RELEASE_ERROR_WINDOW_MINUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1440).default(15),
   RELEASE_ERROR_COUNTING: z.enum(['on', 'off'], { message: 'Must be on or off' }).default('on'),
+  RELEASE_CANARY_MAX_RATE_PERCENT: z.coerce.number({ message: 'Must be a number' }).gt(0, { message: 'Must be more than 0' }).max(100).default(2),
+  RELEASE_CANARY_RATIO: z.coerce.number({ message: 'Must be a number' }).min(1, { message: 'Must be at least 1' }).max(1000).default(3),
+  RELEASE_CANARY_MIN_VIEWS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1_000_000).default(50),
+  RELEASE_CANARY_CHECK_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1000, { message: 'Must be at least 1000' }).max(600_000).default(10_000),
   RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   RELEASE_TRUSTED_KEYS: z
@@ -377,6 +391,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseErrorMinPageViews: e.RELEASE_ERROR_MIN_PAGE_VIEWS,
     releaseErrorWindowMinutes: e.RELEASE_ERROR_WINDOW_MINUTES,
     releaseErrorCounting: e.RELEASE_ERROR_COUNTING === 'on',
+    releaseCanaryMaxRatePercent: e.RELEASE_CANARY_MAX_RATE_PERCENT,
+    releaseCanaryRatio: e.RELEASE_CANARY_RATIO,
+    releaseCanaryMinViews: e.RELEASE_CANARY_MIN_VIEWS,
+    releaseCanaryCheckMs: e.RELEASE_CANARY_CHECK_MS,
     metricsToken: e.METRICS_TOKEN,
     previewSecret: e.PREVIEW_SECRET,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -39,7 +39,8 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
-import type { ReleaseDeployer } from './deploys/release-deployer';
+import { createCanaryWatch, type CanaryWatch } from './deploys/canary-watch';
+import type { Canary, ReleaseDeployer } from './deploys/release-deployer';
 import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
@@ -79,6 +80,8 @@ export interface Services {
   retention: RetentionService;
   /** Page views and errors of each remote's releases, their rate, and the alert of a failing release (issue 34). */
   releaseErrors: ReleaseErrorsService;
+  /** The running canaries with their live figures, and the check that rolls one back by itself (issue 34). */
+  canaries: CanaryWatch;
 }
 
 /** No remotes deployed (a container built without a site root). */
@@ -122,6 +125,10 @@ export function createServices(deps: {
     | 'releaseErrorMinPageViews'
     | 'releaseErrorWindowMinutes'
     | 'releaseErrorCounting'
+    | 'releaseCanaryMaxRatePercent'
+    | 'releaseCanaryRatio'
+    | 'releaseCanaryMinViews'
+    | 'releaseCanaryCheckMs'
   >;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
@@ -150,6 +157,8 @@ export function createServices(deps: {
   metrics?: ServiceMetrics;
   /** Deploys and rollbacks, checked and switched by the server (site/releases/release-deployer.ts, built by app.ts). */
   releases: ReleaseDeployer;
+  /** The canaries this instance serves now (site/releases/release-canaries.ts's cache): their releases are served too. */
+  runningCanaries?: () => readonly Canary[];
 }): Services {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
@@ -210,7 +219,11 @@ export function createServices(deps: {
     clock: deps.clock,
     logger,
     // The manifest's version: the one the remotes map gives the browser, so its reports name the same release.
-    servedReleases: async () => (await (deps.remotes ?? NO_REMOTES).snapshot()).manifests.map((m) => ({ app: m.name, release: m.version })),
+    // A canary's release is served too (to its share of visitors): the browser's reports of it are counted.
+    servedReleases: async () => [
+      ...(await (deps.remotes ?? NO_REMOTES).snapshot()).manifests.map((m) => ({ app: m.name, release: m.version })),
+      ...(deps.runningCanaries?.() ?? []).map((c) => ({ app: c.app, release: c.version })),
+    ],
     alerts: admin.alerts,
     state: createAdminStateRepository(deps.db),
     jobs: deps.jobs,
@@ -220,8 +233,23 @@ export function createServices(deps: {
       ...(deps.config.releaseErrorWindowMinutes !== undefined ? { windowMs: deps.config.releaseErrorWindowMinutes * 60_000 } : {}),
     },
   });
+  const canaries = createCanaryWatch({
+    releaseErrors,
+    releases: deps.releases,
+    alerts: admin.alerts,
+    clock: deps.clock,
+    logger,
+    jobs: deps.jobs,
+    checkMs: deps.config.releaseCanaryCheckMs,
+    rules: {
+      ...(deps.config.releaseCanaryMaxRatePercent !== undefined ? { maxRate: deps.config.releaseCanaryMaxRatePercent / 100 } : {}),
+      ...(deps.config.releaseCanaryRatio !== undefined ? { ratio: deps.config.releaseCanaryRatio } : {}),
+      ...(deps.config.releaseCanaryMinViews !== undefined ? { minPageViews: deps.config.releaseCanaryMinViews } : {}),
+    },
+  });
   return {
     releaseErrors,
+    canaries,
     webhooksOut,
     posts,
     media,

@@ -69,6 +69,23 @@ export interface ReleaseTables {
     last_used_from: string | null;
     revoked_at: string | null;
   };
+  /**
+   * Canaries (migrations/0029-release-canaries.ts, site/releases/release-canaries.ts): a staged release of a remote
+   * served to `percent` of visitors; one running per app (`ended_at` null), kept after it ends with how it ended.
+   */
+  release_canaries: {
+    id: string;
+    app: string;
+    version: string;
+    current: string;
+    percent: number;
+    started_at: string;
+    promote_after: string | null;
+    by: string;
+    ended_at: string | null;
+    outcome: string | null;
+    reason: string | null;
+  };
   deploy_log: {
     id: string;
     at: string;

@@ -17,7 +17,7 @@ const TOKEN_NOT_FOUND = errorResponse('No live deploy token has this id.', error
  * Deploys in the admin panel (the Deploys screen, issue 33): the deploy tokens a team's CI deploys with (the token is
  * in the answer that created it, and nowhere after), and the deploy log, newest first.
  */
-export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases'] }, (endpoint) => [
+export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases', 'canaries'] }, (endpoint) => [
   endpoint({
     method: 'get',
     path: '/api/admin/deploy-tokens',
@@ -82,8 +82,11 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
     path: '/api/admin/deploys',
     tag: 'Admin',
     auth: 'admin',
-    summary: 'The deploy log: every deploy, staged upload, promotion, rollback and refusal, newest first, a page at a time',
-    description: 'A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.',
+    summary: 'The deploy log: every deploy, staged upload, promotion, canary, rollback and refusal, newest first, a page at a time; with the canaries running now',
+    description: [
+      'A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.',
+      'The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself.',
+    ].join(' '),
     query: { schema: deployLogQuerySchema, emptyAsAbsent: true },
     responses: {
       200: {
@@ -104,8 +107,36 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
                 from: '203.0.113.7',
                 message: null,
               },
+              {
+                id: 'dep_0f1e2d3c4b5a6977',
+                at: '2026-11-27T10:02:41.000Z',
+                app: 'blog',
+                action: 'canary',
+                version: '2026.11.27-1',
+                previous: '2026.11.26-3',
+                result: 'ok',
+                by: 'blog CI',
+                from: '203.0.113.7',
+                message: 'serves 2026.11.27-1 to 10% of visitors (sticky per visitor); the others keep 2026.11.26-3',
+                previewUrl: 'https://www.example.com/blog?preview=eyJhIjoiYmxvZyJ9.c2lnbmF0dXJl',
+              },
             ],
             nextCursor: null,
+            canaries: [
+              {
+                app: 'blog',
+                version: '2026.11.27-1',
+                current: '2026.11.26-3',
+                percent: 10,
+                startedAt: '2026-11-27T10:02:41.000Z',
+                promoteAfter: null,
+                by: 'blog CI',
+                countedSince: '2026-11-27T10:02:00.000Z',
+                canary: { pageViews: 118, renderErrors: 0, clientErrors: 1, rate: 0.0085 },
+                served: { pageViews: 1042, renderErrors: 1, clientErrors: 4, rate: 0.0048 },
+              },
+            ],
+            canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50 },
           },
         },
       },
@@ -124,7 +155,10 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
           return previewUrl ? { ...entry, previewUrl } : entry;
         }),
       );
-      return { ...page, entries };
+      if (query.cursor) return { ...page, entries };
+      // The first page: the canaries running now, with their live figures.
+      const canaries = await services.canaries.status();
+      return { ...page, entries, canaries, canaryRules: services.canaries.rules };
     },
   }),
 ]);

@@ -5,6 +5,24 @@ import type { AppName, AppReleases, ReleaseChange } from '@site/contracts/deploy
  * releases in the site's folders and store, is site/releases/release-deployer.ts; app.ts builds it and passes it in.
  */
 
+/**
+ * A canary running (issue 34): a staged release of a remote served to `percent` of visitors (1 to 99), the others
+ * keeping `current`. Kept by the deployer in the site's database (site/releases/release-canaries.ts).
+ */
+export interface Canary {
+  id: string;
+  app: Exclude<AppName, 'shell'>;
+  /** The staged release on trial. */
+  version: string;
+  /** The release served when it started, which the other visitors keep. */
+  current: string;
+  percent: number;
+  startedAt: string;
+  /** When it is served to everyone by itself (the canary check promotes it), unless rolled back before. */
+  promoteAfter: string | null;
+  by: string;
+}
+
 /** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
 export interface DeployActor {
   by: string;
@@ -33,7 +51,7 @@ export interface DeployOptions {
 export interface ReleaseDeployer {
   /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one (or stores it staged). */
   deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: DeployOptions): Promise<ReleaseChange>;
-  /** Serves `version`, else the release below the served one. */
+  /** Serves `version`, else the release below the served one; with a canary running and no `version`, ends the canary. */
   rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist'>): Promise<ReleaseChange>;
   /**
    * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
@@ -42,8 +60,20 @@ export interface ReleaseDeployer {
    * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
    */
   importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: AppName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;
-  /** Serves a staged release to everyone, checked again as it will be served now (the rollback stack gains it). */
-  promote(app: AppName, actor: DeployActor, options: { version: string; skipLoadCheck?: boolean }): Promise<ReleaseChange>;
+  /**
+   * Serves a staged release to everyone, checked again as it will be served now (the rollback stack gains it); with a
+   * `percent` below 100, to that share of visitors as a canary (issue 34: it stays staged, the served release keeps
+   * the others; promoting it again changes the share, or serves it to everyone without a percent or at 100), until
+   * `promoteAfter` if given. One canary per app at a time.
+   */
+  promote(app: AppName, actor: DeployActor, options: { version: string; percent?: number; promoteAfter?: string; skipLoadCheck?: boolean }): Promise<ReleaseChange>;
+  /**
+   * Ends `app`'s running canary (`id`: only that one) and writes `canary_rollback` to the deploy log with `reason`:
+   * everyone gets the served release again. Null, with nothing written, when no such canary runs.
+   */
+  stopCanary(app: AppName, actor: DeployActor, end: { id?: string; outcome: 'rolled_back' | 'stopped'; reason: string }): Promise<ReleaseChange | null>;
+  /** The canaries running now, read from the database (none where no database keeps them). */
+  canaries(): Promise<Canary[]>;
   /** A fresh preview link of `app`'s release `version` while it is staged, else null. */
   previewUrl(app: AppName, version: string): Promise<string | null>;
   /** Records and alerts a deploy refused before it reached the checks (its archive), then throws the refusal. */

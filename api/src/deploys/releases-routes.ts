@@ -39,7 +39,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
     services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
     ctx: Context,
     app: AppName,
-    action: 'deploy' | 'rollback' | 'stage' | 'promote' | null,
+    action: 'deploy' | 'rollback' | 'stage' | 'promote' | 'canary' | null,
   ): Promise<{ by: string; from: string }> {
     const from = addressOf(ctx);
     try {
@@ -121,7 +121,9 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       path: '/api/releases/:app/rollback',
       tag: 'Releases',
       auth: 'deploy-token',
-      summary: 'Serve an earlier release again: `version`, else the one below the served release',
+      summary: 'Serve an earlier release again: `version`, else the one below the served release; with a canary running and no `version`, end the canary',
+      description:
+        'While a canary runs (a staged release served to a share of visitors), a rollback without `version` ends it: everyone gets the served release again, and the deploy log records `canary_rollback`. With `version`, the canary ends with the rollback.',
       params: APP,
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
       body: { schema: rollbackRequestSchema, example: { version: '1.3.2' } },
@@ -141,21 +143,31 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       path: '/api/releases/:app/promote',
       tag: 'Releases',
       auth: 'deploy-token',
-      summary: 'Serve a staged release to everyone',
-      description:
-        'The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since) and becomes the served one on every instance: a rollback returns to the release served before it.',
+      summary: 'Serve a staged release to everyone, or as a canary to a share of visitors (`percent`)',
+      description: [
+        'The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since).',
+        'Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it.',
+        'With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release\'s: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert.',
+        'Promoting the canary\'s release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one.',
+      ].join(' '),
       params: APP,
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
-      body: { schema: promoteRequestSchema, example: { version: '1.4.0' } },
+      body: { schema: promoteRequestSchema, example: { version: '1.4.0', percent: 10 } },
       responses: {
-        200: { description: 'Served to everyone.', body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } } },
+        200: {
+          description: 'Served to everyone, or with `percent`, to that share of visitors as a canary (the others keep `previous`).',
+          body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'], percent: 10 } },
+        },
         400: REFUSED,
         404: errorResponse('No staged release of the app has that name.', error('release_not_found', 'no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
-        409: errorResponse('That release is served already or is not a staged one, or another deploy of the app is under way.', error('not_staged', 'release 1.3.2 of blog is not staged: serve it again with POST /api/releases/blog/rollback')),
+        409: errorResponse(
+          'That release is served already or is not a staged one, a canary of another release of the app runs, or another deploy of the app is under way.',
+          error('canary_running', 'a canary of blog 1.4.0 runs (10% of visitors since 2026-11-27T10:12:03.000Z), so a canary of 1.5.0 must wait: serve it to everyone (POST /api/releases/blog/promote {"version":"1.4.0"}) or end it (POST /api/releases/blog/rollback) first'),
+        ),
       },
       async handle({ params, body }, { services }, ctx) {
-        const actor = await authorise(services as never, ctx, params.app, 'promote');
-        return services.releases.promote(params.app, actor, { version: body.version });
+        const actor = await authorise(services as never, ctx, params.app, body.percent !== undefined && body.percent < 100 ? 'canary' : 'promote');
+        return services.releases.promote(params.app, actor, { version: body.version, ...(body.percent !== undefined ? { percent: body.percent } : {}), ...(body.promoteAfter ? { promoteAfter: body.promoteAfter } : {}) });
       },
     }),
   ];

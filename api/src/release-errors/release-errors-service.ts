@@ -65,6 +65,8 @@ export interface ReleaseErrorsService {
   flush(): Promise<void>;
   /** Every served release's verdict over the window (every instance's counts). */
   served(): Promise<ReleaseVerdict[]>;
+  /** These releases' counts from the minute of `sinceMs` on, every instance's (this one's added first). */
+  countsSince(releases: readonly ReleaseRef[], sinceMs: number): Promise<ReleaseCounts[]>;
   /** The admin's table: served releases and every release counted in the last 24 hours. */
   summary(): Promise<ReleaseErrors>;
   /** This process's counts since it started, per release it keeps a name for (GET /metrics). */
@@ -272,6 +274,10 @@ export function createReleaseErrorsService(deps: {
     },
     flush,
     served,
+    async countsSince(releases, sinceMs) {
+      const window = await sums(sinceMs);
+      return releases.map(({ app, release }) => countsOf(window.get(keyOf(app, release))));
+    },
     async summary() {
       const now = deps.clock().getTime();
       const [releases, window, day, lastErrors] = await Promise.all([

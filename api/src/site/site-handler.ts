@@ -5,6 +5,7 @@ import { robotsTxt } from './static/robots';
 import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static/static-files';
 import { servePage, type PageOptions } from './render/render-page';
 import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
+import { setBucketCookie } from './render/bucket-cookie';
 import type { PreviewTokens } from './releases/preview-tokens';
 import { SERVED_RELEASES } from './releases/release-choice';
 /** The site's parts: its pages (render/render-page.ts), the releases, the shell's files, and preview links. */
@@ -34,10 +35,12 @@ export function site(options: SiteOptions) {
     // A preview link, or the banner's link out of the preview: sets or clears the cookie, then the page without it.
     if (options.previews && answerPreviewLink(ctx, options.previews, options.logger)) return;
 
-    // Which release of each remote this browser gets (release-choice.ts): the served ones, or a staged one it previews.
+    // Which release of each remote this browser gets (release-choice.ts): the served ones, a staged one it previews, or
+    // a canary's release when its bucket falls in the canary's share.
     const choice = options.chooseReleases?.(ctx) ?? SERVED_RELEASES;
 
     if (ctx.path === '/remotes.json') {
+      if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
       const { snapshot } = await options.remotes.snapshotFor(choice);
       ctx.set('Cache-Control', NO_CACHE);
       if (choice !== SERVED_RELEASES) answerPrivately(ctx, Boolean(choice.preview));
@@ -81,6 +84,9 @@ export function site(options: SiteOptions) {
       return;
     }
 
+    // A visitor's first page while a canary runs draws its bucket: the next requests (the page's files, its next pages,
+    // the next visit) carry it and get the same releases. Files never set it (a CDN may keep them).
+    if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
     await servePage(ctx, options, choice);
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REMOTE_NAMES } from './manifest';
+import { releaseCountsSchema } from './release-errors';
 
 /*
  * Deploys over HTTP (issue 33): the apps a team may ship alone, the deploy tokens the admin hands to a team's CI (each
@@ -51,13 +52,21 @@ export const deployTokenListSchema = z.object({ tokens: z.array(deployTokenSchem
 export const deployTokenCreatedSchema = deployTokenSchema.extend({ token: z.string() });
 export type DeployTokenCreated = z.infer<typeof deployTokenCreatedSchema>;
 
+/** What the deploy log records. */
+export const DEPLOY_ACTIONS = ['deploy', 'rollback', 'stage', 'promote', 'canary', 'canary_rollback'] as const;
+
 /** One line of the deploy log. */
 export const deployLogEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   app: appNameSchema,
-  /** `stage`: stored, checked and signed, served to no one (a preview link shows it); `promote`: a staged release served. */
-  action: z.enum(['deploy', 'rollback', 'stage', 'promote']),
+  /**
+   * `stage`: stored, checked and signed, served to no one (a preview link shows it); `promote`: a staged release served
+   * to everyone; `canary`: a staged release served to a share of visitors (started, or its share changed);
+   * `canary_rollback`: a canary ended with everyone back on the served release (by itself when its error rate passed
+   * the threshold, the message says why; or stopped by a rollback request).
+   */
+  action: z.enum(DEPLOY_ACTIONS),
   /** The release it was about (null when refused before one was named). */
   version: z.string().nullable(),
   /** What was served before (a deploy or rollback that went through). */
@@ -82,7 +91,51 @@ export const deployLogQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-export const deployLogPageSchema = z.object({ entries: z.array(deployLogEntrySchema), nextCursor: z.string().nullable() });
+/**
+ * A canary running (issue 34): a staged release of a remote served to `percent` of visitors (sticky per visitor: a
+ * cookie), the others getting `current`, with both releases' page views and errors since it started (within the
+ * error window; every instance added up).
+ */
+export const canaryStatusSchema = z.object({
+  app: z.enum(REMOTE_NAMES),
+  /** The release on trial (still a staged release). */
+  version: z.string(),
+  /** The served release, which the other visitors get. */
+  current: z.string(),
+  percent: z.number().int().min(1).max(99),
+  startedAt: z.string(),
+  /** When it is served to everyone by itself, unless rolled back before (null: when the team promotes it). */
+  promoteAfter: z.string().nullable(),
+  /** Who started it (a deploy token's name). */
+  by: z.string(),
+  /** Where the counts below start: the canary's start, or the error window's start when that is later. */
+  countedSince: z.string(),
+  /** The canary release's page views and errors since `countedSince`. */
+  canary: releaseCountsSchema,
+  /** The served release's, over the same minutes. */
+  served: releaseCountsSchema,
+});
+export type CanaryStatus = z.infer<typeof canaryStatusSchema>;
+
+/**
+ * When a canary is rolled back by itself: its error rate at least `maxRate` (a fraction) and at least `ratio` times the
+ * served release's, over at least `minPageViews` of its page views.
+ */
+export const canaryRulesSchema = z.object({
+  maxRate: z.number().min(0).max(1),
+  ratio: z.number().min(0),
+  minPageViews: z.number().int().min(1),
+});
+export type CanaryRules = z.infer<typeof canaryRulesSchema>;
+
+export const deployLogPageSchema = z.object({
+  entries: z.array(deployLogEntrySchema),
+  nextCursor: z.string().nullable(),
+  /** The first page (no cursor): the canaries running now, with their live split and error rates. */
+  canaries: z.array(canaryStatusSchema).optional(),
+  /** The first page: when a canary is rolled back by itself. */
+  canaryRules: canaryRulesSchema.optional(),
+});
 export type DeployLogPage = z.infer<typeof deployLogPageSchema>;
 
 /** GET /api/releases/{app}: what is stored, which is served, by whom and when. */
@@ -107,8 +160,24 @@ export type AppReleases = z.infer<typeof appReleasesSchema>;
 /** POST /api/releases/{app}/rollback */
 export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
 
-/** POST /api/releases/{app}/promote: the staged release to serve to everyone. */
-export const promoteRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.') }).strict();
+export const CANARY_MESSAGES = {
+  percent: 'percent is a whole number from 1 to 100: the share of visitors served this release (100: everyone).',
+  promoteAfter: 'promoteAfter is a date and time with its offset (2026-11-28T09:00:00Z), when the canary is served to everyone.',
+} as const;
+
+/**
+ * POST /api/releases/{app}/promote: the staged release to serve to everyone, or with `percent` (1 to 99) to that share of
+ * visitors as a canary (100, or promoting it again without `percent`, serves it to everyone). `promoteAfter`: when a
+ * canary is served to everyone by itself unless it was rolled back before.
+ */
+export const promoteRequestSchema = z
+  .object({
+    version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.'),
+    percent: z.number({ error: CANARY_MESSAGES.percent }).int(CANARY_MESSAGES.percent).min(1, CANARY_MESSAGES.percent).max(100, CANARY_MESSAGES.percent).optional(),
+    promoteAfter: z.iso.datetime({ offset: true, error: CANARY_MESSAGES.promoteAfter }).optional(),
+  })
+  .strict();
+export type PromoteRequest = z.infer<typeof promoteRequestSchema>;
 
 /** How long a preview link (and the cookie it sets) lasts. */
 export const PREVIEW_LINK_HOURS = 24;
@@ -125,5 +194,9 @@ export const releaseChangeSchema = z.object({
   staged: z.boolean().optional(),
   /** A staged upload's preview link: opens the site with this release for that browser only (PREVIEW_LINK_HOURS). */
   previewUrl: z.string().optional(),
+  /** A canary: the share of visitors served `version` (the others keep `previous`). */
+  percent: z.number().int().min(1).max(99).optional(),
+  /** A canary's time to be served to everyone by itself. */
+  promoteAfter: z.string().optional(),
 });
 export type ReleaseChange = z.infer<typeof releaseChangeSchema>;

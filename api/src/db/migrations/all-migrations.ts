@@ -25,7 +25,9 @@ import { publishedOrderMigration } from './0025-published-order';
 import { traceContextMigration } from './0026-trace-context';
 import { releaseCountsMigration } from './0027-release-counts';
 import { stagedReleasesMigration } from './0028-staged-releases';
+import { releaseCanariesMigration } from './0029-release-canaries';
+import { searchPendingListMigration } from './0030-search-pending-list';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration, traceContextMigration, releaseCountsMigration, stagedReleasesMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration, traceContextMigration, releaseCountsMigration, stagedReleasesMigration, releaseCanariesMigration, searchPendingListMigration];

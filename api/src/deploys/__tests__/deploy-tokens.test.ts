@@ -187,7 +187,7 @@ describe('deploy log in the admin', () => {
     const log = s.instance.services.deployLog;
     const empty = await admin(s, cookie, '/api/admin/deploys');
     expect(empty.status).toBe(200);
-    expect(deployLogPageSchema.parse(empty.body)).toEqual({ entries: [], nextCursor: null });
+    expect(deployLogPageSchema.parse(empty.body)).toMatchObject({ entries: [], nextCursor: null, canaries: [] });
 
     const base = Date.parse('2026-11-27T08:00:00.000Z');
     const seeded: DeployLogEntry[] = [];

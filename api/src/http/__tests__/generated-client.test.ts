@@ -167,7 +167,13 @@ describe('a client generated from the description', () => {
     expect(deployToken.data?.token).toMatch(/^dpl_/);
     expect((await client.GET('/api/admin/deploy-tokens')).data?.tokens.map((t) => t.id)).toEqual([deployToken.data!.id]);
     expect((await client.DELETE('/api/admin/deploy-tokens/{id}', { params: { ...origin, path: { id: deployToken.data!.id } } })).response.status).toBe(204);
-    expect((await client.GET('/api/admin/deploys', { params: { query: { app: 'blog', limit: 5 } } })).data).toEqual({ entries: [], nextCursor: null });
+    // The first page also says which canaries run (none) and when one is rolled back by itself.
+    expect((await client.GET('/api/admin/deploys', { params: { query: { app: 'blog', limit: 5 } } })).data).toEqual({
+      entries: [],
+      nextCursor: null,
+      canaries: [],
+      canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50 },
+    });
     // Errors per release: the window and threshold the dashboard shows, whatever the releases counted so far.
     const releaseErrors = (await client.GET('/api/admin/release-errors')).data;
     expect(releaseErrors?.windowMinutes).toBeGreaterThan(0);

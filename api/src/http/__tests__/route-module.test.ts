@@ -20,7 +20,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   openApiRoutes: { config: ['publicOrigin'], services: [], context: [] },
   postsRoutes: { config: ['rateLimitMultiplier'], services: ['posts'], context: ['rateLimits'] },
   webhookRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] },
-  adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases'], context: [] },
+  adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases', 'canaries'], context: [] },
   releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'] },
   adminReleaseErrorsRoutes: { config: [], services: ['releaseErrors', 'admin'], context: [] },
 };

@@ -15,18 +15,18 @@
  * module loading with the shell's shared modules. A refusal names the cause in full (file, line, the module's error)
  * and leaves nothing behind. Every outcome, refusals included, goes to the deploy log as it happens.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ReleaseChange } from '@site/contracts/deploys';
 import { REMOTE_NAMES, type MfeManifest } from '@site/contracts/manifest';
 import type { ShellServerEntry } from '@site/contracts/server-render';
 import type { Database } from '../../db/schema';
 import type { NewDeployLogEntry } from '../../deploys/deploy-log';
 import type { DeployActor, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
-import { ConflictError, DomainError, NotFoundError, RefusedError } from '../../lib/domain-errors';
+import { ConflictError, DomainError, InvalidInputError, NotFoundError, RefusedError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import {
   HISTORY_FILE,
@@ -52,7 +52,8 @@ import {
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
-import { listStoredReleases, movePointer, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
+import { listStoredReleases, movePointer, notifyReleases, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
+import { endCanary, insertCanary, readRunningCanaries, readRunningCanary, updateCanary, type Canary, type CanaryOutcome } from './release-canaries';
 
 // npm run deploy -- <app> --stage prints the preview link with the server's signer (PREVIEW_SECRET) from this bundle.
 export { createPreviewTokens, PREVIEW_PARAM } from './preview-tokens';
@@ -105,6 +106,40 @@ interface LockedStore {
   unstage(version: string, checked: string, createdAt: Date): Promise<void>;
   /** Makes `version` the served one, with `history`. */
   point(version: string, history: History): Promise<void>;
+  /** The app's running canary (issue 34), or null. */
+  canary(): Promise<Canary | null>;
+  /** Starts a canary, changes its share, or ends it; every instance is told (on PostgreSQL, on commit). */
+  startCanary(canary: Canary): Promise<void>;
+  changeCanary(id: string, change: { percent: number; promoteAfter: string | null }): Promise<void>;
+  endCanary(id: string, end: { outcome: CanaryOutcome; reason: string; at: string }): Promise<void>;
+}
+
+/** Where the canaries of a local backend are kept: the site's database (absent for `npm run deploy` on SQLite). */
+type CanaryDb = Kysely<Database> | undefined;
+const CANARY_NEEDS_SERVER = (app: AppName) =>
+  `a canary is started on the running site, which keeps it in its database: npm run promote -- ${app} --version <v> --percent <n> --to <site URL> --token <token> (POST /api/releases/${app}/promote)`;
+
+/** The canary methods of a store over one database handle (a transaction on PostgreSQL, which then notifies). */
+function canaryMethods(db: CanaryDb | Transaction<Database>, app: AppName, told?: () => Promise<void>): Pick<LockedStore, 'canary' | 'startCanary' | 'changeCanary' | 'endCanary'> {
+  const need = () => {
+    if (!db) throw new ReleaseRefusedError(CANARY_NEEDS_SERVER(app));
+    return db;
+  };
+  return {
+    canary: async () => (db ? readRunningCanary(db, app) : null),
+    async startCanary(canary) {
+      await insertCanary(need(), canary);
+      await told?.();
+    },
+    async changeCanary(id, change) {
+      await updateCanary(need(), id, change);
+      await told?.();
+    },
+    async endCanary(id, end) {
+      await endCanary(need(), id, end);
+      await told?.();
+    },
+  };
 }
 
 /** The next free name: `base`, else base+2, base+3… (base.2… when it has build metadata already). */
@@ -145,7 +180,7 @@ async function readFolder(dir: string): Promise<Map<string, Buffer>> {
 }
 
 /** The local backend: the release format on this machine's SITE_ROOT, as `npm run deploy` writes it. */
-function localBackend(siteRoot: string): ReleaseBackend {
+function localBackend(siteRoot: string, canaryDb: CanaryDb): ReleaseBackend {
   const tails = new Map<AppName, Promise<unknown>>();
   async function fileLock(app: AppName): Promise<() => Promise<void>> {
     const dir = remoteDir(siteRoot, app);
@@ -221,6 +256,8 @@ function localBackend(siteRoot: string): ReleaseBackend {
               await writeAtomically(path.join(dirOf(app), HISTORY_FILE), text);
               await writeAtomically(path.join(dirOf(app), POINTER_FILE), `${version}\n`);
             },
+            // This one instance reads them again when the deployer tells it (options.switched).
+            ...canaryMethods(canaryDb, app),
           });
         } finally {
           await release();
@@ -300,6 +337,8 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
           async point(version, history) {
             await movePointer(trx, app, { version, stack: history.stack, log: history.log }, new Date());
           },
+          // In the same transaction, and every instance told on its commit (release-sync.ts reads them again).
+          ...canaryMethods(trx, app, () => notifyReleases(trx, app)),
         }),
       );
     },
@@ -326,17 +365,25 @@ export function createReleaseDeployer(options: {
   servedManifests: () => Promise<readonly MfeManifest[]>;
   /** Who deployed these releases (the deploy log's successful deploys). */
   deployedBy?: (app: AppName, versions: string[]) => Promise<Map<string, string>>;
-  /** Told after a switch (the release sync of this instance, so it does not wait for its NOTIFY). */
-  switched?: (app: AppName) => void;
+  /**
+   * Told after a switch or a canary's change (the release sync of this instance, so it does not wait for its NOTIFY,
+   * and its canaries read again), before the caller is answered.
+   */
+  switched?: (app: AppName) => void | Promise<void>;
   /** Where the caller finds the list of an app's releases, named in refusals (default: the HTTP endpoint). */
   listedBy?: (app: AppName) => string;
   /** A preview link of a staged release (site/releases/preview-tokens.ts); absent: staged releases have none. */
   previewLink?: (app: AppName, version: string) => Promise<string | undefined>;
+  /**
+   * The site's database, where canaries are kept on SQLite (on PostgreSQL: `shared`). Absent (npm run deploy on the
+   * serving machine without PostgreSQL): a canary is refused, said to be started on the running site.
+   */
+  canaryDb?: Kysely<Database>;
   logger: Logger;
   clock: () => Date;
 }): ReleaseDeployer {
   const { siteRoot, logger } = options;
-  const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot);
+  const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot, options.canaryDb);
   const listedBy = options.listedBy ?? ((app: AppName) => `GET /api/releases/${app}`);
 
   /**
@@ -441,17 +488,22 @@ export function createReleaseDeployer(options: {
   /** Records the outcome (and alerts on a refusal or failure), then answers or rethrows. */
   async function recorded<T extends ReleaseChange>(
     app: AppName,
-    action: 'deploy' | 'rollback' | 'stage' | 'promote',
+    action: NewDeployLogEntry['action'],
     actor: DeployActor,
     version: () => string | null,
     work: () => Promise<T>,
+    /** What the log says of a change that went through (a canary's share, why it ended); null says nothing. */
+    describe: (change: T) => string | null = () => null,
   ): Promise<T> {
     try {
       const change = await work();
-      await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message: null });
-      const outcome = action === 'stage' ? `${change.version} stored staged, served to no one (still serving ${change.previous ?? 'nothing'})` : `now serving ${change.version}`;
+      const message = describe(change);
+      await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message });
+      const outcome =
+        message ?? (action === 'stage' ? `${change.version} stored staged, served to no one (still serving ${change.previous ?? 'nothing'})` : `now serving ${change.version}`);
       logger.info({ app, action, version: change.version, previous: change.previous, by: actor.by, from: actor.from }, `${app} ${action}: ${outcome}`);
-      options.switched?.(app);
+      // Awaited: this instance reads the canaries again before the caller is answered (its next page has the split).
+      await options.switched?.(app);
       return change;
     } catch (error) {
       const refused = error instanceof DomainError;
@@ -511,7 +563,7 @@ export function createReleaseDeployer(options: {
     if (result === 'imported') {
       await options.record({ app, action: 'deploy', version, previous, result: 'ok', by, from: null, message: `mfe-${app}/dist imported as a release` });
       logger.info({ app, version, previous }, `mfe-${app}/dist imported as release ${version}: a build changes what is served only through a deploy`);
-      options.switched?.(app);
+      void options.switched?.(app);
     }
     return { app, version, result };
   }
@@ -548,6 +600,9 @@ export function createReleaseDeployer(options: {
               const previewUrl = await options.previewLink?.(app, version);
               return { app, version, previous: pointer?.version ?? null, checked, staged: true, ...(previewUrl ? { previewUrl } : {}) };
             }
+            // A canary compares its release with the served one: the served one does not change under it.
+            const running = await store.canary();
+            if (running) throw canaryRunning(app, running, 'deploying another release');
             const pointer = await store.pointer();
             const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
             const now = options.clock();
@@ -571,8 +626,14 @@ export function createReleaseDeployer(options: {
       );
     },
 
-    rollback(app, actor, { version: asked, skipLoadCheck } = {}) {
+    async rollback(app, actor, { version: asked, skipLoadCheck } = {}) {
+      // With a canary running, a rollback without a version ends the canary: everyone gets the served release again.
+      if (asked === undefined) {
+        const stopped = await stopCanary(app, actor, { outcome: 'stopped', reason: `stopped by ${actor.by} (a rollback request)` });
+        if (stopped) return stopped;
+      }
       let target: string | null = asked ?? null;
+      let endedCanary: Canary | null = null;
       return recorded(app, 'rollback', actor, () => target, () =>
         backend.locked(app, async (store) => {
           const pointer = await store.pointer();
@@ -612,16 +673,28 @@ export function createReleaseDeployer(options: {
           });
           await rm(dir, { recursive: true, force: true });
           const now = options.clock();
+          // A canary compared its release with the one served until now: it ends with it.
+          const running = await store.canary();
+          if (running) {
+            await store.endCanary(running.id, { outcome: 'stopped', reason: `${app} was rolled back to ${target} by ${actor.by}`, at: now.toISOString() });
+            endedCanary = running;
+          }
           await store.point(target, { stack: nextStack, log: [...history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: current, by: actor.by }] });
           return { app, version: target, previous: current, checked };
         }),
+        () => (endedCanary ? `the canary of ${endedCanary.version} (${endedCanary.percent}% of visitors) ended with it` : null),
       );
     },
 
-    promote(app, actor, { version, skipLoadCheck }) {
+    promote(app, actor, { version, percent, promoteAfter, skipLoadCheck }) {
+      // 100, or no percent: everyone. Below: a canary of that share.
+      if (percent !== undefined && percent < 100) return startCanary(app, actor, { version, percent, promoteAfter: promoteAfter ?? null, skipLoadCheck });
+      let endedCanary: Canary | null = null;
       return recorded(app, 'promote', actor, () => version, () =>
         backend.locked(app, async (store) => {
           const pointer = await store.pointer();
+          const running = await store.canary();
+          if (running && running.version !== version) throw canaryRunning(app, running, `promoting ${version}`);
           const files = await store.staged(version);
           if (!files) {
             if (pointer?.version === version) throw new ConflictError(`${app} already serves ${version}`, { code: 'already_served' });
@@ -630,6 +703,7 @@ export function createReleaseDeployer(options: {
             }
             throw new NotFoundError(`no staged release of ${app} is named ${version} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
           }
+          if (promoteAfter !== undefined) throw new InvalidInputError(`promoteAfter goes with a canary (a percent below 100): ${version} would be served to everyone now`, { code: 'promote_after_without_canary' });
           // Checked again as it will be served now (the shell or the trusted keys may have changed since it was staged).
           const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck).catch((error: unknown) => {
             if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot promote ${version}: ${error.message}`);
@@ -642,13 +716,26 @@ export function createReleaseDeployer(options: {
             if (pointer && history.stack.at(-1) !== pointer.version) history.stack.push(pointer.version);
             history.stack.push(version);
             history.log.push({ at: now.toISOString(), action: 'promote', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}) });
+            // Its canary ends as it becomes the served release (in the same transaction on PostgreSQL).
+            if (running) {
+              await store.endCanary(running.id, { outcome: 'promoted', reason: `served to everyone by ${actor.by}`, at: now.toISOString() });
+              endedCanary = running;
+            }
             await store.point(version, history);
             return { app, version, previous: pointer?.version ?? null, checked };
           } finally {
             await rm(dir, { recursive: true, force: true });
           }
         }),
+        (change) => (endedCanary ? `served to everyone after a canary at ${endedCanary.percent}% since ${endedCanary.startedAt}; ${change.previous ?? 'nothing'} was served before` : null),
       );
+    },
+
+    stopCanary: (app, actor, end) => stopCanary(app, actor, end),
+
+    async canaries() {
+      const db = options.shared ?? options.canaryDb;
+      return db ? readRunningCanaries(db) : [];
     },
 
     refuse(app, actor, message) {
@@ -676,6 +763,78 @@ export function createReleaseDeployer(options: {
       return pointer ? { version: pointer.version, ...pointer.history } : null;
     },
   };
+
+  /**
+   * A staged release served to `percent` of visitors (issue 34): checked again as it will be served, then a canary row
+   * (one per app). Promoting the running canary's release again with another share changes its share.
+   */
+  function startCanary(app: AppName, actor: DeployActor, request: { version: string; percent: number; promoteAfter: string | null; skipLoadCheck?: boolean }): Promise<ReleaseChange> {
+    const { version, percent, promoteAfter } = request;
+    let changed: { canary: Canary; started: boolean } | undefined;
+    return recorded(app, 'canary', actor, () => version, () =>
+      backend.locked(app, async (store) => {
+        const now = options.clock();
+        const pointer = await store.pointer();
+        const running = await store.canary();
+        if (running && running.version !== version) throw canaryRunning(app, running, `a canary of ${version}`);
+        const files = await store.staged(version);
+        if (!files) {
+          if (pointer?.version === version) throw new ConflictError(`${app} already serves ${version} to everyone`, { code: 'already_served' });
+          if (await store.taken(version)) throw new ConflictError(`release ${version} of ${app} is not staged: a canary serves a staged release (POST /api/releases/${app}?stage=1)`, { code: 'not_staged' });
+          throw new NotFoundError(`no staged release of ${app} is named ${version} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
+        }
+        // Which release first (404, 409), then what is asked of it.
+        if (app === 'shell') throw new ReleaseRefusedError(`the shell is served to everyone or to no one (a canary is for a remote): promote ${version} without percent`);
+        if (promoteAfter !== null && Date.parse(promoteAfter) <= now.getTime()) throw new InvalidInputError(`promoteAfter (${promoteAfter}) has passed: name a time to come`, { code: 'promote_after_passed' });
+        if (!pointer) throw new ConflictError(`${app} serves no release yet, so a canary has nothing to compare with: promote ${version} to everyone`, { code: 'nothing_served' });
+        // Checked again as it will be served now (the shell or the trusted keys may have changed since it was staged).
+        const { dir, checked } = await checkedFolder(app, version, files, request.skipLoadCheck).catch((error: unknown) => {
+          if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot serve ${version} as a canary: ${error.message}`);
+          throw error;
+        });
+        await rm(dir, { recursive: true, force: true });
+        if (running) {
+          await store.changeCanary(running.id, { percent, promoteAfter });
+          changed = { canary: { ...running, percent, promoteAfter }, started: false };
+        } else {
+          const canary: Canary = { id: `can_${randomBytes(9).toString('base64url')}`, app: app as Canary['app'], version, current: pointer.version, percent, startedAt: now.toISOString(), promoteAfter, by: actor.by };
+          await store.startCanary(canary);
+          changed = { canary, started: true };
+        }
+        return { app, version, previous: pointer.version, checked, percent, ...(promoteAfter ? { promoteAfter } : {}) };
+      }),
+      (change) =>
+        `${changed?.started ? 'serves' : 'now serves'} ${change.version} to ${percent}% of visitors (sticky per visitor); the others keep ${change.previous}` +
+        (promoteAfter ? `; served to everyone at ${promoteAfter} unless rolled back before` : ''),
+    );
+  }
+
+  /** Ends the running canary (only `end.id` when given): `canary_rollback` in the log; null when none runs. */
+  async function stopCanary(app: AppName, actor: DeployActor, end: { id?: string; outcome: 'rolled_back' | 'stopped'; reason: string }): Promise<ReleaseChange | null> {
+    const canary = await backend.locked(app, async (store) => {
+      const running = await store.canary();
+      if (!running || (end.id !== undefined && running.id !== end.id)) return null;
+      await store.endCanary(running.id, { outcome: end.outcome, reason: end.reason, at: options.clock().toISOString() });
+      return running;
+    });
+    if (!canary) return null;
+    return recorded(
+      app,
+      'canary_rollback',
+      actor,
+      () => canary.version,
+      async () => ({ app, version: canary.version, previous: canary.current, checked: [] }),
+      () => `${end.reason}. Everyone gets ${canary.current} again (the canary served ${canary.version} to ${canary.percent}% of visitors since ${canary.startedAt}).`,
+    );
+  }
+
+  /** What a request that would change the app's served release, or start another canary, is told while one runs. */
+  function canaryRunning(app: AppName, running: Canary, what: string): ConflictError {
+    return new ConflictError(
+      `a canary of ${app} ${running.version} runs (${running.percent}% of visitors since ${running.startedAt}), so ${what} must wait: serve it to everyone (POST /api/releases/${app}/promote {"version":"${running.version}"}) or end it (POST /api/releases/${app}/rollback) first`,
+      { code: 'canary_running' },
+    );
+  }
 
   /** What the release `version` at the bottom of the history was, when it is the build served before any deploy. */
   function firstServed(app: AppName, history: History, version: string): string | undefined {

@@ -196,6 +196,11 @@ export async function movePointer(
   await sql`select pg_notify(${schemaChannelSql(RELEASES_CHANNEL)}, ${remote})`.execute(trx);
 }
 
+/** Tells every instance, on commit, that something of `remote`'s releases changed (a canary: issue 34). */
+export async function notifyReleases(trx: Transaction<Database>, remote: AppName): Promise<void> {
+  await sql`select pg_notify(${schemaChannelSql(RELEASES_CHANNEL)}, ${remote})`.execute(trx);
+}
+
 /** What an instance serves of a remote, as it says (one row per instance and remote). */
 export async function reportServed(db: Db, report: InstanceReport): Promise<void> {
   const row = { version: report.version, since: report.since, problem: report.problem, reported_at: report.reportedAt };

@@ -7,7 +7,8 @@
  * against release-format's checkRelease before renaming it into place), writes history.json, then `current`. From
  * there its registry does what it does for a local deploy: imports the server module, serves it from the next
  * request, or keeps the last good release and says why. What it serves is written back to the store, so health and
- * the admin dashboard show every instance.
+ * the admin dashboard show every instance. Each sync also reads the running canaries again (release-canaries.ts), which
+ * a canary's start, change or end notifies on the same channel.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -60,6 +61,8 @@ export function createReleaseSync(options: {
   pollMs: number;
   /** The app's job runner, which runs the sync as its `release-sync` job. */
   jobs: Pick<JobRunner, 'add'>;
+  /** The running canaries this instance splits visitors by (release-canaries.ts): read again at every sync. */
+  canaries?: { refresh(): Promise<void> };
 }): ReleaseSync {
   const { db, logger, siteRoot } = options;
   const instance = `${process.env.HOSTNAME || 'instance'}-${process.pid}-${randomUUID().slice(0, 6)}`;
@@ -170,6 +173,8 @@ export function createReleaseSync(options: {
   }
 
   async function syncOnce(): Promise<void> {
+    // First: a canary started, changed or ended on another instance splits visitors here from the next request.
+    await options.canaries?.refresh();
     await dropStaleStaged();
     const pointers = await readSharedPointers(db);
     for (const [name, pointer] of pointers) {

@@ -67,7 +67,7 @@ export interface RemoteRegistry {
    * An override that may not is left out and said in `refused`. The same choice gets the same snapshot object while
    * nothing changes (the render cache keys on it).
    */
-  snapshotFor(choice: ReleaseChoice): Promise<{ snapshot: RemotesSnapshot; refused: Array<{ app: RemoteName; version: string; reason: string }> }>;
+  snapshotFor(choice: ReleaseChoice): Promise<{ snapshot: RemotesSnapshot; refused: Array<{ app: RemoteName; version: string; why: ChoiceReason; reason: string }> }>;
   /** The folder of `name`'s staged release `version` when it may run (as snapshotFor judges it), else null. */
   stagedDir(name: RemoteName, version: string): Promise<string | null>;
 }
@@ -247,8 +247,8 @@ export function createRemoteRegistry(options: {
     return outcome;
   }
 
-  function applyChoice(base: RemotesSnapshot, chosen: Array<{ name: RemoteName; release: Extract<Chosen, { ok: true }> }>): RemotesSnapshot {
-    const key = chosen.map((c) => `${c.name}#${c.release.generation}`).join(',');
+  function applyChoice(base: RemotesSnapshot, chosen: Array<{ name: RemoteName; why: ChoiceReason; release: Extract<Chosen, { ok: true }> }>): RemotesSnapshot {
+    const key = chosen.map((c) => `${c.name}#${c.release.generation}:${c.why}`).join(',');
     let perBase = chosenSnapshots.get(base);
     if (!perBase) chosenSnapshots.set(base, (perBase = new Map()));
     const known = perBase.get(key);
@@ -258,8 +258,9 @@ export function createRemoteRegistry(options: {
     for (const c of chosen) if (!base.manifests.some((m) => m.name === c.name)) manifests.push(c.release.manifest);
     const map: Partial<RemotesMap> = { ...base.map };
     const served: Partial<Record<RemoteName, ServedRemote>> = { ...base.served };
-    for (const { name, release } of chosen) {
-      served[name] = release.served;
+    for (const { name, why, release } of chosen) {
+      // Why this request has it: a preview's page says so (its banner); a canary's looks like any served page.
+      served[name] = release.served.chosen === why ? release.served : { ...release.served, chosen: why };
       // Its own address: the served release's remoteEntry.js stays what every other browser (and cache) gets there.
       map[name] = { entry: `/mfe/${name}/${REMOTE_ENTRY}?release=${encodeURIComponent(release.manifest.version)}`, version: release.manifest.version, routes: release.manifest.routes };
     }
@@ -501,14 +502,14 @@ export function createRemoteRegistry(options: {
   return {
     async snapshotFor(choice) {
       const base = await snapshot();
-      const overrides = Object.entries(choice.overrides) as Array<[RemoteName, { version: string }]>;
+      const overrides = Object.entries(choice.overrides) as Array<[RemoteName, { version: string; why: ChoiceReason }]>;
       if (overrides.length === 0) return { snapshot: base, refused: [] };
-      const chosen: Array<{ name: RemoteName; release: Extract<Chosen, { ok: true }> }> = [];
-      const refused: Array<{ app: RemoteName; version: string; reason: string }> = [];
-      for (const [name, { version }] of overrides) {
+      const chosen: Array<{ name: RemoteName; why: ChoiceReason; release: Extract<Chosen, { ok: true }> }> = [];
+      const refused: Array<{ app: RemoteName; version: string; why: ChoiceReason; reason: string }> = [];
+      for (const [name, { version, why }] of overrides) {
         const release = await chosenRelease(name, version);
-        if (release.ok) chosen.push({ name, release });
-        else refused.push({ app: name, version, reason: release.reason });
+        if (release.ok) chosen.push({ name, why, release });
+        else refused.push({ app: name, version, why, reason: release.reason });
       }
       return { snapshot: chosen.length > 0 ? applyChoice(base, chosen) : base, refused };
     },

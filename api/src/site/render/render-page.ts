@@ -84,11 +84,14 @@ export async function servePage(ctx: Context, options: PageOptions, choice: Rele
   const preview = choice.preview && snapshot.served?.[choice.preview.app]?.chosen === 'preview' ? choice.preview : undefined;
   // A preview cookie that grants nothing any more (expired, promoted, removed, not signed by a trusted key): the served
   // releases, and the cookie goes.
-  if (choice.clearCookie || refused.length > 0) {
+  const refusedPreview = refused.filter((r) => r.why === 'preview');
+  if (choice.clearCookie || refusedPreview.length > 0) {
     setPreviewCookie(ctx, null);
-    options.logger?.info({ path: ctx.path, reason: choice.clearCookie ?? refused.map((r) => `${r.app} ${r.version}: ${r.reason}`).join('; ') }, 'a preview is not served: its cookie is cleared');
+    options.logger?.info({ path: ctx.path, reason: choice.clearCookie ?? refusedPreview.map((r) => `${r.app} ${r.version}: ${r.reason}`).join('; ') }, 'a preview is not served: its cookie is cleared');
   }
-  // Whatever depends on the cookie is this browser's alone.
+  // A canary's release that cannot run here (not copied yet, or it fails the checks): its visitors get the served one.
+  for (const r of refused) if (r.why === 'canary') options.logger?.warn({ remote: r.app, version: r.version, reason: r.reason }, 'a canary release is not served on this instance: its visitors get the served release');
+  // Whatever depends on the cookies (a preview, a canary's bucket) is this browser's alone.
   const personal = choice !== SERVED_RELEASES ? { preview: Boolean(preview) } : undefined;
   const owner = resolved.owner?.manifest;
   // The render cache: public pages rendered on the server, without a query string (a query is the visitor's own
@@ -243,6 +246,7 @@ export const RENDER_INPUTS = {
     'header:sec-purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
     'header:purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
     'cookie:site_preview': "key: the releases it chooses (chooseReleases) are the snapshot's, which is in the key",
+    'cookie:site_bucket': "key: while a canary runs, the visitor's bucket chooses a canary's release or the served one (chooseReleases): the snapshot's, which is in the key",
   },
   /** Read from PageOptions. */
   options: {
@@ -254,7 +258,7 @@ export const RENDER_INPUTS = {
     cache: 'the cache itself',
     logger: 'answer: logs only',
     releaseCounts: 'answer: counts only (page views and failed renders per release)',
-    chooseReleases: 'key: the snapshot of the releases it chose (a staged release previewed) is in the key',
+    chooseReleases: "key: the snapshot of the releases it chose (a staged release previewed, a canary's release) is in the key",
     previews: 'answer: a preview link (?preview=) is answered before any page: a redirect that sets the cookie',
   },
   /** The route data sources a render loads. */

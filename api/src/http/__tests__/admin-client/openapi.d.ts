@@ -1048,8 +1048,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The deploy log: every deploy, staged upload, promotion, rollback and refusal, newest first, a page at a time
-         * @description A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.
+         * The deploy log: every deploy, staged upload, promotion, canary, rollback and refusal, newest first, a page at a time; with the canaries running now
+         * @description A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only. The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself.
          */
         get: operations["getApiAdminDeploys"];
         put?: never;
@@ -1091,8 +1091,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Serve an earlier release again: `version`, else the one below the served release
-         * @description Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * Serve an earlier release again: `version`, else the one below the served release; with a canary running and no `version`, end the canary
+         * @description While a canary runs (a staged release served to a share of visitors), a rollback without `version` ends it: everyone gets the served release again, and the deploy log records `canary_rollback`. With `version`, the canary ends with the rollback. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesAppRollback"];
         delete?: never;
@@ -1111,8 +1111,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Serve a staged release to everyone
-         * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since) and becomes the served one on every instance: a rollback returns to the release served before it. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * Serve a staged release to everyone, or as a canary to a share of visitors (`percent`)
+         * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since). Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it. With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release's: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert. Promoting the canary's release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesAppPromote"];
         delete?: never;
@@ -9801,9 +9801,51 @@ export interface operations {
                      *           "by": "blog CI",
                      *           "from": "203.0.113.7",
                      *           "message": null
+                     *         },
+                     *         {
+                     *           "id": "dep_0f1e2d3c4b5a6977",
+                     *           "at": "2026-11-27T10:02:41.000Z",
+                     *           "app": "blog",
+                     *           "action": "canary",
+                     *           "version": "2026.11.27-1",
+                     *           "previous": "2026.11.26-3",
+                     *           "result": "ok",
+                     *           "by": "blog CI",
+                     *           "from": "203.0.113.7",
+                     *           "message": "serves 2026.11.27-1 to 10% of visitors (sticky per visitor); the others keep 2026.11.26-3",
+                     *           "previewUrl": "https://www.example.com/blog?preview=eyJhIjoiYmxvZyJ9.c2lnbmF0dXJl"
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "canaries": [
+                     *         {
+                     *           "app": "blog",
+                     *           "version": "2026.11.27-1",
+                     *           "current": "2026.11.26-3",
+                     *           "percent": 10,
+                     *           "startedAt": "2026-11-27T10:02:41.000Z",
+                     *           "promoteAfter": null,
+                     *           "by": "blog CI",
+                     *           "countedSince": "2026-11-27T10:02:00.000Z",
+                     *           "canary": {
+                     *             "pageViews": 118,
+                     *             "renderErrors": 0,
+                     *             "clientErrors": 1,
+                     *             "rate": 0.0085
+                     *           },
+                     *           "served": {
+                     *             "pageViews": 1042,
+                     *             "renderErrors": 1,
+                     *             "clientErrors": 4,
+                     *             "rate": 0.0048
+                     *           }
+                     *         }
+                     *       ],
+                     *       "canaryRules": {
+                     *         "maxRate": 0.02,
+                     *         "ratio": 3,
+                     *         "minPageViews": 50
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -9813,7 +9855,7 @@ export interface operations {
                             /** @enum {string} */
                             app: "shell" | "marketing" | "analysis" | "blog" | "admin";
                             /** @enum {string} */
-                            action: "deploy" | "rollback" | "stage" | "promote";
+                            action: "deploy" | "rollback" | "stage" | "promote" | "canary" | "canary_rollback";
                             version: string | null;
                             previous: string | null;
                             /** @enum {string} */
@@ -9824,6 +9866,34 @@ export interface operations {
                             previewUrl?: string;
                         }[];
                         nextCursor: string | null;
+                        canaries?: {
+                            /** @enum {string} */
+                            app: "marketing" | "analysis" | "blog" | "admin";
+                            version: string;
+                            current: string;
+                            percent: number;
+                            startedAt: string;
+                            promoteAfter: string | null;
+                            by: string;
+                            countedSince: string;
+                            canary: {
+                                pageViews: number;
+                                renderErrors: number;
+                                clientErrors: number;
+                                rate: number | null;
+                            };
+                            served: {
+                                pageViews: number;
+                                renderErrors: number;
+                                clientErrors: number;
+                                rate: number | null;
+                            };
+                        }[];
+                        canaryRules?: {
+                            maxRate: number;
+                            ratio: number;
+                            minPageViews: number;
+                        };
                     };
                 };
             };
@@ -10064,6 +10134,8 @@ export interface operations {
                         checked: string[];
                         staged?: boolean;
                         previewUrl?: string;
+                        percent?: number;
+                        promoteAfter?: string;
                     };
                 };
             };
@@ -10226,6 +10298,8 @@ export interface operations {
                         checked: string[];
                         staged?: boolean;
                         previewUrl?: string;
+                        percent?: number;
+                        promoteAfter?: string;
                     };
                 };
             };
@@ -10434,16 +10508,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "version": "1.4.0"
+                 *       "version": "1.4.0",
+                 *       "percent": 10
                  *     }
                  */
                 "application/json": {
                     version: string;
+                    percent?: number;
+                    /** Format: date-time */
+                    promoteAfter?: string;
                 };
             };
         };
         responses: {
-            /** @description Served to everyone. */
+            /** @description Served to everyone, or with `percent`, to that share of visitors as a canary (the others keep `previous`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10457,7 +10535,8 @@ export interface operations {
                      *       "checked": [
                      *         "mfe-manifest.json (blog 1.4.0)",
                      *         "assets/remoteEntry.js"
-                     *       ]
+                     *       ],
+                     *       "percent": 10
                      *     }
                      */
                     "application/json": {
@@ -10468,6 +10547,8 @@ export interface operations {
                         checked: string[];
                         staged?: boolean;
                         previewUrl?: string;
+                        percent?: number;
+                        promoteAfter?: string;
                     };
                 };
             };
@@ -10563,7 +10644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description That release is served already or is not a staged one, or another deploy of the app is under way. */
+            /** @description That release is served already or is not a staged one, a canary of another release of the app runs, or another deploy of the app is under way. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10572,8 +10653,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": {
-                     *         "code": "not_staged",
-                     *         "message": "release 1.3.2 of blog is not staged: serve it again with POST /api/releases/blog/rollback"
+                     *         "code": "canary_running",
+                     *         "message": "a canary of blog 1.4.0 runs (10% of visitors since 2026-11-27T10:12:03.000Z), so a canary of 1.5.0 must wait: serve it to everyone (POST /api/releases/blog/promote {\"version\":\"1.4.0\"}) or end it (POST /api/releases/blog/rollback) first"
                      *       }
                      *     }
                      */

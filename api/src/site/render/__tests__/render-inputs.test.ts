@@ -270,12 +270,13 @@ describeNeedingBuild('every input of a render is in the render cache key or its 
     ]) {
       expect(await key(changed), JSON.stringify(changed)).not.toBe(same);
     }
-    // Every input RENDER_INPUTS says is in the key is one of those: the release choice (a preview cookie, read by
-    // chooseReleases) through the snapshot of the releases it chose, another snapshot object with another map.
+    // Every input RENDER_INPUTS says is in the key is one of those: the release choice (a preview cookie, a canary's
+    // bucket cookie, read by chooseReleases) through the snapshot of the releases it chose, another snapshot object with
+    // another map.
     const inKey = Object.entries({ ...RENDER_INPUTS.request, ...RENDER_INPUTS.options })
       .filter(([, how]) => how.startsWith('key'))
       .map(([name]) => name)
       .sort();
-    expect(inKey).toEqual(['chooseReleases', 'composer', 'cookie:site_preview', 'path', 'publicOrigin', 'remotes', 'shell', 'url']);
+    expect(inKey).toEqual(['chooseReleases', 'composer', 'cookie:site_bucket', 'cookie:site_preview', 'path', 'publicOrigin', 'remotes', 'shell', 'url']);
   });
 });
