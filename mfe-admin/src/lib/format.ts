@@ -53,3 +53,10 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   if (s < 7 * 86_400) return rtf.format(-Math.round(s / 86_400), 'day');
   return formatDay(iso);
 }
+
+/** A rate as the owner reads it: 2.5%, 0%, or a dash without page views. */
+export function formatRate(rate: number | null): string {
+  if (rate === null) return '–';
+  const percent = rate * 100;
+  return `${percent >= 10 || percent === 0 ? Math.round(percent) : Math.round(percent * 10) / 10}%`;
+}

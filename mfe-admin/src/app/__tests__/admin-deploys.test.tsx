@@ -2,13 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { DEPLOY_MESSAGES, type DeployLogEntry, type DeployToken, type DeployTokenCreated } from '@site/contracts/deploys';
+import { DEPLOY_MESSAGES, type CanaryStatus, type DeployLogEntry, type DeployToken, type DeployTokenCreated } from '@site/contracts/deploys';
 import { server } from '../../../../vitest.setup-dom';
 import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 
 /* Issue 33: the Deploys screen (deploy tokens, shown once; the deploy log) and the dashboard's recent deploys, against MSW. */
 
 const TOKEN = 'dpl_q5Jx0m8Yw3n1Vb7cTz2Lr6Kd9Hs4Fg0Ae5Pu8Wo1Xi3';
+const RULES = { maxRate: 0.02, ratio: 3, minPageViews: 50 };
 
 const older: DeployToken = {
   id: 'dtk_00000000000000aa',
@@ -36,7 +37,7 @@ function entry(i: number, overrides: Partial<DeployLogEntry> = {}): DeployLogEnt
 }
 
 /** The deploys API over `tokens` and `log` (pages of `pageSize`, cursor = the index to start at, filter by app). */
-function serveDeploys(options: { tokens?: DeployToken[]; log?: DeployLogEntry[]; pageSize?: number } = {}) {
+function serveDeploys(options: { tokens?: DeployToken[]; log?: DeployLogEntry[]; pageSize?: number; canaries?: () => CanaryStatus[] } = {}) {
   let tokens = [...(options.tokens ?? [])];
   const log = options.log ?? [];
   const created: unknown[] = [];
@@ -63,7 +64,9 @@ function serveDeploys(options: { tokens?: DeployToken[]; log?: DeployLogEntry[];
       const limit = Number(url.searchParams.get('limit') ?? options.pageSize ?? 20);
       const start = Number(url.searchParams.get('cursor') ?? 0);
       const matching = log.filter((e) => !app || e.app === app);
-      return HttpResponse.json({ entries: matching.slice(start, start + limit), nextCursor: start + limit < matching.length ? String(start + limit) : null });
+      const page = { entries: matching.slice(start, start + limit), nextCursor: start + limit < matching.length ? String(start + limit) : null };
+      // The first page says which canaries run, as the server's does.
+      return HttpResponse.json(url.searchParams.has('cursor') ? page : { ...page, canaries: options.canaries?.() ?? [], canaryRules: RULES });
     }),
   );
   return { created, logRequests };
@@ -222,6 +225,60 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
     expect(within(list).getByRole('article', { name: 'Promotion of blog 2.1.0: ok' })).toBeTruthy();
   });
 
+  it('shows a running canary with its live split and both error rates, read again while it runs; its staged upload says it is served to that share', async () => {
+    serveSession();
+    let canaries: CanaryStatus[] = [
+      {
+        app: 'blog',
+        version: '2.2.0',
+        current: '2.0.0',
+        percent: 30,
+        startedAt: '2026-11-27T09:58:00.000Z',
+        promoteAfter: null,
+        by: 'blog CI',
+        countedSince: '2026-11-27T09:58:00.000Z',
+        canary: { pageViews: 40, renderErrors: 2, clientErrors: 1, rate: 0.075 },
+        served: { pageViews: 960, renderErrors: 1, clientErrors: 4, rate: 5 / 960 },
+      },
+    ];
+    const previewUrl = 'https://example.test/blog?preview=eyJhIjoiYmxvZyJ9.c2ln';
+    serveDeploys({
+      canaries: () => canaries,
+      log: [
+        entry(0, { action: 'canary', version: '2.2.0', previous: '2.0.0', message: 'serves 2.2.0 to 30% of visitors (sticky per visitor); the others keep 2.0.0' }),
+        entry(1, { action: 'stage', version: '2.2.0', previous: '2.0.0', previewUrl }),
+      ],
+    });
+    renderAdmin('/admin/deploys');
+    const panel = await screen.findByRole('region', { name: 'Canaries' });
+    expect(await within(panel).findByText(/rolled back by itself when its error rate reaches 2% and 3 times the served release's, over at least 50 of its page views/)).toBeTruthy();
+    const canary = await within(panel).findByRole('article', { name: 'Canary of blog 2.2.0' });
+    expect(canary.textContent).toContain('Live split: 30% of visitors get 2.2.0, 70% keep 2.0.0.');
+    // Fewer than 50 page views: the check says nothing yet, whatever the rate.
+    expect(within(canary).getByText('Collecting: 40 of 50 page views')).toBeTruthy();
+    const figures = (title: string) => {
+      const box = within(canary).getByRole('heading', { level: 4, name: new RegExp(`^${title}`) }).parentElement!;
+      return Object.fromEntries(within(box).getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]));
+    };
+    expect(figures('Canary')).toEqual({ 'Page views': '40', 'Render errors': '2', 'Browser errors': '1', 'Error rate': '7.5%' });
+    expect(figures('Served')).toEqual({ 'Page views': '960', 'Render errors': '1', 'Browser errors': '4', 'Error rate': '0.5%' });
+    const list = screen.getByRole('list', { name: 'Deploys, newest first' });
+    const staged = within(list).getByRole('article', { name: 'Staged upload of blog 2.2.0: ok' });
+    expect(staged.textContent).toContain('Served to 30% of visitors as a canary.');
+    expect(within(list).getByRole('article', { name: 'Canary of blog 2.2.0: ok' }).textContent).toContain('serves 2.2.0 to 30% of visitors');
+
+    // More traffic: read again while it runs (Refresh, as the 10 s timer does), now over the threshold.
+    canaries = [{ ...canaries[0]!, canary: { pageViews: 60, renderErrors: 5, clientErrors: 1, rate: 0.1 } }];
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(panel).getByRole('button', { name: 'Refresh' }));
+    expect(await within(panel).findByText('Over the threshold: rolling back')).toBeTruthy();
+    // Rolled back: no canary, and the staged upload is served to no one again.
+    canaries = [];
+    await user.click(within(panel).getByRole('button', { name: 'Refresh' }));
+    expect(await within(panel).findByText(/No canary is running/)).toBeTruthy();
+    await waitFor(() => expect(within(list).getByRole('article', { name: 'Staged upload of blog 2.2.0: ok' }).textContent).toContain('Served to no one yet.'));
+  });
+
   it('has an empty state and a failed-load state with Try again', async () => {
     serveSession();
     serveDeploys();
@@ -229,8 +286,9 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
     server.use(http.get('/api/admin/deploys', () => (fail ? envelope(500, 'internal', 'boom') : HttpResponse.json({ entries: [], nextCursor: null }))));
     const user = userEvent.setup({ delay: null });
     renderAdmin('/admin/deploys');
-    const alert = await screen.findByRole('alert', undefined, { timeout: 8000 });
-    expect(within(alert).getByText('Could not load the deploy log')).toBeTruthy();
+    // The log's own alert (the canaries, read from the same endpoint, say theirs).
+    await screen.findByText('Could not load the deploy log', undefined, { timeout: 8000 });
+    const alert = screen.getAllByRole('alert').find((a) => within(a).queryByText('Could not load the deploy log'))!;
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No deploys yet. Each deploy, rollback and refusal shows here as it happens.')).toBeTruthy();

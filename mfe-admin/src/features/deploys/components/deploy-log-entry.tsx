@@ -14,11 +14,12 @@ export const entrySummary = (e: Entry) => `${ACTION_LABEL[e.action]} of ${e.app}
 
 /**
  * One line of the deploy log: result, action, app and version, when, what it replaced, who and from where, and the
- * full reason of a refusal or failure, and a staged release's preview link while it is staged. A refused or failed
- * entry has a coloured edge besides its badge's words.
+ * full reason of a refusal or failure (or what a canary serves, why it ended), and a staged release's preview link while
+ * it is staged (`canaryShare`: it is a canary's, served to that share of visitors). A refused or failed entry has a
+ * coloured edge besides its badge's words.
  * `compact` (the dashboard) keeps the first line, who and the reason.
  */
-export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compact?: boolean }) {
+export function DeployLogEntry({ entry, compact = false, canaryShare }: { entry: Entry; compact?: boolean; canaryShare?: number }) {
   return (
     <article aria-label={`${entrySummary(entry)}: ${entry.result}`} className={cn('min-w-0 border-l-4 pl-3', edge[entry.result])}>
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
@@ -46,7 +47,7 @@ export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compa
       )}
       {entry.previewUrl && (
         <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg">
-          <span className="text-muted-fg">Served to no one yet.</span>
+          <span className="text-muted-fg">{canaryShare === undefined ? 'Served to no one yet.' : `Served to ${canaryShare}% of visitors as a canary.`}</span>
           {/* A plain link: opening it sets this browser's preview cookie, then shows the site with this release. */}
           <a href={entry.previewUrl} target="_blank" rel="noopener" className="font-semibold text-fg underline underline-offset-2">
             Preview {entry.app} {entry.version}
@@ -55,7 +56,14 @@ export function DeployLogEntry({ entry, compact = false }: { entry: Entry; compa
         </p>
       )}
       {entry.message && (
-        <p className={cn('mt-2 whitespace-pre-wrap break-words rounded-lg p-2 text-xs text-fg', entry.result === 'failed' ? 'bg-danger-soft' : 'bg-warning-soft', compact && 'line-clamp-2')}>
+        <p
+          className={cn(
+            'mt-2 whitespace-pre-wrap break-words rounded-lg p-2 text-xs text-fg',
+            // A failure, a refusal or a canary rolled back stands out; what a canary serves is information.
+            entry.result === 'failed' ? 'bg-danger-soft' : entry.result === 'refused' || entry.action === 'canary_rollback' ? 'bg-warning-soft' : 'bg-surface-muted',
+            compact && 'line-clamp-2',
+          )}
+        >
           {entry.message}
         </p>
       )}

@@ -5,6 +5,7 @@ import { controlClass } from '../../../components/form-field';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { errorMessage } from '../../../lib/admin-request';
+import { useCanariesQuery } from '../api/get-canaries';
 import { useDeployLogQuery } from '../api/get-deploy-log';
 import { DeployLogEntry } from './deploy-log-entry';
 
@@ -15,6 +16,9 @@ import { DeployLogEntry } from './deploy-log-entry';
 export function DeployLog() {
   const [app, setApp] = useState<AppName | null>(null);
   const log = useDeployLogQuery(app);
+  // A staged release that is a canary's is served to a share of visitors, not to no one.
+  const canaries = useCanariesQuery().data?.canaries ?? [];
+  const shareOf = (entry: { app: string; version: string | null }) => canaries.find((c) => c.app === entry.app && c.version === entry.version)?.percent;
   const filterId = useId();
   const list = useRef<HTMLOListElement>(null);
   const focusFrom = useRef<number | null>(null);
@@ -41,7 +45,7 @@ export function DeployLog() {
   }
 
   return (
-    <Panel title="Deploy log" description="Every deploy, staged upload, promotion, rollback and refusal, newest first, recorded as it happens.">
+    <Panel title="Deploy log" description="Every deploy, staged upload, promotion, canary, rollback and refusal, newest first, recorded as it happens.">
       <div className="mb-4 max-w-xs">
         <label htmlFor={filterId} className="text-sm font-semibold text-fg">
           App
@@ -78,7 +82,7 @@ export function DeployLog() {
           <ol ref={list} aria-label="Deploys, newest first" className="divide-y divide-border rounded-xl border border-border">
             {entries.map((entry) => (
               <li key={entry.id} tabIndex={-1} className="p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 sm:p-4">
-                <DeployLogEntry entry={entry} />
+                <DeployLogEntry entry={entry} canaryShare={entry.action === 'stage' ? shareOf(entry) : undefined} />
               </li>
             ))}
           </ol>

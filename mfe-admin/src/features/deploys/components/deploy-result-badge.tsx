@@ -12,4 +12,11 @@ export function DeployResultBadge({ result }: { result: DeployLogEntry['result']
   return <StatusPill tone={RESULT[result].tone}>{RESULT[result].label}</StatusPill>;
 }
 
-export const ACTION_LABEL: Record<DeployLogEntry['action'], string> = { deploy: 'Deploy', rollback: 'Rollback', stage: 'Staged upload', promote: 'Promotion' };
+export const ACTION_LABEL: Record<DeployLogEntry['action'], string> = {
+  deploy: 'Deploy',
+  rollback: 'Rollback',
+  stage: 'Staged upload',
+  promote: 'Promotion',
+  canary: 'Canary',
+  canary_rollback: 'Canary rollback',
+};

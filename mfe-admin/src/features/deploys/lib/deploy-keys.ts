@@ -6,4 +6,5 @@ export const deployKeys = {
   log: () => ['deploys', 'log'] as const,
   logPages: (app: AppName | null) => ['deploys', 'log', 'pages', app] as const,
   recent: (limit: number) => ['deploys', 'log', 'recent', limit] as const,
+  canaries: () => ['deploys', 'canaries'] as const,
 };

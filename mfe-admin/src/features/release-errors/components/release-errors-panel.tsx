@@ -4,15 +4,8 @@ import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
 import { StatusPill } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
-import { formatNumber } from '../../../lib/format';
+import { formatNumber, formatRate } from '../../../lib/format';
 import { useReleaseErrorsQuery } from '../api/get-release-errors';
-
-/** A rate as the owner reads it: 2.5%, 0%, or a dash without page views. */
-export function formatRate(rate: number | null): string {
-  if (rate === null) return '–';
-  const percent = rate * 100;
-  return `${percent >= 10 || percent === 0 ? Math.round(percent) : Math.round(percent * 10) / 10}%`;
-}
 
 function Figures({ counts, label }: { counts: ReleaseCounts; label: string }) {
   const items: Array<[string, string]> = [
