@@ -10,7 +10,8 @@ import { plainPng, samples, tinyFramesGif } from '../../test-support/media-fixtu
 import { sendWebhook, TEST_ORIGIN } from '../../test-support/site-client';
 import { readingLoopbackSites, startTestServer, type TestServer } from '../../test-support/test-server';
 
-/** A photo-sized JPEG of noise (a new one each call): seconds of encoding, like the large uploads of the review. */
+/** A JPEG of noise (a new one each call): at 600 px its variants still take seconds of encoding (AVIF of noise is the
+ * slowest case), far longer than the next requests of the test; 1200 px cost ~15 CPU-s each for nothing more. */
 const noiseJpeg = (side: number) =>
   sharp({ create: { width: side, height: side, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
     .jpeg({ quality: 70 })
@@ -114,7 +115,7 @@ describe.each(testBackends().map((b) => b.name))('media limits and processing po
     'answers uploads at once and makes one image at a time with one waiting: a third gets 503 with Retry-After, and the server keeps answering',
     async () => {
       const media = server.instance.services.media;
-      const [first, second] = await Promise.all([noiseJpeg(1200), noiseJpeg(1200)]);
+      const [first, second] = await Promise.all([noiseJpeg(600), noiseJpeg(600)]);
       // Both answer when stored and checked, long before their variants are made (seconds each).
       const one = await upload(first, 'first.jpg', 'image/jpeg');
       const two = await upload(second, 'second.jpg', 'image/jpeg');

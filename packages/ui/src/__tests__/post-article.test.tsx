@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// jsdom, not the projects' happy-dom: DOMPurify under happy-dom drops headings and keeps <script>, so sanitized HTML is only tested in jsdom.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';

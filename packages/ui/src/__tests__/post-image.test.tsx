@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// jsdom, not the projects' happy-dom: querySelectorAll('source') finds none of a rendered <picture>'s sources under happy-dom.
 import { render } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';

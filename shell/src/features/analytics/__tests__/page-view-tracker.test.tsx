@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// jsdom, not the projects' happy-dom: happy-dom's Request has no keepalive (the beacon fallback) and its pageshow from the back/forward cache differs.
 import { act, render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { StrictMode, useEffect, useState } from 'react';

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// jsdom, not the projects' happy-dom: hydrating server HTML with early input (fake timers, form submit) loops or loses events under happy-dom.
 import { act, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
