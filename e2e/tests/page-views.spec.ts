@@ -1,5 +1,6 @@
 import { chromium, devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { adminFunnelSchema, type FunnelWindow } from '@site/contracts/admin';
+import { releaseErrorsSchema, type ReleaseErrors } from '@site/contracts/release-errors';
 import { expect, test } from '../support/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { E2E_ADMIN_PASSWORD } from '../support/env';
@@ -220,4 +221,56 @@ test("a crawler's page views reach the API and are not counted", async () => {
   await googlebot.close();
   expect(await views()).toBe(before);
   expect((await funnelWeek()).topPages.map((p) => p.path)).not.toContain('/local-services/pleasanton-automation-services');
+});
+
+/** The admin's errors per release, as the dashboard reads them. */
+async function releaseErrors(): Promise<ReleaseErrors> {
+  const res = await admin.request.get('/api/admin/release-errors');
+  expect(res.status()).toBe(200);
+  return releaseErrorsSchema.parse(await res.json());
+}
+
+test("a remote that fails in a visitor's browser is counted against its release, and the owner reads it on the dashboard", async () => {
+  test.setTimeout(90_000);
+  const servedBlog = (await releaseErrors()).releases.find((r) => r.app === 'blog' && r.served)!;
+  expect(servedBlog, 'the blog has a served release').toBeTruthy();
+  const before = servedBlog.day.clientErrors;
+
+  // A visitor whose network loses the blog's code (a CDN hiccup, a release whose files are gone): every file of the
+  // blog remote fails, the rest of the site works.
+  const context = await visitor();
+  await context.route(/\/mfe\/blog\//, (route) => route.abort('connectionreset'));
+  const page = await context.newPage();
+  await open(page, '/case-studies/danville-restaurant-automation');
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/events') && r.method() === 'POST' && (r.postData() ?? '').includes('remote_error'));
+  await page.getByRole('banner').getByRole('link', { name: 'Blog', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'This section is temporarily unavailable' })).toBeVisible({ timeout: 15_000 });
+  await pagehide(page);
+  await sent;
+  await context.close();
+
+  // Counted against the blog's served release (every instance's counts are added up every few seconds).
+  await expect
+    .poll(async () => (await releaseErrors()).releases.find((r) => r.app === 'blog' && r.release === servedBlog.release)?.day.clientErrors, {
+      message: "the browser's report reached the blog's release",
+      timeout: 20_000,
+    })
+    .toBe(before + 1);
+  const row = (await releaseErrors()).releases.find((r) => r.app === 'blog' && r.release === servedBlog.release)!;
+  // Only the first line of the message, never a stack.
+  expect(row.lastError).toBeTruthy();
+  expect(row.lastError).not.toContain('\n');
+  expect(row.lastError).not.toMatch(/\bat .+:\d+:\d+/);
+
+  // The owner's screen: the dashboard's Errors per release shows the blog's release with its client error.
+  const dashboard = await admin.newPage();
+  await dashboard.goto('/admin/dashboard');
+  const panel = dashboard.getByRole('region', { name: 'Errors per release' });
+  await expect(panel).toBeVisible({ timeout: 20_000 });
+  const blog = panel.getByRole('listitem').filter({ hasText: `blog ${servedBlog.release}` });
+  await expect(blog).toContainText('Served');
+  const day = blog.locator('div').filter({ has: dashboard.getByText('Last 24 hours', { exact: true }) }).last();
+  await expect(day.getByRole('term').filter({ hasText: 'Client errors' }).locator('+ dd')).toHaveText(String(before + 1));
+  await expect(blog.getByText(row.lastError!, { exact: true })).toBeVisible();
+  await dashboard.close();
 });
