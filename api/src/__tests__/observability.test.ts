@@ -1,4 +1,3 @@
-import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger';
@@ -7,6 +6,7 @@ import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../test-s
 import { scrapeMetrics } from '../test-support/scrape';
 import { contactMessage, waitFor } from '../test-support/site-client';
 import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../test-support/test-server';
+import { otlpReceiver } from '../test-support/otlp-receiver';
 
 // Metrics (GET /metrics with METRICS_TOKEN), request ids on answers and log lines, and OpenTelemetry spans exported
 // to a receiver on loopback (README "Running it in production").
@@ -205,28 +205,6 @@ describe('X-Request-Id', () => {
     expect(id).toMatch(UUID);
   });
 });
-
-/** An OTLP/HTTP receiver on loopback: keeps the JSON bodies the exporter posts to /v1/traces. */
-async function otlpReceiver() {
-  const bodies: unknown[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.url === '/v1/traces' && req.method === 'POST') bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans() {
-      type Span = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: Array<{ key: string; value: Record<string, unknown> }> };
-      return (bodies as Array<{ resourceSpans: Array<{ scopeSpans: Array<{ spans: Span[] }> }> }>).flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;

@@ -7,6 +7,7 @@ import { testBackends, uniqueSchema } from '../test-support/databases';
 import { contactMessage, waitFor } from '../test-support/site-client';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { startMailbox } from '../test-support/mailbox';
+import { otlpReceiver } from '../test-support/otlp-receiver';
 
 // W3C Trace Context (issue 35): a trusted proxy's `traceparent` is continued through a visitor's contact message, the
 // lead stored, the owner mail (SMTP) and the webhook delivery to n8n; a client's, or a malformed one, starts a new trace.
@@ -188,27 +189,6 @@ describe.each(testBackends().map((b) => b.name))('one trace from the contact for
     expect(traces.size).toBe(malformed.length);
   });
 });
-
-/** An OTLP/HTTP receiver on loopback: the spans the exporter posts to /v1/traces. */
-async function otlpReceiver() {
-  const bodies: unknown[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.url === '/v1/traces' && req.method === 'POST') bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  type Span = { traceId: string; spanId: string; parentSpanId?: string; name: string };
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans: () =>
-      (bodies as Array<{ resourceSpans: Array<{ scopeSpans: Array<{ spans: Span[] }> }> }>).flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('with OpenTelemetry tracing on, the headers name the exported spans', () => {
   let otlp: Awaited<ReturnType<typeof otlpReceiver>>;
