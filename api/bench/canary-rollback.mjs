@@ -10,13 +10,12 @@
 // User-Agent) open /blog, until the deploy log says `canary_rollback`. It prints when the first failing page was
 // served, when the canary had its 50th page view (enough traffic), and when the rollback was seen (the deploy log is
 // read every 250 ms), and checks that visitors no longer get the canary. Bounded by --timeout; nothing leaves loopback.
-import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
