@@ -63,7 +63,7 @@ class DeployError extends Error {}
 
 const USAGE = `Usage:
   npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>] [--stage]
-  npm run promote -- <remote> --version <staged version> --to <site URL> --token <deploy token>
+  npm run promote -- <remote> --version <staged version> --to <site URL> --token <deploy token> [--percent <1-100>] [--promote-after <time>]
   npm run rollback -- <remote> --to <site URL> --token <deploy token> [--version <name>]
   node scripts/deploy-remote.mjs list <remote> --to <site URL> --token <deploy token>
       over HTTP, from any clone (a team's CI): the site checks and switches it (DEPLOY_TOKEN may hold the token)
@@ -77,7 +77,10 @@ Without --from, the remote is built in this clone first, and that build is deplo
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
 with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.
 --stage: stored and checked the same, served to no one; the last line is its preview link (on this machine with the
-site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone.`;
+site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone;
+with --percent 1-99, to that share of visitors as a canary (rolled back by itself if its error rate passes the threshold;
+--promote-after <ISO time> serves it to everyone then; npm run rollback ends it). A canary is started on the running
+site (--to), or here with DATABASE_URL on PostgreSQL.`;
 
 const rel = (file) => {
   const relative = path.relative(process.cwd(), file);
@@ -220,6 +223,20 @@ async function openDeployer(siteRoot, store, stage = false) {
   });
 }
 
+/** What a canary's start says: who gets what, and how to end it either way. */
+const canaryLine = (name, change, where, options = '') =>
+  `${name} ${change.version} serves ${change.percent}% of visitors on ${where} as a canary (sticky per visitor); the others keep ${change.previous}.` +
+  ` It is rolled back by itself if its error rate passes the threshold${change.promoteAfter ? `, and served to everyone at ${change.promoteAfter}` : ''}.` +
+  ` Serve it to everyone: npm run promote -- ${name} --version ${change.version}${options}; end it: npm run rollback -- ${name}${options}`;
+
+/** --percent as a number (1 to 100), or undefined. */
+function percentOf(value) {
+  if (value === undefined) return undefined;
+  const percent = Number(value);
+  if (!Number.isInteger(percent) || percent < 1 || percent > 100) throw new DeployError(`--percent is a whole number from 1 to 100 (the share of visitors; 100: everyone), not ${JSON.stringify(value)}`);
+  return percent;
+}
+
 /** A deployer's refusal as this tool's (exit 1, the message in full). */
 const asDeployError = (error) => {
   if (!(error && typeof error === 'object' && 'kind' in error)) return error;
@@ -227,12 +244,16 @@ const asDeployError = (error) => {
   return new DeployError(`${error.message.replace(/\.$/, '')}${hint}. Nothing was changed.`);
 };
 
-async function promote({ name, siteRoot, version, skipLoadCheck, store }) {
+async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoadCheck, store }) {
   if (!version) throw new DeployError(`name the staged release: npm run promote -- ${name} --version <version> (node scripts/deploy-remote.mjs list ${name} marks staged ones)`);
   const deployer = await openDeployer(siteRoot, store);
-  const change = await deployer.promote(name, { by: 'npm run promote', from: null }, { version, skipLoadCheck }).catch((error) => {
+  const change = await deployer.promote(name, { by: 'npm run promote', from: null }, { version, skipLoadCheck, ...(percent !== undefined ? { percent } : {}), ...(promoteAfter ? { promoteAfter } : {}) }).catch((error) => {
     throw asDeployError(error);
   });
+  if (change.percent !== undefined) {
+    console.log(canaryLine(name, change, 'every instance'));
+    return change;
+  }
   console.log(`${name}: promoted ${change.version}; verified ${change.checked.join(', ')}`);
   console.log(`  ${store ? 'shared pointer' : 'current'}: ${change.previous ?? '(none)'} -> ${change.version}`);
   console.log(`${name} ${change.version} ${store ? 'is live on every instance within seconds' : 'is live: the next request serves it'}, no restart.${change.previous ? ` Undo with: npm run rollback -- ${name}` : ''}`);
@@ -366,8 +387,11 @@ async function overHttp(command, name, values) {
   }
   if (command === 'promote') {
     if (!values.version) throw new DeployError(`name the staged release: --version <version> (node scripts/deploy-remote.mjs list ${name} --to ${site} marks staged ones)`);
-    const change = await call('POST', `${releases}/promote`, JSON.stringify({ version: values.version }), { 'content-type': 'application/json' });
-    console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}); checked ${change.checked.join(', ')}`);
+    const percent = percentOf(values.percent);
+    const body = { version: values.version, ...(percent !== undefined ? { percent } : {}), ...(values['promote-after'] ? { promoteAfter: values['promote-after'] } : {}) };
+    const change = await call('POST', `${releases}/promote`, JSON.stringify(body), { 'content-type': 'application/json' });
+    if (change.percent !== undefined) console.log(canaryLine(name, change, site, ` --to ${site} --token <token>`));
+    else console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}); checked ${change.checked.join(', ')}`);
     return 0;
   }
   if (command === 'rollback') {
@@ -451,6 +475,8 @@ async function main(argv) {
         token: { type: 'string' },
         'skip-load-check': { type: 'boolean' },
         stage: { type: 'boolean' },
+        percent: { type: 'string' },
+        'promote-after': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -502,10 +528,10 @@ async function main(argv) {
           const from = values.from ? path.resolve(cwd, values.from) : isShell ? path.join(REPO_ROOT, 'shell', 'dist') : buildHere(name);
           return deploy({ ...options, from, version: values.version, stage: values.stage });
         }
-        if (command === 'promote') return promote({ ...options, version: values.version });
+        if (command === 'promote') return promote({ ...options, version: values.version, percent: percentOf(values.percent), promoteAfter: values['promote-after'] });
         return rollback({ ...options, to: values.to });
       },
-      command === 'deploy' && values.stage ? 'stage' : command,
+      command === 'deploy' && values.stage ? 'stage' : command === 'promote' && values.percent !== undefined && Number(values.percent) < 100 ? 'canary' : command,
     );
   } catch (error) {
     if (!(error instanceof DeployError)) throw error;

@@ -69,7 +69,8 @@ export interface ReleaseDeployer {
   promote(app: AppName, actor: DeployActor, options: { version: string; percent?: number; promoteAfter?: string; skipLoadCheck?: boolean }): Promise<ReleaseChange>;
   /**
    * Ends `app`'s running canary (`id`: only that one) and writes `canary_rollback` to the deploy log with `reason`:
-   * everyone gets the served release again. Null, with nothing written, when no such canary runs.
+   * everyone gets the served release again (`version` of the answer; `previous`: the canary's). Null, with nothing
+   * written, when no such canary runs.
    */
   stopCanary(app: AppName, actor: DeployActor, end: { id?: string; outcome: 'rolled_back' | 'stopped'; reason: string }): Promise<ReleaseChange | null>;
   /** The canaries running now, read from the database (none where no database keeps them). */

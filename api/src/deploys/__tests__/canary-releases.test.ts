@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { copyFile, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -284,7 +285,8 @@ describe.each(backends)('canaries (%s)', (backend) => {
     expect((await post(s, 'promote', { version: '3.0.0', percent: 90 })).status).toBe(200);
     const stopped = await post(s, 'rollback', {});
     expect(stopped.status).toBe(200);
-    expect(stopped.body).toMatchObject({ version: '3.0.0', previous: '2.0.0' });
+    // Answered as a rollback: what everyone gets now, and the canary's release before it.
+    expect(stopped.body).toMatchObject({ version: '2.0.0', previous: '3.0.0' });
     for (let i = 0; i < 10; i++) expect((await visitor(s.server.url).open('/blog')).blog?.version).toBe('2.0.0');
     const log = await deploysPage(s);
     expect(log.canaries).toEqual([]);
@@ -293,6 +295,34 @@ describe.each(backends)('canaries (%s)', (backend) => {
     // Still staged: a canary again, or its preview.
     expect((await post(s, 'promote', { version: '3.0.0', percent: 5 })).status).toBe(200);
   }, 120_000);
+});
+
+describe('npm run promote -- blog --percent over HTTP', () => {
+  const script = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs'), ...args], { env: { ...process.env, DEPLOY_TOKEN: '' } }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('starts a canary with its share, refuses a share that is not one, and ends it with npm run rollback', async () => {
+    const s = await start('sqlite');
+    const served = (await visitor(s.server.url).open('/blog')).blog!.version;
+    await stage(s, blogBuild('2.0.0', 'Blog, canary edition'), '2.0.0');
+    const bad = await script('promote', 'blog', '--version', '2.0.0', '--percent', '0', '--to', s.server.url, '--token', s.token);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, '✖ --percent is a whole number from 1 to 100 (the share of visitors; 100: everyone), not "0"']);
+    const started = await script('promote', 'blog', '--version', '2.0.0', '--percent', '25', '--to', s.server.url, '--token', s.token);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout.trim()).toBe(
+      `blog 2.0.0 serves 25% of visitors on ${s.server.url} as a canary (sticky per visitor); the others keep ${served}. It is rolled back by itself if its error rate passes the threshold. ` +
+        `Serve it to everyone: npm run promote -- blog --version 2.0.0 --to ${s.server.url} --token <token>; end it: npm run rollback -- blog --to ${s.server.url} --token <token>`,
+    );
+    expect((await deploysPage(s)).canaries).toEqual([expect.objectContaining({ version: '2.0.0', percent: 25, by: 'blog CI' })]);
+    const ended = await script('rollback', 'blog', '--to', s.server.url, '--token', s.token);
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stdout).toContain(`blog ${served} is live again on ${s.server.url} (was 2.0.0)`);
+    expect((await deploysPage(s)).canaries).toEqual([]);
+  }, 60_000);
 });
 
 describeNeedingBuild('canaries rolled back by themselves (built shell server entry)', { missing: serverEntriesMissing() }, () => {

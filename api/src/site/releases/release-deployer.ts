@@ -809,7 +809,10 @@ export function createReleaseDeployer(options: {
     );
   }
 
-  /** Ends the running canary (only `end.id` when given): `canary_rollback` in the log; null when none runs. */
+  /**
+   * Ends the running canary (only `end.id` when given): `canary_rollback` in the log; null when none runs. Answers as a
+   * rollback does: `version` is what everyone is served now, `previous` the canary's release.
+   */
   async function stopCanary(app: AppName, actor: DeployActor, end: { id?: string; outcome: 'rolled_back' | 'stopped'; reason: string }): Promise<ReleaseChange | null> {
     const canary = await backend.locked(app, async (store) => {
       const running = await store.canary();
@@ -818,7 +821,8 @@ export function createReleaseDeployer(options: {
       return running;
     });
     if (!canary) return null;
-    return recorded(
+    // The log names the canary's release (what was rolled back) and the one everyone gets again.
+    await recorded(
       app,
       'canary_rollback',
       actor,
@@ -826,6 +830,8 @@ export function createReleaseDeployer(options: {
       async () => ({ app, version: canary.version, previous: canary.current, checked: [] }),
       () => `${end.reason}. Everyone gets ${canary.current} again (the canary served ${canary.version} to ${canary.percent}% of visitors since ${canary.startedAt}).`,
     );
+    // The caller is told as for a rollback: what everyone is served now, and what (some) were served before.
+    return { app, version: canary.current, previous: canary.version, checked: [] };
   }
 
   /** What a request that would change the app's served release, or start another canary, is told while one runs. */
