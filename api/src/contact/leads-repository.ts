@@ -2,15 +2,16 @@ import { sql, type Kysely } from 'kysely';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { bestInIndex, bestOfFew, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
  * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
  * its newest SEARCH_RANK_LIMIT matches. The GIN index answers matches in no order, so ranking "the newest 1,000" read
  * every match first (a bitmap of 13,045 messages for "pleasanton" at 100,000: 139 ms, the planner's choice as it
  * guesses 2,000 matches for any prefix); walking the created_at index stops at the 1,001st match or this many rows.
- * Only a text with fewer matches than that among them (a rare one: few matches in all) is looked up in the GIN index,
- * at most SEARCH_SCAN_LIMIT of its matches (full-text-search.ts, `newestWindow`).
+ * It runs only for a text with more than SEARCH_RANK_LIMIT matches (a rarer one is ranked whole from at most 1,001 of
+ * the GIN index's matches first, `bestOfFew`); one with fewer than that among these newest messages is looked up in
+ * the GIN index, at most SEARCH_SCAN_LIMIT of its matches (full-text-search.ts, `newestWindow`).
  */
 export const PG_SEARCH_WINDOW = SEARCH_SCAN_LIMIT;
 
@@ -138,15 +139,15 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
       // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
       // SQLite without a filter: ranked in the FTS index, the page's candidates read from the table (bestInIndex).
+      // PostgreSQL: every match when at most SEARCH_RANK_LIMIT match (bestOfFew: a name or an address, the usual search,
+      // costs its matches, not a walk through the newest messages), else the newest messages first.
+      const matching = filtered(q, filter, true).select(['id', 'created_at', rank.as('search_rank'), newest.as('newest_key')]) as unknown as RankedRows;
+      const ties = sql`created_at desc, id`;
       const best =
         (filter === 'all' ? await bestInIndex(db, 'contact_messages', q, sql`t.created_at desc, t.id`, limit) : undefined) ??
+        (await bestOfFew(db, matching, ties, limit)) ??
         (await newestMessagesPg(q, filter, limit)) ??
-        (await bestOfWindow(
-          db,
-          newestWindow(db, filtered(q, filter, true).select(['id', 'created_at', rank.as('search_rank'), newest.as('newest_key')]) as unknown as RankedRows, newest),
-          sql`created_at desc, id`,
-          limit,
-        ));
+        (await bestOfWindow(db, newestWindow(db, matching, newest), ties, limit));
       const leads = await inOrderOf(best.ids, (ids) => db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', 'in', ids).execute());
       const more = best.matches > SEARCH_RANK_LIMIT || (filter !== 'all' && (await scanWasFull(db, 'contact_messages', q)));
       return { leads: leads.map(toLead), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };

@@ -7,7 +7,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import { bestInIndex, bestOfWindow, countUpTo, inOrderOf, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { bestInIndex, bestOfFew, bestOfWindow, countUpTo, inOrderOf, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -357,7 +357,11 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       const inIndex = filteredToo ? undefined : await bestInIndex(db, 'blog_posts', filter.q!, sql`coalesce(t.published_at, t.created_at) desc, t.created_at desc, t.id`, limit);
       // Else the window is read narrow (id, rank, dates), then the page's posts by id: the sort holds no text.
       const matching = filtered(filter, true).select(['id', 'created_at', SORTED_AT.as('sorted_at'), rank.as('search_rank'), newest.as('newest_key')]);
-      const best = inIndex ?? (await bestOfWindow(db, newestWindow(db, matching as unknown as RankedRows, newest), sql`sorted_at desc, created_at desc, id`, limit));
+      const ties = sql`sorted_at desc, created_at desc, id`;
+      const best =
+        inIndex ??
+        (await bestOfFew(db, matching as unknown as RankedRows, ties, limit)) ??
+        (await bestOfWindow(db, newestWindow(db, matching as unknown as RankedRows, newest), ties, limit));
       const rows = await inOrderOf(best.ids, (ids) => db.selectFrom('blog_posts').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute());
       const more = best.matches > SEARCH_RANK_LIMIT || (filteredToo && (await scanWasFull(db, 'blog_posts', filter.q!)));
       return { posts: rows.map(toStoredSummary), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };
