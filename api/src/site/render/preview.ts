@@ -21,9 +21,13 @@ export function setPreviewCookie(ctx: Context, token: string | null, expiresAt?:
   });
 }
 
-/** An answer that depends on the preview cookie: for this browser alone, never in a CDN, never indexed. */
+/**
+ * An answer that depends on the preview cookie or a canary's bucket: for this browser alone, never in a CDN (nor in an
+ * nginx cache told to ignore Cache-Control: `X-Accel-Expires: 0`, which it still obeys), never indexed when previewed.
+ */
 export function answerPrivately(ctx: Context, preview: boolean): void {
   if (ctx.response.get('Cache-Control') !== 'no-store') ctx.set('Cache-Control', 'private, no-cache');
+  ctx.set('X-Accel-Expires', '0');
   ctx.remove('CDN-Cache-Control');
   ctx.remove('Surrogate-Control');
   ctx.remove('Surrogate-Key');
