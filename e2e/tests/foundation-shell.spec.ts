@@ -70,11 +70,37 @@ test('the mobile menu opens, navigates and closes', async ({ page }) => {
   await page.getByRole('button', { name: 'Close menu' }).click();
   await expect(menu).toBeHidden();
 
+  // Escape and a tap outside close it too (the browser's own popover behaviour), focus staying in the page.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu).toBeVisible();
+  await page.mouse.click(200, 800);
+  await expect(menu).toBeHidden();
+
   await page.getByRole('button', { name: 'Open menu' }).click();
   await menu.getByRole('link', { name: 'Blog' }).click();
   await expect(page).toHaveURL(/\/blog$/);
   await expect(menu).toBeHidden();
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('the mobile menu opens and closes with no script at all (the browser’s popover)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto('/blog');
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  await expect(menu).toBeHidden();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Free Analysis' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await context.close();
 });
 
 test('a header link from another page lands on / scrolled to its section', async ({ page }) => {

@@ -38,7 +38,7 @@ test.describe('phone menu', () => {
       await page.getByRole('button', { name: 'Open menu' }).click();
       const menu = page.locator('#mobile-menu');
       await scrollEndAfter(page, () => menu.getByRole(c.role, { name: c.label, exact: true }).click(), { atClick: true });
-      await expect(menu).toHaveCount(0);
+      await expect(menu).toBeHidden();
       const delta = (await topOf(page, c.section)) - (await headerBottom(page));
       expect(Math.abs(delta), `section top ${delta}px from the header`).toBeLessThanOrEqual(8);
     });

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button, Container, SITE, ThemeToggle, useGoToSection } from '@site/ui';
 import { LOCAL_SERVICES, NAV_ITEMS } from '../../../config/navigation';
@@ -10,24 +9,38 @@ const linkClass = 'whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium te
 const mobileLinkClass = 'block rounded-lg px-3 py-3 text-base font-medium text-fg hover:bg-surface-muted';
 
 export function Header() {
+  const menu = useRef<HTMLElement>(null);
+  // What the button says (Open/Close menu, its icon, aria-expanded). The browser opens and closes the menu itself (a
+  // popover: the button's popovertarget, Escape, a tap outside, even before this code has loaded); this follows its
+  // toggle event after the next paint, so the tap that opens the menu costs no React render (the phone menu's INP).
   const [menuOpen, setMenuOpen] = useState(false);
   const goToSection = useGoToSection();
   const { pathname } = useLocation();
-  // A new page closes the menu: adjusted while rendering (React's advice for state that follows a prop), not in an effect.
-  const [shownFor, setShownFor] = useState(pathname);
-  if (shownFor !== pathname) {
-    setShownFor(pathname);
-    setMenuOpen(false);
-  }
   useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
-  // The menu closes before a section link scrolls: measured with the menu still open, the target would be
-  // off by the menu's height once it closes (a phone landed far past the section).
-  const close = () => flushSync(() => setMenuOpen(false));
+    const nav = menu.current;
+    if (!nav) return;
+    let pending = 0;
+    const onToggle = (e: Event) => {
+      const open = (e as ToggleEvent).newState === 'open';
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => setTimeout(() => setMenuOpen(open)));
+    };
+    // Where it opens: under the header, wherever the header is (a preview banner above it, the page scrolled).
+    const onBeforeToggle = (e: Event) => {
+      if ((e as ToggleEvent).newState === 'open') nav.style.top = `${nav.parentElement!.getBoundingClientRect().bottom}px`;
+    };
+    nav.addEventListener('toggle', onToggle);
+    nav.addEventListener('beforetoggle', onBeforeToggle);
+    return () => {
+      cancelAnimationFrame(pending);
+      nav.removeEventListener('toggle', onToggle);
+      nav.removeEventListener('beforetoggle', onBeforeToggle);
+    };
+  }, []);
+  // The menu closes when its link has been followed (and before a section link scrolls, which measures the page).
+  const close = () => hideMenu(menu.current);
+  // A new page closes the menu, however the page was opened.
+  useEffect(() => hideMenu(menu.current), [pathname]);
   const [home, ...rest] = NAV_ITEMS;
 
   return (
@@ -66,11 +79,10 @@ export function Header() {
           <button
             type="button"
             className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
+            popoverTarget="mobile-menu"
             aria-expanded={menuOpen}
-            // Only while the menu is there: a reference must name an element of the page.
-            aria-controls={menuOpen ? 'mobile-menu' : undefined}
+            aria-controls="mobile-menu"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-            onClick={() => setMenuOpen((o) => !o)}
           >
             <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
@@ -79,45 +91,52 @@ export function Header() {
         </div>
       </div>
 
-      {menuOpen && (
-        // Over the page, not in its flow: opening it lays out and paints the menu alone, not the whole page moved down
-        // by its height (most of what a phone spent before showing it).
-        <nav
-          id="mobile-menu"
-          aria-label="Mobile"
-          className="absolute inset-x-0 top-full max-h-[calc(100vh-4rem)] overflow-y-auto border-y border-border bg-surface shadow-lg xl:hidden"
-        >
-          <Container className="py-3">
-            <ul className="space-y-1">
-              {NAV_ITEMS.map((item) => (
-                <li key={item.label}>
-                  <NavLink item={item} className={mobileLinkClass} onNavigate={close} />
-                </li>
-              ))}
-              <li>
-                <Link to={LOCAL_SERVICES.to} className={mobileLinkClass} onClick={close}>
-                  {LOCAL_SERVICES.label}
-                </Link>
-                <ul className="ml-4 border-l border-border pl-2">
-                  {LOCAL_SERVICES.towns.map((t) => (
-                    <li key={t.path}>
-                      <Link to={t.path} className="block rounded-lg px-3 py-2 text-sm text-muted-fg hover:bg-surface-muted" onClick={close}>
-                        {t.name}
-                      </Link>
-                    </li>
-                  ))}
-                </ul>
+      {/*
+        A popover: in the top layer, over the page and outside the header's backdrop blur, so opening it lays out and
+        paints the menu alone. Light dismiss (a tap outside, Escape) and the button work without any script.
+      */}
+      <nav
+        ref={menu}
+        id="mobile-menu"
+        aria-label="Mobile"
+        popover="auto"
+        className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto max-h-[calc(100vh-4rem)] w-full max-w-none overflow-y-auto border-x-0 border-y border-border bg-surface p-0 text-fg shadow-lg xl:hidden"
+      >
+        <Container className="py-3">
+          <ul className="space-y-1">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.label}>
+                <NavLink item={item} className={mobileLinkClass} onNavigate={close} />
               </li>
-            </ul>
-            <div className="mt-3 grid grid-cols-2 gap-2 md:hidden">
-              <Button variant="secondary" onClick={() => (close(), goToSection('services'))}>
-                Pricing
-              </Button>
-              <Button onClick={() => (close(), goToSection('contact'))}>Free Consultation</Button>
-            </div>
-          </Container>
-        </nav>
-      )}
+            ))}
+            <li>
+              <Link to={LOCAL_SERVICES.to} className={mobileLinkClass} onClick={close}>
+                {LOCAL_SERVICES.label}
+              </Link>
+              <ul className="ml-4 border-l border-border pl-2">
+                {LOCAL_SERVICES.towns.map((t) => (
+                  <li key={t.path}>
+                    <Link to={t.path} className="block rounded-lg px-3 py-2 text-sm text-muted-fg hover:bg-surface-muted" onClick={close}>
+                      {t.name}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          </ul>
+          <div className="mt-3 grid grid-cols-2 gap-2 md:hidden">
+            <Button variant="secondary" onClick={() => (close(), goToSection('services'))}>
+              Pricing
+            </Button>
+            <Button onClick={() => (close(), goToSection('contact'))}>Free Consultation</Button>
+          </div>
+        </Container>
+      </nav>
     </header>
   );
+}
+
+/** Closes the phone menu if it is open (a browser without popovers never opened it). */
+function hideMenu(nav: HTMLElement | null): void {
+  if (nav && typeof nav.hidePopover === 'function' && nav.matches(':popover-open')) nav.hidePopover();
 }
