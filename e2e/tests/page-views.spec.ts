@@ -270,7 +270,7 @@ test("a remote that fails in a visitor's browser is counted against its release,
   const blog = panel.getByRole('listitem').filter({ hasText: `blog ${servedBlog.release}` });
   await expect(blog).toContainText('Served');
   const day = blog.locator('div').filter({ has: dashboard.getByText('Last 24 hours', { exact: true }) }).last();
-  await expect(day.getByRole('term').filter({ hasText: 'Client errors' }).locator('+ dd')).toHaveText(String(before + 1));
+  await expect(day.getByRole('term').filter({ hasText: 'Browser errors' }).locator('+ dd')).toHaveText(String(before + 1));
   await expect(blog.getByText(row.lastError!, { exact: true })).toBeVisible();
   await dashboard.close();
 });

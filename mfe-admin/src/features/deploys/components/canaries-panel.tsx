@@ -3,6 +3,7 @@ import type { ReleaseCounts } from '@site/contracts/release-errors';
 import { Button } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
+import { ReleaseCountsList } from '../../../components/release-counts';
 import { StatusPill, type Tone } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
 import { formatDateTime, formatNumber, formatRate } from '../../../lib/format';
@@ -17,26 +18,15 @@ function standing(canary: CanaryStatus, rules: CanaryRules): { tone: Tone; label
 }
 
 function Figures({ title, version, share, counts }: { title: string; version: string; share: number; counts: ReleaseCounts }) {
-  const items: Array<[string, string]> = [
-    ['Page views', formatNumber(counts.pageViews)],
-    ['Render errors', formatNumber(counts.renderErrors)],
-    ['Browser errors', formatNumber(counts.clientErrors)],
-    ['Error rate', formatRate(counts.rate)],
-  ];
   return (
     <div className="min-w-0 rounded-xl border border-border bg-bg p-3">
       <h4 className="flex flex-wrap items-baseline gap-x-2 text-sm font-semibold text-fg">
         {title} <span className="break-all font-mono text-xs font-normal">{version}</span>
         <span className="text-xs font-normal text-muted-fg">{share}% of visitors</span>
       </h4>
-      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-        {items.map(([name, value]) => (
-          <div key={name} className="flex items-baseline justify-between gap-2">
-            <dt className="text-muted-fg">{name}</dt>
-            <dd className="font-semibold tabular-nums text-fg">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <div className="mt-2">
+        <ReleaseCountsList counts={counts} />
+      </div>
     </div>
   );
 }

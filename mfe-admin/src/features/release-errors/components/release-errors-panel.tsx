@@ -2,29 +2,19 @@ import type { ReleaseCounts, ReleaseErrorRow } from '@site/contracts/release-err
 import { Button } from '@site/ui';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
+import { ReleaseCountsList } from '../../../components/release-counts';
 import { StatusPill } from '../../../components/status-pill';
 import { errorMessage } from '../../../lib/admin-request';
-import { formatNumber, formatRate } from '../../../lib/format';
+import { formatRate } from '../../../lib/format';
 import { useReleaseErrorsQuery } from '../api/get-release-errors';
 
 function Figures({ counts, label }: { counts: ReleaseCounts; label: string }) {
-  const items: Array<[string, string]> = [
-    ['Page views', formatNumber(counts.pageViews)],
-    ['Render errors', formatNumber(counts.renderErrors)],
-    ['Client errors', formatNumber(counts.clientErrors)],
-    ['Error rate', formatRate(counts.rate)],
-  ];
   return (
     <div>
       <p className="text-xs font-semibold uppercase tracking-wide text-muted-fg">{label}</p>
-      <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
-        {items.map(([name, value]) => (
-          <div key={name} className="flex items-baseline justify-between gap-2 sm:block">
-            <dt className="text-muted-fg">{name}</dt>
-            <dd className="font-semibold tabular-nums text-fg">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <div className="mt-1">
+        <ReleaseCountsList counts={counts} wide />
+      </div>
     </div>
   );
 }
