@@ -2,18 +2,21 @@ import { sql, type Kysely } from 'kysely';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { bestInIndex, bestOfFew, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
  * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
  * its newest SEARCH_RANK_LIMIT matches. The GIN index answers matches in no order, so ranking "the newest 1,000" read
  * every match first (a bitmap of 13,045 messages for "pleasanton" at 100,000: 139 ms, the planner's choice as it
  * guesses 2,000 matches for any prefix); walking the created_at index stops at the 1,001st match or this many rows.
- * Only a text with fewer matches than that among them (a rare one: few matches in all) is looked up in the GIN index:
- * ranked whole when at most SEARCH_RANK_LIMIT match (`bestOfFew`), else at most SEARCH_SCAN_LIMIT of its matches
+ * A text with fewer matches than that among them, or too rare among the newest PG_SEARCH_PROBE to have them (a rare
+ * one: few matches in all), is looked up in the GIN index, at most SEARCH_SCAN_LIMIT of its matches
  * (full-text-search.ts, `newestWindow`).
  */
 export const PG_SEARCH_WINDOW = SEARCH_SCAN_LIMIT;
+
+/** PostgreSQL: how many of the newest messages tell whether a text is common enough to walk them (`newestMessagesPg`). */
+export const PG_SEARCH_PROBE = 1_000;
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
@@ -93,11 +96,28 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
    * created_at index and stopping at the SEARCH_RANK_LIMIT + 1st match: the same window as the newest matches of every
    * message whenever that many are among them (any newer match is). Undefined on SQLite (its FTS index gives matches
    * newest first already) and when fewer match there: then the GIN index (`newestWindow`).
+   *
+   * The newest PG_SEARCH_PROBE messages are counted first: a text too rare among them to have SEARCH_RANK_LIMIT + 1
+   * matches in the newest PG_SEARCH_WINDOW at that rate (under 1 in 20: a name, an address, a word nobody wrote) goes
+   * to the GIN index at once, which costs its matches, instead of walking 20,000 messages to find few or none (100,000
+   * messages, "zebra": 51 ms a request at 100x, 5.6x its time on small data).
    */
   async function newestMessagesPg(q: string, filter: LeadFilter, limit: number): Promise<{ ids: string[]; matches: number } | undefined> {
     const words = searchWords(q);
     if (!isPostgres(db) || words.length === 0) return undefined;
     const query = sql`to_tsquery('simple'::regconfig, ${tsQuery(words)})`;
+    const probe = await db
+      .selectFrom(
+        filtered(undefined, filter)
+          .select(sql<string>`contact_messages.search_vector`.as('search_vector'))
+          .orderBy('created_at', 'desc')
+          .limit(PG_SEARCH_PROBE)
+          .as('p'),
+      )
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where(sql<boolean>`p.search_vector @@ ${query}`)
+      .executeTakeFirstOrThrow();
+    if (Number(probe.n) * PG_SEARCH_WINDOW < (SEARCH_RANK_LIMIT + 1) * PG_SEARCH_PROBE) return undefined;
     const newest = filtered(undefined, filter)
       .select(['id', 'created_at', sql<string>`contact_messages.search_vector`.as('search_vector')])
       .orderBy('created_at', 'desc')
@@ -139,17 +159,19 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
       // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
       // SQLite without a filter: ranked in the FTS index, the page's candidates read from the table (bestInIndex).
-      // PostgreSQL: the newest messages first (newestMessagesPg); a text with fewer matches among them, every match
-      // when at most SEARCH_RANK_LIMIT match (bestOfFew), else the newest of at most SEARCH_SCAN_LIMIT of them. Not
-      // bestOfFew first: the GIN index reads every match of the text into its bitmap before a `limit` applies
-      // ("pleasanton", 13,045 of 100,000 messages: 4.5 -> 27.7 ms a request at 100x, 6x its time on small data).
-      const matching = filtered(q, filter, true).select(['id', 'created_at', rank.as('search_rank'), newest.as('newest_key')]) as unknown as RankedRows;
-      const ties = sql`created_at desc, id`;
+      // PostgreSQL: the newest messages first (newestMessagesPg), a rarer text through the GIN index. No bestOfFew as
+      // posts have: the GIN index reads every match of the text into its bitmap before a `limit` applies, so asking it
+      // whether at most 1,000 match costs what the window costs (tried first: "pleasanton", 13,045 of 100,000
+      // messages, took 4.5 -> 27.7 ms a request at 100x; after the walk, "danville bakery", 1,911, built it twice).
       const best =
         (filter === 'all' ? await bestInIndex(db, 'contact_messages', q, sql`t.created_at desc, t.id`, limit) : undefined) ??
         (await newestMessagesPg(q, filter, limit)) ??
-        (await bestOfFew(db, matching, ties, limit)) ??
-        (await bestOfWindow(db, newestWindow(db, matching, newest), ties, limit));
+        (await bestOfWindow(
+          db,
+          newestWindow(db, filtered(q, filter, true).select(['id', 'created_at', rank.as('search_rank'), newest.as('newest_key')]) as unknown as RankedRows, newest),
+          sql`created_at desc, id`,
+          limit,
+        ));
       const leads = await inOrderOf(best.ids, (ids) => db.selectFrom('contact_messages').select(LEAD_COLUMNS).where('id', 'in', ids).execute());
       const more = best.matches > SEARCH_RANK_LIMIT || (filter !== 'all' && (await scanWasFull(db, 'contact_messages', q)));
       return { leads: leads.map(toLead), total: Math.min(best.matches, SEARCH_RANK_LIMIT), totalIsLowerBound: more };

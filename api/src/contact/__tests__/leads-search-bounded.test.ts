@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { ContactMessagesTable } from '../contact-schema';
-import { createLeadsRepository, PG_SEARCH_WINDOW } from '../leads-repository';
+import { createLeadsRepository, PG_SEARCH_PROBE, PG_SEARCH_WINDOW } from '../leads-repository';
 
 /*
  * A ranked leads search on PostgreSQL reads the newest matches only (issue 32), as SQLite's FTS index does: the GIN
@@ -95,5 +95,34 @@ describe.skipIf(!url)('leads search on PostgreSQL ranks the newest matches only 
       const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
       expect(read, q.sql).toBeLessThanOrEqual(Math.min(PG_SEARCH_WINDOW, 5_001));
     }
+  });
+
+  it('looks a rare text up in the GIN index after a look at the newest messages: its few matches, not a walk through 11,000', async () => {
+    const repo = createLeadsRepository(handle.db);
+    // Three old messages name the narwhal; none of the newest does.
+    const narwhals = [100, 200, 300].map((n, i) => ({ ...lead(n, 'About a narwhal.'), id: `narwhal-${i + 1}` }));
+    await handle.db.insertInto('contact_messages').values(narwhals).execute();
+    await sql`analyze contact_messages`.execute(handle.db);
+    for (const [q, ids] of [
+      ['narwhal', ['narwhal-3', 'narwhal-2', 'narwhal-1']],
+      ['zebra', []],
+    ] as const) {
+      queries.length = 0;
+      const page = await repo.search({ q, filter: 'all', limit: 10 });
+      expect(page, q).toMatchObject({ total: ids.length, totalIsLowerBound: false });
+      expect(page.leads.map((l) => l.id)).toEqual(ids);
+      // Each query reads the newest PG_SEARCH_PROBE messages or the text's matches, never the 11,000 messages the
+      // walk to the 1,001st match read before it gave up.
+      for (const run of [...queries]) {
+        const { rows } = await handle.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>({
+          sql: `explain (analyze, format json) ${run.sql}`,
+          parameters: run.parameters,
+          query: { kind: 'RawNode' },
+          queryId: { queryId: 'explain' },
+        } as never);
+        expect(rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan), run.sql).toBeLessThanOrEqual(PG_SEARCH_PROBE);
+      }
+    }
+    await handle.db.deleteFrom('contact_messages').where('id', 'like', 'narwhal-%').execute();
   });
 });
