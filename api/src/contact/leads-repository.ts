@@ -15,8 +15,12 @@ import { bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWas
  */
 export const PG_SEARCH_WINDOW = SEARCH_SCAN_LIMIT;
 
-/** PostgreSQL: how many of the newest messages tell whether a text is common enough to walk them (`newestMessagesPg`). */
-export const PG_SEARCH_PROBE = 1_000;
+/**
+ * PostgreSQL: how many of the newest messages tell whether a text is common enough to walk them (`newestMessagesPg`):
+ * 300 read in 0.2 ms of the database's CPU (1,000 in 0.7 ms, 1 in 7 of what the walk of a common text costs), and at
+ * the rate that decides (1 in 20) hold 15 matches.
+ */
+export const PG_SEARCH_PROBE = 300;
 
 export type LeadFilter = 'all' | 'unread' | 'read' | 'handled' | 'open';
 
