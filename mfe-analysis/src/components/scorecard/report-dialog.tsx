@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useState, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@site/ui';
 
 const ReportDialogImpl = lazy(() => import('./report-dialog-impl'));
@@ -32,7 +32,9 @@ export function ReportDialog({
       onPointerEnter={preload}
       onFocus={preload}
       onClick={() => {
-        setActivated(true);
+        // A transition: the dialog (Radix's focus trap and scroll lock, the report) renders without holding the paint
+        // that answers the click (the modal's INP on a phone), and the button stays as it is until the dialog is there.
+        startTransition(() => setActivated(true));
         onOpen?.();
       }}
     >
