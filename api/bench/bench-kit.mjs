@@ -26,7 +26,7 @@ export function startServer(env, { built = false, timeoutMs = 60_000, outputLimi
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`did not start in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
     child.stdout.on('data', () => {
-      const m = /Site running at http:\/\/localhost:(\d+)/.exec(out);
+      const m = /Site running at http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(`http://127.0.0.1:${m[1]}`);

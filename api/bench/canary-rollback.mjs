@@ -10,14 +10,13 @@
 // User-Agent) open /blog, until the deploy log says `canary_rollback`. It prints when the first failing page was
 // served, when the canary had its 50th page view (enough traffic), and when the rollback was seen (the deploy log is
 // read every 250 ms), and checks that visitors no longer get the canary. Bounded by --timeout; nothing leaves loopback.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { login, root, startServer } from './bench-kit.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
   options: {
     percent: { type: 'string', default: '50' },
@@ -39,8 +38,7 @@ const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
 
 const work = await mkdtemp(path.join(tmpdir(), 'canary-bench-'));
 const siteRoot = path.join(work, 'site');
-let child;
-let out = '';
+let server;
 try {
   for (const dir of ['shell', ...REMOTES.map((r) => `mfe-${r}`)]) {
     await cp(path.join(root, dir, 'dist'), path.join(siteRoot, dir, 'dist'), { recursive: true });
@@ -63,31 +61,12 @@ try {
   const archive = execFileSync('tar', ['-czf', '-', '-C', build, '.'], { maxBuffer: 64 * 1024 * 1024 });
 
   // The server.
-  child = spawn(process.execPath, ['api/dist/server.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(work, 'data'), SITE_ROOT: siteRoot, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info', RATE_LIMIT_MULTIPLIER: '100' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 30 s:\n${out}`)), 30_000);
-    const onData = (chunk) => {
-      out += chunk;
-      const m = /Site running at http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
-  });
-  child.stdout.resume();
-  child.stderr.resume();
-
-  const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { origin: url, 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }) });
-  if (login.status !== 200) throw new Error(`admin login: ${login.status}`);
-  const cookie = login.headers.get('set-cookie').split(';')[0];
+  server = startServer(
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(work, 'data'), SITE_ROOT: siteRoot, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info', RATE_LIMIT_MULTIPLIER: '100' },
+    { built: true },
+  );
+  const url = await server.url;
+  const cookie = await login(url, PASSWORD, url);
   const made = await fetch(`${url}/api/admin/deploy-tokens`, { method: 'POST', headers: { cookie, origin: url, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'canary bench', apps: ['blog'] }) });
   const { token } = await made.json();
   const staged = await fetch(`${url}/api/releases/blog?stage=1&version=${CANARY}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' }, body: archive });
@@ -145,13 +124,9 @@ try {
   console.log(`after the rollback: ${after} of 20 fresh visitors got the canary`);
 } catch (error) {
   console.error(error);
-  console.error(`the server said (last 3,000 characters):\n${out.slice(-3000)}`);
+  console.error(`the server said (last 3,000 characters):\n${server?.output().slice(-3000) ?? ''}`);
   process.exitCode = 1;
 } finally {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await rm(work, { recursive: true, force: true });
 }
