@@ -1,4 +1,4 @@
-import type { AppName, AppReleases, ReleaseChange } from '@site/contracts/deploys';
+import type { AppName, AppReleases, CanaryStatus, ReleaseChange } from '@site/contracts/deploys';
 
 /*
  * What the services and routes know of deploys (issue 33): an interface. The deployer itself, which reads and writes
@@ -9,19 +9,10 @@ import type { AppName, AppReleases, ReleaseChange } from '@site/contracts/deploy
  * A canary running (issue 34): a staged release of a remote served to `percent` of visitors (1 to 99), the others
  * keeping `current`. Kept by the deployer in the site's database (site/releases/release-canaries.ts).
  */
-export interface Canary {
+export type Canary = Omit<CanaryStatus, 'countedSince' | 'canary' | 'served'> & {
+  /** Its row; hashed with a visitor's bucket to say which release the visitor gets. */
   id: string;
-  app: Exclude<AppName, 'shell'>;
-  /** The staged release on trial. */
-  version: string;
-  /** The release served when it started, which the other visitors keep. */
-  current: string;
-  percent: number;
-  startedAt: string;
-  /** When it is served to everyone by itself (the canary check promotes it), unless rolled back before. */
-  promoteAfter: string | null;
-  by: string;
-}
+};
 
 /** Who asked: a deploy token's name (or `npm run deploy`), and from where. */
 export interface DeployActor {
