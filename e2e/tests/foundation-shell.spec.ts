@@ -1,4 +1,5 @@
 import { expect, test } from '../support/test';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 import { deferred } from '../support/deferred';
 import { watchPageErrors } from '../support/page-errors';
 
@@ -67,16 +68,20 @@ test('the mobile menu opens, navigates and closes', async ({ page }) => {
   await open.click();
   const menu = page.getByRole('navigation', { name: 'Mobile' });
   await expect(menu).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
+  // The open menu, with the header it belongs to, in the light theme (the dark one below).
+  await expectNoSeriousA11yViolations(page, 'phone menu open (light)', { chrome: true });
   await page.getByRole('button', { name: 'Close menu' }).click();
   await expect(menu).toBeHidden();
 
-  // Escape and a tap outside close it too (the browser's own popover behaviour), focus staying in the page.
+  // Escape and a tap outside close it too (the browser's own popover behaviour), the focus left on the button.
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(menu).toBeVisible();
   await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(menu).toBeVisible();
   await page.mouse.click(200, 800);
@@ -87,6 +92,12 @@ test('the mobile menu opens, navigates and closes', async ({ page }) => {
   await expect(page).toHaveURL(/\/blog$/);
   await expect(menu).toBeHidden();
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+
+  await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+  await page.reload();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'phone menu open (dark)', { chrome: true });
 });
 
 test('the mobile menu opens and closes with no script at all (the browser’s popover)', async ({ browser }) => {
