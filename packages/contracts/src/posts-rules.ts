@@ -58,11 +58,25 @@ export function validationFailedMessage(messages: readonly string[]): string {
 /** RFC 3986 characters, minus the quote: nothing that can end an HTML attribute or open a tag. */
 const URL_CHARACTERS = /^[\w\-.~:/?#[\]@!$&()*+,;=%]+$/;
 /**
+ * A host label that does not begin with `xn--` (any case): such a label claims to be punycode, and the URL parser
+ * refuses one that does not decode, which no pattern can tell. `first` is the class of the label's first character.
+ * Written without lookahead so that a JSON Schema reader and fast-check's `stringMatching` both understand it.
+ */
+function plainLabel(first: 'any' | 'letter'): string {
+  const start = first === 'any' ? '[A-WYZa-wyz0-9-]' : '[A-WYZa-wyz]';
+  return `(?:${start}[A-Za-z0-9-]*|[Xx](?:(?:[A-MO-Za-mo-z0-9-]|[Nn](?:[A-Za-z0-9]|-[A-Za-z0-9]))[A-Za-z0-9-]*|[Nn]-?)?)`;
+}
+/**
  * `isImageUrl` as a JSON Schema `pattern` for the API description: none, a site path, or an http(s) URL whose host
- * ends in a name (an address the check accepts; the check also takes a few rarer forms, e.g. IP hosts).
+ * ends in a name (an address the check accepts; the check also takes a few rarer forms, e.g. IP hosts and punycode
+ * `xn--` names).
  */
 export const IMAGE_URL_PATTERN =
-  "^(?:/(?:[\\w\\-.~:?#[\\]@!$&()*+,;=%][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?|[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(?::[1-9]\\d{0,3})?(?:[/?#][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?)?$";
+  "^(?:/(?:[\\w\\-.~:?#[\\]@!$&()*+,;=%][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?|[Hh][Tt][Tt][Pp][Ss]?://(?:" +
+  plainLabel('any') +
+  "\\.)*" +
+  plainLabel('letter') +
+  "(?::[1-9]\\d{0,3})?(?:[/?#][\\w\\-.~:/?#[\\]@!$&()*+,;=%]*)?)?$";
 export const IMAGE_URL_MESSAGE = 'must be an http(s) URL or a site path (no spaces, quotes or angle brackets)';
 
 /** An image address: empty (none), a site path (`/mfe/blog/a.png`) or an absolute http(s) URL with a host. */
