@@ -80,7 +80,8 @@ export interface TextSearch<T extends SearchedTable> {
   rank?: RawBuilder<number>;
   /**
    * Newest first among the rows of `ranked`, in the order the index gives them cheaply: SQLite, the FTS rowid (the
-   * order rows were stored in); PostgreSQL, `created_at`. Order by it descending, limit SEARCH_RANK_LIMIT.
+   * order rows were stored in); PostgreSQL, `created_at` of a message and a post's place in the list (published, else
+   * created). Order by it descending, limit SEARCH_RANK_LIMIT.
    */
   newest?: RawBuilder<unknown>;
   /**
@@ -108,7 +109,8 @@ export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table:
       from: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
       ranked: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
       rank: sql<number>`-ts_rank(${name}.search_vector, ${query})`,
-      newest: sql`${name}.created_at`,
+      // Posts: the list's own order (newest published first), which its indexes walk (posts-repository's newestPostsPg).
+      newest: table === 'blog_posts' ? sql`coalesce(blog_posts.published_at, blog_posts.created_at)` : sql`${name}.created_at`,
     };
   }
   const fts = sql.raw(`${table}_fts`);
