@@ -177,6 +177,8 @@ export interface PostsRepository {
 
 /** Newest first: the published date, or the creation date of a post never published. */
 const SORTED_AT = sql<string>`coalesce(published_at, created_at)`;
+/** PostgreSQL: the settings, for its transaction only, under which newestPostsPg's walk is read in the list's index. */
+export const PG_WALK_SETTINGS = sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
 /** PostgreSQL: how many of the filter's newest posts tell whether a common text is cheaper walked than looked up (newestPostsPg). */
 export const PG_POSTS_PROBE = 300;
 
@@ -260,7 +262,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     // list's order. A plan with a sort disabled costs far past the JIT's threshold, and compiling it took ~170 ms: no
     // JIT. The settings hold for this query's transaction only.
     const best = await db.transaction().execute(async (trx) => {
-      await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+      await PG_WALK_SETTINGS.execute(trx);
       return bestOfWindow(trx, window as unknown as RankedRows, sql`sorted_at desc, created_at desc, id`, limit);
     });
     return best.matches > SEARCH_RANK_LIMIT ? best : undefined;

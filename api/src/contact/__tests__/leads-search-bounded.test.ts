@@ -6,6 +6,7 @@ import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { ContactMessagesTable } from '../contact-schema';
 import { createLeadsRepository, PG_SEARCH_PROBE, PG_SEARCH_WINDOW } from '../leads-repository';
+import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
 /*
  * A ranked leads search on PostgreSQL reads the newest matches only (issue 32), as SQLite's FTS index does: the GIN
@@ -37,17 +38,6 @@ function lead(n: number, message: string): ContactMessagesTable {
     read_at: null,
     handled_at: null,
   };
-}
-
-/** How many rows of contact_messages a plan read (its scans' rows, and those their filters removed). */
-function rowsRead(plan: Record<string, unknown>): number {
-  let n = 0;
-  if (plan['Relation Name'] === 'contact_messages') {
-    const loops = Number(plan['Actual Loops'] ?? 1);
-    n += (Number(plan['Actual Rows'] ?? 0) + Number(plan['Rows Removed by Filter'] ?? 0) + Number(plan['Rows Removed by Index Recheck'] ?? 0)) * loops;
-  }
-  for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) n += rowsRead(child);
-  return n;
 }
 
 describe.skipIf(!url)('leads search on PostgreSQL ranks the newest matches only (skipped without TEST_DATABASE_URL)', () => {
@@ -86,13 +76,7 @@ describe.skipIf(!url)('leads search on PostgreSQL ranks the newest matches only 
     // match, and one old match, 5,001 rows of the 11,000 (counting every match read the 7,000).
     expect(queries.some((q) => q.sql.includes('ts_rank'))).toBe(true);
     for (const q of [...queries]) {
-      const { rows } = await handle.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>({
-        sql: `explain (analyze, format json) ${q.sql}`,
-        parameters: q.parameters,
-        query: { kind: 'RawNode' },
-        queryId: { queryId: 'explain' },
-      } as never);
-      const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
+      const read = rowsRead(await analyzedPlan(handle.db, q), 'contact_messages');
       expect(read, q.sql).toBeLessThanOrEqual(Math.min(PG_SEARCH_WINDOW, 5_001));
     }
   });
@@ -114,13 +98,7 @@ describe.skipIf(!url)('leads search on PostgreSQL ranks the newest matches only 
       // Each query reads the newest PG_SEARCH_PROBE messages or the text's matches, never the 11,000 messages the
       // walk to the 1,001st match read before it gave up.
       for (const run of [...queries]) {
-        const { rows } = await handle.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>({
-          sql: `explain (analyze, format json) ${run.sql}`,
-          parameters: run.parameters,
-          query: { kind: 'RawNode' },
-          queryId: { queryId: 'explain' },
-        } as never);
-        expect(rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan), run.sql).toBeLessThanOrEqual(PG_SEARCH_PROBE);
+        expect(rowsRead(await analyzedPlan(handle.db, run), 'contact_messages'), run.sql).toBeLessThanOrEqual(PG_SEARCH_PROBE);
       }
     }
     await handle.db.deleteFrom('contact_messages').where('id', 'like', 'narwhal-%').execute();

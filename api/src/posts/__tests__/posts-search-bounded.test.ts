@@ -5,7 +5,8 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
-import { createPostsRepository, PG_POSTS_PROBE } from '../posts-repository';
+import { createPostsRepository, PG_POSTS_PROBE, PG_WALK_SETTINGS } from '../posts-repository';
+import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
 /*
  * An admin post search for a word in nearly every post, on PostgreSQL (issue 32). More than SEARCH_RANK_LIMIT posts
@@ -44,17 +45,6 @@ function post(n: number, fields: Partial<BlogPostsTable> = {}): BlogPostsTable {
   } as BlogPostsTable;
 }
 
-/** How many rows of blog_posts a plan read (its scans' rows, and those their filters removed). */
-function rowsRead(plan: Record<string, unknown>): number {
-  let n = 0;
-  if (plan['Relation Name'] === 'blog_posts') {
-    const loops = Number(plan['Actual Loops'] ?? 1);
-    n += (Number(plan['Actual Rows'] ?? 0) + Number(plan['Rows Removed by Filter'] ?? 0) + Number(plan['Rows Removed by Index Recheck'] ?? 0)) * loops;
-  }
-  for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) n += rowsRead(child);
-  return n;
-}
-
 describe.skipIf(!url)('admin post search on PostgreSQL, a word in nearly every post (skipped without TEST_DATABASE_URL)', () => {
   let handle: DatabaseHandle;
   const schema = uniqueSchema();
@@ -90,19 +80,14 @@ describe.skipIf(!url)('admin post search on PostgreSQL, a word in nearly every p
       const reads: number[] = [];
       for (const q of [...queries]) {
         if (!/^\s*(?:select|with)\b/i.test(q.sql) || q.sql.includes('set_config')) continue; // the transaction's own settings
-        const { rows } = await handle.db.transaction().execute(async (trx) => {
+        const plan = await handle.db.transaction().execute(async (trx) => {
           // The walk's query runs with its transaction's settings, as the repository runs it.
           if (q.sql.includes('row_number()')) {
-            await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+            await PG_WALK_SETTINGS.execute(trx);
           }
-          return trx.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>({
-            sql: `explain (analyze, format json) ${q.sql}`,
-            parameters: q.parameters,
-            query: { kind: 'RawNode' },
-            queryId: { queryId: 'explain' },
-          } as never);
+          return analyzedPlan(trx, q);
         });
-        reads.push(rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan));
+        reads.push(rowsRead(plan, 'blog_posts'));
       }
       // bestOfFew stops at the 1,001st match; the probe reads PG_POSTS_PROBE; the walk the newest 1,001 (no query 3,000).
       for (const read of reads) expect(read).toBeLessThanOrEqual(SEARCH_RANK_LIMIT + 1 + PG_POSTS_PROBE);
