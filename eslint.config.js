@@ -146,6 +146,9 @@ export default tseslint.config(
       '**/.lighthouse/**',
       'data/**',
       'api/data/**',
+      // Releases a server writes when SITE_ROOT is the repo (`npm start`, `npm run deploy`): built code, as .gitignore says.
+      '{shell,mfe-*}/releases/**',
+      '{shell,mfe-*}/staged/**',
     ],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },

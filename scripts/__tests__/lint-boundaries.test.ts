@@ -292,3 +292,15 @@ describe('packages/contracts imports nothing but zod', () => {
     for (const source of ['fast-check', 'vitest', '../posts']) await expectAllowed('packages/contracts/src/__tests__/probe.test.ts', source);
   });
 });
+
+describe('what the lint leaves out', () => {
+  it('the releases and staged builds a server writes into the repo (SITE_ROOT), as .gitignore does; not the sources beside them', async () => {
+    // `npm start` imports the build as a release into <app>/releases/ when SITE_ROOT is the repo: built code that the
+    // lint once read (751 errors in minified bundles) on the next `npm test`.
+    for (const app of ['shell', ...REMOTES]) {
+      expect(await eslint.isPathIgnored(path.join(ROOT, app, 'releases/1.0.0+build.0a1b2c3d/assets/index-abc.js')), `${app}/releases`).toBe(true);
+      expect(await eslint.isPathIgnored(path.join(ROOT, app, 'staged/1.0.0+build.0a1b2c3d/remoteEntry.js')), `${app}/staged`).toBe(true);
+      expect(await eslint.isPathIgnored(path.join(ROOT, app, 'src/app/App.tsx')), `${app}/src`).toBe(false);
+    }
+  });
+});
