@@ -74,7 +74,10 @@ export interface TextSearch<T extends SearchedTable> {
    * index newest first and stops at its page).
    */
   from: SearchedSelect<T>;
-  /** The same rows, with what `rank` and `newest` read (SQLite: the FTS matches with their bm25, newest first). */
+  /**
+   * The same rows, with what `rank` and `newest` read (SQLite: the FTS matches with their bm25, newest first;
+   * PostgreSQL posts: their narrow search rows, `blog_post_search` named `blog_posts`, migration 0031).
+   */
   ranked?: SearchedSelect<T>;
   /** Relevance of a row of `ranked`, smaller is better (order ascending). */
   rank?: RawBuilder<number>;
@@ -107,7 +110,9 @@ export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table:
     const query = sql`to_tsquery('simple'::regconfig, ${tsQuery(words)})`;
     return {
       from: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
-      ranked: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
+      // Posts rank from their narrow search rows (migration 0031), named as the table: the same columns the ranking
+      // and the filters read, without a page of article per post.
+      ranked: (db.selectFrom(table === 'blog_posts' ? 'blog_post_search as blog_posts' : table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
       rank: sql<number>`-ts_rank(${name}.search_vector, ${query})`,
       // Posts: the list's own order (newest published first), which its indexes walk (posts-repository's newestPostsPg).
       newest: table === 'blog_posts' ? sql`coalesce(blog_posts.published_at, blog_posts.created_at)` : sql`${name}.created_at`,

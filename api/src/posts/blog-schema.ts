@@ -63,6 +63,19 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/**
+ * PostgreSQL only: what the admin's ranked search reads of each post, narrow (migration 0031), kept by a trigger on
+ * blog_posts, never written here. The search vector is `tsvector`, read in SQL only.
+ */
+export interface BlogPostSearchTable {
+  id: string;
+  status: string;
+  category_slug: string;
+  published_at: string | null;
+  created_at: string;
+  search_vector: unknown;
+}
+
 /** How many posts have each status and category: kept by triggers on blog_posts (migration 0009), never written here. */
 export interface BlogPostCountsTable {
   status: string;
@@ -73,6 +86,7 @@ export interface BlogPostCountsTable {
 export interface BlogTables {
   blog_posts: BlogPostsTable;
   blog_post_counts: BlogPostCountsTable;
+  blog_post_search: BlogPostSearchTable;
   blog_categories: BlogCategoriesTable;
   blog_post_revisions: BlogPostRevisionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
