@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { postSearchRowsMigration } from '../../db/migrations/0031-post-search-rows';
 import { uniqueSchema } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
+import { postRow } from '../../test-support/post-rows';
 import { createPostsRepository } from '../posts-repository';
 
 /*
@@ -13,34 +14,8 @@ import { createPostsRepository } from '../posts-repository';
  * is now: a stale row would rank a post under its old title, in its old status, or after it was deleted.
  */
 const url = process.env.TEST_DATABASE_URL;
-const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 
-function post(n: number, fields: Partial<BlogPostsTable> = {}): BlogPostsTable {
-  const at = new Date(T0 + n * 60_000).toISOString();
-  return {
-    id: `00000000-0000-4000-c000-${String(n).padStart(12, '0')}`,
-    slug: `bird-${n}`,
-    title: `Notes ${n}`,
-    excerpt: `Field notes, number ${n}.`,
-    content: '<p>Body.</p>',
-    keywords: '[]',
-    author: 'Owner',
-    category: 'Business',
-    category_slug: 'business',
-    status: 'published',
-    featured_image: null,
-    og_image: null,
-    read_time: 1,
-    views: 0,
-    meta_description: '',
-    source: 'local',
-    published_at: at,
-    created_at: at,
-    updated_at: at,
-    publish_at: null,
-    ...fields,
-  } as BlogPostsTable;
-}
+const post = (n: number, fields: Partial<BlogPostsTable> = {}) => postRow(n, 'bird', fields);
 
 describe.skipIf(!url)('the post search rows on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
   let handle: DatabaseHandle;
@@ -101,7 +76,7 @@ describe.skipIf(!url)('the post search rows on PostgreSQL (skipped without TEST_
 
   it('is filled from the posts already stored when the migration runs', async () => {
     const { db } = handle;
-    await postSearchRowsMigration.down(db);
+    await postSearchRowsMigration.down!(db);
     await db.insertInto('blog_posts').values([post(20, { title: 'Pelican diving' }), post(21, { title: 'Pelican resting', status: 'draft', published_at: null })]).execute();
     await postSearchRowsMigration.up(db);
     expect(await outOfStep()).toBe(0);

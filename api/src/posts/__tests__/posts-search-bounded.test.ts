@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
+import { postRow } from '../../test-support/post-rows';
 import { createPostsRepository, PG_POSTS_PROBE, PG_WALK_SETTINGS } from '../posts-repository';
 import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
@@ -16,34 +17,8 @@ import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
  * and the page is the best of the newest 1,000 (an older, better match is past the window).
  */
 const url = process.env.TEST_DATABASE_URL;
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
-function post(n: number, fields: Partial<BlogPostsTable> = {}): BlogPostsTable {
-  const at = new Date(T0 + n * 60_000).toISOString();
-  return {
-    id: `00000000-0000-4000-b000-${String(n).padStart(12, '0')}`,
-    slug: `walrus-${n}`,
-    title: `Notes ${n}`,
-    excerpt: `About the walrus, number ${n}.`,
-    content: '<p>Body.</p>',
-    keywords: '[]',
-    author: 'Owner',
-    category: 'Business',
-    category_slug: 'business',
-    status: 'published',
-    featured_image: null,
-    og_image: null,
-    read_time: 1,
-    views: 0,
-    meta_description: '',
-    source: 'local',
-    published_at: at,
-    created_at: at,
-    updated_at: at,
-    publish_at: null,
-    ...fields,
-  } as BlogPostsTable;
-}
+const post = (n: number, fields: Partial<BlogPostsTable> = {}) => postRow(n, 'walrus', fields);
 
 describe.skipIf(!url)('admin post search on PostgreSQL, a word in nearly every post (skipped without TEST_DATABASE_URL)', () => {
   let handle: DatabaseHandle;
