@@ -10,11 +10,11 @@ import type { Migration } from './migration';
  * (12,000 posts, 1,000 matches; the kept bench data) the ranking query reads 762 buffers instead of 974, and its p50
  * went from 4.29 to 3.51 ms (p95 6.74 to 5.65; 2,000 runs of each, alternating, one connection).
  *
- * Kept by the database, whoever writes: a trigger after insert, after delete, and after an update of a column it
- * copies or its vector reads (a view count's update does not touch it), so it never disagrees with the posts; a
- * post's delete (and a change of its id) cascades through the foreign key. Filled here from the existing posts. Lists in their own order, the counts and the
- * walk of a common word (posts-repository's newestPostsPg) still read `blog_posts` and its index. SQLite ranks in its
- * FTS5 index, which holds no article either: nothing to do there.
+ * Kept by the database, whoever writes: a trigger after insert and after an update of a column it copies or its
+ * vector reads (a view count's or an article's update does not touch it), and a post's delete (or a change of its id)
+ * cascades through the foreign key, so it never disagrees with the posts. Filled here from the existing posts. Lists
+ * in their own order, the counts and the walk of a common word (posts-repository's newestPostsPg) still read
+ * `blog_posts` and its index. SQLite ranks in its FTS5 index, which holds no article either: nothing to do there.
  */
 const COPIED = ['status', 'category_slug', 'published_at', 'created_at', 'title', 'excerpt', 'category'] as const;
 
