@@ -55,6 +55,10 @@ describe.skipIf(!url)('the post search rows on PostgreSQL (skipped without TEST_
     expect(await slugs('osprey', 'published')).toEqual(['bird-2']);
     expect(await slugs('osprey', 'draft')).toEqual(['bird-3']);
 
+    await db.updateTable('blog_posts').set({ category_slug: 'wildlife' }).where('slug', '=', 'bird-2').execute();
+    const inCategory = await createPostsRepository(db).ranked({ q: 'osprey', categorySlug: 'wildlife' }, 10);
+    expect(inCategory.posts.map((p) => p.slug)).toEqual(['bird-2']);
+
     await db.deleteFrom('blog_posts').where('slug', '=', 'bird-2').execute();
     expect(await slugs('osprey')).toEqual(['bird-3']);
     expect(await outOfStep()).toBe(0);
