@@ -661,7 +661,7 @@ async function runOne(kind, scale) {
  * each endpoint's requests alternating between them (small, 100x, then 100x, small, …): a shared machine's speed
  * drifts by tens of percent over the minutes between two scales measured one after the other, which for an endpoint
  * of a few milliseconds moved the ratio by more than the data did (the admin's post search, SQLite: 2.2x one after the
- * other, 1.3-1.8x alternating, minutes apart). Every endpoint measured above with a plain GET, the export aside (its
+ * other, 1.6-1.8x alternating, minutes apart). Every endpoint measured above with a plain GET, the export aside (its
  * own loop), each route once; both servers started afresh on the data measured above, their start's jobs waited for.
  */
 async function pairedRound(kind, byScale) {
