@@ -28,7 +28,8 @@ import { stagedReleasesMigration } from './0028-staged-releases';
 import { releaseCanariesMigration } from './0029-release-canaries';
 import { searchPendingListMigration } from './0030-search-pending-list';
 import { postSearchRowsMigration } from './0031-post-search-rows';
+import { searchLexemesMigration } from './0032-search-lexemes';
 import type { Migration } from './migration';
 
 /** Every migration, oldest first. A static list, so the esbuild bundle needs no directory scan. */
-export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration, traceContextMigration, releaseCountsMigration, stagedReleasesMigration, releaseCanariesMigration, searchPendingListMigration, postSearchRowsMigration];
+export const migrations: readonly Migration[] = [eventsMigration, blogMigration, contactMessagesMigration, analysesMigration, adminMigration, leasesMigration, releasesMigration, indexesMigration, postCountsMigration, revisionsMigration, outgoingWebhooksMigration, mediaMigration, webhookAttemptsMigration, requestIdsMigration, mediaUsageMigration, analysisBusinessKeyMigration, searchMigration, eventDailyMigration, analysisOpenedMigration, leadCountsMigration, mediaProcessingMigration, eventDaysRolledMigration, deploysMigration, publishedOrderMigration, traceContextMigration, releaseCountsMigration, stagedReleasesMigration, releaseCanariesMigration, searchPendingListMigration, postSearchRowsMigration, searchLexemesMigration];
