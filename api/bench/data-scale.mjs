@@ -546,6 +546,9 @@ async function measure(base, pid, cookie, { analysisId }) {
   await run('/api/admin/leads?q=pleasanton', '/api/admin/leads?q=pleasanton', admin);
   // Two words, one in most messages and one rarer: the index's matches of both, ranked.
   await run('/api/admin/leads?q=danville+bakery', '/api/admin/leads?q=danville+bakery', admin);
+  // It has 19 matches in the small data (the page holds 19 messages), 1,911 at 100x (a full page): again with a page
+  // both fill.
+  await run('/api/admin/leads?q=danville+bakery&limit=10', '/api/admin/leads?q=danville+bakery&limit=10', admin);
   await run('/api/admin/posts?q=scheduling', '/api/admin/posts?q=scheduling', admin);
   // The admin's page is 50 posts; "scheduling" has 10 matches in the small data, 1,000 at 100x: the same search with
   // a page both sizes fill tells the cost of the data from the cost of a larger page.
