@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { ContactMessagesTable } from '../contact-schema';
+import { leadRow } from '../../test-support/lead-rows';
 import { createLeadsRepository, PG_SEARCH_PROBE, PG_SEARCH_WINDOW } from '../leads-repository';
 import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
@@ -19,25 +20,7 @@ const url = process.env.TEST_DATABASE_URL;
 const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 
 function lead(n: number, message: string): ContactMessagesTable {
-  return {
-    id: `lead-${String(n).padStart(6, '0')}`,
-    created_at: new Date(T0 + n * 60_000).toISOString(),
-    ip_hash: 'hash',
-    user_agent: null,
-    name: `Visitor ${n}`,
-    email: `visitor${n}@example.com`,
-    company: n % 97 === 0 && /walrus/i.test(message) ? 'Walrus Works' : null,
-    subject: null,
-    message,
-    mail_status: 'sent',
-    mail_attempts: 1,
-    mail_next_attempt_at: null,
-    mail_last_error: null,
-    mail_sent_at: null,
-    request_id: null,
-    read_at: null,
-    handled_at: null,
-  };
+  return leadRow(n, { message, company: n % 97 === 0 && /walrus/i.test(message) ? 'Walrus Works' : null }, T0);
 }
 
 describe.skipIf(!url)('leads search on PostgreSQL ranks the newest matches only (skipped without TEST_DATABASE_URL)', () => {

@@ -5,6 +5,7 @@ import { testBackends, uniqueSchema } from '../../test-support/databases';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { createPostsRepository, type StoredPost } from '../../posts/posts-repository';
 import type { ContactMessagesTable } from '../../contact/contact-schema';
+import { leadRow } from '../../test-support/lead-rows';
 import { postMatches } from '@site/contracts/posts-rules';
 import { searchWords } from '@site/contracts/search-rules';
 import { bestInIndexQuery, bestOfWindowQuery, ftsMatch, newestWindow, SEARCH_RANK_LIMIT, textSearch, tsQuery, type RankedRows } from '../full-text-search';
@@ -57,26 +58,7 @@ function post(n: number, fields: Partial<StoredPost>): StoredPost {
 }
 
 function lead(n: number, fields: Partial<ContactMessagesTable>): ContactMessagesTable {
-  return {
-    id: `lead-${n}`,
-    created_at: at(n),
-    ip_hash: 'hash',
-    user_agent: null,
-    name: `Visitor ${n}`,
-    email: `visitor${n}@example.com`,
-    company: null,
-    subject: null,
-    message: 'Hello, please call me back.',
-    mail_status: 'sent',
-    mail_attempts: 1,
-    mail_next_attempt_at: null,
-    mail_last_error: null,
-    mail_sent_at: null,
-    request_id: null,
-    read_at: null,
-    handled_at: null,
-    ...fields,
-  };
+  return leadRow(n, { id: `lead-${n}`, created_at: at(n), ...fields });
 }
 
 describe.each(testBackends().map((b) => b.name))('search through the full-text index (%s)', (backend) => {

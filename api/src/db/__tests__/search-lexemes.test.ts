@@ -8,6 +8,7 @@ import { createPostsRepository } from '../../posts/posts-repository';
 import { openDatabase, type DatabaseHandle } from '../database';
 import { PG_PREFIX_WORDS, pgMatchQuery, tsQuery } from '../full-text-search';
 import { searchLexemesMigration } from '../migrations/0032-search-lexemes';
+import { leadRow } from '../../test-support/lead-rows';
 import { postRow } from '../../test-support/post-rows';
 import { uniqueSchema } from '../../test-support/databases';
 
@@ -19,29 +20,7 @@ import { uniqueSchema } from '../../test-support/databases';
  */
 const url = process.env.TEST_DATABASE_URL;
 const T0 = Date.parse('2026-05-01T00:00:00.000Z');
-
-function lead(n: number, fields: Partial<ContactMessagesTable> = {}): ContactMessagesTable {
-  return {
-    id: `lex-lead-${String(n).padStart(6, '0')}`,
-    created_at: new Date(T0 + n * 60_000).toISOString(),
-    ip_hash: 'hash',
-    user_agent: null,
-    name: `Visitor ${n}`,
-    email: `visitor${n}@example.com`,
-    company: null,
-    subject: null,
-    message: 'Please call me back.',
-    mail_status: 'sent',
-    mail_attempts: 1,
-    mail_next_attempt_at: null,
-    mail_last_error: null,
-    mail_sent_at: null,
-    request_id: null,
-    read_at: null,
-    handled_at: null,
-    ...fields,
-  };
-}
+const lead = (n: number, fields: Partial<ContactMessagesTable> = {}) => leadRow(n, { message: 'Please call me back.', ...fields }, T0);
 
 describe.skipIf(!url)('the words a prefix stands for, on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
   let handle: DatabaseHandle;
