@@ -1,16 +1,15 @@
-import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessagesTable } from '../../contact/contact-schema';
 import { createLeadsRepository } from '../../contact/leads-repository';
 import { createPostsRepository } from '../../posts/posts-repository';
-import { openDatabase, type DatabaseHandle } from '../database';
+import type { DatabaseHandle } from '../database';
 import { PG_PREFIX_WORDS, pgMatchQuery, tsQuery } from '../full-text-search';
 import { searchLexemesMigration } from '../migrations/0032-search-lexemes';
 import { leadRow } from '../../test-support/lead-rows';
 import { postRow } from '../../test-support/post-rows';
-import { uniqueSchema } from '../../test-support/databases';
+import { testBackends, type TestDatabase } from '../../test-support/databases';
 
 /*
  * PostgreSQL finds a search's last word, a prefix, as the whole words of the index it starts (migration 0032's
@@ -18,21 +17,18 @@ import { uniqueSchema } from '../../test-support/databases';
  * never finds: every word of every message and post must be in it, whoever writes them (the API, the webhook, SQL),
  * and the matches must be exactly the prefix's, however many words it starts.
  */
-const url = process.env.TEST_DATABASE_URL;
+const postgres = testBackends().find((b) => b.name === 'postgres');
 const T0 = Date.parse('2026-05-01T00:00:00.000Z');
 const lead = (n: number, fields: Partial<ContactMessagesTable> = {}) => leadRow(n, { message: 'Please call me back.', ...fields }, T0);
 
-describe.skipIf(!url)('the words a prefix stands for, on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
+describe.skipIf(!postgres)('the words a prefix stands for, on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
+  let database: TestDatabase | undefined;
   let handle: DatabaseHandle;
-  const schema = uniqueSchema();
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir: tmpdir(), databaseUrl: url }, { pgSchema: schema });
+    database = await postgres!.open();
+    handle = database.handle;
   }, 60_000);
-  afterAll(async () => {
-    if (!handle) return;
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
-    await handle.close();
-  });
+  afterAll(() => database?.dispose());
 
   /** Words of a message's or a post's search vector that `search_lexemes` lacks. */
   const missing = async () => {

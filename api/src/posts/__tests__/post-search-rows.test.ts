@@ -1,9 +1,8 @@
-import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/database';
+import type { DatabaseHandle } from '../../db/database';
 import { postSearchRowsMigration } from '../../db/migrations/0031-post-search-rows';
-import { uniqueSchema } from '../../test-support/databases';
+import { testBackends, type TestDatabase } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
 import { postRow } from '../../test-support/post-rows';
 import { createPostsRepository } from '../posts-repository';
@@ -13,21 +12,18 @@ import { createPostsRepository } from '../posts-repository';
  * trigger on blog_posts. Whatever writes a post (the API, the webhook, a script, SQL), the search must find it as it
  * is now: a stale row would rank a post under its old title, in its old status, or after it was deleted.
  */
-const url = process.env.TEST_DATABASE_URL;
+const postgres = testBackends().find((b) => b.name === 'postgres');
 
 const post = (n: number, fields: Partial<BlogPostsTable> = {}) => postRow(n, 'bird', fields);
 
-describe.skipIf(!url)('the post search rows on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
+describe.skipIf(!postgres)('the post search rows on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
+  let database: TestDatabase | undefined;
   let handle: DatabaseHandle;
-  const schema = uniqueSchema();
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir: tmpdir(), databaseUrl: url }, { pgSchema: schema });
+    database = await postgres!.open();
+    handle = database.handle;
   }, 60_000);
-  afterAll(async () => {
-    if (!handle) return;
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
-    await handle.close();
-  });
+  afterAll(() => database?.dispose());
 
   const slugs = async (q: string, status?: 'published' | 'draft') =>
     (await createPostsRepository(handle.db).ranked({ q, ...(status ? { status } : {}) }, 10)).posts.map((p) => p.slug).sort();
