@@ -139,8 +139,12 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
 
   return {
     async *batches({ q, filter, batchSize = 200 }) {
-      let after: { createdAt: string; id: string } | undefined;
-      for (;;) {
+      /**
+       * One batch after a position, as leads: the driver's rows are garbage once it returns, so while the batch is
+       * written out (and the next one read) only the leads are alive, and they die young instead of being promoted
+       * to the old generation with the rows (api/bench/data-scale.mjs: the export's memory).
+       */
+      const read = async (after: LeadPosition | undefined): Promise<StoredLead[]> => {
         let query = filtered(q, filter).select(LEAD_COLUMNS);
         if (after) {
           const { createdAt, id } = after;
@@ -148,11 +152,16 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
           // created_at index serves (both databases scan it backward and sort only the ties by id).
           query = query.where('created_at', '<=', createdAt).where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
         }
-        const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(batchSize).execute();
-        if (rows.length > 0) yield rows.map(toLead);
-        if (rows.length < batchSize) return;
-        const last = rows[rows.length - 1]!;
-        after = { createdAt: last.created_at, id: last.id };
+        return (await query.orderBy('created_at', 'desc').orderBy('id').limit(batchSize).execute()).map(toLead);
+      };
+      let after: LeadPosition | undefined;
+      for (;;) {
+        const leads = await read(after);
+        const last = leads.at(-1);
+        const full = leads.length === batchSize;
+        if (leads.length > 0) yield leads;
+        if (!full || !last) return;
+        after = { createdAt: last.createdAt, id: last.id };
       }
     },
     async search({ q, filter, limit }) {

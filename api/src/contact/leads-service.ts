@@ -138,10 +138,10 @@ export function createLeadsService(deps: {
       yield csvLine(LEAD_CSV_COLUMNS);
       // Every message, newest first, a batch at a time (keyset): memory is one batch's whatever the inbox holds.
       for await (const batch of deps.leads.batches({ q: query.q, filter: query.filter, batchSize: deps.exportBatchSize })) {
-        let lines = '';
-        for (const l of batch) {
-          lines += csvLine([l.createdAt, l.name, l.email, l.company, l.subject, l.message, l.readAt ? 'yes' : 'no', l.handledAt ? 'yes' : 'no', mailState(l)]);
-        }
+        const lines = batch.map((l) => csvLine([l.createdAt, l.name, l.email, l.company, l.subject, l.message, l.readAt ? 'yes' : 'no', l.handledAt ? 'yes' : 'no', mailState(l)])).join('');
+        // The batch's leads are not needed past their lines: let them die young while the lines are compressed and
+        // sent and the next batch is read (held until then, they were promoted and grew the old generation).
+        batch.length = 0;
         yield lines;
         // Other requests get their turn between batches (SQLite's queries run on this thread).
         await yieldToEventLoop();
