@@ -97,6 +97,33 @@ describe.skipIf(!postgres)('the words a prefix stands for, on PostgreSQL (skippe
     expect(plan).not.toMatch(/Seq Scan on search_lexemes/);
   });
 
+  it('lets two writers add the same new words at once without a deadlock', async () => {
+    // A post's writer holds a new word ("longwordish") in a transaction still open; a message holding it and another
+    // new word ("zq") is written meanwhile and waits for the first word. The post's writer then adds "zq" too. Words
+    // are added in one order (sorted): the message's writer took nothing before it waited, so "zq" is free and both
+    // finish. (Taken in the vector's order, shorter words first, the message would hold "zq" while it waits: a cycle,
+    // and PostgreSQL cancels one of the two writes as a deadlock.)
+    const { db } = handle;
+    const other = (await database!.another()).db;
+    const waiting = async () => {
+      const { rows } = await sql<{ n: string }>`
+        select count(*) as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query like 'insert into "contact_messages"%'`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    };
+    let messageWritten: Promise<unknown> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('blog_posts').values(postRow(400, 'wren', { title: 'Longwordish' })).execute();
+      messageWritten = other.insertInto('contact_messages').values(lead(400, { message: 'zq longwordish' })).execute();
+      await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(1);
+      await trx.insertInto('blog_posts').values(postRow(401, 'wren', { title: 'Zq' })).execute();
+    });
+    await messageWritten;
+    expect(await missing()).toEqual([]);
+    expect(await leadNames('longwordis')).toEqual(['Visitor 400']);
+    expect(await postSlugs('z')).toEqual(['wren-401']);
+  });
+
   it('is filled from the messages and posts already stored when the migration runs', async () => {
     const { db } = handle;
     await searchLexemesMigration.down!(db);
