@@ -2,11 +2,11 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
-import { SEARCH_RANK_LIMIT } from '../../db/full-text-search';
+import { PG_WALK_SETTINGS, SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
 import { postRow } from '../../test-support/post-rows';
-import { createPostsRepository, PG_POSTS_PROBE, PG_WALK_SETTINGS } from '../posts-repository';
+import { createPostsRepository, PG_POSTS_PROBE } from '../posts-repository';
 import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
 /*
@@ -70,6 +70,36 @@ describe.skipIf(!url)('admin post search on PostgreSQL, a word in nearly every p
       // bestOfFew stops at the 1,001st match; the probe reads PG_POSTS_PROBE; the walk the newest 1,001 (no query 3,000).
       for (const read of reads) expect(read).toBeLessThanOrEqual(SEARCH_RANK_LIMIT + 1 + PG_POSTS_PROBE);
       expect(Math.max(...reads)).toBeGreaterThan(SEARCH_RANK_LIMIT);
+    }
+  });
+
+  it('reads a public list page of a common text from the list\'s index, newest first, not every match sorted', async () => {
+    // The public list keeps its own order and counts its matches up to 1,001. The planner guesses a prefix matches 2%
+    // of the posts whatever it starts, and for 3,000 (or 12,000) posts it read every match into a bitmap and sorted
+    // them (12,000 posts, "s": 24 ms); the repository sees the text is common and walks the list's index instead.
+    const repo = createPostsRepository(handle.db);
+    for (const q of ['w', 'walr', 'walrus', 'about walrus']) {
+      queries.length = 0;
+      const page = await repo.page({ q, status: 'published' }, { limit: 12 });
+      expect(page.posts.map((p) => p.slug), q).toEqual(Array.from({ length: 12 }, (_, i) => `walrus-${2_999 - i}`));
+      expect(page, q).toMatchObject({ total: SEARCH_RANK_LIMIT, totalIsLowerBound: true });
+      const ran = [...queries];
+      const reads: number[] = [];
+      // The queries after the walk's settings run in its transaction: again under them.
+      const settingsAt = ran.findIndex((query) => query.sql === PG_WALK_SETTINGS.compile(handle.db).sql);
+      for (const [i, query] of ran.entries()) {
+        if (query.sql.includes('set_config') || !/^\s*(?:select|with)\b/i.test(query.sql)) continue;
+        const walked = settingsAt >= 0 && i > settingsAt;
+        const plan = await handle.db.transaction().execute(async (trx) => {
+          if (walked) await PG_WALK_SETTINGS.execute(trx);
+          return analyzedPlan(trx, query);
+        });
+        reads.push(rowsRead(plan, 'blog_posts'));
+      }
+      // The probe reads PG_POSTS_PROBE posts, the page 13, the count 1,001: never the 3,000 matches.
+      expect(reads.length, q).toBeGreaterThanOrEqual(3);
+      for (const read of reads) expect(read, q).toBeLessThanOrEqual(SEARCH_RANK_LIMIT + 1);
+      expect(Math.min(...reads), q).toBeLessThanOrEqual(13);
     }
   });
 });
