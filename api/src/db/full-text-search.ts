@@ -46,7 +46,7 @@ export function tsQuery(words: readonly string[], prefix = true): string {
 export const PG_PREFIX_WORDS = 64;
 
 /**
- * PostgreSQL: the query a ranked search's matches are found by in the GIN index, the same rows as `to_tsquery` of
+ * PostgreSQL: the query a search's matches are found by in the GIN index, the same rows as `to_tsquery` of
  * `tsQuery(words)`: the last word, a prefix, as the whole words of the index it starts (migration 0032's
  * `search_lexemes`, one range of its key), ORed. The GIN index reads a prefix's entries whole into a bitmap before it
  * combines them; whole words it combines as it reads, skipping what cannot match ("danville bakery" at 100,000
@@ -149,14 +149,13 @@ export function textSearch<T extends SearchedTable>(db: Kysely<Database>, table:
   const name = sql.raw(table);
   if (isPostgres(db)) {
     const query = sql`to_tsquery('simple'::regconfig, ${tsQuery(words)})`;
-    // A ranked search's matches are found by the prefix's whole words (the GIN index combines them as it reads),
-    // ranked by the prefix. A list in its own order keeps the prefix: the planner weighs it by the column's statistics
-    // (how common its words are) and walks the list's index newest first for a common one, stopping at its page. The
-    // words, known only when the query runs, it can only guess (rare, 60 rows of 12,000): a bitmap of every match,
-    // then sorted ("s" at 100x data, 11,972 posts: 24 ms, 10 ms walking the index).
+    // Matches are found by the prefix's whole words (the GIN index combines them as it reads), ranked by the prefix.
+    // Known only when the query runs, the words are guessed rare by the planner: a bitmap of the matches, which is
+    // right for a rare text. A text common among the newest rows is walked in the list's own index instead, under
+    // PG_WALK_SETTINGS (the repositories look at the newest rows first and decide).
     const matchQuery = pgMatchQuery(words);
     return {
-      from: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${query}`),
+      from: (db.selectFrom(table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${matchQuery}`),
       // Posts rank from their narrow search rows (migration 0031), named as the table: the same columns the ranking
       // and the filters read, without a page of article per post.
       ranked: (db.selectFrom(table === 'blog_posts' ? 'blog_post_search as blog_posts' : table) as unknown as SearchedSelect<T>).where(sql<boolean>`${name}.search_vector @@ ${matchQuery}`),
