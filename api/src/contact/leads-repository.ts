@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { searchWords } from '@site/contracts/search-rules';
 import type { ContactMessageRow } from './contact-schema';
 import type { Database } from '../db/schema';
-import { PG_WALK_SETTINGS, bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { underWalkSettings, bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
  * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
@@ -168,12 +168,7 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
           query = query.where('created_at', '<=', createdAt).where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '>', id)]));
         }
         const batch = query.orderBy('created_at', 'desc').orderBy('id').limit(batchSize).compile();
-        const { rows } = walk
-          ? await db.transaction().execute(async (trx) => {
-              await PG_WALK_SETTINGS.execute(trx);
-              return trx.executeQuery(batch);
-            })
-          : await db.executeQuery(batch);
+        const { rows } = walk ? await underWalkSettings(db, (trx) => trx.executeQuery(batch)) : await db.executeQuery(batch);
         return rows.map(toLead);
       };
       let after: LeadPosition | undefined;

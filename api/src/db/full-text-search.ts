@@ -80,6 +80,14 @@ export function pgMatchQuery(words: readonly string[]): RawBuilder<unknown> {
  */
 export const PG_WALK_SETTINGS = sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
 
+/** PostgreSQL: `read` in a transaction of its own under PG_WALK_SETTINGS (they end with it). */
+export function underWalkSettings<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await PG_WALK_SETTINGS.execute(trx);
+    return read(trx);
+  });
+}
+
 /** bm25 weights per column in PostgreSQL's default proportions (A 1, B 0.4, C 0.2). */
 const FTS_WEIGHT = { A: '1.0', B: '0.4', C: '0.2', D: '0.1' } as const;
 

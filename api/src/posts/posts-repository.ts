@@ -8,7 +8,7 @@ type BlogPostRevisionRow = Selectable<BlogPostRevisionsTable>;
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import { PG_WALK_SETTINGS, bestInIndex, bestOfFew, bestOfWindow, countUpTo, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
+import { underWalkSettings, bestInIndex, bestOfFew, bestOfWindow, countUpTo, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /** A post as stored: image fields may be null (the service resolves the fallbacks). */
 export interface StoredPost {
@@ -273,10 +273,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
     // query). With no sequential or bitmap scan and no sort of the posts left to choose, an index is read in the
     // list's order. A plan with a sort disabled costs far past the JIT's threshold, and compiling it took ~170 ms: no
     // JIT. The settings hold for this query's transaction only.
-    const best = await db.transaction().execute(async (trx) => {
-      await PG_WALK_SETTINGS.execute(trx);
-      return bestOfWindow(trx, window as unknown as RankedRows, sql`sorted_at desc, created_at desc, id`, limit);
-    });
+    const best = await underWalkSettings(db, (trx) => bestOfWindow(trx, window as unknown as RankedRows, sql`sorted_at desc, created_at desc, id`, limit));
     return best.matches > SEARCH_RANK_LIMIT ? best : undefined;
   }
 
@@ -406,12 +403,7 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       // A common search text (PostgreSQL): the page and the count walk the list's index newest first and stop (at the
       // page's end, at the 1,001st match), under the walk's settings, rather than read every match of the GIN index
       // and sort them, which the planner chose for a prefix ("s" at 100x data, 11,972 of 12,000 posts: 24 ms).
-      const [rows, counted] = (await walkIsCheaperPg(filter))
-        ? await db.transaction().execute(async (trx) => {
-            await PG_WALK_SETTINGS.execute(trx);
-            return read(trx);
-          })
-        : await read(db);
+      const [rows, counted] = (await walkIsCheaperPg(filter)) ? await underWalkSettings(db, read) : await read(db);
       const posts = rows.slice(0, limit).map(toStoredSummary);
       const last = posts.at(-1);
       const next =
