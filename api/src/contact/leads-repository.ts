@@ -183,8 +183,9 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
     },
     async search({ q, filter, limit }) {
       // Best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking
-      // and of counting stays that of 1,000 matches (db/full-text-search.ts). One page: ranked results take no keyset
-      // (a rank is not a stable position: SQLite's bm25 changes as messages are added).
+      // and of counting stays that of 1,000 matches, but for bm25's count of each word's rows on SQLite
+      // (db/full-text-search.ts). One page: ranked results take no keyset (a rank is not a stable position: SQLite's
+      // bm25 changes as messages are added).
       const { rank, newest } = searchFor(db, 'contact_messages', q);
       if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
       // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.

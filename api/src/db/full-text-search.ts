@@ -105,7 +105,10 @@ export type SearchedSelect<T extends SearchedTable> = SelectQueryBuilder<Databas
  * when fewer than 1,000 newer ones match. The count is bounded the same way: a search's `total` counts its matches up
  * to SEARCH_RANK_LIMIT (the window's own rows, one more to know whether more match) and says "at least" past it
  * (`totalIsLowerBound`), as the count of every match grew with them (PostgreSQL: 13,045 heap rows for "pleasanton"
- * at 100,000 messages).
+ * at 100,000 messages). One part still grows with the table, on SQLite: bm25 weighs each word by the number of rows
+ * that hold it, and FTS5 counts them for every query by reading the word's whole index list (`xQueryPhrase` in
+ * fts5_aux.c), whatever the window: the newest 1,001 matches of "s" at 100,000 messages took 2.3 ms with bm25 and
+ * 0.07 ms as rowids, the newest 201 still 1.9 ms. FTS5 gives SQL no other ranking.
  */
 export const SEARCH_RANK_LIMIT = SEARCH_COUNT_LIMIT;
 
