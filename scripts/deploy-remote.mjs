@@ -25,6 +25,10 @@ import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runOnNode24 } from './node24.mjs';
+
+// Runs on Node 24, like the server whose deployer it uses: an older Node fetches it once and runs this script under it.
+await runOnNode24(import.meta.url);
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The pnpm the repo pins (package.json's packageManager). */

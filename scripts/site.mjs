@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The README's commands, on a machine with only Node 20+ and npm:
+// The README's commands, on a machine with only Node 20.19+ and npm (they run on Node 24, fetched when older):
 //   start   install, build everything, serve on http://localhost:$PORT (3000)
 //   build   install and build every package
 //   serve   serve what is built (no rebuild)
@@ -9,6 +9,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOnNode24 } from './node24.mjs';
+
+// Everything below runs on Node 24: an older Node fetches it once (scripts/node24.mjs) and runs this script under it.
+await runOnNode24(import.meta.url);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = '10.34.9';
