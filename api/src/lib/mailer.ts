@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import SMTPPool from 'nodemailer/lib/smtp-pool';
 import { traceparentForSend } from './request-context';
 import { TRACEPARENT_HEADER } from './trace-context';
 import { SpanKind, withSpan } from './tracing';
@@ -9,6 +10,23 @@ export interface OutgoingMail {
   replyTo?: string;
   subject: string;
   text: string;
+  /**
+   * The Message-ID header, `<…@host>`: the same on every attempt of one mail (mailMessageId), so a mail that goes out
+   * twice (a crash between SMTP's acceptance and its record) is one message to mail clients. nodemailer makes a random
+   * one without it.
+   */
+  messageId?: string;
+}
+
+/** A stable Message-ID for the site's mail of `kind` about the record `id`, on the host of the site's public origin. */
+export function mailMessageId(kind: string, id: string, publicOrigin: string): string {
+  let host = 'localhost';
+  try {
+    host = new URL(publicOrigin).hostname || host;
+  } catch {
+    // An origin that is no URL (tests) keeps localhost.
+  }
+  return `<${kind}-${id}@${host}>`;
 }
 
 /** Sends one mail or throws. */
@@ -25,11 +43,12 @@ export interface Mailer {
 export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number } = {}): Mailer {
   const timeout = options.timeoutMs ?? 15_000;
   const server = new URL(smtpUrl);
-  const transport = nodemailer.createTransport(smtpUrl, {
-    connectionTimeout: timeout,
-    greetingTimeout: timeout,
-    socketTimeout: timeout,
-  } as Parameters<typeof nodemailer.createTransport>[1]);
+  // The transport's own options (a URL string alone, or these as createTransport's second argument, which only holds
+  // message defaults, left nodemailer's 2-minute connect and 10-minute socket timeouts in force). Mails of a queue go
+  // out on kept connections rather than a new SMTP session each, so the outbox drains at its own rate.
+  const transport = nodemailer.createTransport(
+    new SMTPPool({ url: smtpUrl, pool: true, maxConnections: 2, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout }),
+  );
   return {
     async send(mail) {
       // The span names the server, never the credentials of SMTP_URL nor who the mail goes to.
