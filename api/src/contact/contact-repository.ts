@@ -22,12 +22,20 @@ export interface StoredContactMessage {
   requestId?: string | null;
   /** That request's W3C `traceparent` (its trace and span), continued by the owner mail. */
   traceparent?: string | null;
+  /** The contact form's Idempotency-Key for this submission (unique); a repeat with it stores nothing new. */
+  idempotencyKey?: string | null;
 }
 
 export interface ContactRepository {
-  /** Stores the message; with `also`, that write runs in the same transaction (its outgoing events). */
-  insert(message: StoredContactMessage, also?: InTransaction): Promise<void>;
+  /**
+   * Stores the message; with `also`, that write runs in the same transaction (its outgoing events). When a message
+   * with the same `idempotencyKey` is already stored, nothing is written (`also` neither) and that message is returned;
+   * the unique index decides, so of two racing requests with one key exactly one stores it.
+   */
+  insert(message: StoredContactMessage, also?: InTransaction): Promise<StoredContactMessage | undefined>;
   findById(id: string): Promise<StoredContactMessage | undefined>;
+  /** The message stored with this Idempotency-Key, if any. */
+  findByIdempotencyKey(key: string): Promise<StoredContactMessage | undefined>;
   /** Newest first. */
   list(options?: { limit?: number }): Promise<StoredContactMessage[]>;
   /** Messages whose owner mail is pending and due at `now`, oldest first. */
@@ -48,13 +56,13 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
   return {
     async insert(m, also) {
       if (also) {
-        await db.transaction().execute(async (trx) => {
-          await createContactRepository(trx).insert(m);
-          await also(trx);
+        return db.transaction().execute(async (trx) => {
+          const earlier = await createContactRepository(trx).insert(m);
+          if (!earlier) await also(trx);
+          return earlier;
         });
-        return;
       }
-      await db
+      const result = await db
         .insertInto('contact_messages')
         .values({
           id: m.id,
@@ -73,12 +81,23 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
           mail_sent_at: m.mailSentAt,
           request_id: m.requestId ?? null,
           traceparent: m.traceparent ?? null,
+          idempotency_key: m.idempotencyKey ?? null,
         })
-        .execute();
+        // PostgreSQL waits here for a racing insert of the same key to commit (then skips) or roll back (then inserts).
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .executeTakeFirst();
+      if (!m.idempotencyKey || Number(result.numInsertedOrUpdatedRows) === 1) return undefined;
+      // Deleted in between (the owner removed it): the message is stored afresh.
+      return (await createContactRepository(db).findByIdempotencyKey(m.idempotencyKey)) ?? createContactRepository(db).insert(m);
     },
 
     async findById(id) {
       const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    async findByIdempotencyKey(key) {
+      const row = await db.selectFrom('contact_messages').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
       return row && toStored(row);
     },
 
@@ -162,5 +181,6 @@ function toStored(row: ContactMessageOutboxRow): StoredContactMessage {
     mailSentAt: row.mail_sent_at,
     requestId: row.request_id,
     traceparent: row.traceparent ?? null,
+    idempotencyKey: row.idempotency_key ?? null,
   };
 }

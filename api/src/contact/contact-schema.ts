@@ -25,6 +25,11 @@ export interface ContactMessagesTable {
    * mail outbox reads it (ContactMessageOutboxRow); optional to write (null).
    */
   traceparent?: string | null;
+  /**
+   * The Idempotency-Key the contact form sent with it (migration 0034, unique): a repeat of the submission finds this
+   * message instead of storing another. Null for a message sent without one.
+   */
+  idempotency_key?: string | null;
   /** Admin inbox state (migration 0005): when the owner read it and marked it handled. */
   read_at: string | null;
   handled_at: string | null;
@@ -49,6 +54,6 @@ export interface ContactTables {
 }
 
 /** A message as the leads inbox and export read it. */
-export type ContactMessageRow = Selectable<Omit<ContactMessagesTable, 'traceparent'>>;
+export type ContactMessageRow = Selectable<Omit<ContactMessagesTable, 'traceparent' | 'idempotency_key'>>;
 /** A message as the mail outbox reads it: with the trace of the request that stored it. */
 export type ContactMessageOutboxRow = Selectable<ContactMessagesTable>;

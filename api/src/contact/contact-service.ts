@@ -3,6 +3,7 @@ import type { ContactRequest } from '@site/contracts/contact';
 import type { ContactRepository, StoredContactMessage } from './contact-repository';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
+import { ConflictError } from '../lib/domain-errors';
 import type { JobRunner } from '../lib/job-runner';
 import { currentOrigin, inRequestOf } from '../lib/request-context';
 import type { Logger } from '../lib/logger';
@@ -11,9 +12,17 @@ import type { Mailer } from '../lib/mailer';
 export interface ContactMeta {
   ip: string;
   userAgent: string | undefined;
+  /** The submission's Idempotency-Key: a message already stored with it is answered again, not stored twice. */
+  idempotencyKey?: string;
 }
 
-export type SubmitOutcome = { kind: 'stored'; message: StoredContactMessage } | { kind: 'dropped' };
+/** `repeated`: the submission was stored before under its idempotency key; nothing new was stored, mailed or sent. */
+export type SubmitOutcome = { kind: 'stored'; message: StoredContactMessage } | { kind: 'repeated'; message: StoredContactMessage } | { kind: 'dropped' };
+
+/** Whether a repeat of a key carries the same submission as the message stored with it (its validated fields). */
+function sameSubmission(stored: StoredContactMessage, sent: StoredContactMessage): boolean {
+  return (['name', 'email', 'company', 'subject', 'message'] as const).every((field) => stored[field] === sent[field]);
+}
 
 export interface ContactService {
   /**
@@ -21,6 +30,8 @@ export interface ContactService {
    * A filled honeypot is dropped silently.
    */
   submit(input: ContactRequest & { website?: string }, meta: ContactMeta): Promise<SubmitOutcome>;
+  /** Whether a message is stored with this Idempotency-Key (its repeat is not held to the rate limit: it stores nothing). */
+  isStored(idempotencyKey: string): Promise<boolean>;
   /** Sends the owner mails that are due now (the `contact-mail` job's run); returns how many were sent. Never throws. */
   processOutbox(): Promise<number>;
   /** Closes the mailer, once the job runner has stopped (mails still due stay for another instance or the next start). */
@@ -146,13 +157,25 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
         mailNextAttemptAt: null,
         mailLastError: null,
         mailSentAt: null,
+        idempotencyKey: meta.idempotencyKey ?? null,
         ...currentOrigin(),
       };
-      await deps.messages.insert(message, deps.events?.inTransaction(message));
+      const earlier = await deps.messages.insert(message, deps.events?.inTransaction(message));
+      if (earlier) {
+        // Another submission's key (or this one's, edited): refused, so a key never stands for two different messages.
+        if (!sameSubmission(earlier, message)) {
+          throw new ConflictError('This Idempotency-Key was already used with a different message. Send it with a new key.', { code: 'idempotency_conflict' });
+        }
+        return { kind: 'repeated', message: earlier };
+      }
       deps.events?.committed();
       // The mail goes out in the background: the visitor's answer never waits on, or fails with, SMTP.
       void mailJob?.kick();
       return { kind: 'stored', message };
+    },
+
+    async isStored(idempotencyKey) {
+      return (await deps.messages.findByIdempotencyKey(idempotencyKey)) !== undefined;
     },
 
     processOutbox,

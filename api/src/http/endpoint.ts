@@ -1,6 +1,6 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { Context, Middleware } from 'koa';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import type { Config } from '../config';
 import { jsonBody } from '../middleware/json-body';
 import { multipartFile, type ReceivedFile } from '../middleware/multipart-file';
@@ -107,7 +107,10 @@ export interface StreamBodyDefinition extends DocumentedBody {
 export type BodyDefinition = JsonBodyDefinition | MultipartBodyDefinition | StreamBodyDefinition;
 
 /** A per-client budget (`middleware/rate-limit.ts`): the same object on two endpoints is one budget for both. */
-export type RateLimitRule = Pick<RateLimitOptions, 'windowMs' | 'max' | 'keyPrefix' | 'message' | 'count'>;
+export type RateLimitRule = Pick<RateLimitOptions, 'windowMs' | 'max' | 'keyPrefix' | 'message' | 'count'> & {
+  /** `RateLimitOptions.exempt`, given the module's deps (its `needs`). */
+  exempt?: (ctx: Context, deps: never) => Promise<boolean> | boolean;
+};
 
 type ParamsInput<P> = { [K in keyof P]: P[K] extends { schema: infer S extends z.ZodType } ? z.output<S> : string };
 type HeadersInput<H> = { [K in keyof H]: H[K] extends { schema: infer S extends z.ZodType } ? z.output<S> : string | undefined };
@@ -275,7 +278,10 @@ export function defineEndpoints<C extends keyof Config = never, S extends keyof 
       if (check === 'first') chain.push(origin());
       if (endpoint.auth === 'admin') chain.push(requireAdmin({ auth: machineryDeps.services.admin.auth }));
       for (const rule of endpoint.rateLimits ?? []) {
-        if (!limiters.has(rule)) limiters.set(rule, rateLimit({ ...rule, store: machineryDeps.rateLimits, multiplier: machineryDeps.config.rateLimitMultiplier }));
+        if (!limiters.has(rule)) {
+          const exempt = rule.exempt && ((ctx: Context) => rule.exempt!(ctx, deps as never));
+          limiters.set(rule, rateLimit({ ...rule, exempt, store: machineryDeps.rateLimits, multiplier: machineryDeps.config.rateLimitMultiplier }));
+        }
         chain.push(limiters.get(rule)!);
       }
       const body = endpoint.body;
@@ -312,7 +318,10 @@ function readInput(endpoint: Endpoint, ctx: Context): EndpointInput {
   const headers: Record<string, unknown> = {};
   for (const [name, header] of Object.entries(endpoint.headers ?? {})) {
     const value = ctx.get(name) || undefined;
-    headers[name] = header.schema ? header.schema.parse(value) : value;
+    const parsed = header.schema ? header.schema.safeParse(value) : { success: true as const, data: value };
+    // The 400 names the header, as a field's names the field.
+    if (!parsed.success) throw new ZodError(parsed.error.issues.map((issue) => ({ ...issue, path: [name, ...issue.path] })));
+    headers[name] = parsed.data;
   }
   let query: unknown;
   if (endpoint.query?.parse === false) query = ctx.query;

@@ -27,6 +27,11 @@ export interface RateLimitOptions {
    * request runs and given back if the answer is of the other kind, so concurrent requests cannot overshoot.
    */
   count?: 'all' | 'accepted' | 'failed';
+  /**
+   * A request this budget lets through without counting it, whatever is left (a contact submission sent again whose
+   * message is stored already: its answer was lost, and its repeat stores nothing).
+   */
+  exempt?: (ctx: Context) => Promise<boolean> | boolean;
 }
 
 /**
@@ -47,6 +52,7 @@ export function rateLimit(options: RateLimitOptions) {
   };
 
   return async function limitRate(ctx: Context, next: Next) {
+    if (options.exempt && (await options.exempt(ctx))) return next();
     const key = keyOf(ctx);
     const point = await takePoint(counter, key);
     if (!point.taken) {

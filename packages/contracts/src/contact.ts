@@ -48,6 +48,18 @@ export const contactRequestSchema = z.object({
 export type ContactRequestInput = z.input<typeof contactRequestSchema>;
 export type ContactRequest = z.output<typeof contactRequestSchema>;
 
+/** The header a contact submission carries its idempotency key in. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * The contact form's `Idempotency-Key`: one per submission, kept when it is sent again (a UUID passes). Optional, so
+ * API callers without one are served as before.
+ */
+export const contactIdempotencyKeySchema = z
+  .string()
+  .regex(/^[\w-]{8,100}$/, { message: "must be 8 to 100 letters, digits, '-' or '_' (a UUID, for instance)" })
+  .optional();
+
 /** The answer of POST /api/contact (spec section 7). Failures also carry the error envelope. */
 export const contactResponseSchema = z.object({
   success: z.boolean(),

@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the owner (stored before the answer; 5 accepted messages per 10 minutes per client)
-         * @description Failed attempts (400) do not use up the 5 messages; they have a budget of their own (30 per 10 minutes). Text fields refuse control and text-direction characters; the message keeps line breaks. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description Failed attempts (400) do not use up the 5 messages; they have a budget of their own (30 per 10 minutes). Text fields refuse control and text-direction characters; the message keeps line breaks. Send an `Idempotency-Key` (one per submission, the same when the submission is sent again): one message is stored per key, and a repeat with the same fields answers what the first did (with `Idempotent-Replayed: true`), storing, mailing and announcing nothing new; the same key with other fields is a 409. Keys are kept with their message. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiContact"];
         delete?: never;
@@ -2645,7 +2645,13 @@ export interface operations {
     postApiContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description One per submission (a UUID), kept when the same submission is sent again after an error or a lost answer: the message is stored once per key. Optional.
+                 * @example 5f0c2d9e-8a41-4d6b-9a53-2e6f1c7b0a44
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2672,9 +2678,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stored; the owner is told by mail. */
+            /** @description Stored; the owner is told by mail. Or, with `Idempotent-Replayed: true`, stored before under this Idempotency-Key: the same answer, nothing stored or sent again. */
             200: {
                 headers: {
+                    /** @description `true` when the message was stored before under this Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2709,6 +2717,34 @@ export interface operations {
                      *             "message": "Enter a valid email address"
                      *           }
                      *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                        /** @constant */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used before with other fields; nothing was stored. A new submission needs a new key. The answer also carries `success: false` and `message` (the same sentence as `error.message`), as the contact form reads it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used with a different message. Send it with a new key.",
+                     *       "error": {
+                     *         "code": "idempotency_conflict",
+                     *         "message": "This Idempotency-Key was already used with a different message. Send it with a new key."
                      *       }
                      *     }
                      */
