@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type AppDeps, type AppInstance } from './app';
 import type { Config } from './config';
+import { lingerAfterEarlyAnswers, type BodyLinger } from './lib/lingering-close';
 
 /** How long a client answered 400/408/431 has to read the answer before its connection is closed. */
 const CLIENT_ERROR_LINGER_MS = 500;
@@ -22,7 +23,7 @@ export interface RunningServer {
 export async function startServer(
   config: Config,
   deps: AppDeps = {},
-  options: { forceAfterMs?: number } = {},
+  options: { forceAfterMs?: number; bodyLinger?: BodyLinger } = {},
 ): Promise<RunningServer> {
   const instance = await createApp(config, deps);
   const server = http.createServer(
@@ -35,6 +36,8 @@ export async function startServer(
     },
     instance.app.callback(),
   );
+  // An answer sent before its request's body was read (a 413) stays readable: lib/lingering-close.ts.
+  lingerAfterEarlyAnswers(server, options.bodyLinger);
   // Unparsable requests (garbage request lines, bad headers, oversized headers, timeouts) are the client's fault:
   // a warning, not an error, and an answer when the socket can still take one.
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
