@@ -73,7 +73,9 @@ export interface MediaRepository {
    * Takes an image for processing until `until`: true for exactly one caller of any instance (compare-and-set on
    * `claimed_until`, the same SQL on SQLite and PostgreSQL); counts the attempt.
    */
-  claim(id: string, now: string, until: string): Promise<boolean>;
+  claim(id: string, now: string, until: string, token?: string): Promise<boolean>;
+  /** Extends the claim of `token` to `until` (its holder, while it works); false when that claim no longer holds. */
+  renewClaim(id: string, token: string, until: string): Promise<boolean>;
   /** The variants made so far (the claim holder writes them as they are made). */
   setVariants(id: string, variants: StoredMediaVariant[]): Promise<boolean>;
   /** Processing done: its final size and variants; false when the image was deleted meanwhile. */
@@ -183,13 +185,23 @@ export function createMediaRepository(db: Kysely<Database>): MediaRepository {
         .executeTakeFirst();
       return row ? fromRow(row) : undefined;
     },
-    async claim(id, now, until) {
+    async claim(id, now, until, token) {
       const result = await db
         .updateTable('media')
-        .set((eb) => ({ claimed_until: until, attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({ claimed_until: until, claim_token: token ?? null, attempts: eb('attempts', '+', 1) }))
         .where('id', '=', id)
         .where('state', '=', 'processing')
         .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async renewClaim(id, token, until) {
+      const result = await db
+        .updateTable('media')
+        .set({ claimed_until: until })
+        .where('id', '=', id)
+        .where('claim_token', '=', token)
+        .where('state', '=', 'processing')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },

@@ -23,6 +23,8 @@ export interface MediaTables {
     error: string | null;
     /** Until when the `media-variants` job of one instance holds the row (compare-and-set); null when free. */
     claimed_until: string | null;
+    /** The token of that claim (migration 0035): only its holder renews it; null when free. */
+    claim_token?: string | null;
     /** Processing runs started on the row (a crash counts too): past the limit the row fails. */
     attempts: Generated<number>;
   };

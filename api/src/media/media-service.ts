@@ -123,6 +123,11 @@ export const MEDIA_SOURCE_MISSING = 'The original of the image is missing. Uploa
 export const INVALID_MEDIA_CURSOR = 'The cursor is not valid. Start again from the first page.';
 /** Runs on one image (a crash of the process counts) before it is failed rather than tried again. */
 const MAX_ATTEMPTS = 3;
+/**
+ * How long a claim on an image holds unless renewed: its holder renews it every third of this while it makes the
+ * variants, so a killed instance's image is free again after at most this (then the next poll of any instance takes it).
+ */
+export const MEDIA_CLAIM_MS = 45_000;
 
 /** The original, kept in the store until its variants are made; not a public name (FILE_NAME refuses it). */
 const sourceName = (hash: string) => `${hash}-source`;
@@ -285,8 +290,9 @@ export function createMediaService(deps: {
   const job = deps.jobs.add({
     name: 'media-variants',
     pollMs: deps.pollMs ?? 10_000,
-    // One large image takes seconds to a minute: the claim outlasts it, and a crashed instance's image is taken over.
-    claimMs: 10 * 60_000,
+    // A large image takes seconds to a minute: the holder renews its claim while it works (renewClaim), so the lease
+    // can be short and a killed instance's image is taken over within MEDIA_CLAIM_MS and a poll (docs/operating.md).
+    claimMs: MEDIA_CLAIM_MS,
     budgetMs: 10 * 60_000,
     async run(run) {
       let done = 0;
@@ -295,8 +301,17 @@ export function createMediaService(deps: {
           const next = await repository.nextToProcess(run.now().toISOString());
           if (!next) return;
           // Lost to another worker or instance: look again (it no longer shows as free).
-          if (!(await repository.claim(next.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
-          await processOne(next, run);
+          const token = randomUUID();
+          if (!(await repository.claim(next.id, run.now().toISOString(), run.leaseUntil().toISOString(), token))) continue;
+          const renewal = setInterval(() => {
+            void repository.renewClaim(next.id, token, run.leaseUntil().toISOString()).catch((err: unknown) => logger.warn({ err, mediaId: next.id }, 'could not renew the claim on an image being processed'));
+          }, MEDIA_CLAIM_MS / 3);
+          renewal.unref();
+          try {
+            await processOne(next, run);
+          } finally {
+            clearInterval(renewal);
+          }
           done += 1;
         }
       };
