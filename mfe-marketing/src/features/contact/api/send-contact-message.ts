@@ -1,4 +1,4 @@
-import { contactResponseSchema, type ContactRequest } from '@site/contracts/contact';
+import { contactResponseSchema, IDEMPOTENCY_KEY_HEADER, type ContactRequest } from '@site/contracts/contact';
 import { errorEnvelopeSchema } from '@site/contracts/error';
 
 /** What the form needs to know about one attempt to send. */
@@ -7,19 +7,40 @@ export type SendResult =
   | { kind: 'rejected'; message?: string }
   | { kind: 'network' };
 
+/** A new Idempotency-Key for one submission: a UUID (crypto.randomUUID needs a secure context; the fallback does not). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export interface SendOptions {
+  /** The submission's key (newIdempotencyKey): the same for every send of the same submission. */
+  idempotencyKey: string;
+  signal?: AbortSignal;
+}
+
 /**
- * POST /api/contact. Never throws: a network or parse failure is `network`; a refusal (the API's error envelope,
- * or an answer with `success: false`) is `rejected` with the server's message if it gave one.
+ * POST /api/contact with the submission's `Idempotency-Key`, sent again once at once when the request fails on the
+ * way (fetch rejects: a reset connection, a blip offline): the server stores one message per key, so a first request
+ * that did arrive is not stored twice. An answer, even a refusal or a 5xx, is never sent again here.
+ * Never throws: a network or parse failure is `network`; a refusal (the API's error envelope, or an answer with
+ * `success: false`) is `rejected` with the server's message if it gave one.
  */
-export async function sendContactMessage(payload: ContactRequest & { website?: string }, signal?: AbortSignal): Promise<SendResult> {
+export async function sendContactMessage(payload: ContactRequest & { website?: string }, { idempotencyKey, signal }: SendOptions): Promise<SendResult> {
+  const send = () =>
+    fetch('/api/contact', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+      body: JSON.stringify(payload),
+      signal,
+    });
   let res: Response;
   let body: unknown;
   try {
-    res = await fetch('/api/contact', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(payload),
-      signal,
+    res = await send().catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      return send();
     });
     body = await res.json();
   } catch {

@@ -38,6 +38,9 @@ export function ContactForm() {
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
   const honeypot = useRef<HTMLInputElement>(null);
+  // The submission being sent and its Idempotency-Key: sent again unchanged (Send after an error), it keeps its key, so
+  // the server stores it once even if an earlier send arrived and only its answer was lost; new content, a new key.
+  const submission = useRef<{ content: string; key: string } | null>(null);
   const tracking = useFieldTracking('contact');
 
   // The local-discount button (or any other part of the page) may prefill subject and message later on.
@@ -104,8 +107,12 @@ export function ContactForm() {
       // One toast per send, turned from "sending" into its outcome.
       const toastId = `contact-send-${++sends}`;
       notify.loading(CONTACT_TOASTS.sending, { id: toastId, description: CONTACT_TOASTS.sendingDescription });
-      const result = await code.sendContactMessage({ ...parsed.data, website: honeypot.current?.value || undefined });
+      const payload = { ...parsed.data, website: honeypot.current?.value || undefined };
+      const content = JSON.stringify(payload);
+      if (submission.current?.content !== content) submission.current = { content, key: code.newIdempotencyKey() };
+      const result = await code.sendContactMessage(payload, { idempotencyKey: submission.current.key });
       if (result.kind === 'sent') {
+        submission.current = null;
         notify.success(CONTACT_TOASTS.sent, { id: toastId, description: result.message || CONTACT_TOASTS.sentFallback });
         setValues(EMPTY);
         setErrors({});
