@@ -240,6 +240,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     config,
     logger,
     ping: () => database.ping(),
+    lastDatabaseAnswerAt: () => database.lastAnswerAt(),
     remotes: deployed,
     rateLimits,
     analysis: deps.analysis,

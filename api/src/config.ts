@@ -96,6 +96,23 @@ export interface Config {
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
   /**
+   * DB_STATEMENT_TIMEOUT_MS (default 5000; 0 turns it off): the longest one database statement of a request or a job may
+   * run (waiting on a lock included) before it is cancelled and the request answers 503 `database_unavailable`, the log
+   * naming the query. On SQLite, how long a statement waits for another process's write lock. Migrations at start have
+   * no such limit. Optional so configs built by hand (tests) need not name it.
+   */
+  dbStatementTimeoutMs?: number;
+  /**
+   * DB_ACQUIRE_TIMEOUT_MS (default 5000): the longest a request waits for a database connection (every pooled one busy,
+   * or the server not answering the connect) before it answers 503 `database_unavailable`. Optional as above.
+   */
+  dbAcquireTimeoutMs?: number;
+  /**
+   * READY_DB_GRACE_MS (default 30000): `/api/health/ready` answers 503 only once the database has not answered anything
+   * (a statement or a ping) for this long; a slow query or a locked table never fails it (docs/operating.md). Optional.
+   */
+  readyDbGraceMs?: number;
+  /**
    * Image processing (media/, the media-variants job, after the upload has answered): MEDIA_JOBS (default 1) images
    * processed at once per instance, MEDIA_QUEUE (default 8) more stored and waiting their turn (past that an upload
    * answers 503 with Retry-After), MEDIA_THREADS (default 1) libvips threads per
@@ -260,6 +277,9 @@ const envSchema = z.object({
   SSR_CONCURRENCY: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(4),
   SSR_QUEUE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(60_000).default(2_000),
   RENDER_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).min(0, { message: 'Must be 0 or more' }).max(4096).default(64),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(3_600_000).default(5_000),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(600_000).default(5_000),
+  READY_DB_GRACE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(3_600_000).default(30_000),
   MEDIA_JOBS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
   MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(8),
   MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
@@ -375,6 +395,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseImportBuilds: e.RELEASE_IMPORT_BUILDS,
     releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    readyDbGraceMs: e.READY_DB_GRACE_MS,
     mediaJobs: e.MEDIA_JOBS,
     mediaQueue: e.MEDIA_QUEUE,
     mediaThreads: e.MEDIA_THREADS,

@@ -43,6 +43,12 @@ try {
 }
 
 const { instance, port } = running;
+// A promise rejected with nobody awaiting it would end the process (Node's default) and every request with it. Each
+// dependency's failures are handled where they occur (db/, lib/redis.ts, pg-listen.ts); one that slips through is a
+// bug to fix, logged loudly here, not an outage. An uncaught exception still ends the process: its state is unknown.
+process.on('unhandledRejection', (reason) => {
+  instance.logger.error({ err: reason }, 'unhandled promise rejection (a bug: a promise nobody awaited failed)');
+});
 if (config.analysisTestOnlyAllowLoopback) instance.logger.warn('ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is on: the website analyzer reads loopback addresses (tests only)');
 instance.logger.info({ host: config.host, port, dialect: instance.database.dialect }, 'listening');
 console.log(`Site running at http://localhost:${port}`);

@@ -129,9 +129,12 @@ export function createServices(deps: {
     | 'releaseCanaryRatio'
     | 'releaseCanaryMinViews'
     | 'releaseCanaryCheckMs'
-  >;
+  > &
+    Partial<Pick<Config, 'readyDbGraceMs'>>;
   /** The database round trip the health check makes. */
   ping: () => Promise<boolean>;
+  /** When the database last answered anything (readiness: how long it has been away). */
+  lastDatabaseAnswerAt?: () => number | undefined;
   /** The deployed remotes the health check lists. */
   remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   analysis?: AnalysisEngineOverrides;
@@ -285,7 +288,14 @@ export function createServices(deps: {
       clock: deps.clock,
       events: webhooksOut.changeEvents<StoredAnalysis>((stored) => ({ type: 'analysis.completed', data: analysisCompletedData(stored, origin) })),
     }),
-    health: createHealthService({ ping: deps.ping, remotes: deps.remotes, renderCache: deps.renderCacheStats, releases: releaseErrors }),
+    health: createHealthService({
+      ping: deps.ping,
+      lastAnswerAt: deps.lastDatabaseAnswerAt,
+      readyGraceMs: deps.config.readyDbGraceMs,
+      remotes: deps.remotes,
+      renderCache: deps.renderCacheStats,
+      releases: releaseErrors,
+    }),
     admin,
     deployLog,
     releases: deps.releases,

@@ -78,7 +78,20 @@ class LibsqlDriver implements Driver {
     this.#mutex = config.path === ':memory:' ? new Mutex() : mutexOf(config.path);
   }
 
+  /** A statement failed on a lock (SQLITE_BUSY): the connection is opened again once released (see #open). */
+  #reopen = false;
+
   async init(): Promise<void> {
+    this.#open();
+  }
+
+  /**
+   * Opens the connection. Also after a statement failed with SQLITE_BUSY: libsql leaves such a statement active (it
+   * has no reset), and while it is, every COMMIT of this connection fails ("SQL statements in progress"): closing
+   * the connection finalizes it, so one lock held too long by another process does not wedge this one for good.
+   */
+  #open(): void {
+    this.#statements.clear();
     const busyTimeoutMs = this.config.busyTimeoutMs ?? 5000;
     // One connection: the pragmas below are per connection, and the mutex is what serialises access.
     const db = new Database(this.config.path);
@@ -92,7 +105,23 @@ class LibsqlDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.#mutex.lock();
-    return new LibsqlConnection((sql) => this.#prepare(sql), release);
+    return new LibsqlConnection(
+      (sql) => this.#prepare(sql),
+      () => {
+        try {
+          if (this.#reopen && this.#db) {
+            this.#reopen = false;
+            this.#db.close();
+            this.#open();
+          }
+        } finally {
+          release();
+        }
+      },
+      (error) => {
+        if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) this.#reopen = true;
+      },
+    );
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -167,6 +196,8 @@ class LibsqlConnection implements DatabaseConnection {
   constructor(
     private readonly prepare: (sql: string) => Database.Statement,
     private readonly releaseLock: () => void,
+    /** Told of every statement that failed (the driver reopens the connection after a lock failure). */
+    private readonly failed: (error: unknown) => void = () => undefined,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -177,6 +208,7 @@ class LibsqlConnection implements DatabaseConnection {
       const info = statement.run(args);
       return { rows: [], numAffectedRows: BigInt(info.changes), insertId: BigInt(info.lastInsertRowid) };
     } catch (error) {
+      this.failed(error);
       throw withCode(error);
     }
   }
@@ -191,7 +223,12 @@ class LibsqlConnection implements DatabaseConnection {
   begin(): void {
     if (this.#inTransaction) throw new Error('A transaction is already open on this connection');
     // BEGIN IMMEDIATE: take the write lock up front, so a transaction never fails half-way on a lock.
-    this.prepare('BEGIN IMMEDIATE').run();
+    try {
+      this.prepare('BEGIN IMMEDIATE').run();
+    } catch (error) {
+      this.failed(error);
+      throw error;
+    }
     this.#inTransaction = true;
   }
 
@@ -213,9 +250,20 @@ class LibsqlConnection implements DatabaseConnection {
   }
 
   #end(sql: 'COMMIT' | 'ROLLBACK'): void {
-    if (!this.#inTransaction) throw new Error('No transaction is open on this connection');
+    if (!this.#inTransaction) {
+      // Kysely rolls back after a BEGIN that failed (SQLITE_BUSY past busy_timeout): nothing to end, and the BEGIN's
+      // error is the one the caller must see (a 503), not this.
+      if (sql === 'ROLLBACK') return;
+      throw new Error('No transaction is open on this connection');
+    }
+    // A COMMIT that fails (SQLITE_BUSY) leaves the transaction open: Kysely's ROLLBACK that follows ends it.
+    try {
+      this.prepare(sql).run();
+    } catch (error) {
+      this.failed(error);
+      throw error;
+    }
     this.#inTransaction = false;
-    this.prepare(sql).run();
   }
 }
 

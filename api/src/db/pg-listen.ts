@@ -26,12 +26,18 @@ export function listenToPostgres(options: {
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const next = new pg.Client({ connectionString: options.connectionString });
-    next.on('error', (error) => logger.warn({ err: error, channels: options.channels }, 'LISTEN connection failed; reconnecting'));
-    next.on('end', () => {
+    // Keepalive: a server that vanishes without closing the socket (a network cut) is noticed, not waited on for good.
+    const next = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5000 });
+    // Once per client, whichever way it failed (its 'end', or a connect that failed without one): the next try in a second.
+    let retried = false;
+    const retryLater = () => {
       if (client === next) client = undefined;
-      if (!closed) retry = setTimeout(() => void connect(), 1000);
-    });
+      if (closed || retried) return;
+      retried = true;
+      retry = setTimeout(() => void connect(), 1000);
+    };
+    next.on('error', (error) => logger.warn({ err: error, channels: options.channels }, 'LISTEN connection failed; reconnecting'));
+    next.on('end', retryLater);
     next.on('notification', (message) => {
       if (options.channels.includes(message.channel)) options.onNotification(message.channel, message.payload);
     });
@@ -44,6 +50,7 @@ export function listenToPostgres(options: {
     } catch (error) {
       logger.warn({ err: error, channels: options.channels }, 'cannot LISTEN yet; trying again');
       await next.end().catch(() => undefined);
+      retryLater();
     }
   }
   void connect();

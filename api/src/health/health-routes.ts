@@ -5,16 +5,17 @@ import { sessionToken } from '../middleware/require-admin';
 import { publicHealth } from './health-service';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../db/db-errors';
 import type { RouteDeps } from '../http/route-module';
 
 const NO_STORE = 'no-store';
 
 /**
- * `GET /api/health`: API version, database reachability and the deployed remotes' versions (503 when the database is
- * down); with an admin session, also whether each remote's files and server module load, why not, and the release
- * refused in favour of the last known good. For a load balancer: `GET /api/health/live` (liveness: the process answers; restart it when this fails) and
- * `GET /api/health/ready` (readiness: the database answers and the instance is not shutting down; send it traffic
- * only while this is 200).
+ * `GET /api/health`: API version, database reachability and the deployed remotes' versions (503 `down` naming the
+ * database when it does not answer); with an admin session, also whether each remote's files and server module load,
+ * why not, and the release refused in favour of the last known good. For a load balancer (docs/operating.md, "When the
+ * database fails"): `GET /api/health/live` (liveness: the process answers, touching nothing else; restart it when this
+ * fails) and `GET /api/health/ready` (readiness: this instance can serve; route traffic to it only while this is 200).
  */
 export const healthRoutes = defineEndpoints({ services: ['health', 'admin'], context: ['lifecycle'] }, (endpoint) => [
   endpoint({
@@ -30,7 +31,10 @@ export const healthRoutes = defineEndpoints({ services: ['health', 'admin'], con
           "The database answers. `status` is `degraded` while a served release's error rate is at or above the threshold (RELEASE_ERROR_RATE_PERCENT over RELEASE_ERROR_MIN_PAGE_VIEWS page views in RELEASE_ERROR_WINDOW_MINUTES), else `ok`. Anyone gets each remote's version; an admin session (the panel's cookie) also gets whether its files and server module load, the release its pointer names, since when this instance serves it, and its page views and errors in the window (see the README).",
         body: { schema: healthSchema, example: { status: 'ok', version: '1.0.0', db: 'ok', remotes: { blog: { version: '1.4.0' } } } },
       },
-      503: { description: 'The database does not answer.', body: { schema: healthSchema, example: { status: 'degraded', version: '1.0.0', db: 'down', remotes: {} } } },
+      503: {
+        description: 'The database does not answer (a ping on a connection of its own, 2 s at most): `status` is `down` and `down` names it. Public pages already rendered are still served meanwhile.',
+        body: { schema: healthSchema, example: { status: 'down', version: '1.0.0', db: 'down', down: ['database'], remotes: {} } },
+      },
     },
     handle: async (_input, { services }, ctx) => {
       const [health, admin] = await Promise.all([services.health.check(), isAdmin(ctx, services)]);
@@ -43,6 +47,7 @@ export const healthRoutes = defineEndpoints({ services: ['health', 'admin'], con
     path: '/api/health/live',
     tag: 'Health',
     summary: 'Liveness for a load balancer: the process answers',
+    description: 'Touches neither the database nor anything else the process depends on: a database outage never gets instances restarted (that would not bring it back). Restart the instance when this fails.',
     cacheControl: NO_STORE,
     responses: { 200: { description: 'Alive.', body: { schema: z.object({ status: z.literal('ok') }), example: { status: 'ok' } } } },
     handle: () => ({ status: 'ok' }),
@@ -52,20 +57,26 @@ export const healthRoutes = defineEndpoints({ services: ['health', 'admin'], con
     method: 'get',
     path: '/api/health/ready',
     tag: 'Health',
-    summary: 'Readiness: the database answers and the instance is not shutting down',
+    summary: 'Readiness: this instance can serve (not shutting down, the database not away for long)',
+    description:
+      'Route traffic to this instance while this is 200. It fails when the instance is shutting down (`draining`), or when the database has answered nothing, neither a statement nor a ping on a connection of its own, for READY_DB_GRACE_MS (default 30 s; `database_unavailable`). A slow query, a locked table or a full connection pool never fails it: those are answered 503 per request, and every instance shares the database, so pulling them all would serve nothing, not even the cached pages.',
     cacheControl: NO_STORE,
     responses: {
       200: { description: 'Send traffic.', body: { schema: z.object({ status: z.literal('ready') }), example: { status: 'ready' } } },
-      503: errorResponse('Do not send traffic (draining or database down).', error('draining', 'This instance is shutting down and finishing its requests.')),
+      503: errorResponse(
+        'Do not send traffic: draining, or the database unreachable for longer than READY_DB_GRACE_MS (`database_unavailable`, with Retry-After).',
+        error('draining', 'This instance is shutting down and finishing its requests.'),
+      ),
     },
     handle: async (_input, { services, lifecycle }, ctx) => {
       if (lifecycle.draining()) {
         ctx.status = 503;
         return { error: { code: 'draining', message: 'This instance is shutting down and finishing its requests.' } };
       }
-      if (!(await services.health.ping())) {
+      if (!(await services.health.ready())) {
         ctx.status = 503;
-        return { error: { code: 'database_unavailable', message: 'The database does not answer.' } };
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        return { error: { code: DATABASE_UNAVAILABLE_CODE, message: DATABASE_UNAVAILABLE_MESSAGE } };
       }
       return { status: 'ready' };
     },

@@ -11,9 +11,19 @@ export interface HealthService {
    * is not served. Never throws for a down database.
    */
   check(): Promise<Health>;
-  /** One database round trip (readiness): true when it answers in time. Never throws. */
+  /** One database round trip: true when it answers in time. Never throws. */
   ping(): Promise<boolean>;
+  /**
+   * Readiness: true unless the database has answered nothing (no statement, no ping) for the grace period. Asks the
+   * database (a ping on a connection of its own) only when nothing answered lately. Never throws.
+   */
+  ready(): Promise<boolean>;
 }
+
+/** READY_DB_GRACE_MS's default: how long the database may be away before readiness fails. */
+export const DEFAULT_READY_GRACE_MS = 30_000;
+/** An answer this recent makes a readiness ping unneeded. */
+const RECENT_ANSWER_MS = 2000;
 
 async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promise<RemoteHealth['remoteEntry']> {
   const entry = snapshot.map[name as keyof RemotesSnapshot['map']]?.entry;
@@ -30,8 +40,8 @@ async function remoteEntryStatus(snapshot: RemotesSnapshot, name: string): Promi
 }
 
 /**
- * What `/api/health` tells anyone: the overall status (`degraded` when the database is down or a served release is
- * failing), the database and the version each remote serves. Load
+ * What `/api/health` tells anyone: the overall status (`down` when the database does not answer, naming it in `down`;
+ * `degraded` when a served release is failing), the database and the version each remote serves. Load
  * errors and refused releases name files on the server and the release history, so only an admin session reads them.
  */
 export function publicHealth(health: Health): Health {
@@ -39,6 +49,7 @@ export function publicHealth(health: Health): Health {
     status: health.status,
     version: health.version,
     db: health.db,
+    ...(health.down ? { down: health.down } : {}),
     remotes: Object.fromEntries(Object.entries(health.remotes).map(([name, remote]) => [name, { version: remote.version }])),
   };
 }
@@ -46,6 +57,10 @@ export function publicHealth(health: Health): Health {
 export function createHealthService(deps: {
   /** One trivial query against the database: true when it answers in time. */
   ping: () => Promise<boolean>;
+  /** When the database last answered anything (Date.now()); undefined before the first answer. */
+  lastAnswerAt?: () => number | undefined;
+  /** READY_DB_GRACE_MS. */
+  readyGraceMs?: number;
   /** The deployed remotes; none listed when absent. */
   remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   /** The render cache's counters (admin view). */
@@ -53,8 +68,23 @@ export function createHealthService(deps: {
   /** Each served release's page views and errors over the alert window, and whether it is failing (release-errors/). */
   releases?: { served(): Promise<Array<{ app: string; release: string; window: Omit<NonNullable<RemoteHealth['errors']>, 'failing'>; failing: boolean }>> };
 }): HealthService {
+  const graceMs = deps.readyGraceMs ?? DEFAULT_READY_GRACE_MS;
+  /** Since when pings have failed with no answer in between; undefined while the database answers. */
+  let failingSince: number | undefined;
   return {
     ping: () => deps.ping(),
+    async ready() {
+      const last = deps.lastAnswerAt?.();
+      if (last !== undefined && failingSince !== undefined && last > failingSince) failingSince = undefined;
+      if (last !== undefined && Date.now() - last < RECENT_ANSWER_MS) return true;
+      if (await deps.ping()) {
+        failingSince = undefined;
+        return true;
+      }
+      const now = Date.now();
+      failingSince ??= now;
+      return now - failingSince < graceMs;
+    },
     async check() {
       const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
       const [dbOk, snapshot, shared, releases] = await Promise.all([
@@ -98,9 +128,10 @@ export function createHealthService(deps: {
       // A served release failing for visitors makes the site degraded (still 200: the instance itself is fine).
       const failing = (releases ?? []).some((r) => r.failing);
       return healthSchema.parse({
-        status: dbOk && !failing ? 'ok' : 'degraded',
+        status: !dbOk ? 'down' : failing ? 'degraded' : 'ok',
         version: API_VERSION,
         db: dbOk ? 'ok' : 'down',
+        ...(dbOk ? {} : { down: ['database'] }),
         remotes: Object.fromEntries(remotes),
         ...(deps.renderCache ? { renderCache: deps.renderCache() } : {}),
       });

@@ -1,11 +1,14 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
+import { asDatabaseUnavailable, DatabaseUnavailableError, databaseUnavailableReason } from '../db/db-errors';
 import { DomainError, RateLimitedError, UnavailableError, type DomainErrorKind } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
 import { logOf } from './request-id';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
+/** While the database is away every request fails the same way: the owner is alerted once in this long, not per request. */
+const DATABASE_ALERT_EVERY_MS = 5 * 60_000;
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'bad_request',
@@ -50,12 +53,29 @@ export function errors(options: {
   /** Told about every 5xx answer (the admin's error alerts); must not throw. Knows nothing of who listens. */
   onServerError?: (info: { method: string; path: string; status: number; error: unknown }) => void;
 }) {
+  let lastDatabaseAlert = -Infinity;
   return async function errorHandler(ctx: Context, next: Next) {
     try {
       await next();
     } catch (thrown) {
       const { status, envelope, headers } = toEnvelope(thrown);
-      if (status >= 500) {
+      const unavailable = status === 503 ? databaseFailure(thrown) : undefined;
+      if (unavailable) {
+        // A state of the database, not a bug: one warning per request naming the query that waited, and one alert per outage.
+        logOf(ctx, options.logger).warn(
+          { method: ctx.method, url: ctx.url, reason: unavailable.reason, query: unavailable.query, cause: causeOf(unavailable) },
+          unavailable.reason === 'busy' ? 'database did not answer in time' : 'database unreachable',
+        );
+        const now = Date.now();
+        if (now - lastDatabaseAlert >= DATABASE_ALERT_EVERY_MS) {
+          lastDatabaseAlert = now;
+          try {
+            options.onServerError?.({ method: ctx.method, path: ctx.path, status, error: thrown });
+          } catch (hookError) {
+            logOf(ctx, options.logger).error({ err: hookError }, 'the server-error hook failed');
+          }
+        }
+      } else if (status >= 500) {
         logOf(ctx, options.logger).error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
         try {
           options.onServerError?.({ method: ctx.method, path: ctx.path, status, error: thrown });
@@ -99,6 +119,9 @@ export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEn
     const issues = fieldIssues(thrown);
     return { status: 400, envelope: envelopeOf('validation_failed', describeIssues(issues), issues), headers: {} };
   }
+  // A database failure that did not come through the dialect (the pg pool used directly, a driver's own error).
+  const database = asDatabaseUnavailable(databaseUnavailableReason(thrown) ? thrown : undefined);
+  if (database) return toEnvelope(database);
   const err = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as HttpLikeError;
   const status = err.status ?? err.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -118,6 +141,17 @@ export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEn
     return { status, envelope: envelopeOf(code, message), headers: { ...(err.headers ?? {}) } };
   }
   return { status: 500, envelope: envelopeOf('internal_error', INTERNAL_MESSAGE), headers: {} };
+}
+
+function databaseFailure(thrown: unknown): DatabaseUnavailableError | undefined {
+  return thrown instanceof DatabaseUnavailableError ? thrown : asDatabaseUnavailable(databaseUnavailableReason(thrown) ? thrown : undefined);
+}
+
+/** What the driver said (e.g. `canceling statement due to statement timeout`, `57014`), for the log line. */
+function causeOf(error: DatabaseUnavailableError): { message?: string; code?: string } | undefined {
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  if (!cause) return undefined;
+  return { ...(typeof cause.message === 'string' ? { message: cause.message } : {}), ...(typeof cause.code === 'string' ? { code: cause.code } : {}) };
 }
 
 function envelopeOf(code: string, message: string, details?: unknown): ErrorEnvelope {

@@ -155,9 +155,12 @@ export const renderCacheHealthSchema = z.object({
 export type RenderCacheHealth = z.infer<typeof renderCacheHealthSchema>;
 
 export const healthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
+  /** `down`: a dependency the site needs does not answer (listed in `down`); `degraded`: a served release is failing. */
+  status: z.enum(['ok', 'degraded', 'down']),
   version: z.string(),
   db: z.enum(['ok', 'down']),
+  /** What does not answer (present only while something is down), e.g. `['database']`. */
+  down: z.array(z.enum(['database'])).optional(),
   remotes: z.record(z.string(), remoteHealthSchema),
   renderCache: renderCacheHealthSchema.optional(),
 });

@@ -59,10 +59,10 @@ describe('GET /api/health', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
   });
 
-  it('answers 503 degraded when the database is down', async () => {
+  it('answers 503 down, naming the database, when the database is down', async () => {
     await server.instance.database.close();
     const response = await fetch(`${server.url}/api/health`);
     expect(response.status).toBe(503);
-    expect(healthSchema.parse(await response.json())).toMatchObject({ status: 'degraded', db: 'down' });
+    expect(healthSchema.parse(await response.json())).toMatchObject({ status: 'down', db: 'down', down: ['database'] });
   });
 });

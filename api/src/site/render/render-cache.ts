@@ -74,6 +74,11 @@ export type Lookup =
   | {
       kind: 'render';
       stale: CachedPage | undefined;
+      /**
+       * The entry just dropped for being past its stale time, if any: while the database is away its page is sent (and
+       * kept again) rather than nothing (render-page.ts).
+       */
+      expired?: CachedPage;
       /** Stores the result (when cacheable and nothing it was made from changed meanwhile) and hands it to the waiting. */
       done: (
         result: { status: number; html: string; tags: readonly string[]; cacheable: boolean; lastModified?: string; maxAgeMs?: number } | undefined,
@@ -173,7 +178,8 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
         return { kind: 'fresh', page: entry };
       }
       const stale = entry && now - entry.storedAt < entry.maxAgeMs + staleMs ? entry : undefined;
-      if (entry && !stale) drop(key);
+      const expired = entry && !stale ? entry : undefined;
+      if (expired) drop(key);
       const flight = flights.get(key);
       if (flight) {
         if (stale) counts.staleHits++;
@@ -189,6 +195,7 @@ export function createRenderCache(options: { maxBytes?: number; staleMs?: number
       return {
         kind: 'render',
         stale,
+        ...(expired ? { expired } : {}),
         get settled() {
           return settled;
         },

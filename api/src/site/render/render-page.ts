@@ -17,6 +17,7 @@ import { resolvePage, type ResolvedPage } from './resolve-page';
 import type { RouteDataLoaders } from './route-data';
 import type { ShellDocument, ShellPage } from './shell-document';
 import { NO_CACHE } from '../static/static-files';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/db-errors';
 import { isBotUserAgent } from '../../events/bot-user-agent';
 import { SERVED_RELEASES, type ChooseReleases, type ReleaseChoice } from '../releases/release-choice';
 import type { PreviewGrant } from '../releases/preview-tokens';
@@ -121,7 +122,18 @@ export async function servePage(ctx: Context, options: PageOptions, choice: Rele
   ctx.set('X-Render-Cache', leader ? 'miss' : 'bypass');
   try {
     // The page's head: its metadata, from the route's data (loaded here once for the head and the render).
-    const meta = await withSpan('site resolve head', { attributes: { 'site.remote': owner?.name ?? 'shell' } }, () => resolveHead(resolved, options.logger));
+    let meta: Awaited<ReturnType<typeof resolveHead>>;
+    try {
+      meta = await withSpan('site resolve head', { attributes: { 'site.remote': owner?.name ?? 'shell' } }, () => resolveHead(resolved, options.logger));
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      // The database is away: the page as last rendered (kept again, for whoever asks next), else a short 503 page.
+      options.logger?.warn({ path: ctx.path, err: error }, 'page data unavailable (database): sending the page last rendered, if any');
+      const previous = leader && (leader.stale ?? leader.expired);
+      const kept = previous && leader!.done({ ...previous, cacheable: true });
+      if (kept) return sendCached(ctx, kept, 'stale', personal);
+      return databaseUnavailablePage(ctx);
+    }
     let head: HeadContent;
     if (meta === 'not-found') head = { kind: 'not-found' };
     else if (meta) head = { kind: 'page', meta };
@@ -324,6 +336,18 @@ function setCdnHeaders(ctx: Context, tags: readonly string[]): void {
 }
 
 /** A page from the render cache: its precompressed body for the client's encoding, or 304 when its ETag matches. */
+/** A page the server cannot make while the database is away (not rendered before): a short 503 the visitor can retry. */
+function databaseUnavailablePage(ctx: Context): void {
+  ctx.status = 503;
+  ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="robots" content="noindex"><title>Back in a moment</title></head><body><main><h1>Back in a moment</h1>' +
+    '<p>This page cannot be shown right now. Please try again in a few seconds.</p><p><a href="/">Home page</a></p></main></body></html>\n';
+}
+
 function sendCached(ctx: Context, page: CachedPage, how: 'hit' | 'stale' | 'coalesced', personal?: { preview: boolean }): void {
   ctx.status = page.status;
   ctx.type = 'text/html; charset=utf-8';
