@@ -234,6 +234,8 @@ export function createWebhooksOutRepository(db: Kysely<Database>): WebhooksOutRe
             delivered_at: o.status === 'delivered' ? o.at : null,
           })
           .where('id', '=', id)
+          // Delivered is final: a late failure of an instance whose lease ran out never sends it again.
+          .where('status', '!=', 'delivered')
           .execute();
       });
     },

@@ -78,7 +78,10 @@ export interface WebhooksOutServiceDeps {
   jobs: Pick<JobRunner, 'add'>;
   /** How often each instance looks for due deliveries (default 5 s); a new event is sent at once anyway. */
   pollMs?: number;
-  /** How long a claimed delivery belongs to the instance sending it (default 60 s; a send gives up within 10 s). */
+  /**
+   * How long a claimed delivery belongs to the instance sending it (default WEBHOOK_CLAIM_MS, 30 s: a send gives up
+   * within 10 s, and a killed instance's delivery is taken over within this and a poll).
+   */
   claimLeaseMs?: number;
   /**
    * The backoff schedule: the least delay before retry n (1-based); default 30 s doubling to 1 h, ±20 % jitter. A
@@ -97,6 +100,8 @@ export interface WebhooksOutServiceDeps {
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3600_000) * (0.8 + Math.random() * 0.4);
+/** The default lease of a claimed delivery (three times the longest send, 10 s). */
+export const WEBHOOK_CLAIM_MS = 30_000;
 /** A Retry-After is honoured up to this (a receiver cannot park a delivery past the retry window). */
 const MAX_RETRY_AFTER_MS = 6 * 3600_000;
 /**
@@ -276,7 +281,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     return { done: delivered };
   }
 
-  const job = deps.jobs.add({ name: 'webhook-deliveries', pollMs: deps.pollMs ?? 5_000, claimMs: deps.claimLeaseMs ?? 60_000, run: deliverDue });
+  const job = deps.jobs.add({ name: 'webhook-deliveries', pollMs: deps.pollMs ?? 5_000, claimMs: deps.claimLeaseMs ?? WEBHOOK_CLAIM_MS, run: deliverDue });
   const processOutbox = async (): Promise<number> => (await job.kick())?.done ?? 0;
 
   async function enqueue(
