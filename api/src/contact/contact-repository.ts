@@ -41,12 +41,22 @@ export interface ContactRepository {
   /** Messages whose owner mail is pending and due at `now`, oldest first. */
   dueForMail(now: string, limit: number): Promise<StoredContactMessage[]>;
   /**
-   * Takes a due message for sending: true for exactly one caller, of any instance, until `leaseUntil` (then it is due
-   * again, so a mail whose instance died mid-send is retried). One atomic UPDATE on both SQLite and PostgreSQL.
+   * Takes a due message for sending under `claim` (a token of this attempt): true for exactly one caller, of any
+   * instance, until `leaseUntil` (then it is due again, so a mail whose instance died mid-send is retried). One atomic
+   * UPDATE on both SQLite and PostgreSQL.
    */
-  claimForMail(id: string, now: string, leaseUntil: string): Promise<boolean>;
-  markMailSent(id: string, at: string): Promise<void>;
-  markMailFailed(id: string, update: { attempts: number; error: string; nextAttemptAt: string | null; gaveUp: boolean }): Promise<void>;
+  claimForMail(id: string, claim: string, now: string, leaseUntil: string): Promise<boolean>;
+  /** Extends the holder's claim to `leaseUntil`; false when `claim` no longer holds the message. */
+  renewMailClaim(id: string, claim: string, leaseUntil: string): Promise<boolean>;
+  /**
+   * Records that SMTP accepted the owner mail. A fact, written whoever holds the claim now (an instance that took the
+   * mail over after this one's lease lapsed finds it sent); false when it was already recorded.
+   */
+  markMailSent(id: string, at: string): Promise<boolean>;
+  /** A refusal of this mail (per-mail backoff, or failed for good): only by the holder of `claim`. */
+  markMailFailed(id: string, claim: string, update: { attempts: number; error: string; nextAttemptAt: string | null; gaveUp: boolean }): Promise<boolean>;
+  /** Gives the mail back, due at once and no attempt counted (the mail server, not the mail, failed): only by the holder of `claim`. */
+  releaseMailClaim(id: string, claim: string, error: string): Promise<boolean>;
   /** The per-install salt for IP hashes (created by the migration). */
   ipSalt(): Promise<string>;
 }
@@ -118,10 +128,10 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
       return rows.map(toStored);
     },
 
-    async claimForMail(id, now, leaseUntil) {
+    async claimForMail(id, claim, now, leaseUntil) {
       const result = await db
         .updateTable('contact_messages')
-        .set({ mail_next_attempt_at: leaseUntil })
+        .set({ mail_next_attempt_at: leaseUntil, mail_claim: claim })
         .where('id', '=', id)
         .where('mail_status', '=', 'pending')
         .where((eb) => eb.or([eb('mail_next_attempt_at', 'is', null), eb('mail_next_attempt_at', '<=', now)]))
@@ -129,31 +139,60 @@ export function createContactRepository(db: Kysely<Database>): ContactRepository
       return Number(result.numUpdatedRows) === 1;
     },
 
+    async renewMailClaim(id, claim, leaseUntil) {
+      const result = await db
+        .updateTable('contact_messages')
+        .set({ mail_next_attempt_at: leaseUntil })
+        .where('id', '=', id)
+        .where('mail_claim', '=', claim)
+        .where('mail_status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async markMailSent(id, at) {
-      await db
+      const result = await db
         .updateTable('contact_messages')
         .set((eb) => ({
           mail_status: 'sent',
           mail_sent_at: at,
           mail_next_attempt_at: null,
           mail_last_error: null,
+          mail_claim: null,
           mail_attempts: eb('mail_attempts', '+', 1),
         }))
         .where('id', '=', id)
-        .execute();
+        .where('mail_status', '!=', 'sent')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
-    async markMailFailed(id, { attempts, error, nextAttemptAt, gaveUp }) {
-      await db
+    async markMailFailed(id, claim, { attempts, error, nextAttemptAt, gaveUp }) {
+      const result = await db
         .updateTable('contact_messages')
         .set({
           mail_status: gaveUp ? 'failed' : 'pending',
           mail_attempts: attempts,
           mail_last_error: error.slice(0, 500),
           mail_next_attempt_at: nextAttemptAt,
+          mail_claim: null,
         })
         .where('id', '=', id)
-        .execute();
+        .where('mail_claim', '=', claim)
+        .where('mail_status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async releaseMailClaim(id, claim, error) {
+      const result = await db
+        .updateTable('contact_messages')
+        .set({ mail_next_attempt_at: null, mail_claim: null, mail_last_error: error.slice(0, 500) })
+        .where('id', '=', id)
+        .where('mail_claim', '=', claim)
+        .where('mail_status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     async ipSalt() {

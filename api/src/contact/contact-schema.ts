@@ -18,6 +18,8 @@ export interface ContactMessagesTable {
   mail_next_attempt_at: string | null;
   mail_last_error: string | null;
   mail_sent_at: string | null;
+  /** The token of the outbox's claim on the owner mail (migration 0035): only its holder renews or releases it; null when free. */
+  mail_claim?: string | null;
   /** The request that stored it (X-Request-Id), for the mail's log lines (migration 0014). */
   request_id: string | null;
   /**
@@ -54,6 +56,6 @@ export interface ContactTables {
 }
 
 /** A message as the leads inbox and export read it. */
-export type ContactMessageRow = Selectable<Omit<ContactMessagesTable, 'traceparent' | 'idempotency_key'>>;
+export type ContactMessageRow = Selectable<Omit<ContactMessagesTable, 'traceparent' | 'idempotency_key' | 'mail_claim'>>;
 /** A message as the mail outbox reads it: with the trace of the request that stored it. */
 export type ContactMessageOutboxRow = Selectable<ContactMessagesTable>;

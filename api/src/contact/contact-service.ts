@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ContactRequest } from '@site/contracts/contact';
+import { addContactOutbox } from './contact-outbox';
 import type { ContactRepository, StoredContactMessage } from './contact-repository';
 import type { ChangeEvents } from '../db/in-transaction';
 import type { Clock } from '../lib/clock';
 import { ConflictError } from '../lib/domain-errors';
 import type { JobRunner } from '../lib/job-runner';
-import { currentOrigin, inRequestOf } from '../lib/request-context';
+import { currentOrigin } from '../lib/request-context';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from '../lib/mailer';
 
@@ -49,22 +50,24 @@ export interface ContactServiceDeps {
   newId?: () => string;
   /** Runs the outbox as its `contact-mail` job (only with a mailer): at start, every `outboxIntervalMs`, after each message. */
   jobs: Pick<JobRunner, 'add'>;
-  /** How often the outbox looks for due mails (default 60 s). */
+  /** How often the outbox looks for due mails (default 10 s); contact-outbox.ts says what it promises. */
   outboxIntervalMs?: number;
-  /** Attempts before a mail is marked failed (default 8: retries over about a day). */
+  /** Attempts before a mail the server refuses is marked failed (default 8: retries over about a day). */
   maxAttempts?: number;
-  /** Delay before retry n (1-based); default 1 min, doubling, at most 6 h. */
+  /** Delay before retry n (1-based) of a refused mail; default 1 min, doubling, at most 6 h. */
   retryDelayMs?: (attempt: number) => number;
-  /** How long a claimed mail belongs to the instance sending it (default 5 min; SMTP gives up within 45 s). */
+  /** How long a claim on a mail holds unless renewed (default 30 s, renewed while it is being sent). */
   claimLeaseMs?: number;
+  /** Mails sent a second at most while the outbox drains (default 5). */
+  mailRatePerSecond?: number;
+  /** The site's public origin: its host names each mail's Message-ID. */
+  publicOrigin?: string;
   /**
    * Each stored message's event (outgoing webhooks' `lead.created`), written in the message's transaction: a message is
    * never stored without its event, nor an event without its message.
    */
   events?: ChangeEvents<StoredContactMessage>;
 }
-
-const defaultRetryDelay = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 6 * 3600_000);
 
 /** SHA-256 of the IP with the install's salt: enough to spot abuse, useless to identify anyone elsewhere. */
 export function hashIp(ip: string, salt: string): string {
@@ -93,47 +96,28 @@ export function ownerMail(m: StoredContactMessage): { subject: string; text: str
 
 export function createContactService(deps: ContactServiceDeps): ContactService {
   const newId = deps.newId ?? randomUUID;
-  const maxAttempts = deps.maxAttempts ?? 8;
-  const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
-  const intervalMs = deps.outboxIntervalMs ?? 60_000;
   let salt: Promise<string> | undefined;
 
-  const sendOne = async (m: StoredContactMessage): Promise<boolean> => {
-    const mailer = deps.mailer!;
-    try {
-      await mailer.send({ to: deps.mailTo, from: deps.mailFrom, replyTo: m.email, ...ownerMail(m) });
-      await deps.messages.markMailSent(m.id, deps.clock().toISOString());
-      return true;
-    } catch (err) {
-      const attempts = m.mailAttempts + 1;
-      const gaveUp = attempts >= maxAttempts;
-      const nextAttemptAt = gaveUp ? null : new Date(deps.clock().getTime() + retryDelay(attempts)).toISOString();
-      deps.logger.warn({ err, contactMessageId: m.id, attempts, gaveUp }, 'contact mail failed; will retry later');
-      await deps.messages
-        .markMailFailed(m.id, { attempts, error: err instanceof Error ? err.message : String(err), nextAttemptAt, gaveUp })
-        .catch((e: unknown) => deps.logger.error({ err: e }, 'could not record the contact mail failure'));
-      return false;
-    }
-  };
-
-  // Every instance runs this job: only the one whose claim on a mail succeeds sends it, so a mail goes out once.
+  // Every instance runs the outbox (contact-outbox.ts): only the one whose claim on a mail succeeds sends it.
   const mailJob = deps.mailer
-    ? deps.jobs.add({
-        name: 'contact-mail',
-        pollMs: intervalMs,
-        claimMs: deps.claimLeaseMs ?? 5 * 60_000,
-        async run(run) {
-          let done = 0;
-          for (const m of await deps.messages.dueForMail(run.now().toISOString(), 20)) {
-            if (run.signal.aborted) break;
-            if (!(await deps.messages.claimForMail(m.id, run.now().toISOString(), run.leaseUntil().toISOString()))) continue;
-            // Its log lines (and spans) carry the id and trace of the request that stored the message, not of whatever
-            // kicked this run; the mail's traceparent continues that trace.
-            if (await inRequestOf(m, () => sendOne(m))) done += 1;
-          }
-          return { done };
+    ? addContactOutbox(
+        {
+          messages: deps.messages,
+          mailer: deps.mailer,
+          clock: deps.clock,
+          logger: deps.logger,
+          jobs: deps.jobs,
+          mailTo: deps.mailTo,
+          mailFrom: deps.mailFrom,
+          publicOrigin: deps.publicOrigin,
+          pollMs: deps.outboxIntervalMs,
+          maxAttempts: deps.maxAttempts,
+          retryDelayMs: deps.retryDelayMs,
+          claimMs: deps.claimLeaseMs,
+          sendRatePerSecond: deps.mailRatePerSecond,
         },
-      })
+        ownerMail,
+      )
     : undefined;
 
   const processOutbox = async (): Promise<number> => (await mailJob?.kick())?.done ?? 0;
