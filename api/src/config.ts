@@ -121,6 +121,8 @@ export interface Config {
    */
   mediaJobs?: number;
   mediaQueue?: number;
+  /** CONTACT_MAIL_RATE (default 5): owner mails sent a second at most while the outbox drains (docs/operating.md). Optional as above. */
+  contactMailRate?: number;
   mediaThreads?: number;
   mediaCacheMb?: number;
   mediaMaxMb?: number;
@@ -281,6 +283,7 @@ const envSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(600_000).default(5_000),
   READY_DB_GRACE_MS: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(3_600_000).default(30_000),
   MEDIA_JOBS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
+  CONTACT_MAIL_RATE: z.coerce.number({ message: 'Must be a number' }).min(0.1, { message: 'Must be at least 0.1' }).max(1000).default(5),
   MEDIA_QUEUE: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(1000).default(8),
   MEDIA_THREADS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64).default(1),
   MEDIA_CACHE_MB: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(4096).default(0),
@@ -399,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
     readyDbGraceMs: e.READY_DB_GRACE_MS,
     mediaJobs: e.MEDIA_JOBS,
+    contactMailRate: e.CONTACT_MAIL_RATE,
     mediaQueue: e.MEDIA_QUEUE,
     mediaThreads: e.MEDIA_THREADS,
     mediaMaxMb: e.MEDIA_MAX_MB,

@@ -112,6 +112,7 @@ export function createServices(deps: {
     | 'rateLimitMultiplier'
     | 'mediaJobs'
     | 'mediaQueue'
+    | 'contactMailRate'
     | 'mediaThreads'
     | 'mediaCacheMb'
     | 'mediaMaxMb'
@@ -274,6 +275,8 @@ export function createServices(deps: {
       mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl), deps.metrics) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
+      publicOrigin: deps.config.publicOrigin,
+      mailRatePerSecond: deps.config.contactMailRate,
       jobs: deps.jobs,
       events: webhooksOut.changeEvents<StoredContactMessage>((message) => ({ type: 'lead.created', data: leadCreatedData(message) })),
     }),
