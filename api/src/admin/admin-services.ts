@@ -58,7 +58,8 @@ export interface AdminServicesDeps {
   config: Pick<
     Config,
     'adminPassword' | 'adminPasswordHash' | 'smtpUrl' | 'contactEmailTo' | 'mailFrom' | 'dataDir' | 'siteRoot' | 'rateLimitMultiplier'
-  >;
+  > &
+    Partial<Pick<Config, 'publicOrigin'>>;
   ping: (timeoutMs?: number) => Promise<boolean>;
   remotes: Pick<DeployedRemotes, 'snapshot'>;
   /** Tests: a Docker socket of their own. */
@@ -84,6 +85,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     mailer,
     mailTo: config.contactEmailTo,
     mailFrom: config.mailFrom,
+    publicOrigin: config.publicOrigin,
   });
   const auth = createAdminAuthService({
     sessions: createAdminSessionsRepository(deps.db),

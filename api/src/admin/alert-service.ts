@@ -21,7 +21,7 @@ import type { LeasesRepository } from '../db/leases-repository';
 import type { Clock } from '../lib/clock';
 import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { Logger } from '../lib/logger';
-import type { Mailer } from '../lib/mailer';
+import { mailMessageId, type Mailer } from '../lib/mailer';
 import { isRecordKey } from '@site/contracts/text';
 
 /** At most one mail per alert type per 15 minutes. */
@@ -71,6 +71,8 @@ export interface AlertServiceDeps {
   mailer?: Mailer;
   mailTo: string;
   mailFrom: string;
+  /** The site's public origin: its host names each alert mail's Message-ID (`<alert-<id>@host>`). */
+  publicOrigin?: string;
   newId?: () => string;
 }
 
@@ -151,6 +153,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       await deps.mailer.send({
         to: deps.mailTo,
         from: deps.mailFrom,
+        messageId: mailMessageId('alert', alert.id, deps.publicOrigin ?? ''),
         subject: `[${alert.severity.toUpperCase()}] ${alert.title}`.replace(/[\r\n]+/g, ' ').slice(0, 200),
         text: [
           `${ALERT_TYPE_LABELS[alert.type]} alert (${alert.severity}) at ${alert.createdAt}.`,
