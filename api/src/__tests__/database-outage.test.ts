@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { healthSchema } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../lib/logger';
@@ -50,7 +50,7 @@ describeNeedingBuild('the database goes away under load (private PostgreSQL)', {
   };
   const api = async (pathname: string, init?: RequestInit) => {
     const response = await fetch(`${server.url}${pathname}`, init);
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, any> };
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as unknown };
   };
 
   beforeAll(async () => {

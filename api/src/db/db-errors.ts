@@ -74,7 +74,7 @@ export function databaseUnavailableReason(error: unknown, options: { fromDatabas
     if (PG_BUSY_CODES.has(code)) return 'busy';
     if (PG_DOWN_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || (options.fromDatabase && SOCKET_CODES.has(code))) return 'down';
     // SQLite: another writer held the file past busy_timeout (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED…).
-    if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'busy';
+    if (/^SQLITE_(?:BUSY|LOCKED)/.test(code)) return 'busy';
   }
   if (PG_BUSY_MESSAGES.some((pattern) => pattern.test(message))) return 'busy';
   if (PG_DOWN_MESSAGES.some((pattern) => pattern.test(message))) return 'down';

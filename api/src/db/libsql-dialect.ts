@@ -119,7 +119,7 @@ class LibsqlDriver implements Driver {
         }
       },
       (error) => {
-        if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) this.#reopen = true;
+        if (/^SQLITE_(?:BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) this.#reopen = true;
       },
     );
   }

@@ -2,10 +2,9 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { healthSchema } from '@site/contracts/manifest';
 import { sessionToken } from '../middleware/require-admin';
-import { publicHealth } from './health-service';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, publicHealth } from './health-service';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../db/db-errors';
 import type { RouteDeps } from '../http/route-module';
 
 const NO_STORE = 'no-store';

@@ -20,6 +20,9 @@ export interface HealthService {
   ready(): Promise<boolean>;
 }
 
+// Readiness answers the same 503 as a request that needs the database (routes read no db/ module).
+export { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../db/db-errors';
+
 /** READY_DB_GRACE_MS's default: how long the database may be away before readiness fails. */
 export const DEFAULT_READY_GRACE_MS = 30_000;
 /** An answer this recent makes a readiness ping unneeded. */
