@@ -142,6 +142,9 @@ describeNeedingBuild('the database goes away under load (private PostgreSQL)', {
     const kept = await visit(`/blog/${posts.kept!.slug}`);
     expect(kept).toMatchObject({ status: 200, cache: 'stale' });
     expect(kept.html).toContain('Chatbots for dentists');
+    // Long past its stale time too (an outage of many minutes): still the page as last rendered.
+    offsetMs = 40 * 60_000;
+    expect(await visit(`/blog/${posts.kept!.slug}`)).toMatchObject({ status: 200, cache: 'stale' });
     const never = await visit(`/blog/${posts.unseen!.slug}`);
     expect(never).toMatchObject({ status: 503, retryAfter: '5' });
     expect(never.type).toMatch(/text\/html/);
