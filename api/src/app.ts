@@ -313,7 +313,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   app.use(observeRequests({ onAnswered: (request) => services.admin.requestAnswered(request) }));
   // Outside the error handler, so it sees every failed contact answer (even the 413 before routing): spec fields added.
   app.use(contactFailureAnswer());
-  app.use(errors({ logger, onServerError: (info) => services.admin.serverError(info) }));
+  app.use(errors({ logger, onServerError: (info) => services.admin.serverError(info), onStorageFailure: (failure) => services.disk.failed(failure) }));
   app.use(compress());
   // Validators for reads made in memory, on the body before compression (middleware/etag.ts).
   app.use(etags());

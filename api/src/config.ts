@@ -40,6 +40,11 @@ export interface Config {
   siteRoot: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /**
+   * DISK_MIN_FREE (default 50mb): free space on DATA_DIR's file system under which /api/health says the disk is full
+   * (`degraded`), before writes start failing.
+   */
+  diskMinFreeBytes: number;
   /** Trust `X-Forwarded-*` from a reverse proxy (client IP, https). */
   trustProxy: boolean;
   /**
@@ -260,6 +265,10 @@ const envSchema = z.object({
     .string()
     .refine((v) => parseByteSize(v) !== null, { message: 'Must be a size such as 100kb or 1mb' })
     .default('100kb'),
+  DISK_MIN_FREE: z
+    .string()
+    .refine((v) => parseByteSize(v) !== null, { message: 'Must be a size such as 50mb or 1gb' })
+    .default('50mb'),
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ message: 'Must be a number' }).positive({ message: 'Must be a positive number' }).default(1),
   CONTACT_EMAIL_TO: z.email({ message: 'Must be an email address' }).default('hello@trivalleyai.com'),
   MAIL_FROM: z.string().min(3).default('Tri-Valley AI website <no-reply@trivalleyai.com>'),
@@ -382,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     siteRoot: path.resolve(process.cwd(), e.SITE_ROOT ?? defaultSiteRoot()),
     bodyLimit: parseByteSize(e.BODY_LIMIT)!,
+    diskMinFreeBytes: parseByteSize(e.DISK_MIN_FREE)!,
     trustProxy: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     headersTimeoutMs: parseDuration(e.HEADERS_TIMEOUT)!,

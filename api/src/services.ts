@@ -28,6 +28,7 @@ import {
   type AnalysisService,
 } from './analysis/analysis-service';
 import { createHealthService, type HealthService } from './health/health-service';
+import { createDiskState, type DiskState } from './health/disk-state';
 import type { DeployedRemotes } from './health/deployed-remotes';
 import type { RenderCacheHealth } from '@site/contracts/manifest';
 import { createAdminServices, type AdminServices } from './admin/admin-services';
@@ -64,6 +65,8 @@ export interface Services {
   webhook: WebhookService;
   analysis: AnalysisService;
   health: HealthService;
+  /** The data disk: told of writes that failed for want of room (the error middleware), read by /api/health. */
+  disk: DiskState;
   /** The admin panel: sessions, alerts, health checks, leads, funnel, traffic. */
   admin: AdminServices;
   /** The media library: uploads, their variants, alt text, where used. */
@@ -108,6 +111,7 @@ export function createServices(deps: {
     | 'adminPassword'
     | 'adminPasswordHash'
     | 'dataDir'
+    | 'diskMinFreeBytes'
     | 'siteRoot'
     | 'rateLimitMultiplier'
     | 'mediaJobs'
@@ -167,6 +171,7 @@ export function createServices(deps: {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
   const deployLog = createDeployLog(deps.db, deps.clock);
+  const disk = createDiskState({ dir: deps.config.dataDir, minFreeBytes: deps.config.diskMinFreeBytes, clock: deps.clock });
   // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
   // the render cache which public pages a change touched.
   const admin = createAdminServices({
@@ -291,7 +296,9 @@ export function createServices(deps: {
       clock: deps.clock,
       events: webhooksOut.changeEvents<StoredAnalysis>((stored) => ({ type: 'analysis.completed', data: analysisCompletedData(stored, origin) })),
     }),
+    disk,
     health: createHealthService({
+      disk,
       ping: deps.ping,
       lastAnswerAt: deps.lastDatabaseAnswerAt,
       readyGraceMs: deps.config.readyDbGraceMs,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { healthSchema, type Health, type RemoteHealth, type RenderCacheHealth } from '@site/contracts/manifest';
 import { API_VERSION } from '../lib/version';
 import type { DeployedRemotes, RemotesSnapshot } from './deployed-remotes';
+import type { DiskHealth, DiskState } from './disk-state';
 
 export interface HealthService {
   /**
@@ -53,8 +54,14 @@ export function publicHealth(health: Health): Health {
     version: health.version,
     db: health.db,
     ...(health.down ? { down: health.down } : {}),
+    ...(health.disk ? { disk: health.disk } : {}),
     remotes: Object.fromEntries(Object.entries(health.remotes).map(([name, remote]) => [name, { version: remote.version }])),
   };
+}
+
+/** The admin's view of the disk: only what is known. */
+function diskDetailOf({ reason, lastFailure, freeBytes }: DiskHealth): Health['diskDetail'] {
+  return { ...(reason ? { reason } : {}), ...(lastFailure ? { lastFailure } : {}), ...(freeBytes === undefined ? {} : { freeBytes }) };
 }
 
 export function createHealthService(deps: {
@@ -70,6 +77,8 @@ export function createHealthService(deps: {
   renderCache?: () => RenderCacheHealth;
   /** Each served release's page views and errors over the alert window, and whether it is failing (release-errors/). */
   releases?: { served(): Promise<Array<{ app: string; release: string; window: Omit<NonNullable<RemoteHealth['errors']>, 'failing'>; failing: boolean }>> };
+  /** The data disk (health/disk-state.ts): `full` makes the site degraded; reads still work, so readiness stays. */
+  disk?: Pick<DiskState, 'check'>;
 }): HealthService {
   const graceMs = deps.readyGraceMs ?? DEFAULT_READY_GRACE_MS;
   /** Since when pings have failed with no answer in between; undefined while the database answers. */
@@ -90,12 +99,13 @@ export function createHealthService(deps: {
     },
     async check() {
       const none: RemotesSnapshot = { manifests: [], map: {}, routes: [] };
-      const [dbOk, snapshot, shared, releases] = await Promise.all([
+      const [dbOk, snapshot, shared, releases, disk] = await Promise.all([
         deps.ping(),
         deps.remotes?.snapshot() ?? none,
         // A database that does not answer leaves the shared part out, not the health answer.
         deps.remotes?.shared?.().catch(() => undefined),
         deps.releases?.served().catch(() => undefined),
+        deps.disk?.check(),
       ]);
       const errorsOf = new Map((releases ?? []).map((r) => [`${r.app}@${r.release}`, { ...r.window, failing: r.failing }]));
       const remotes = await Promise.all(
@@ -131,12 +141,13 @@ export function createHealthService(deps: {
       // A served release failing for visitors makes the site degraded (still 200: the instance itself is fine).
       const failing = (releases ?? []).some((r) => r.failing);
       return healthSchema.parse({
-        status: !dbOk ? 'down' : failing ? 'degraded' : 'ok',
+        status: !dbOk ? 'down' : failing || disk?.status === 'full' ? 'degraded' : 'ok',
         version: API_VERSION,
         db: dbOk ? 'ok' : 'down',
         ...(dbOk ? {} : { down: ['database'] }),
         remotes: Object.fromEntries(remotes),
         ...(deps.renderCache ? { renderCache: deps.renderCache() } : {}),
+        ...(disk ? { disk: disk.status, diskDetail: diskDetailOf(disk) } : {}),
       });
     },
   };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues, fieldIssues, type ErrorEnvelope } from '@site/contracts/error';
 import { asDatabaseUnavailable, DatabaseUnavailableError, databaseUnavailableReason } from '../db/db-errors';
 import { DomainError, RateLimitedError, UnavailableError, type DomainErrorKind } from '../lib/domain-errors';
+import { INSUFFICIENT_STORAGE_CODE, INSUFFICIENT_STORAGE_MESSAGE, storageFailureOf, type StorageFailure } from '../lib/disk-errors';
 import type { Logger } from '../lib/logger';
 import { logOf } from './request-id';
 
@@ -52,6 +53,8 @@ export function errors(options: {
   logger: Logger;
   /** Told about every 5xx answer (the admin's error alerts); must not throw. Knows nothing of who listens. */
   onServerError?: (info: { method: string; path: string; status: number; error: unknown }) => void;
+  /** Told of every write that failed for want of room (the 507s): /api/health then says the disk is full. Must not throw. */
+  onStorageFailure?: (failure: StorageFailure) => void;
 }) {
   let lastDatabaseAlert = -Infinity;
   return async function errorHandler(ctx: Context, next: Next) {
@@ -59,6 +62,9 @@ export function errors(options: {
       await next();
     } catch (thrown) {
       const { status, envelope, headers } = toEnvelope(thrown);
+      // The real error (ENOSPC, SQLITE_FULL…) goes in the log line as `disk`, whatever wrapped it.
+      const disk = status === 507 ? storageFailureOf(thrown) : undefined;
+      if (disk) options.onStorageFailure?.(disk);
       const unavailable = status === 503 ? databaseFailure(thrown) : undefined;
       if (unavailable) {
         // A state of the database, not a bug: one warning per request naming the query that waited, and one alert per outage.
@@ -76,7 +82,7 @@ export function errors(options: {
           }
         }
       } else if (status >= 500) {
-        logOf(ctx, options.logger).error({ err: thrown, method: ctx.method, url: ctx.url }, 'request failed');
+        logOf(ctx, options.logger).error({ err: thrown, method: ctx.method, url: ctx.url, ...(disk ? { disk } : {}) }, disk ? 'request failed: no room to store' : 'request failed');
         try {
           options.onServerError?.({ method: ctx.method, path: ctx.path, status, error: thrown });
         } catch (hookError) {
@@ -119,6 +125,8 @@ export function toEnvelope(thrown: unknown): { status: number; envelope: ErrorEn
     const issues = fieldIssues(thrown);
     return { status: 400, envelope: envelopeOf('validation_failed', describeIssues(issues), issues), headers: {} };
   }
+  // No room on the disk (or a read-only one): the server's state, not a bug, and not the database being away.
+  if (storageFailureOf(thrown)) return { status: 507, envelope: envelopeOf(INSUFFICIENT_STORAGE_CODE, INSUFFICIENT_STORAGE_MESSAGE), headers: {} };
   // A database failure that did not come through the dialect (the pg pool used directly, a driver's own error).
   const database = asDatabaseUnavailable(databaseUnavailableReason(thrown) ? thrown : undefined);
   if (database) return toEnvelope(database);

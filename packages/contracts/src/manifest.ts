@@ -163,5 +163,18 @@ export const healthSchema = z.object({
   down: z.array(z.enum(['database'])).optional(),
   remotes: z.record(z.string(), remoteHealthSchema),
   renderCache: renderCacheHealthSchema.optional(),
+  /**
+   * The data disk: `full` (status `degraded`; reads still work, writes answer 507) after a write failed for want of
+   * room, or while free space is under DISK_MIN_FREE. Absent where the server does not track it.
+   */
+  disk: z.enum(['ok', 'full']).optional(),
+  /** Why the disk is full, the last failed write (its error code, file, time) and the free bytes: admin view only. */
+  diskDetail: z
+    .object({
+      reason: z.string().optional(),
+      lastFailure: z.object({ code: z.string(), path: z.string().optional(), at: z.string() }).optional(),
+      freeBytes: z.number().optional(),
+    })
+    .optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

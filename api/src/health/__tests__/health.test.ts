@@ -25,6 +25,8 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: expect.any(String),
       db: 'ok',
+      // Anyone sees whether the data disk has room; why not (files, free bytes) is the admin's.
+      disk: 'ok',
       remotes: { marketing: { version: '1.2.3' }, blog: { version: '0.9.0' }, admin: { version: '3.0.0' } },
     });
   });
@@ -49,6 +51,8 @@ describe('GET /api/health', () => {
       },
       // No page was asked for yet: nothing kept, no ratio.
       renderCache: { hits: 0, staleHits: 0, misses: 0, coalesced: 0, entries: 0, bytes: 0, maxBytes: 64 * 1024 * 1024, hitRatio: null },
+      disk: 'ok',
+      diskDetail: { freeBytes: expect.any(Number) },
     });
   });
 
