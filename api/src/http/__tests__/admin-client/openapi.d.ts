@@ -26,7 +26,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness for a load balancer: the process answers */
+        /**
+         * Liveness for a load balancer: the process answers
+         * @description Touches neither the database nor anything else the process depends on: a database outage never gets instances restarted (that would not bring it back). Restart the instance when this fails.
+         */
         get: operations["getApiHealthLive"];
         put?: never;
         post?: never;
@@ -43,7 +46,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and the instance is not shutting down */
+        /**
+         * Readiness: this instance can serve (not shutting down, the database not away for long)
+         * @description Route traffic to this instance while this is 200. It fails when the instance is shutting down (`draining`), or when the database has answered nothing, neither a statement nor a ping on a connection of its own, for READY_DB_GRACE_MS (default 30 s; `database_unavailable`). A slow query, a locked table or a full connection pool never fails it: those are answered 503 per request, and every instance shares the database, so pulling them all would serve nothing, not even the cached pages.
+         */
         get: operations["getApiHealthReady"];
         put?: never;
         post?: never;
@@ -2195,10 +2201,11 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok" | "degraded";
+                        status: "ok" | "degraded" | "down";
                         version: string;
                         /** @enum {string} */
                         db: "ok" | "down";
+                        down?: "database"[];
                         remotes: {
                             [key: string]: {
                                 version: string;
@@ -2244,10 +2251,21 @@ export interface operations {
                             maxBytes: number;
                             hitRatio: number | null;
                         };
+                        /** @enum {string} */
+                        disk?: "ok" | "full";
+                        diskDetail?: {
+                            reason?: string;
+                            lastFailure?: {
+                                code: string;
+                                path?: string;
+                                at: string;
+                            };
+                            freeBytes?: number;
+                        };
                     };
                 };
             };
-            /** @description The database does not answer. */
+            /** @description The database does not answer (a ping on a connection of its own, 2 s at most): `status` is `down` and `down` names it. Public pages already rendered are still served meanwhile. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2255,18 +2273,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "degraded",
+                     *       "status": "down",
                      *       "version": "1.0.0",
                      *       "db": "down",
+                     *       "down": [
+                     *         "database"
+                     *       ],
                      *       "remotes": {}
                      *     }
                      */
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok" | "degraded";
+                        status: "ok" | "degraded" | "down";
                         version: string;
                         /** @enum {string} */
                         db: "ok" | "down";
+                        down?: "database"[];
                         remotes: {
                             [key: string]: {
                                 version: string;
@@ -2311,6 +2333,17 @@ export interface operations {
                             bytes: number;
                             maxBytes: number;
                             hitRatio: number | null;
+                        };
+                        /** @enum {string} */
+                        disk?: "ok" | "full";
+                        diskDetail?: {
+                            reason?: string;
+                            lastFailure?: {
+                                code: string;
+                                path?: string;
+                                at: string;
+                            };
+                            freeBytes?: number;
                         };
                     };
                 };
@@ -2371,7 +2404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Do not send traffic (draining or database down). */
+            /** @description Do not send traffic: draining, or the database unreachable for longer than READY_DB_GRACE_MS (`database_unavailable`, with Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
