@@ -178,7 +178,8 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
       return {
         name: 'admin-monitor',
         pollMs: intervalMs,
-        lease: { ttlMs: 2.5 * intervalMs },
+        // Renewed by the runner while held: a killed holder's checks resume on another instance within 45 s.
+        lease: { ttlMs: Math.min(2.5 * intervalMs, 30_000) },
         async run() {
           const results = await Promise.allSettled([health.run(), auth.purge()]);
           for (const r of results) if (r.status === 'rejected') logger.warn({ err: r.reason }, 'admin monitor run failed');

@@ -153,7 +153,7 @@ export function createCanaryWatch(deps: {
     pollMs: checkMs,
     budgetMs: Math.max(30_000, checkMs),
     // One instance checks (and rolls back) for all; another takes over within a few checks if it stops.
-    lease: { ttlMs: 3 * checkMs },
+    lease: { ttlMs: Math.min(3 * checkMs, 30_000) },
     async run() {
       const { rolledBack, promoted, stopped } = await check();
       return { done: rolledBack.length + promoted.length + stopped.length };

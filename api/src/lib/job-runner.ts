@@ -43,8 +43,9 @@ export interface JobKind {
   claimMs?: number;
   /**
    * One instance of many runs this kind: the holder of the lease named after it, taken or renewed before each run for
-   * `ttlMs` (let it outlast a few polls). Another instance takes over when the holder stops (it gives the lease up)
-   * or when the lease lapses (the holder died).
+   * `ttlMs`, and renewed every third of `ttlMs` while held (between runs too), so the lease can be short whatever the
+   * poll. Another instance takes over when the holder stops (it gives the lease up) or when the lease lapses (the holder
+   * died): the others try every `min(pollMs, ttlMs / 2)`, so that takes at most 1.5 x `ttlMs` (keep it <= 40 s).
    */
   lease?: { ttlMs: number };
   /** Runs once as soon as the runner starts (true by default): work left by a previous process. */
@@ -129,6 +130,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     controller?: AbortController;
     failuresInRow: number;
     holdsLease: boolean;
+    /** The lease's renewal between runs (leased kinds, while this instance holds it). */
+    leaseTimer?: unknown;
+    renewing?: Promise<unknown>;
     runs: number;
     failures: number;
     lastRunAt: string | null;
@@ -158,6 +162,22 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     return entry.holdsLease;
   }
 
+  /** While this instance holds the kind's lease it renews it every third of its time, runs or no runs. */
+  function keepLease(entry: Entry) {
+    if (entry.leaseTimer !== undefined) timers.clear(entry.leaseTimer);
+    entry.leaseTimer = undefined;
+    const { lease } = entry.kind;
+    if (!lease || !entry.holdsLease || stopped) return;
+    entry.leaseTimer = timers.set(() => {
+      entry.leaseTimer = undefined;
+      if (stopped) return;
+      const renewing = lead(entry, clock()).then(() => keepLease(entry));
+      entry.renewing = renewing.finally(() => {
+        if (entry.renewing === renewing) entry.renewing = undefined;
+      });
+    }, lease.ttlMs / 3);
+  }
+
   async function execute(entry: Entry): Promise<JobOutcome | undefined> {
     const { kind } = entry;
     const begun = clock();
@@ -167,7 +187,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     let result: JobResult = 'ok';
     let outcome: JobOutcome | undefined;
     try {
-      if (!(await lead(entry, begun))) {
+      const leads = await lead(entry, begun);
+      keepLease(entry);
+      if (!leads) {
         result = 'not_leader';
         return undefined;
       }
@@ -191,12 +213,14 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       entry.runs += 1;
       entry.lastRunAt = clock().toISOString();
       deps.observe?.(kind.name, result, (clock().getTime() - begun.getTime()) / 1000);
-      if (!entry.queued) arm(entry, nextDelay(entry, outcome));
+      if (!entry.queued) arm(entry, nextDelay(entry, outcome, result));
     }
   }
 
-  function nextDelay(entry: Entry, outcome: JobOutcome | undefined): number {
-    const { pollMs, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS } = entry.kind;
+  function nextDelay(entry: Entry, outcome: JobOutcome | undefined, result: JobResult): number {
+    const { pollMs, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS, lease } = entry.kind;
+    // Not the holder: look again soon enough to take over within 1.5 x the lease after its holder died.
+    if (result === 'not_leader' && lease) return Math.min(pollMs, lease.ttlMs / 2);
     if (entry.failuresInRow > 0) return Math.min(pollMs * 2 ** entry.failuresInRow, Math.max(pollMs, maxBackoffMs));
     if (outcome?.nextAt !== undefined) return Math.min(pollMs, Math.max(0, outcome.nextAt - clock().getTime()));
     return pollMs;
@@ -245,9 +269,13 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         for (const entry of entries.values()) {
           if (entry.timer !== undefined) timers.clear(entry.timer);
           entry.timer = undefined;
+          if (entry.leaseTimer !== undefined) timers.clear(entry.leaseTimer);
+          entry.leaseTimer = undefined;
           entry.controller?.abort(new Error('the server is stopping'));
         }
         await Promise.all([...entries.values()].map((entry) => entry.queued ?? entry.running));
+        // A renewal in progress ends before the lease is given up (or it would take the lease again after).
+        await Promise.all([...entries.values()].map((entry) => entry.renewing));
         await Promise.all(
           [...entries.values()]
             .filter((entry) => entry.holdsLease)

@@ -247,7 +247,8 @@ export function createReleaseErrorsService(deps: {
   deps.jobs?.add({
     name: 'release-errors',
     pollMs: deps.checkMs ?? RELEASE_ERRORS_CHECK_MS,
-    lease: { ttlMs: 3 * (deps.checkMs ?? RELEASE_ERRORS_CHECK_MS) },
+    // Renewed by the runner while held: a killed holder's checks resume on another instance within 45 s.
+    lease: { ttlMs: Math.min(3 * (deps.checkMs ?? RELEASE_ERRORS_CHECK_MS), 30_000) },
     async run() {
       const { started, stopped } = await check();
       return { done: started.length + stopped.length };

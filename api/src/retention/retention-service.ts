@@ -90,7 +90,8 @@ export function createRetentionService(deps: {
   const job: Job = deps.jobs.add({
     name: 'retention',
     pollMs: deps.pollMs ?? 60 * 60_000,
-    lease: { ttlMs: 3 * 60 * 60_000 },
+    // Renewed by the runner while held (a long prune too): a killed holder's run resumes on another instance within 45 s.
+    lease: { ttlMs: 30_000 },
     async run(run) {
       const now = run.now().getTime();
       const iso = (ms: number) => new Date(ms).toISOString();

@@ -241,6 +241,49 @@ describe('the job runner', () => {
     await b.stop();
   });
 
+  it('renews a held lease between runs however long the poll, and another instance takes over within 1.5 x the lease once its holder died', async () => {
+    const time = manualTime();
+    const held = new Map<string, { holder: string; until: string }>();
+    const leases: JobLeases = {
+      async acquire(name, holder, now, until) {
+        const current = held.get(name);
+        if (current && current.holder !== holder && current.until > now) return false;
+        held.set(name, { holder, until });
+        return true;
+      },
+      async release(name, holder) {
+        if (held.get(name)?.holder === holder) held.delete(name);
+      },
+    };
+    const ran: Array<[string, number]> = [];
+    const start = time.clock().getTime();
+    const kind = (who: string): JobKind => ({ name: 'retention', pollMs: 3600_000, lease: { ttlMs: 30_000 }, run: async () => void ran.push([who, time.clock().getTime() - start]) });
+    // A live holder keeps an hourly kind's 30 s lease for as long as it lives.
+    const a = createJobRunner({ clock: time.clock, logger: silent, timers: time.timers, leases, instance: 'a' });
+    const b = createJobRunner({ clock: time.clock, logger: silent, timers: time.timers, leases, instance: 'b' });
+    a.add(kind('a'));
+    a.start();
+    await time.settle();
+    b.add(kind('b'));
+    b.start();
+    await time.advance(10 * 60_000);
+    expect(ran).toEqual([['a', 0]]);
+    expect(held.get('job:retention')?.holder).toBe('a');
+
+    // A killed holder: its lease taken by a kick, its timers never fire again (nothing renews it, nothing gives it up).
+    const dead = createJobRunner({ clock: time.clock, logger: silent, timers: { set: () => 0, clear() {} }, leases, instance: 'dead' });
+    const job = dead.add(kind('dead'));
+    await a.stop();
+    const killedAt = time.clock().getTime() - start;
+    await job.kick();
+    await time.advance(60_000);
+    const taken = ran.find(([who]) => who === 'b');
+    expect(taken).toBeDefined();
+    expect(taken![1] - killedAt).toBeGreaterThanOrEqual(30_000);
+    expect(taken![1] - killedAt).toBeLessThanOrEqual(45_000);
+    await b.stop();
+  });
+
   it('refuses two kinds of one name', () => {
     const runner = createJobRunner({ clock: () => new Date(), logger: silent });
     runner.add({ name: 'x', pollMs: 1, run: async () => undefined });
