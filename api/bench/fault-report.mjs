@@ -60,6 +60,7 @@ function windowStats(records, name) {
   const other5xx = rs.filter((x) => typeof x.status === 'number' && x.status >= 500 && x.status !== 503);
   const neterr = rs.filter((x) => x.status === 'neterr');
   return {
+    rows: rs,
     requests: rs.length,
     ok: is((s) => typeof s === 'number' && s < 400),
     s503: is((s) => s === 503),
@@ -98,9 +99,11 @@ export function printReport({ results, records, contactsByPhase, mails, missingM
     );
   }
   out('');
-  for (const r of results.filter((x) => x.name !== 'baseline')) {
+  for (const r of results) {
     const w = r.stats;
+    if (r.name === 'baseline' && !w.s503 && !w.other5xx.length && !w.neterr.length && !w.timeouts) continue;
     out(`- ${r.name}: ${r.notes.join('; ')}`);
+    if (w.s503) out(`  503: ${tallyBy(w.rows.filter((x) => x.status === 503), (x) => `${x.inst} ${x.path}`)}`);
     if (r.contactBackMs !== undefined) out(`  first contact acknowledged after the service returned: ${fmtS(r.contactBackMs)}`);
     if (w.other5xx.length) out(`  other 5xx: ${tallyBy(w.other5xx, (x) => `${x.inst} ${x.path} ${x.status}`)}`);
     if (w.neterr.length) out(`  network errors: ${tallyBy(w.neterr, (x) => `${x.inst} ${x.code}`)}`);
