@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import SMTPPool from 'nodemailer/lib/smtp-pool';
+import SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { traceparentForSend } from './request-context';
 import { TRACEPARENT_HEADER } from './trace-context';
 import { SpanKind, withSpan } from './tracing';
