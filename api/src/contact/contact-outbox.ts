@@ -14,8 +14,9 @@ import { inRequestOf } from '../lib/request-context';
  *   once its lease lapses, and the next poll (10 s) of any instance sends it.
  * - Every attempt carries the same Message-ID, `<contact-<message id>@<host of PUBLIC_ORIGIN>>`.
  * - Once SMTP has accepted a mail it is never released for another try: when recording it fails (the database went
- *   away), the record is retried until the database answers. Only a crash between SMTP's acceptance and that record
- *   sends it again, with the same Message-ID, which mail clients show as one message.
+ *   away), the record is retried (within the run, then every second) until the database answers. Only a crash
+ *   between SMTP's acceptance and that record, or another instance reaching the database first after an outage longer
+ *   than the lease, sends it again, with the same Message-ID, which mail clients show as one message.
  * - A mail server that does not answer (refused, timed out, dropped, 421) is the server's state, not the mail's: the
  *   mail is given back without an attempt counted and the whole job backs off (10 s, 20 s, then every 30 s). A refusal
  *   of one mail (another 4xx or a 5xx) counts an attempt on it: retried after 1 min doubling, at most 6 h, 8 in all.
@@ -76,7 +77,7 @@ export function isMailServerFailure(error: unknown): boolean {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredContactMessage) => Omit<OutgoingMail, 'to' | 'from'>): Job {
+export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredContactMessage) => Omit<OutgoingMail, 'to' | 'from'>): Job & { close(): void } {
   const { messages, logger } = deps;
   const maxAttempts = deps.maxAttempts ?? 8;
   const retryDelay = deps.retryDelayMs ?? defaultRetryDelay;
@@ -95,7 +96,32 @@ export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredCont
     lastSendAt = performance.now();
   }
 
-  /** Records a sent mail, retrying while the database is away (up to RECORD_RETRY_MS in this run). */
+  let flushing: NodeJS.Timeout | undefined;
+  let closed = false;
+  /**
+   * Between runs, the records still owed are retried every second, so the first write to reach a database that is
+   * back is this one, not another instance's claim on the mail (its runs back off up to 30 s while the database is away).
+   */
+  function flushSoon() {
+    if (flushing || closed || unrecorded.size === 0) return;
+    flushing = setTimeout(() => {
+      void (async () => {
+        for (const [id, at] of unrecorded) {
+          try {
+            await messages.markMailSent(id, at);
+            unrecorded.delete(id);
+          } catch {
+            break;
+          }
+        }
+        flushing = undefined;
+        flushSoon();
+      })();
+    }, 1000);
+    flushing.unref();
+  }
+
+  /** Records a sent mail, retrying while the database is away (up to RECORD_RETRY_MS in this run, then every second). */
   async function record(id: string, at: string): Promise<void> {
     const started = performance.now();
     for (let wait = 250; ; wait = Math.min(wait * 2, 1000)) {
@@ -105,7 +131,8 @@ export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredCont
         return;
       } catch (err) {
         if (performance.now() - started >= recordRetryMs) {
-          logger.error({ err, contactMessageId: id }, 'a sent contact mail could not be recorded yet; the next run records it first');
+          logger.error({ err, contactMessageId: id }, 'a sent contact mail could not be recorded yet; it is retried every second');
+          flushSoon();
           throw err;
         }
       }
@@ -146,7 +173,7 @@ export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredCont
     return 'sent';
   }
 
-  return deps.jobs.add({
+  const job = deps.jobs.add({
     name: 'contact-mail',
     pollMs: deps.pollMs ?? CONTACT_MAIL_POLL_MS,
     claimMs,
@@ -171,4 +198,12 @@ export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredCont
       }
     },
   });
+  return {
+    ...job,
+    /** After the runner stopped: records still owed are not retried any more (logged when they failed). */
+    close() {
+      closed = true;
+      if (flushing) clearTimeout(flushing);
+    },
+  };
 }

@@ -165,6 +165,7 @@ export function createContactService(deps: ContactServiceDeps): ContactService {
     processOutbox,
 
     close() {
+      mailJob?.close();
       deps.mailer?.close();
     },
   };
