@@ -277,7 +277,7 @@ export function createServices(deps: {
       messages: createContactRepository(deps.db),
       clock: deps.clock,
       logger,
-      mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl), deps.metrics) : undefined,
+      mailer: deps.config.smtpUrl ? countedMailer(createSmtpMailer(deps.config.smtpUrl, { onError: (err) => logger.warn({ err }, 'SMTP transport error') }), deps.metrics) : undefined,
       mailTo: deps.config.contactEmailTo,
       mailFrom: deps.config.mailFrom,
       publicOrigin: deps.config.publicOrigin,

@@ -75,7 +75,7 @@ export interface AdminServicesDeps {
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   const { config, clock, logger } = deps;
-  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : undefined);
+  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, { onError: (err) => logger.warn({ err }, 'SMTP transport error') }) : undefined);
   const leases = createLeasesRepository(deps.db);
   const alerts = createAlertService({
     alerts: createAlertsRepository(deps.db),

@@ -40,7 +40,7 @@ export interface Mailer {
  * request (the owner mail of a contact message, queued by it) carries a `traceparent` header: that request's trace,
  * with a span id of this send's own.
  */
-export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number } = {}): Mailer {
+export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number; onError?: (error: Error) => void } = {}): Mailer {
   const timeout = options.timeoutMs ?? 15_000;
   const server = new URL(smtpUrl);
   // The transport's own options (a URL string alone, or these as createTransport's second argument, which only holds
@@ -49,6 +49,9 @@ export function createSmtpMailer(smtpUrl: string, options: { timeoutMs?: number 
   const transport = nodemailer.createTransport(
     new SMTPPool({ url: smtpUrl, pool: true, maxConnections: 2, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout }),
   );
+  // nodemailer re-emits its transport's errors on the transporter: unheard, one would end the process. A send's own
+  // failure still reaches its caller through sendMail.
+  transport.on('error', (error: Error) => options.onError?.(error));
   return {
     async send(mail) {
       // The span names the server, never the credentials of SMTP_URL nor who the mail goes to.
