@@ -120,7 +120,7 @@ export function printReport({ results, records, contactsByPhase, mails, missingM
   if (missingMails?.length) out(`  never arrived, by the stored row's mail state: ${tallyBy(missingMails, (m) => m)}`);
   if (drain)
     out(
-      `outbox drain: ${drain.mails} mails owed after a ${drain.outageS.toFixed(0)} s SMTP outage (${drain.queuedBulk} queued on purpose): ${drain.drainMs === null ? `${drain.missing} still missing` : `all arrived ${(drain.drainMs / 1000).toFixed(1)} s after SMTP returned`}`,
+      `outbox drain: ${drain.mails} mails owed after a ${drain.outageS.toFixed(0)} s SMTP outage (${drain.queuedBulk} queued on purpose): ${drain.drainMs === null ? `${drain.missing} still missing` : `all arrived ${(drain.drainMs / 1000).toFixed(1)} s after SMTP returned`}; the ${drain.queuedBulk} queued ones ${drain.bulkDrainMs === null ? 'not all arrived' : `in ${(drain.bulkDrainMs / 1000).toFixed(1)} s`}`,
     );
   out(`instance starts (spawn to listening): ${instances.map((i) => `${i.name} ${i.starts.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}`).join('; ')}`);
   out(`Node version of the instances: ${nodeVersion}`);
