@@ -83,11 +83,12 @@ export type ShellManifest = z.infer<typeof shellManifestSchema>;
 
 /**
  * `/remotes.json`: what the shell needs to load each remote at run time. Partial: a remote that is not
- * deployed is simply absent, and its paths render not-found.
+ * deployed is simply absent, and its paths render not-found. `owns`: the site's ownership patterns of the remote
+ * (route-ownership.ts): the shell gives a path to the remote whose pattern covers it most specifically.
  */
 export const remotesMapSchema = z.partialRecord(
   z.enum(REMOTE_NAMES),
-  z.object({ entry: z.string().min(1), version: z.string(), routes: z.array(z.string()) }),
+  z.object({ entry: z.string().min(1), version: z.string(), routes: z.array(z.string()), owns: z.array(z.string()).optional() }),
 );
 export type RemotesMap = z.infer<typeof remotesMapSchema>;
 export type RemoteInfo = NonNullable<RemotesMap[RemoteName]>;

@@ -4,7 +4,7 @@ import { remotesMapSchema } from '@site/contracts/manifest';
 import { asRemotesMap } from '../lib/remotes-map';
 
 const info = fc.record(
-  { entry: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), version: fc.oneof(fc.string(), fc.integer()), routes: fc.oneof(fc.array(fc.string()), fc.array(fc.jsonValue()), fc.string()) },
+  { entry: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), version: fc.oneof(fc.string(), fc.integer()), routes: fc.oneof(fc.array(fc.string()), fc.array(fc.jsonValue()), fc.string()), owns: fc.oneof(fc.array(fc.string()), fc.array(fc.jsonValue()), fc.string()) },
   { requiredKeys: [] },
 );
 const name = fc.oneof(fc.constantFrom('marketing', 'analysis', 'blog', 'admin'), fc.string());

@@ -14,9 +14,10 @@ export function asRemotesMap(value: unknown): RemotesMap | null {
     // An own "__proto__" key is left out, as zod leaves it out (never a remote, never copied onto anything).
     if (name === '__proto__') continue;
     if (!Object.hasOwn(NAMES, name) || !isRecord(info)) return null;
-    const { entry, version, routes } = info;
+    const { entry, version, routes, owns } = info;
     if (typeof entry !== 'string' || entry.length === 0 || typeof version !== 'string') return null;
     if (!Array.isArray(routes) || !routes.every((r) => typeof r === 'string')) return null;
+    if (owns !== undefined && (!Array.isArray(owns) || !owns.every((r) => typeof r === 'string'))) return null;
     map[name as RemoteName] = info;
   }
   return map as RemotesMap;
