@@ -45,6 +45,7 @@ async function loadReleaseFormat() {
     'api/src/site/releases/release-signature.ts',
     'api/src/site/releases/release-tarball.ts',
     'api/src/site/releases/release-deployer.ts',
+    'api/src/site/releases/release-version.ts',
     'api/src/site/releases/release-store.ts',
     'api/src/db/database.ts',
     'api/src/db/migrations/all-migrations.ts',
@@ -66,8 +67,8 @@ const { REMOTE_NAMES: REMOTES, KEPT_DIST_ACTION: KEPT_DIST } = format;
 class DeployError extends Error {}
 
 const USAGE = `Usage:
-  npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>] [--stage]
-  npm run promote -- <remote> --version <staged version> --to <site URL> --token <deploy token> [--percent <1-100>] [--promote-after <time>]
+  npm run deploy -- <remote> --to <site URL> --token <deploy token> [--key <private key file>] [--from <dist folder>] [--version <name>] [--stage] [--allow-downgrade]
+  npm run promote -- <remote> --version <staged version> --to <site URL> --token <deploy token> [--percent <1-100>] [--promote-after <time>] [--allow-downgrade]
   npm run rollback -- <remote> --to <site URL> --token <deploy token> [--version <name>]
   node scripts/deploy-remote.mjs list <remote> --to <site URL> --token <deploy token>
       over HTTP, from any clone (a team's CI): the site checks and switches it (DEPLOY_TOKEN may hold the token)
@@ -76,6 +77,9 @@ const USAGE = `Usage:
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
   npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
+  npm run deploy -- --all --key <operator key file>
+      signs and deploys, here, every built app that RELEASE_TRUSTED_KEYS leaves without a signed release (all built
+      apps when it is not set): run it before turning signing on (README, "Signed releases")
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.
 Without --from, the remote is built in this clone first, and that build is deployed.
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
@@ -84,7 +88,9 @@ with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it do
 site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone;
 with --percent 1-99, to that share of visitors as a canary (rolled back by itself if its error rate passes the threshold;
 --promote-after <ISO time> serves it to everyone then; npm run rollback ends it). A canary is started on the running
-site (--to), or here with DATABASE_URL on PostgreSQL.`;
+site (--to), or here with DATABASE_URL on PostgreSQL.
+--allow-downgrade: serve a version below the served one (semver; refused without it, recorded in the deploy log when
+used). A rollback to a stored release needs no flag.`;
 
 const rel = (file) => {
   const relative = path.relative(process.cwd(), file);
@@ -248,10 +254,10 @@ const asDeployError = (error) => {
   return new DeployError(`${error.message.replace(/\.$/, '')}${hint}. Nothing was changed.`);
 };
 
-async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoadCheck, store }) {
+async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoadCheck, store, allowDowngrade }) {
   if (!version) throw new DeployError(`name the staged release: npm run promote -- ${name} --version <version> (node scripts/deploy-remote.mjs list ${name} marks staged ones)`);
   const deployer = await openDeployer(siteRoot, store);
-  const change = await deployer.promote(name, { by: 'npm run promote', from: null }, { version, skipLoadCheck, ...(percent !== undefined ? { percent } : {}), ...(promoteAfter ? { promoteAfter } : {}) }).catch((error) => {
+  const change = await deployer.promote(name, { by: 'npm run promote', from: null }, { version, skipLoadCheck, allowDowngrade, ...(percent !== undefined ? { percent } : {}), ...(promoteAfter ? { promoteAfter } : {}) }).catch((error) => {
     throw asDeployError(error);
   });
   if (change.percent !== undefined) {
@@ -264,7 +270,7 @@ async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoa
   return change;
 }
 
-async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage }) {
+async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage, allowDowngrade }) {
   const deployer = await openDeployer(siteRoot, store, stage);
   const files = await readDistFiles(from);
   files.delete(format.SIGNATURE_FILE);
@@ -288,7 +294,7 @@ async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, sig
     const as = store ? kept : rel(path.join(appDir(siteRoot, name), 'releases', kept));
     console.log(`  kept ${dist}, served until now, as ${as} (${notice.kept.files} files, ${size(notice.kept.bytes)}): the rollback target`);
   };
-  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist, stage }).catch((error) => {
+  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist, stage, allowDowngrade }).catch((error) => {
     throw asDeployError(error);
   });
   console.log(`  verified ${change.checked.join(', ')}`);
@@ -392,7 +398,12 @@ async function overHttp(command, name, values) {
   if (command === 'promote') {
     if (!values.version) throw new DeployError(`name the staged release: --version <version> (node scripts/deploy-remote.mjs list ${name} --to ${site} marks staged ones)`);
     const percent = percentOf(values.percent);
-    const body = { version: values.version, ...(percent !== undefined ? { percent } : {}), ...(values['promote-after'] ? { promoteAfter: values['promote-after'] } : {}) };
+    const body = {
+      version: values.version,
+      ...(percent !== undefined ? { percent } : {}),
+      ...(values['promote-after'] ? { promoteAfter: values['promote-after'] } : {}),
+      ...(values['allow-downgrade'] ? { allowDowngrade: true } : {}),
+    };
     const change = await call('POST', `${releases}/promote`, JSON.stringify(body), { 'content-type': 'application/json' });
     if (change.percent !== undefined) console.log(canaryLine(name, change, site, ` --to ${site} --token <token>`));
     else console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}); checked ${change.checked.join(', ')}`);
@@ -421,7 +432,7 @@ async function overHttp(command, name, values) {
   }
   const body = await format.packReleaseTarball(files);
   console.log(`${name}: sending ${rel(from)} (${builtVersion}${version && version !== builtVersion ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
-  const query = new URLSearchParams({ ...(version ? { version } : {}), ...(values.stage ? { stage: '1' } : {}) }).toString();
+  const query = new URLSearchParams({ ...(version ? { version } : {}), ...(values.stage ? { stage: '1' } : {}), ...(values['allow-downgrade'] ? { allowDowngrade: '1' } : {}) }).toString();
   const change = await call('POST', `${releases}${query ? `?${query}` : ''}`, body, { 'content-type': 'application/gzip' });
   console.log(`  checked ${change.checked.join(', ')}`);
   if (values.stage) {
@@ -464,6 +475,55 @@ async function logged(command, app, cwd, work, action = command) {
   }
 }
 
+/**
+ * `npm run deploy -- --all --key <file>` (issue 51): signs and deploys, on this machine, each app's build (shell first)
+ * that the trusted keys leave without a signed release (every built app when RELEASE_TRUSTED_KEYS is not set here):
+ * what to run before turning signing on, or when the server refused to start naming these apps.
+ */
+async function deployAll(command, values, positionals) {
+  if (command !== 'deploy' || positionals.length > 0 || /^https?:\/\//i.test(values.to ?? '')) {
+    console.error(`--all deploys every built app on this machine: npm run deploy -- --all --key <operator key file>\n\n${USAGE}`);
+    return 2;
+  }
+  const cwd = process.env.INIT_CWD || process.cwd();
+  const siteRoot = path.resolve(cwd, process.env.SITE_ROOT || REPO_ROOT);
+  try {
+    if (!values.key && !process.env.RELEASE_SIGNING_KEY) throw new DeployError('--all signs what it deploys: --key <operator key file> (npm run release-key -- --app "*" --out <dir> makes one)');
+    const { appsWithoutTrustedSignature } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
+    const trusted = format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
+    const apps = [];
+    if (trusted.length > 0) apps.push(...(await appsWithoutTrustedSignature(siteRoot, trusted)).map((u) => u.app));
+    else {
+      for (const app of ['shell', ...REMOTES]) {
+        const dist = path.join(appDir(siteRoot, app), 'dist');
+        if ((app === 'shell' ? await format.checkShellRelease(dist) : await format.checkRelease(dist, app)).ok) apps.push(app);
+      }
+    }
+    if (apps.length === 0) {
+      console.log(trusted.length > 0 ? 'Every app with a release is signed by a key RELEASE_TRUSTED_KEYS trusts for it: nothing to deploy.' : 'No app is built here: nothing to deploy.');
+      return 0;
+    }
+    console.log(`Signing and deploying ${apps.join(', ')} with ${values.key ? rel(path.resolve(cwd, values.key)) : 'RELEASE_SIGNING_KEY'}`);
+    let failed = 0;
+    for (const app of apps) {
+      try {
+        const signing = await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, app);
+        const from = path.join(appDir(siteRoot, app), 'dist');
+        await logged('deploy', app, cwd, () => deploy({ name: app, siteRoot, from, skipLoadCheck: values['skip-load-check'], signing, allowDowngrade: values['allow-downgrade'] }));
+      } catch (error) {
+        if (!(error instanceof DeployError)) throw error;
+        failed++;
+        console.error(`✖ ${app}: ${error.message}`);
+      }
+    }
+    return failed > 0 ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof DeployError)) throw error;
+    console.error(`✖ ${error.message}`);
+    return 1;
+  }
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   let parsed;
@@ -481,6 +541,8 @@ async function main(argv) {
         stage: { type: 'boolean' },
         percent: { type: 'string' },
         'promote-after': { type: 'string' },
+        'allow-downgrade': { type: 'boolean' },
+        all: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -494,6 +556,7 @@ async function main(argv) {
     console.log(USAGE);
     return 0;
   }
+  if (values.all) return deployAll(command, values, positionals);
   const isShell = name === 'shell';
   if (!['deploy', 'rollback', 'promote', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
     console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
@@ -516,7 +579,7 @@ async function main(argv) {
   const store = isPostgres(process.env.DATABASE_URL) ? await openStore(process.env.DATABASE_URL) : undefined;
   try {
     const signing = command === 'deploy' ? await readSigning(values.key ? path.resolve(cwd, values.key) : undefined, name) : undefined;
-    const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store, signing };
+    const options = { name, siteRoot, skipLoadCheck: values['skip-load-check'], store, signing, allowDowngrade: values['allow-downgrade'] };
     if (command === 'list') {
       await list(options);
       return 0;

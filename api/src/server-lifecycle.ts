@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type AppDeps, type AppInstance } from './app';
 import type { Config } from './config';
 import { lingerAfterEarlyAnswers, type BodyLinger } from './lib/lingering-close';
+import { appsWithoutTrustedSignature, unsignedAppsMessage } from './site/releases/signing-gate';
 
 /** How long a client answered 400/408/431 has to read the answer before its connection is closed. */
 const CLIENT_ERROR_LINGER_MS = 500;
@@ -26,6 +27,16 @@ export async function startServer(
   options: { forceAfterMs?: number; bodyLinger?: BodyLinger } = {},
 ): Promise<RunningServer> {
   const instance = await createApp(config, deps);
+  // Issue 51: trusted keys that leave a served app unsigned would answer its pages "not built" while health said ok.
+  // Refused here, naming each app and the command that signs them. (On PostgreSQL the shared store decides what is
+  // served; this checks this machine's SITE_ROOT only.)
+  if (!/^postgres(?:ql)?:/i.test(config.databaseUrl ?? '')) {
+    const unsigned = await appsWithoutTrustedSignature(config.siteRoot, config.releaseTrustedKeys ?? []);
+    if (unsigned.length > 0) {
+      await instance.close();
+      throw new Error(unsignedAppsMessage(unsigned));
+    }
+  }
   const server = http.createServer(
     {
       // Slow clients (slowloris): the header block and the whole request have deadlines (408 and closed after them),

@@ -37,13 +37,18 @@ export interface DeployOptions {
    * with its preview link sees it (issue 34) until it is promoted.
    */
   stage?: boolean;
+  /**
+   * Serves a release whose version is below the served one (semver; issue 51): refused without it, and the deploy log
+   * says it was a downgrade. A rollback to a stored release never needs it.
+   */
+  allowDowngrade?: boolean;
 }
 
 export interface ReleaseDeployer {
   /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one (or stores it staged). */
   deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: DeployOptions): Promise<ReleaseChange>;
   /** Serves `version`, else the release below the served one; with a canary running and no `version`, ends the canary. */
-  rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist'>): Promise<ReleaseChange>;
+  rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist' | 'allowDowngrade'>): Promise<ReleaseChange>;
   /**
    * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
    * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
@@ -57,7 +62,7 @@ export interface ReleaseDeployer {
    * the others; promoting it again changes the share, or serves it to everyone without a percent or at 100), until
    * `promoteAfter` if given. One canary per app at a time.
    */
-  promote(app: AppName, actor: DeployActor, options: { version: string; percent?: number; promoteAfter?: string; skipLoadCheck?: boolean }): Promise<ReleaseChange>;
+  promote(app: AppName, actor: DeployActor, options: { version: string; percent?: number; promoteAfter?: string; skipLoadCheck?: boolean; allowDowngrade?: boolean }): Promise<ReleaseChange>;
   /**
    * Ends `app`'s running canary (`id`: only that one) and writes `canary_rollback` to the deploy log with `reason`:
    * everyone gets the served release again (`version` of the answer; `previous`: the canary's). Null, with nothing

@@ -17,12 +17,17 @@ import { RELEASE_TARBALL_LIMITS, TarballError, readReleaseTarball } from '../sit
 const APP = { app: { description: `The app: ${APP_NAMES.join(', ')}.`, example: 'blog', schema: z.enum(APP_NAMES) } };
 /** Per client: a CI deploys a few times an hour; a token guesser is stopped after a few tries. */
 const RELEASES_LIMIT: RateLimitRule = { windowMs: 60_000, max: 30, keyPrefix: 'releases', message: 'Too many release requests. Please retry in a minute.' };
+/**
+ * Only bad tokens count (401, 403): a release refused for what it holds (400, 409, 413) comes from a caller with a
+ * valid token, and locking its address out would stop every team deploying from the same CI runners.
+ */
 const TOKEN_FAILURES_LIMIT: RateLimitRule = {
   windowMs: 15 * 60_000,
   max: 10,
   keyPrefix: 'releases-auth',
-  count: 'failed',
-  message: 'Too many requests with a bad deploy token. Please retry later.',
+  count: 'denied',
+  message:
+    'Too many requests from this address with a missing, unknown, revoked or wrong-app deploy token (answered 401 or 403) within 15 minutes. Refused releases do not count. Please retry later.',
 };
 const REFUSED = errorResponse(
   'The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed.',
@@ -68,6 +73,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         `Refused before anything is written: a path with \`..\`, an absolute path, a link, more than ${RELEASE_TARBALL_LIMITS.maxFiles} files or more than ${RELEASE_TARBALL_LIMITS.maxBytes / 1024 / 1024} MB expanded.`,
         'Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds.',
         'The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…).',
+        'A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag.',
         `With \`?stage=1\` it is stored and checked the same way but served to no one: the answer's \`previewUrl\` opens the site with it for that browser only (a signed link, valid ${PREVIEW_LINK_HOURS} hours), and \`POST /api/releases/{app}/promote\` serves it to everyone.`,
       ].join(' '),
       params: APP,
@@ -75,6 +81,10 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         schema: z.object({
           version: z.string().regex(RELEASE_NAME, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional(),
           stage: z.enum(['1', 'true'], { message: 'stage is 1 (or true) to upload the release staged; leave it out to serve it.' }).optional().describe('1: store and check it, serve it to no one (a preview link shows it)'),
+          allowDowngrade: z
+            .enum(['1', 'true'], { message: 'allowDowngrade is 1 (or true) to serve a version below the served one; leave it out otherwise.' })
+            .optional()
+            .describe('1: serve it even though its version is below the served one (semver); the deploy log records the downgrade'),
         }),
       },
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
@@ -85,7 +95,10 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } },
         },
         400: REFUSED,
-        409: errorResponse('A release of that name exists already, or another deploy of the app is under way.', error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.')),
+        409: errorResponse(
+          'A release of that name exists already, its version is below the served one (without `allowDowngrade`), or another deploy of the app is under way.',
+          error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.'),
+        ),
       },
       async handle({ params, query, body }, { services }, ctx) {
         const stage = query.stage !== undefined;
@@ -99,7 +112,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           // Recorded and alerted like any refusal (the deployer's), with nothing written.
           return services.releases.refuse(app, actor, `the archive was refused: ${failure.message}`);
         }
-        return services.releases.deploy(app, files, actor, { version: query.version, stage });
+        return services.releases.deploy(app, files, actor, { version: query.version, stage, allowDowngrade: query.allowDowngrade !== undefined });
       },
     }),
     endpoint({
@@ -145,7 +158,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       auth: 'deploy-token',
       summary: 'Serve a staged release to everyone, or as a canary to a share of visitors (`percent`)',
       description: [
-        'The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since).',
+        'The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since); a version below the served one (semver) needs `allowDowngrade: true`, which the deploy log records.',
         'Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it.',
         'With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release\'s: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert.',
         'Promoting the canary\'s release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one.',
@@ -161,13 +174,18 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         400: REFUSED,
         404: errorResponse('No staged release of the app has that name.', error('release_not_found', 'no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
         409: errorResponse(
-          'That release is served already or is not a staged one, a canary of another release of the app runs, or another deploy of the app is under way.',
+          'That release is served already or is not a staged one, its version is below the served one (without `allowDowngrade`), a canary of another release of the app runs, or another deploy of the app is under way.',
           error('canary_running', 'a canary of blog 1.4.0 runs (10% of visitors since 2026-11-27T10:12:03.000Z), so a canary of 1.5.0 must wait: serve it to everyone (POST /api/releases/blog/promote {"version":"1.4.0"}) or end it (POST /api/releases/blog/rollback) first'),
         ),
       },
       async handle({ params, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, body.percent !== undefined && body.percent < 100 ? 'canary' : 'promote');
-        return services.releases.promote(params.app, actor, { version: body.version, ...(body.percent !== undefined ? { percent: body.percent } : {}), ...(body.promoteAfter ? { promoteAfter: body.promoteAfter } : {}) });
+        return services.releases.promote(params.app, actor, {
+          version: body.version,
+          ...(body.percent !== undefined ? { percent: body.percent } : {}),
+          ...(body.promoteAfter ? { promoteAfter: body.promoteAfter } : {}),
+          ...(body.allowDowngrade ? { allowDowngrade: true } : {}),
+        });
       },
     }),
   ];

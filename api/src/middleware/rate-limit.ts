@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { clientKey } from '../lib/client-key';
 import { RateLimitedError } from '../lib/domain-errors';
 import { createCounter, scaledMax, secondsUntil, takePoint, type RateLimitStore } from '../lib/rate-limit-counter';
+import { toEnvelope } from './errors';
 
 export type { RateLimitStore };
 
@@ -25,8 +26,10 @@ export interface RateLimitOptions {
    * Which requests use up the budget: `all` (default); `accepted`, only those answered below 400; `failed`, only those
    * answered 400 or more (a separate, looser budget for invalid attempts). Either way a slot is taken while the
    * request runs and given back if the answer is of the other kind, so concurrent requests cannot overshoot.
+   * `denied`: only answers 401 and 403 (a bad or wrong credential); a request refused for what it carries (400, 409,
+   * 413) from a caller who proved who it is never locks that caller out.
    */
-  count?: 'all' | 'accepted' | 'failed';
+  count?: 'all' | 'accepted' | 'failed' | 'denied';
   /**
    * A request this budget lets through without counting it, whatever is left (a contact submission sent again whose
    * message is stored already: its answer was lost, and its repeat stores nothing).
@@ -67,12 +70,16 @@ export function rateLimit(options: RateLimitOptions) {
 
     // The slot is held while the request runs, so a burst cannot get more than `max` requests through at once, and
     // given back once the outcome shows it was not the kind this budget counts.
-    let accepted = false;
+    // The answer's status: a thrown error is answered by the outer error middleware, so its status is read off it.
+    let status = 500;
     try {
       await next();
-      accepted = ctx.status < 400;
+      status = ctx.status;
+    } catch (error) {
+      status = toEnvelope(error).status;
+      throw error;
     } finally {
-      const counted = counting === 'accepted' ? accepted : !accepted;
+      const counted = counting === 'accepted' ? status < 400 : counting === 'denied' ? status === 401 || status === 403 : status >= 400;
       if (!counted) await point.giveBack();
     }
   };

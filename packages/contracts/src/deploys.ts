@@ -175,6 +175,8 @@ export const promoteRequestSchema = z
     version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.'),
     percent: z.number({ error: CANARY_MESSAGES.percent }).int(CANARY_MESSAGES.percent).min(1, CANARY_MESSAGES.percent).max(100, CANARY_MESSAGES.percent).optional(),
     promoteAfter: z.iso.datetime({ offset: true, error: CANARY_MESSAGES.promoteAfter }).optional(),
+    /** Serve it even though its version is below the served one (semver); the deploy log records the downgrade. */
+    allowDowngrade: z.boolean({ error: 'allowDowngrade is true or false.' }).optional(),
   })
   .strict();
 export type PromoteRequest = z.infer<typeof promoteRequestSchema>;

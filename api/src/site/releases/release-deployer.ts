@@ -52,11 +52,14 @@ import {
   type SharedModules,
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
+import { compareVersions, isSemver } from './release-version';
 import { listStoredReleases, movePointer, notifyReleases, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
 import { endCanary, insertCanary, readRunningCanaries, readRunningCanary, updateCanary, type Canary, type CanaryOutcome } from './release-canaries';
 
 // npm run deploy -- <app> --stage prints the preview link with the server's signer (PREVIEW_SECRET) from this bundle.
 export { createPreviewTokens, PREVIEW_PARAM } from './preview-tokens';
+// npm run deploy -- --all signs and deploys the apps trusted keys would leave unsigned (issue 51).
+export { appsWithoutTrustedSignature } from './signing-gate';
 // What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
 export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
 
@@ -453,6 +456,32 @@ export function createReleaseDeployer(options: {
     return checked;
   }
 
+  /**
+   * Issue 51: a release only goes forward. Serving `version` below `served` (semver precedence; a name that is not a
+   * semantic version stands for its manifest's version) is refused unless `allowed`, and then the log says so. Names
+   * that compare as no version at all are let through: there is no order to keep. Returns the log's note, or null.
+   */
+  function downgrade(app: AppName, version: string, files: ReadonlyMap<string, Buffer>, served: string | null, allowed: boolean | undefined, how: string): string | null {
+    if (!served) return null;
+    let standsFor = version;
+    if (!isSemver(version)) {
+      try {
+        const built = (JSON.parse(files.get(manifestFile(app))?.toString('utf8') ?? '') as { version?: unknown }).version;
+        if (typeof built === 'string') standsFor = built;
+      } catch {
+        // checkRelease names what is wrong with the manifest.
+      }
+    }
+    if (compareVersions(standsFor, served) !== -1) return null;
+    if (!allowed) {
+      throw new ConflictError(
+        `${app} ${version}${standsFor !== version ? ` (version ${standsFor})` : ''} is below ${served}, which is served: a release only goes forward. To serve it anyway, ${how}; to serve a stored release again, roll back to it. Nothing was changed.`,
+        { code: 'downgrade_refused' },
+      );
+    }
+    return `a downgrade from ${served} to ${version}, allowed by allowDowngrade (--allow-downgrade)`;
+  }
+
   /** The version a deploy is named: asked for, else what it was signed as, else its manifest's (made free). */
   async function pickVersion(app: AppName, files: ReadonlyMap<string, Buffer>, asked: string | undefined, taken: (v: string) => Promise<boolean>): Promise<string> {
     let signedAs: string | undefined;
@@ -585,8 +614,9 @@ export function createReleaseDeployer(options: {
       return results;
     },
 
-    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage } = {}) {
+    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage, allowDowngrade } = {}) {
       let named: string | null = asked ?? null;
+      let downgraded: string | null = null;
       return recorded(app, stage ? 'stage' : 'deploy', actor, () => named, () =>
         backend.locked(app, async (store) => {
           const version = await pickVersion(app, files, asked, (v) => store.taken(v));
@@ -604,6 +634,7 @@ export function createReleaseDeployer(options: {
             const running = await store.canary();
             if (running) throw canaryRunning(app, running, 'deploying another release');
             const pointer = await store.pointer();
+            downgraded = downgrade(app, version, files, pointer?.version ?? null, allowDowngrade, `deploy it with --allow-downgrade (POST /api/releases/${app}?allowDowngrade=1)`);
             const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
             const now = options.clock();
             let kept: string | null = null;
@@ -616,13 +647,14 @@ export function createReleaseDeployer(options: {
             const below = pointer?.version ?? kept;
             if (below && history.stack.at(-1) !== below) history.stack.push(below);
             history.stack.push(version);
-            history.log.push({ at: now.toISOString(), action: 'deploy', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}) });
+            history.log.push({ at: now.toISOString(), action: 'deploy', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}), ...(downgraded ? { downgrade: true } : {}) });
             await store.point(version, history);
             return { app, version, previous: pointer?.version ?? kept, checked };
           } finally {
             await rm(dir, { recursive: true, force: true });
           }
         }),
+        () => downgraded,
       );
     },
 
@@ -686,10 +718,11 @@ export function createReleaseDeployer(options: {
       );
     },
 
-    promote(app, actor, { version, percent, promoteAfter, skipLoadCheck }) {
+    promote(app, actor, { version, percent, promoteAfter, skipLoadCheck, allowDowngrade }) {
       // 100, or no percent: everyone. Below: a canary of that share.
-      if (percent !== undefined && percent < 100) return startCanary(app, actor, { version, percent, promoteAfter: promoteAfter ?? null, skipLoadCheck });
+      if (percent !== undefined && percent < 100) return startCanary(app, actor, { version, percent, promoteAfter: promoteAfter ?? null, skipLoadCheck, allowDowngrade });
       let endedCanary: Canary | null = null;
+      let downgraded: string | null = null;
       return recorded(app, 'promote', actor, () => version, () =>
         backend.locked(app, async (store) => {
           const pointer = await store.pointer();
@@ -704,6 +737,8 @@ export function createReleaseDeployer(options: {
             throw new NotFoundError(`no staged release of ${app} is named ${version} (${listedBy(app)} lists them)`, { code: 'release_not_found' });
           }
           if (promoteAfter !== undefined) throw new InvalidInputError(`promoteAfter goes with a canary (a percent below 100): ${version} would be served to everyone now`, { code: 'promote_after_without_canary' });
+          // A canary of it was let through already (with the flag, if it was a downgrade).
+          if (!running) downgraded = downgrade(app, version, files, pointer?.version ?? null, allowDowngrade, `promote it with --allow-downgrade ({"allowDowngrade": true})`);
           // Checked again as it will be served now (the shell or the trusted keys may have changed since it was staged).
           const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck).catch((error: unknown) => {
             if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot promote ${version}: ${error.message}`);
@@ -727,7 +762,10 @@ export function createReleaseDeployer(options: {
             await rm(dir, { recursive: true, force: true });
           }
         }),
-        (change) => (endedCanary ? `served to everyone after a canary at ${endedCanary.percent}% since ${endedCanary.startedAt}; ${change.previous ?? 'nothing'} was served before` : null),
+        (change) =>
+          [endedCanary ? `served to everyone after a canary at ${endedCanary.percent}% since ${endedCanary.startedAt}; ${change.previous ?? 'nothing'} was served before` : null, downgraded]
+            .filter(Boolean)
+            .join('; ') || null,
       );
     },
 
@@ -768,9 +806,10 @@ export function createReleaseDeployer(options: {
    * A staged release served to `percent` of visitors (issue 34): checked again as it will be served, then a canary row
    * (one per app). Promoting the running canary's release again with another share changes its share.
    */
-  function startCanary(app: AppName, actor: DeployActor, request: { version: string; percent: number; promoteAfter: string | null; skipLoadCheck?: boolean }): Promise<ReleaseChange> {
+  function startCanary(app: AppName, actor: DeployActor, request: { version: string; percent: number; promoteAfter: string | null; skipLoadCheck?: boolean; allowDowngrade?: boolean }): Promise<ReleaseChange> {
     const { version, percent, promoteAfter } = request;
     let changed: { canary: Canary; started: boolean } | undefined;
+    let downgraded: string | null = null;
     return recorded(app, 'canary', actor, () => version, () =>
       backend.locked(app, async (store) => {
         const now = options.clock();
@@ -787,6 +826,7 @@ export function createReleaseDeployer(options: {
         if (app === 'shell') throw new ReleaseRefusedError(`the shell is served to everyone or to no one (a canary is for a remote): promote ${version} without percent`);
         if (promoteAfter !== null && Date.parse(promoteAfter) <= now.getTime()) throw new InvalidInputError(`promoteAfter (${promoteAfter}) has passed: name a time to come`, { code: 'promote_after_passed' });
         if (!pointer) throw new ConflictError(`${app} serves no release yet, so a canary has nothing to compare with: promote ${version} to everyone`, { code: 'nothing_served' });
+        if (!running) downgraded = downgrade(app, version, files, pointer.version, request.allowDowngrade, `promote it with --allow-downgrade ({"allowDowngrade": true})`);
         // Checked again as it will be served now (the shell or the trusted keys may have changed since it was staged).
         const { dir, checked } = await checkedFolder(app, version, files, request.skipLoadCheck).catch((error: unknown) => {
           if (error instanceof ReleaseRefusedError) throw new ReleaseRefusedError(`cannot serve ${version} as a canary: ${error.message}`);
@@ -805,7 +845,8 @@ export function createReleaseDeployer(options: {
       }),
       (change) =>
         `${changed?.started ? 'serves' : 'now serves'} ${change.version} to ${percent}% of visitors (sticky per visitor); the others keep ${change.previous}` +
-        (promoteAfter ? `; served to everyone at ${promoteAfter} unless rolled back before` : ''),
+        (promoteAfter ? `; served to everyone at ${promoteAfter} unless rolled back before` : '') +
+        (downgraded ? `; ${downgraded}` : ''),
     );
   }
 
