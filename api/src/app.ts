@@ -34,7 +34,7 @@ import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
 import { createContentEvents } from './site/render/content-events';
 import { createReleaseDeployer } from './site/releases/release-deployer';
-import { currentShell, trustShellKeys } from './site/releases/release-format';
+import { currentShell, releasePolicy, trustShellKeys, useReleasePolicy } from './site/releases/release-format';
 import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
 import { createLeasesRepository } from './db/leases-repository';
@@ -131,6 +131,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // With RELEASE_TRUSTED_KEYS, the shell too runs only when a key trusted for it signed its release (release-format.ts).
   trustShellKeys(config.siteRoot, config.releaseTrustedKeys ?? []);
   const shellServer = createShellServer({ siteRoot: config.siteRoot, logger });
+  // Which paths each app owns and what a release may carry (issue 51): every check of a manifest reads it.
+  useReleasePolicy(config.releasePolicy ?? releasePolicy());
   const remotes = createRemoteRegistry({
     siteRoot: config.siteRoot,
     remoteUrls: config.remoteUrls,

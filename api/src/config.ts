@@ -1,4 +1,6 @@
 import { parseTrustedKeys, type TrustedKey } from './site/releases/release-signature';
+import { DEFAULT_RELEASE_LIMITS, releasePolicy, type ReleasePolicy } from './site/releases/release-policy';
+import { OWNERSHIP_PATTERN, ownerOfPath, ownershipTable } from '@site/contracts/route-ownership';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -98,6 +100,20 @@ export interface Config {
    * are not signed, and anyone who can write the release store (the disk, or the database on PostgreSQL) runs code.
    */
   releaseTrustedKeys?: TrustedKey[];
+  /**
+   * What a release may declare (issue 51; site/releases/release-policy.ts), checked at upload and again at load:
+   * - APP_ROUTES_<APP> (MARKETING, ANALYSIS, BLOG, ADMIN): the paths the app owns, comma-separated ownership patterns
+   *   (`/roi-calculator` that path, `/local-services/*` it and below, `/blog*` every path starting so). Defaults:
+   *   marketing `/`, `/local-services/*`, `/case-studies/*`, `/restaurant-order-bot`, `/retail-customer-service`,
+   *   `/service-business-automation`, `/roi-calculator`; analysis `/free-analysis/*`, `/website-analysis*`; blog
+   *   `/blog*`; admin `/admin*`. `/api`, `/mfe`, `/media`, `/assets`, the feed, the sitemaps, `/robots.txt` and
+   *   `/remotes.json` are the server's and no app may own them. A release declaring a route or page outside its app's
+   *   patterns is refused; the shell and the server give a path to its most specific owner.
+   * - RELEASE_MAX_ROUTES (default 200), RELEASE_MAX_PAGES (default 200), RELEASE_MAX_MANIFEST_KB (default 256): the
+   *   most routes, pages and manifest bytes one release may carry.
+   * Absent (configs built by hand): the defaults.
+   */
+  releasePolicy?: ReleasePolicy;
   /** RENDER_CACHE_MB (default 64; 0 turns it off): memory for rendered public pages (site/render-cache.ts), in bytes. */
   renderCacheBytes?: number;
   /**
@@ -231,6 +247,24 @@ const remoteUrlKeys = Object.fromEntries(
   REMOTE_NAMES.map((name) => [`REMOTE_${name.toUpperCase()}_URL`, httpUrl]),
 ) as Record<`REMOTE_${Uppercase<RemoteName>}_URL`, typeof httpUrl>;
 
+/** APP_ROUTES_<APP>: comma-separated ownership patterns, each well formed and none of the server's paths. */
+const appRoutes = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const patterns = value.split(',').map((p) => p.trim()).filter(Boolean);
+    const server = ownershipTable({});
+    for (const pattern of patterns) {
+      if (!OWNERSHIP_PATTERN.test(pattern)) ctx.addIssue({ code: 'custom', message: `"${pattern}" is not an ownership pattern (/path, /path/* or /path*)` });
+      else if (ownerOfPath(server, pattern.replace(/\/?\*$/, '')) === 'server') ctx.addIssue({ code: 'custom', message: `"${pattern}" is the server's (its API, files, feed or sitemaps)` });
+    }
+    return patterns;
+  });
+const appRoutesKeys = Object.fromEntries(REMOTE_NAMES.map((name) => [`APP_ROUTES_${name.toUpperCase()}`, appRoutes])) as Record<`APP_ROUTES_${Uppercase<RemoteName>}`, typeof appRoutes>;
+const appRoutesOf = (e: Record<`APP_ROUTES_${Uppercase<RemoteName>}`, string[] | undefined>): Partial<Record<RemoteName, string[]>> =>
+  Object.fromEntries(REMOTE_NAMES.flatMap((name) => { const routes = e[`APP_ROUTES_${name.toUpperCase() as Uppercase<RemoteName>}`]; return routes ? [[name, routes]] : []; }));
+
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'Must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -319,6 +353,10 @@ const envSchema = z.object({
   RELEASE_CANARY_CHECK_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1000, { message: 'Must be at least 1000' }).max(600_000).default(10_000),
   RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
+  ...appRoutesKeys,
+  RELEASE_MAX_ROUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxRoutes),
+  RELEASE_MAX_PAGES: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxPages),
+  RELEASE_MAX_MANIFEST_KB: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64 * 1024).default(DEFAULT_RELEASE_LIMITS.maxManifestBytes / 1024),
   RELEASE_TRUSTED_KEYS: z
     .string()
     .optional()
@@ -347,6 +385,9 @@ const envSchema = z.object({
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
   message: 'Is for tests only and cannot be set with NODE_ENV=production',
+}).refine((e) => { const all = Object.values(appRoutesOf(e)).flat(); return new Set(all).size === all.length; }, {
+  path: ['APP_ROUTES'],
+  message: 'Two APP_ROUTES_<APP> name the same pattern: each path has one owner',
 }).refine((e) => parseDuration(e.HEADERS_TIMEOUT)! <= parseDuration(e.REQUEST_TIMEOUT)!, {
   path: ['HEADERS_TIMEOUT'],
   message: 'Must not be longer than REQUEST_TIMEOUT',
@@ -407,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releasePollMs: e.RELEASE_POLL_MS,
     releaseImportBuilds: e.RELEASE_IMPORT_BUILDS,
     releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
+    releasePolicy: releasePolicy(appRoutesOf(e), { maxRoutes: e.RELEASE_MAX_ROUTES, maxPages: e.RELEASE_MAX_PAGES, maxManifestBytes: e.RELEASE_MAX_MANIFEST_KB * 1024 }),
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,

@@ -406,7 +406,7 @@ export function createReleaseDeployer(options: {
       }
       if (app === 'shell') return { dir, checked: await checkShell(dir, skipLoadCheck) };
       const check = await checkRelease(dir, app);
-      if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of ${app}: ${check.problems.join('; ')}`);
+      if (!check.ok) throw new ReleaseRefusedError(`this is not a release of ${app} the site can serve: ${check.problems.join('; ')}`);
       const checked = [...check.checked];
       const incompatible = incompatibility(check.manifest, await readShellBuiltWith(siteRoot));
       if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} cannot be deployed: ${incompatible}`);

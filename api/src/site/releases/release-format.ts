@@ -25,6 +25,9 @@ export { REMOTE_NAMES, type RemoteName };
 // Signing is part of the format: `npm run deploy` signs with the team's key, the server verifies (release-signature.ts).
 export { parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, verifyRelease } from './release-signature';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
+// What a release may declare (its routes, its size) is the site's: checked wherever a manifest is read (issue 51).
+import { currentReleasePolicy, manifestPolicyProblems, manifestSizeProblem, type ReleasePolicy } from './release-policy';
+export { currentReleasePolicy, releasePolicy, useReleasePolicy, type ReleasePolicy } from './release-policy';
 // Over HTTP, `npm run deploy -- <app> --to <url>` sends the build as a .tar.gz (release-tarball.ts reads it on the server).
 export { packReleaseTarball } from './release-tarball';
 export const RELEASES_DIR = 'releases';
@@ -170,11 +173,21 @@ export function serverFiles(manifest: MfeManifest): Array<['routes' | 'entry', s
   return (['routes', 'entry'] as const).flatMap((key) => (server[key] ? [[key, server[key]] as ['routes' | 'entry', string]] : []));
 }
 
-/** A dist's manifest, read and validated: this remote's, with a version and routes. */
-export async function readManifest(dir: string, name: RemoteName): Promise<{ manifest: MfeManifest } | { reason: string }> {
+/**
+ * A dist's manifest, read and validated: this remote's, with a version and routes, within the policy's limits and
+ * declaring only its own routes (release-policy.ts). A manifest over the byte limit is not read at all.
+ */
+export async function readManifest(dir: string, name: RemoteName, policy: ReleasePolicy = currentReleasePolicy()): Promise<{ manifest: MfeManifest } | { reason: string }> {
   let raw: string;
   try {
-    raw = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
+    const handle = await open(path.join(dir, MANIFEST_FILE), 'r');
+    try {
+      const tooLarge = manifestSizeProblem((await handle.stat()).size, policy);
+      if (tooLarge) return { reason: tooLarge };
+      raw = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch {
     return { reason: `${MANIFEST_FILE} is missing` };
   }
@@ -193,6 +206,8 @@ export async function readManifest(dir: string, name: RemoteName): Promise<{ man
     return { reason: `${MANIFEST_FILE} is invalid${issue ? ` (${issue.path.join('.') || 'its root'}: ${issue.message})` : ''}` };
   }
   if (parsed.data.name !== name) return { reason: `${MANIFEST_FILE} names the remote "${parsed.data.name}", not "${name}"` };
+  const refused = manifestPolicyProblems(parsed.data, name, policy);
+  if (refused.length > 0) return { reason: refused.join('; ') };
   return { manifest: parsed.data };
 }
 
@@ -204,8 +219,8 @@ export type ReleaseCheck =
  * Whether `dir` holds a complete build of remote `name`: a valid manifest of this remote, `assets/remoteEntry.js`,
  * and every server module the manifest names. Every problem is listed.
  */
-export async function checkRelease(dir: string, name: RemoteName): Promise<ReleaseCheck> {
-  const read = await readManifest(dir, name);
+export async function checkRelease(dir: string, name: RemoteName, policy?: ReleasePolicy): Promise<ReleaseCheck> {
+  const read = await readManifest(dir, name, policy);
   if ('reason' in read) return { ok: false, problems: [read.reason] };
   const { manifest } = read;
   const problems: string[] = [];

@@ -11,6 +11,7 @@ import {
   RELEASE_NAME,
   RELEASES_DIR,
   checkRelease,
+  currentReleasePolicy,
   currentShell,
   distDir as distPathOf,
   importRelease,
@@ -262,7 +263,12 @@ export function createRemoteRegistry(options: {
       // Why this request has it: a preview's page says so (its banner); a canary's looks like any served page.
       served[name] = release.served.chosen === why ? release.served : { ...release.served, chosen: why };
       // Its own address: the served release's remoteEntry.js stays what every other browser (and cache) gets there.
-      map[name] = { entry: `/mfe/${name}/${REMOTE_ENTRY}?release=${encodeURIComponent(release.manifest.version)}`, version: release.manifest.version, routes: release.manifest.routes };
+      map[name] = {
+        entry: `/mfe/${name}/${REMOTE_ENTRY}?release=${encodeURIComponent(release.manifest.version)}`,
+        version: release.manifest.version,
+        routes: release.manifest.routes,
+        owns: [...currentReleasePolicy().appRoutes[name]],
+      };
     }
     const snapshot: RemotesSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
     if (perBase.size >= MAX_CHOSEN) perBase.clear();
@@ -465,6 +471,8 @@ export function createRemoteRegistry(options: {
         entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY}`,
         version: m.version,
         routes: m.routes,
+        // The shell gives a path to its owner by these (the site's patterns), never to the first remote declaring it.
+        owns: [...currentReleasePolicy().appRoutes[m.name]],
       };
     }
     // Frozen: one request reads one value from start to end, whatever resolves meanwhile.

@@ -1,6 +1,8 @@
 import type { MfeManifest, PageMeta } from '@site/contracts/manifest';
 import { bestRouteMatch, matchRoutePattern } from '@site/contracts/route-match';
+import { ownerOfPath } from '@site/contracts/route-ownership';
 import type { ServerRouteDef } from '@site/contracts/server-render';
+import { currentReleasePolicy } from '../releases/release-policy';
 import type { RemotesSnapshot, ServedRemote } from '../releases/remote-registry';
 import { loadRouteData, type RouteDataLoaders } from './route-data';
 
@@ -17,7 +19,7 @@ export interface ResolvedPage {
   readonly path: string;
   readonly search: URLSearchParams;
   readonly snapshot: RemotesSnapshot;
-  /** The remote that declares the path (the first, as in the shell's router); absent: not a page of the site. */
+  /** The remote that owns the path (the site's patterns) and declares it, as in the shell; absent: not a page of the site. */
   readonly owner?: {
     readonly manifest: MfeManifest;
     readonly served: ServedRemote | undefined;
@@ -35,7 +37,9 @@ export interface ResolvedPage {
 const NO_DATA: Promise<PageData> = Promise.resolve({ loaded: true, data: undefined });
 
 export function resolvePage(snapshot: RemotesSnapshot, path: string, search: URLSearchParams, loaders: RouteDataLoaders): ResolvedPage {
-  const manifest = snapshot.manifests.find((m) => bestRouteMatch(m.routes, path));
+  // The path's owner by the site's patterns (issue 51), then its routes: never the first remote that declares the path.
+  const owner = ownerOfPath(currentReleasePolicy().owners, path);
+  const manifest = owner && owner !== 'server' ? snapshot.manifests.find((m) => m.name === owner && bestRouteMatch(m.routes, path)) : undefined;
   if (!manifest) return Object.freeze({ path, search, snapshot, data: () => NO_DATA });
 
   const served = snapshot.served?.[manifest.name];
@@ -43,7 +47,7 @@ export function resolvePage(snapshot: RemotesSnapshot, path: string, search: URL
   const match = module ? bestRouteMatch(module.routes.map((r) => r.path), path) : null;
   const def = match ? module?.routes.find((r) => r.path === match.pattern) : undefined;
   const route = match && def ? Object.freeze({ def, params: Object.freeze({ ...match.params }) }) : undefined;
-  const owner = Object.freeze({
+  const resolved = Object.freeze({
     manifest,
     served,
     module,
@@ -61,5 +65,5 @@ export function resolvePage(snapshot: RemotesSnapshot, path: string, search: URL
     if (source.param !== undefined && param === undefined) return (pending = Promise.resolve({ loaded: false }));
     return (pending = loadRouteData(loaders, source.source, param, search));
   };
-  return Object.freeze({ path, search, snapshot, owner, data });
+  return Object.freeze({ path, search, snapshot, owner: resolved, data });
 }
