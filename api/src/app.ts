@@ -41,6 +41,7 @@ import { createLeasesRepository } from './db/leases-repository';
 import { createRenderCache } from './site/render/render-cache';
 import { createRemoteRegistry } from './site/releases/remote-registry';
 import { createPreviewTokens, PREVIEW_PARAM } from './site/releases/preview-tokens';
+import { createVisitorTokens, loadVisitorTokenKey } from './site/releases/visitor-tokens';
 import { createReleaseChooser } from './site/releases/release-choice';
 import { createCanaryCache } from './site/releases/release-canaries';
 import type { AppName } from '@site/contracts/deploys';
@@ -149,7 +150,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // changes one and, on PostgreSQL, at every release sync (NOTIFY and poll). Read once before the first request.
   const canaryCache = createCanaryCache(database.db, logger);
   await canaryCache.refresh();
-  const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running() });
+  // The bucket cookie and the page-view tokens are signed (issue 51): no client picks its canary side or counts its
+  // own reports against a release. One key for every instance (PREVIEW_SECRET's, else the database's).
+  const visitorTokens = createVisitorTokens({ key: await loadVisitorTokenKey(database.db, config.previewSecret), clock });
+  const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running(), buckets: visitorTokens });
   /** A staged release's preview link: the app's first page of the served manifest (else the home page), with a token. */
   const previewLink = async (app: AppName, version: string): Promise<string | undefined> => {
     if (app === 'shell') return undefined;
@@ -255,6 +259,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     metrics,
     releases,
     runningCanaries: () => canaryCache.running(),
+    pageTokens: visitorTokens,
   });
   // A build never changes what is served by itself: built remotes are imported as releases (the first start's, or a
   // changed build's under `npm start`), before the first request is served.
@@ -348,6 +353,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       // A browser with a preview link's cookie gets the staged release it previews (site/releases/release-choice.ts).
       chooseReleases,
       previews,
+      pageTokens: visitorTokens,
       // Every page of a remote and every failed server render, against the release that served it (release-errors/).
       ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
     }),

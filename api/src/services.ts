@@ -16,6 +16,7 @@ import { createContactService, type ContactService } from './contact/contact-ser
 import { createSmtpMailer, type Mailer } from './lib/mailer';
 import type { ServiceMetrics } from './lib/service-metrics';
 import { createEventService, type EventService } from './events/event-service';
+import { createReleaseReportGate, type PageTokenReader } from './events/release-report-gate';
 import { createPostsRepository, createWebhookDeliveriesRepository } from './posts/posts-repository';
 import { createPostService, type PostEvent, type PostService } from './posts/post-service';
 import { createPostScheduler, type PostScheduler } from './posts/post-scheduler';
@@ -140,6 +141,8 @@ export function createServices(deps: {
   ping: () => Promise<boolean>;
   /** When the database last answered anything (readiness: how long it has been away). */
   lastDatabaseAnswerAt?: () => number | undefined;
+  /** Reads the page-view tokens browsers' release reports carry (site/releases/visitor-tokens.ts); without it none counts. */
+  pageTokens?: PageTokenReader;
   /** The deployed remotes the health check lists. */
   remotes?: Pick<DeployedRemotes, 'snapshot' | 'shared'>;
   analysis?: AnalysisEngineOverrides;
@@ -272,7 +275,12 @@ export function createServices(deps: {
       // `storeImages: true`: the post's image URLs are fetched once, by the analysis' SSRF-safe rules, into the library.
       importImage: createRemoteImageImporter({ media, fetch: deps.analysis?.website }),
     }),
-    events: createEventService({ events, clock: deps.clock, ...(deps.config.releaseErrorCounting !== false ? { releases: releaseErrors } : {}) }),
+    events: createEventService({
+      events,
+      clock: deps.clock,
+      // Browsers' release reports count only through the gate: a valid page-view token, its release, its caps.
+      ...(deps.config.releaseErrorCounting !== false && deps.pageTokens ? { releases: releaseErrors, gate: createReleaseReportGate({ tokens: deps.pageTokens, clock: deps.clock }) } : {}),
+    }),
     contact: createContactService({
       messages: createContactRepository(deps.db),
       clock: deps.clock,

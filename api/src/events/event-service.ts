@@ -4,6 +4,7 @@ import type { RemoteErrorProps, RemoteViewProps } from '@site/contracts/release-
 import type { EventsRepository, StoredEvent } from './events-repository';
 import type { Clock } from '../lib/clock';
 import { isBotUserAgent } from './bot-user-agent';
+import type { ReleaseReportGate } from './release-report-gate';
 
 /** What the request says about who sent the events (read from its headers by the route). */
 export interface EventSource {
@@ -12,6 +13,10 @@ export interface EventSource {
   purpose?: string;
   /** The browser asks not to be tracked: `DNT: 1` or `Sec-GPC: 1`. */
   optedOut?: boolean;
+  /** The client's address (the per-address cap on counted release reports). */
+  address?: string;
+  /** The page-view token the batch carried (release-report-gate.ts): without a valid one no release report counts. */
+  pageToken?: string;
 }
 
 /** Why events are accepted and not stored; undefined when they are stored. */
@@ -51,6 +56,8 @@ export function createEventService(deps: {
   newId?: () => string;
   /** Where `remote_view` and `remote_error` go (their props checked by the contract): the per-release counters. */
   releases?: { fromBrowser(events: readonly ReleaseEvent[]): Promise<number> };
+  /** Which release reports may reach `releases` (required with it: raw reports never move a count). */
+  gate?: ReleaseReportGate;
 }): EventService {
   const newId = deps.newId ?? randomUUID;
   return {
@@ -58,7 +65,8 @@ export function createEventService(deps: {
       if (all.length === 0 || ignoredBecause(source)) return 0;
       // Bots, prefetches and opted-out browsers are left out above, for these too.
       const releaseEvents = all.filter(isReleaseEvent) as unknown as ReleaseEvent[];
-      const counted = releaseEvents.length > 0 && deps.releases ? await deps.releases.fromBrowser(releaseEvents) : 0;
+      const admitted = releaseEvents.length > 0 && deps.gate ? deps.gate.admit(releaseEvents, { token: source.pageToken, address: source.address ?? '' }).admitted : [];
+      const counted = admitted.length > 0 && deps.releases ? await deps.releases.fromBrowser(admitted) : 0;
       const events = all.filter((event) => !isReleaseEvent(event));
       if (events.length === 0) return counted;
       const received = deps.clock();

@@ -1,17 +1,19 @@
-import { trackingAcceptedSchema, trackingBatchSchema, trackingEventSchema, trackingRequestSchema, type TrackingAccepted } from '@site/contracts/events';
+import { trackingAcceptedSchema, trackingBatchSchema, trackingEventSchema, trackingRequestSchema, type TrackingAccepted, type TrackingEvent } from '@site/contracts/events';
 import type { Context } from 'koa';
 import type { EventSource } from './event-service';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
 
-/** A body with an `events` field is a batch (the page-view queue); anything else is read as one event. */
-function parseEvents(body: unknown) {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'events' in body) return trackingBatchSchema.parse(body).events;
-  return [trackingEventSchema.parse(body)];
+/** A body with an `events` field is a batch (the page-view queue, with its page-view token); anything else is read as one event. */
+function parseEvents(body: unknown): { events: TrackingEvent[]; token?: string | undefined } {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'events' in body) return trackingBatchSchema.parse(body);
+  return { events: [trackingEventSchema.parse(body)] };
 }
 
-function sourceOf(ctx: Context): EventSource {
+function sourceOf(ctx: Context, token: string | undefined): EventSource {
   return {
+    address: ctx.ip,
+    ...(token ? { pageToken: token } : {}),
     userAgent: ctx.get('User-Agent'),
     // Chromium sends Sec-Purpose (`prefetch`, `prefetch;prerender`), older browsers Purpose.
     purpose: ctx.get('Sec-Purpose') || ctx.get('Purpose'),
@@ -40,7 +42,7 @@ export const eventsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigi
       400: errorResponse('Unknown event or a bad field.', error('validation_failed', 'path: Path must start with /', [{ path: 'path', message: 'Path must start with /' }])),
     },
     handle: async ({ body }, { services }, ctx) => {
-      const recorded = await services.events.record(body, sourceOf(ctx));
+      const recorded = await services.events.record(body.events, sourceOf(ctx, body.token));
       return { accepted: true, recorded } satisfies TrackingAccepted;
     },
   }),

@@ -7,13 +7,18 @@ import { servePage, type PageOptions } from './render/render-page';
 import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
 import { setBucketCookie } from './render/bucket-cookie';
 import type { PreviewTokens } from './releases/preview-tokens';
+import type { VisitorTokens } from './releases/visitor-tokens';
 import { SERVED_RELEASES } from './releases/release-choice';
 /** The site's parts: its pages (render/render-page.ts), the releases, the shell's files, and preview links. */
 export type SiteOptions = PageOptions & {
   /** Reads preview links (`?preview=<token>`, issue 34); without it a link is an ordinary query string. */
   previews?: PreviewTokens;
+  /** Issues page-view tokens (`/page-token.json`, visitor-tokens.ts); without it none is issued and no browser report counts. */
+  pageTokens?: Pick<VisitorTokens, 'issuePageToken'>;
 };
 
+/** Where the shell gets the page-view token its release reports carry (packages/ui track.ts reads the same path). */
+export const PAGE_TOKEN_PATH = '/page-token.json';
 const MFE_PATH = /^\/mfe\/([^/]+)(\/.*)?$/;
 
 /**
@@ -45,6 +50,19 @@ export function site(options: SiteOptions) {
       ctx.set('Cache-Control', NO_CACHE);
       if (choice !== SERVED_RELEASES) answerPrivately(ctx, Boolean(choice.preview));
       ctx.body = snapshot.map;
+      return;
+    }
+
+    // The page's page-view token (issue 51): asked for once per page load by the shell, never kept by a cache, so each
+    // load has its own (a token inside the cached page would be everyone's). It names the releases this browser gets
+    // (its preview, its canary side) and its bucket: its reports count against those releases alone.
+    if (ctx.path === PAGE_TOKEN_PATH && options.pageTokens) {
+      if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
+      const { snapshot } = await options.remotes.snapshotFor(choice);
+      // The remotes map's versions: the ones the shell's reports name.
+      const releases = Object.fromEntries(Object.entries(snapshot.map).flatMap(([app, remote]) => (remote?.version ? [[app, remote.version]] : [])));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { token: options.pageTokens.issuePageToken(releases, choice.bucket ?? null) };
       return;
     }
 

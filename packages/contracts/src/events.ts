@@ -61,6 +61,12 @@ export type TrackingProps = z.infer<typeof trackingProps>;
 /** Several events in one request: what the browser's page-view queue sends on leaving the page. */
 export const trackingBatchSchema = z.object({
   events: z.array(trackingEventSchema).min(1, { message: TRACKING_MESSAGES.batchEmpty }).max(MAX_TRACKING_BATCH, { message: TRACKING_MESSAGES.batchTooLarge }),
+  /**
+   * The page-view token of the page that sent the batch (`GET /page-token.json`, issue 51). A `remote_view` or
+   * `remote_error` counts against its release only with a valid one naming that release, a few per token; the other
+   * events need none.
+   */
+  token: z.string().max(1000).optional(),
 });
 export type TrackingBatch = z.infer<typeof trackingBatchSchema>;
 

@@ -5,7 +5,7 @@ export { cn } from './cn';
 export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, type ButtonSize } from './button';
 export { Container, Card, Badge, Section } from './layout';
 export { SITE, siteOrigin } from './site';
-export { recordEvent, reportRemoteError, sendEvents, track, trackingAllowed } from './track';
+export { preparePageToken, recordEvent, reportRemoteError, sendEvents, track, trackingAllowed } from './track';
 export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
 export { useScrollToTop } from './page-meta';
 export { usePageHead, RouteHead, type PageHead } from './page-head';

@@ -22,17 +22,80 @@ export function flushTrackedEvents(): void {
   flush();
 }
 
-function flush(): void {
+function flush(closing = true): void {
   const events = queued;
   queued = [];
   for (let i = 0; i < events.length; i += FLUSH_BATCH) {
     const batch = events.slice(i, i + FLUSH_BATCH);
     try {
-      send(batch.length === 1 ? JSON.stringify(batch[0]) : JSON.stringify({ events: batch }));
+      sendBatch(batch, closing);
     } catch {
       // Analytics must never break the page.
     }
   }
+}
+
+/*
+ * The page-view token (issue 51): a report of a remote's view or failure (`remote_view`, `remote_error`) counts against
+ * its release only with the token the server issued for this page load (`GET /page-token.json`, never cached), so a
+ * script cannot count made-up reports. Asked for once, when the page first has such a report to make; other events
+ * need none and never wait for it.
+ */
+const PAGE_TOKEN_PATH = '/page-token.json';
+/** A token lasts 30 minutes on the server: a page open longer asks for a new one. */
+const PAGE_TOKEN_REFRESH_MS = 25 * 60_000;
+/** How long a report waits for the token before it goes without (then it is accepted and not counted). */
+const PAGE_TOKEN_WAIT_MS = 3000;
+let pageToken: { value: string; at: number } | undefined;
+let tokenRequest: Promise<string | undefined> | undefined;
+
+const isReleaseEvent = (event: TrackingEvent) => event.name === 'remote_view' || event.name === 'remote_error';
+const currentToken = () => (pageToken && Date.now() - pageToken.at < PAGE_TOKEN_REFRESH_MS ? pageToken.value : undefined);
+
+/** Asks the server for this page load's page-view token, once (again when it is old or the last ask failed). Never rejects. */
+export function preparePageToken(): Promise<string | undefined> {
+  const fresh = currentToken();
+  if (fresh) return Promise.resolve(fresh);
+  tokenRequest ??= fetch(PAGE_TOKEN_PATH, { credentials: 'same-origin', cache: 'no-store' })
+    .then(async (response) => {
+      const body = response.ok ? ((await response.json()) as { token?: unknown }) : undefined;
+      if (typeof body?.token !== 'string') return undefined;
+      pageToken = { value: body.token, at: Date.now() };
+      return body.token;
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      tokenRequest = undefined;
+    });
+  return tokenRequest;
+}
+
+/**
+ * Sends a batch: one event alone as itself, several as `{ events }`; with release reports, `{ events, token }`. While
+ * the page is closing (`closing`) nothing waits: a report without its token is sent all the same (and not counted).
+ */
+function sendBatch(events: readonly TrackingEvent[], closing: boolean): void {
+  if (!events.some(isReleaseEvent)) {
+    send(events.length === 1 ? JSON.stringify(events[0]) : JSON.stringify({ events }));
+    return;
+  }
+  const token = currentToken();
+  if (token || closing) {
+    send(JSON.stringify(token ? { events, token } : { events }));
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), PAGE_TOKEN_WAIT_MS);
+  });
+  void Promise.race([preparePageToken(), waited]).then((got) => {
+    clearTimeout(timer);
+    try {
+      send(JSON.stringify(got ? { events, token: got } : { events }));
+    } catch {
+      // Analytics must never break the page.
+    }
+  });
 }
 
 let flushOnHide = false;
@@ -79,7 +142,7 @@ export function track(name: TrackingEventName, props?: TrackingProps): void {
       flushOnHide = true;
       window.addEventListener('pagehide', () => flush());
     }
-    if (queued.length === 1) afterNextPaint(() => flush());
+    if (queued.length === 1) afterNextPaint(() => flush(document.visibilityState === 'hidden'));
   } catch {
     // Analytics must never break the page.
   }
@@ -89,10 +152,11 @@ export function track(name: TrackingEventName, props?: TrackingProps): void {
  * Sends events collected earlier (the shell's page-view queue) in one request, `{ events }`, as track() sends one.
  * The caller has checked trackingAllowed() when it collected them; this checks again, and never throws.
  */
-export function sendEvents(events: readonly TrackingEvent[]): void {
+export function sendEvents(events: readonly TrackingEvent[], closing = typeof document !== 'undefined' && document.visibilityState === 'hidden'): void {
   try {
     if (events.length === 0 || !trackingAllowed()) return;
-    send(JSON.stringify({ events }));
+    if (events.some(isReleaseEvent)) sendBatch(events, closing);
+    else send(JSON.stringify({ events }));
   } catch {
     // Analytics must never break the page.
   }
@@ -145,6 +209,8 @@ export function reportRemoteError(app: string, release: string, error: unknown):
     const key = `${app}\n${release}\n${kind}\n${message}`;
     if (reportedErrors.has(key) || reportedErrors.size >= MAX_REMOTE_ERROR_REPORTS) return;
     reportedErrors.add(key);
+    // Its token is asked for now: the report waits for it (or the page closing sends it without).
+    void preparePageToken();
     track('remote_error', { app, release, kind, message });
   } catch {
     // Reporting must never break the page.

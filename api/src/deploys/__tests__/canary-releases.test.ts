@@ -175,7 +175,8 @@ describe.each(backends)('canaries (%s)', (backend) => {
       expect(v.setCookies).toHaveLength(1);
       expect(v.setCookies[0]!.split('; ').slice(1).sort()).toEqual([expect.stringMatching(/^expires=/), 'httponly', 'path=/', 'samesite=lax']);
       expect(Math.abs(Date.parse(/expires=([^;]+)/.exec(v.setCookies[0]!)![1]!) - (Date.now() + 365 * 86_400_000))).toBeLessThan(60_000);
-      expect(v.jar.get('site_bucket')).toMatch(/^[\w-]{22}$/);
+      // The id and the server's MAC of it (issue 51): a client cannot write its own.
+      expect(v.jar.get('site_bucket')).toMatch(/^[\w-]{22}\.[\w-]{22}$/);
       // Its files too: the canary's remote entry and its own chunk, for this browser alone.
       if (i < 10) {
         const headers = { cookie: `site_bucket=${v.jar.get('site_bucket')}` };
@@ -208,6 +209,24 @@ describe.each(backends)('canaries (%s)', (backend) => {
     expect(canary.served.pageViews).toBe(2 * counts.served + revisits.served + 2);
     expect(canary.canary).toMatchObject({ renderErrors: 0, clientErrors: 0, rate: 0 });
     expect(page.canaryRules).toEqual({ maxRate: 0.02, ratio: 3, minPageViews: 50 });
+
+    // A bucket cookie the server did not sign (a client choosing its side of the split): ignored, and the answer draws
+    // and signs a bucket of its own, whether the value is a bare id, a signed id with a changed id, or a made-up MAC.
+    const signed = visitor(s.server.url);
+    await signed.open('/blog');
+    const [id, mac] = signed.jar.get('site_bucket')!.split('.') as [string, string];
+    for (const forged of [id, `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}.${mac}`, `${id}.${'A'.repeat(22)}`]) {
+      const v = visitor(s.server.url);
+      v.jar.set('site_bucket', forged);
+      await v.open('/');
+      expect(v.setCookies, forged).toHaveLength(1);
+      expect(v.jar.get('site_bucket')).toMatch(/^[\w-]{22}\.[\w-]{22}$/);
+      expect(v.jar.get('site_bucket')!.startsWith(id)).toBe(false);
+    }
+    // The signed one is kept: no new cookie.
+    const again = signed.setCookies.length;
+    await signed.open('/');
+    expect(signed.setCookies).toHaveLength(again);
     expect(page.entries.find((e) => e.action === 'canary')).toMatchObject({
       version: '2.0.0',
       previous: served,

@@ -145,12 +145,23 @@ describe('errors per release: the browser’s reports (POST /api/events)', () =>
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const failure = (props: Record<string, unknown>) => ({ name: 'remote_error', path: '/blog', props: { app: 'blog', release: SERVED, kind: 'render', ...props } });
+  const view = (release = SERVED) => ({ name: 'remote_view', path: '/blog/a-post', props: { app: 'blog', release } });
+  /** What the shell asks for once per page load: the page-view token its release reports carry (issue 51). */
+  const pageToken = async () => {
+    const response = await fetch(`${server.url}/page-token.json`, { headers: { 'user-agent': BROWSER_UA } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    return ((await response.json()) as { token: string }).token;
+  };
+  const windowOf = async () => (await blogRow())?.window ?? { pageViews: 0, clientErrors: 0 };
   const blogRow = async (version = SERVED) =>
     releaseErrorsSchema.parse(await (await fetch(`${server.url}/api/admin/release-errors`, { headers: { cookie } })).json()).releases.find((r) => r.app === 'blog' && r.release === version);
 
   beforeAll(async () => {
     site = await createSiteFixture();
-    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, METRICS_TOKEN: 'metrics-token-of-the-test' } });
+    // A clock that stands still: the per-address cap counts per minute, and no test here may straddle two.
+    const now = Date.now();
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE, ...ADMIN_ENV, METRICS_TOKEN: 'metrics-token-of-the-test' }, deps: { clock: () => new Date(now) } });
     cookie = await adminCookie(server);
   });
   afterAll(async () => {
@@ -160,7 +171,7 @@ describe('errors per release: the browser’s reports (POST /api/events)', () =>
 
   it('counts a client error and a move inside the site against the app and release; keeps the message as text', async () => {
     const message = '<img src=x onerror=alert(1)> TypeError: post.title is undefined';
-    const response = await send({ events: [failure({ message }), { name: 'remote_view', path: '/blog/a-post', props: { app: 'blog', release: SERVED } }] });
+    const response = await send({ events: [failure({ message }), view()], token: await pageToken() });
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ accepted: true, recorded: 2 });
     const row = await blogRow();
@@ -177,6 +188,34 @@ describe('errors per release: the browser’s reports (POST /api/events)', () =>
     expect(await (await send(failure({ release: '9.9.9-made-up' }))).json()).toEqual({ accepted: true, recorded: 0 });
     expect((await blogRow())!.window.clientErrors).toBe(before);
     expect(await blogRow('9.9.9-made-up')).toBeUndefined();
+  });
+
+  it('forged reports move no count: no token, a made-up or altered token, a token of another release, a replayed token past its cap', async () => {
+    const before = await windowOf();
+    const token = await pageToken();
+    const [payload, mac] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { r: Record<string, string> };
+    expect(claims.r.blog).toBe(SERVED);
+    const altered = `${Buffer.from(JSON.stringify({ ...claims, r: { ...claims.r, blog: '9.9.9' } })).toString('base64url')}.${mac}`;
+    // What the issue's script sent: an Origin header and a browser's User-Agent, and nothing the server issued.
+    for (let i = 0; i < 16; i++) expect(await (await send({ events: [failure({}), view()] })).json()).toEqual({ accepted: true, recorded: 0 });
+    for (const forged of ['not-a-token', `${payload}.${'A'.repeat(43)}`, altered]) expect(await (await send({ events: [failure({}), view()], token: forged })).json()).toEqual({ accepted: true, recorded: 0 });
+    // A valid token counts only against the release it names, and only so often: one error, five moves inside the site.
+    expect(await (await send({ events: [failure({ release: '9.9.9' }), view('9.9.9')], token })).json()).toEqual({ accepted: true, recorded: 0 });
+    expect(await (await send({ events: [failure({}), failure({ message: 'another' }), view(), view(), view()], token })).json()).toEqual({ accepted: true, recorded: 4 });
+    for (let i = 0; i < 5; i++) await send({ events: [failure({}), view()], token });
+    expect(await (await send({ events: [failure({}), view()], token })).json()).toEqual({ accepted: true, recorded: 0 });
+    expect(await windowOf()).toMatchObject({ pageViews: before.pageViews + 5, clientErrors: before.clientErrors + 1 });
+  });
+
+  it('caps what one address counts in a minute, however many tokens it holds', async () => {
+    const before = await windowOf();
+    let counted = 0;
+    for (let i = 0; i < 30; i++) counted += ((await (await send({ events: [failure({})], token: await pageToken() })).json()) as { recorded: number }).recorded;
+    // 20 a minute from one address (the tests above used some of this minute's).
+    expect(counted).toBeLessThanOrEqual(20);
+    expect(counted).toBeGreaterThan(0);
+    expect((await windowOf()).clientErrors - before.clientErrors).toBe(counted);
   });
 
   it('refuses malformed and oversized reports with 4xx, naming the field', async () => {
@@ -201,7 +240,7 @@ describe('errors per release: the browser’s reports (POST /api/events)', () =>
     const service = server.instance.services.releaseErrors;
     // A deploy after deploy: this process names the served one and the last few, never more.
     for (let i = 1; i <= 6; i++) service.pageView('blog', `3.0.${i}`);
-    for (let i = 0; i < 20; i++) await send(failure({ release: `7.0.${i}` }));
+    for (let i = 0; i < 20; i++) await send({ events: [failure({ release: `7.0.${i}` })], token: await pageToken() });
     const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-of-the-test' } })).text();
     const releasesLabelled = new Set([...text.matchAll(/^site_release_page_views_total\{app="blog",release="([^"]+)"\}/gm)].map((m) => m[1]));
     expect(releasesLabelled.size).toBeLessThanOrEqual(3);

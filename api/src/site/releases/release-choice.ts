@@ -9,6 +9,7 @@
 import type { RemoteName } from '@site/contracts/manifest';
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTokens } from './preview-tokens';
 import { BUCKET_COOKIE, canarySlot, isBucketId, newBucketId, type Canary } from './release-canaries';
+import type { VisitorTokens } from './visitor-tokens';
 
 /** Why a request gets a release other than the served one. */
 export type ChoiceReason = 'preview' | 'canary';
@@ -25,8 +26,10 @@ export interface ReleaseChoice {
    * names every remote's release), so the answer is for this browser alone, like a preview's (never indexed out of it).
    */
   readonly canaries?: true;
-  /** The bucket drawn for a visitor who had none (or a malformed one): the answer sets the cookie. */
+  /** The bucket cookie's value drawn for a visitor who had none (or a malformed or unsigned one): the answer sets it. */
   readonly newBucket?: string;
+  /** The visitor's bucket id while a canary runs (a page-view token names it). */
+  readonly bucket?: string;
 }
 
 /** What every visitor gets: the served releases. */
@@ -49,8 +52,15 @@ export function createReleaseChooser(options: {
   canaries?: () => readonly Canary[];
   /** Draws a new visitor's bucket (random; tests pass their own). */
   newBucket?: () => string;
+  /**
+   * Signs the bucket cookie and reads it back (visitor-tokens.ts): a value the server did not sign is ignored and a
+   * bucket drawn, so a client cannot choose its side of a split. Without it (tests of the split alone) the id is the value.
+   */
+  buckets?: Pick<VisitorTokens, 'signBucket' | 'readBucket'>;
 }): ChooseReleases {
   const draw = options.newBucket ?? newBucketId;
+  const read = (cookie: string | undefined) => (options.buckets ? options.buckets.readBucket(cookie) : isBucketId(cookie) ? cookie : undefined);
+  const sign = (id: string) => (options.buckets ? options.buckets.signBucket(id) : id);
   return function chooseReleases(request) {
     const running = options.canaries?.() ?? [];
     const cookie = request.cookies.get(PREVIEW_COOKIE);
@@ -68,9 +78,10 @@ export function createReleaseChooser(options: {
       }
     }
     let newBucket: string | undefined;
+    let bucket: string | undefined;
     if (running.length > 0) {
-      const given = request.cookies.get(BUCKET_COOKIE);
-      const bucket = isBucketId(given) ? given : (newBucket = draw());
+      bucket = read(request.cookies.get(BUCKET_COOKIE));
+      if (!bucket) newBucket = sign((bucket = draw()));
       for (const canary of running) {
         if (overrides[canary.app]) continue;
         if (canarySlot(canary.id, bucket) < canary.percent) overrides[canary.app] = { version: canary.version, why: 'canary' };
@@ -82,6 +93,7 @@ export function createReleaseChooser(options: {
       ...(clearCookie ? { clearCookie } : {}),
       ...(running.length > 0 ? { canaries: true as const } : {}),
       ...(newBucket ? { newBucket } : {}),
+      ...(bucket ? { bucket } : {}),
     };
   };
 }

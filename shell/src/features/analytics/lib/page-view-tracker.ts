@@ -2,7 +2,7 @@ import type { ReferrerClass, TrackingEvent } from '@site/contracts/events';
 import type { RemoteName } from '@site/contracts/manifest';
 // Not @site/contracts/events: its zod schemas would load with the shell on every page.
 import { MAX_TRACKED_PATH } from '@site/contracts/events-rules';
-import { NOT_FOUND_EVENT, sendEvents, trackingAllowed, type NotFoundDetail } from '@site/ui';
+import { NOT_FOUND_EVENT, preparePageToken, sendEvents, trackingAllowed, type NotFoundDetail } from '@site/ui';
 import { referrerClass } from './referrer-class';
 
 /** Views held before they are sent at once (the API takes up to 20 in a request). */
@@ -13,6 +13,11 @@ export const PAGE_VIEW_FLUSH_MS = 5000;
 export interface PageViewTrackerOptions {
   /** Where a batch goes; @site/ui's sendEvents (a beacon, or a keepalive POST) unless a test says otherwise. */
   send?: (events: TrackingEvent[]) => void;
+  /**
+   * Asks for the page-view token a `remote_view` must carry to count (issue 51), as soon as one is queued, so the batch
+   * has it even when it goes out as the page closes. @site/ui's preparePageToken with its sender, else nothing.
+   */
+  prepareToken?: () => unknown;
   batchSize?: number;
   flushAfterMs?: number;
 }
@@ -50,6 +55,7 @@ type PrerenderingDocument = Document & { prerendering?: boolean };
  */
 export function createPageViewTracker(options: PageViewTrackerOptions = {}): PageViewTracker {
   const send = options.send ?? sendEvents;
+  const prepareToken = options.prepareToken ?? (options.send ? () => undefined : preparePageToken);
   const batchSize = options.batchSize ?? PAGE_VIEW_BATCH;
   const flushAfterMs = options.flushAfterMs ?? PAGE_VIEW_FLUSH_MS;
   const queue: TrackingEvent[] = [];
@@ -114,7 +120,10 @@ export function createPageViewTracker(options: PageViewTrackerOptions = {}): Pag
     listen();
     const at = new Date().toISOString();
     queue.push({ name: 'page_view', path: path.slice(0, MAX_TRACKED_PATH), props: { referrer }, at });
-    if (owner) queue.push({ name: 'remote_view', path: path.slice(0, MAX_TRACKED_PATH), props: { app: owner.app, release: owner.release }, at });
+    if (owner) {
+      queue.push({ name: 'remote_view', path: path.slice(0, MAX_TRACKED_PATH), props: { app: owner.app, release: owner.release }, at });
+      void prepareToken();
+    }
     if (queue.length >= batchSize) flush();
     else timer ??= setTimeout(flush, flushAfterMs);
   }
