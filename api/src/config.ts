@@ -1,6 +1,6 @@
 import { parseTrustedKeys, type TrustedKey } from './site/releases/release-signature';
 import { DEFAULT_RELEASE_LIMITS, releasePolicy, type ReleasePolicy } from './site/releases/release-policy';
-import { OWNERSHIP_PATTERN, ownerOfPath, ownershipTable } from '@site/contracts/route-ownership';
+import { DEFAULT_APP_ROUTES, OWNERSHIP_PATTERN, ownerOfPath, ownershipTable } from '@site/contracts/route-ownership';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -385,7 +385,7 @@ const envSchema = z.object({
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
   message: 'Is for tests only and cannot be set with NODE_ENV=production',
-}).refine((e) => { const all = Object.values(appRoutesOf(e)).flat(); return new Set(all).size === all.length; }, {
+}).refine((e) => { const all = Object.values({ ...DEFAULT_APP_ROUTES, ...appRoutesOf(e) }).flat(); return new Set(all).size === all.length; }, {
   path: ['APP_ROUTES'],
   message: 'Two APP_ROUTES_<APP> name the same pattern: each path has one owner',
 }).refine((e) => parseDuration(e.HEADERS_TIMEOUT)! <= parseDuration(e.REQUEST_TIMEOUT)!, {

@@ -71,6 +71,21 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads which routes each app owns and the release limits (issue 51), and refuses a pattern of the server or of two apps', () => {
+    const defaults = loadConfig({}).releasePolicy!;
+    expect(defaults.appRoutes.blog).toEqual(['/blog*']);
+    expect(defaults.limits).toEqual({ maxRoutes: 200, maxPages: 200, maxManifestBytes: 256 * 1024 });
+    const set = loadConfig({ APP_ROUTES_BLOG: '/blog*, /journal/*', RELEASE_MAX_ROUTES: '50', RELEASE_MAX_PAGES: '10', RELEASE_MAX_MANIFEST_KB: '64' }).releasePolicy!;
+    expect(set.appRoutes.blog).toEqual(['/blog*', '/journal/*']);
+    expect(set.appRoutes.admin).toEqual(['/admin*']);
+    expect(set.owners).toContainEqual({ owner: 'blog', pattern: '/journal/*' });
+    expect(set.limits).toEqual({ maxRoutes: 50, maxPages: 10, maxManifestBytes: 64 * 1024 });
+    expect(() => loadConfig({ APP_ROUTES_BLOG: '/blog?x' })).toThrow(/APP_ROUTES_BLOG: "\/blog\?x" is not an ownership pattern/);
+    expect(() => loadConfig({ APP_ROUTES_MARKETING: '/api/pages/*' })).toThrow(/APP_ROUTES_MARKETING: "\/api\/pages\/\*" is the server's/);
+    expect(() => loadConfig({ APP_ROUTES_BLOG: '/admin*' })).toThrow(/APP_ROUTES: Two APP_ROUTES_<APP> name the same pattern/);
+    expect(() => loadConfig({ RELEASE_MAX_ROUTES: '0' })).toThrow(/RELEASE_MAX_ROUTES: Must be at least 1/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });
