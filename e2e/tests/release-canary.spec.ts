@@ -133,14 +133,26 @@ test('about 30% of fresh visitors get the canary, each keeping its release; a br
   errors.expectClean();
   await expect(found.served!.getByRole('heading', { level: 1 })).toHaveText(HEADING);
 
-  // A browser error report of each release (what an error boundary sends), for the rates the owner reads.
-  for (const release of [CANARY, served]) {
-    const sent = await admin.post('/api/events', {
-      headers: { origin: site.url },
-      data: { name: 'remote_error', props: { app: 'blog', release, kind: 'render', message: 'TypeError: a test failure' }, path: '/blog' },
-    });
-    expect(sent.status(), await sent.text()).toBeLessThan(300);
+  // A browser error report of each release (what an error boundary sends), for the rates the owner reads: from each
+  // browser, with the page-view token the server issued it (issue 51), as the shell's reports carry it.
+  for (const [page, release] of [
+    [found.canary!, CANARY],
+    [found.served!, served],
+  ] as const) {
+    const answer = await page.evaluate(async (release) => {
+      const { token } = (await (await fetch('/page-token.json')).json()) as { token: string };
+      const events = [{ name: 'remote_error', props: { app: 'blog', release, kind: 'render', message: 'TypeError: a test failure' }, path: '/blog' }];
+      const sent = await fetch('/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ events, token }) });
+      return { status: sent.status, body: await sent.json() };
+    }, release);
+    expect(answer).toEqual({ status: 202, body: { accepted: true, recorded: 1 } });
   }
+  // The same report without a token (what a script sends): accepted, not counted.
+  const forged = await admin.post('/api/events', {
+    headers: { origin: site.url },
+    data: { name: 'remote_error', props: { app: 'blog', release: CANARY, kind: 'render', message: 'TypeError: forged' }, path: '/blog' },
+  });
+  expect(await forged.json()).toEqual({ accepted: true, recorded: 0 });
   for (const page of Object.values(found)) await page!.context().close();
 });
 
