@@ -292,7 +292,7 @@ describe('site serving', () => {
     it('shows a new manifest on the next request, without a restart', async () => {
       await site.writeManifest('blog', { ...MANIFESTS.blog, version: '2.0.0-redeployed', routes: ['/blog', '/blog/*'] });
       const remotes = await json(await fetch(`${url}/remotes.json`));
-      expect(remotes.blog).toEqual({ entry: '/mfe/blog/assets/remoteEntry.js', version: '2.0.0-redeployed', routes: ['/blog', '/blog/*'] });
+      expect(remotes.blog).toEqual({ entry: '/mfe/blog/assets/remoteEntry.js', version: '2.0.0-redeployed', routes: ['/blog', '/blog/*'], owns: ['/blog*'] });
       const health = await json(await fetch(`${url}/api/health`));
       expect(health.remotes.blog).toEqual({ version: '2.0.0-redeployed' });
       // The new route pattern decides 200 vs 404 at once.
