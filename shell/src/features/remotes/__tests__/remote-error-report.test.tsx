@@ -1,10 +1,12 @@
 import { act, render, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { trackingEventSchema, type TrackingEvent } from '@site/contracts/events';
 import { RemoteArea } from '../components/remote-area';
 import { createRemoteLoader } from '../lib/remote-loader';
 import { fakeFederation } from './fake-federation';
+import { server } from '../../../../../vitest.setup-dom';
 
 /* A remote's failure in the browser is reported with its app and release (issue 34): what the API counts. */
 
@@ -14,7 +16,9 @@ let beacon: ReturnType<typeof vi.fn<(url: string, body: Blob) => boolean>>;
 /** The events beaconed, once the report has gone out (track() sends after the next paint). */
 async function sent(): Promise<TrackingEvent[]> {
   await vi.waitFor(() => expect(beacon).toHaveBeenCalled());
-  const bodies = await Promise.all(beacon.mock.calls.map(async ([, blob]) => JSON.parse(await blob.text()) as TrackingEvent | { events: TrackingEvent[] }));
+  const bodies = await Promise.all(beacon.mock.calls.map(async ([, blob]) => JSON.parse(await blob.text()) as TrackingEvent | { events: TrackingEvent[]; token?: string }));
+  // A report counts on the server only with the page-view token the page was issued (issue 51): it carries it.
+  for (const b of bodies) if ('events' in b && b.events.some((e) => e.name === 'remote_error')) expect(b.token).toBe('the-page-token');
   return bodies.flatMap((b) => ('events' in b ? b.events : [b]));
 }
 
@@ -34,6 +38,7 @@ beforeEach(() => {
   beacon = vi.fn((_url: string, _body: Blob) => true);
   Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
   Object.defineProperty(navigator, 'doNotTrack', { value: null, configurable: true });
+  server.use(http.get('/page-token.json', () => HttpResponse.json({ token: 'the-page-token' })));
 });
 afterEach(() => vi.restoreAllMocks());
 
