@@ -140,7 +140,7 @@ describe('GET /metrics', () => {
     // The mail was queued by that request: the line of its failed attempt carries the request's id.
     const id = answer.headers.get('x-request-id');
     expect(id).toMatch(UUID);
-    const failed = lines.find((l) => l.msg === 'contact mail failed; will retry later');
+    const failed = lines.find((l) => l.msg === 'contact mail not sent: the mail server is unavailable; will retry later');
     expect(failed?.requestId).toBe(id);
   });
 

@@ -153,6 +153,8 @@ export function addContactOutbox(deps: ContactOutboxDeps, mailOf: (m: StoredCont
     } catch (err) {
       clearInterval(renewal);
       if (isMailServerFailure(err)) {
+        // In the request's context (its id and trace), as the refused mail's line below; the runner then backs off.
+        logger.warn({ err, contactMessageId: m.id }, 'contact mail not sent: the mail server is unavailable; will retry later');
         await messages.releaseMailClaim(m.id, claim, messageOf(err)).catch((e: unknown) => logger.error({ err: e }, 'could not give back a contact mail'));
         throw new MailServerUnavailableError(`the mail server is unavailable: ${messageOf(err)}`, { cause: err });
       }
