@@ -131,9 +131,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // router (its `shared`), as Module Federation provides the shell's copies in the browser.
   // With RELEASE_TRUSTED_KEYS, the shell too runs only when a key trusted for it signed its release (release-format.ts).
   trustShellKeys(config.siteRoot, config.releaseTrustedKeys ?? []);
-  const shellServer = createShellServer({ siteRoot: config.siteRoot, logger });
   // Which paths each app owns and what a release may carry (issue 51): every check of a manifest reads it.
   useReleasePolicy(config.releasePolicy ?? releasePolicy());
+  const shellServer = createShellServer({ siteRoot: config.siteRoot, logger });
   const remotes = createRemoteRegistry({
     siteRoot: config.siteRoot,
     remoteUrls: config.remoteUrls,

@@ -1078,7 +1078,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)
-         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag. With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesApp"];
         delete?: never;
@@ -1118,7 +1118,7 @@ export interface paths {
         put?: never;
         /**
          * Serve a staged release to everyone, or as a canary to a share of visitors (`percent`)
-         * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since). Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it. With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release's: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert. Promoting the canary's release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since); a version below the served one (semver) needs `allowDowngrade: true`, which the deploy log records. Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it. With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release's: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert. Promoting the canary's release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesAppPromote"];
         delete?: never;
@@ -2493,6 +2493,7 @@ export interface operations {
                         /** Format: date-time */
                         at?: string;
                     })[];
+                    token?: string;
                 } | ({
                     /** @enum {string} */
                     name: "page_view" | "scroll_depth" | "time_on_page" | "form_field_focus" | "form_field_blur" | "contact_submitted" | "scorecard_displayed" | "scorecard_click" | "recommendations_view" | "recommendation_click" | "analysis_started" | "analysis_completed" | "analysis_error" | "funnel_step" | "local_page_click" | "local_services_click" | "case_study_click" | "roi_calculated";
@@ -10161,6 +10162,7 @@ export interface operations {
             query?: {
                 version?: string;
                 stage?: "1" | "true";
+                allowDowngrade?: "1" | "true";
             };
             header?: never;
             path: {
@@ -10277,7 +10279,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A release of that name exists already, or another deploy of the app is under way. */
+            /** @description A release of that name exists already, its version is below the served one (without `allowDowngrade`), or another deploy of the app is under way. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10586,6 +10588,7 @@ export interface operations {
                     percent?: number;
                     /** Format: date-time */
                     promoteAfter?: string;
+                    allowDowngrade?: boolean;
                 };
             };
         };
@@ -10713,7 +10716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description That release is served already or is not a staged one, a canary of another release of the app runs, or another deploy of the app is under way. */
+            /** @description That release is served already or is not a staged one, its version is below the served one (without `allowDowngrade`), a canary of another release of the app runs, or another deploy of the app is under way. */
             409: {
                 headers: {
                     [name: string]: unknown;
