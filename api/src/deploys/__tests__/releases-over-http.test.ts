@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appReleasesSchema, deployLogPageSchema, deployTokenCreatedSchema, releaseChangeSchema } from '@site/contracts/deploys';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
+import { signDists } from '../../test-support/signed-dists';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { packReleaseTarball } from '../../site/releases/release-tarball';
 import { newSigningKey, signFiles, trustedKeyEntry } from '../../site/releases/release-signature';
@@ -31,9 +32,10 @@ interface Site {
   cookie: string;
 }
 
-async function start(env: Record<string, string> = {}): Promise<Site> {
+async function start(env: Record<string, string> = {}, prepare?: (site: SiteFixture) => Promise<void>): Promise<Site> {
   const site = await createSiteFixture();
   cleanups.push(() => site.cleanup());
+  await prepare?.(site);
   const server = await startTestServer({ siteRoot: site.root, env: { ...ADMIN_ENV, ...env } });
   cleanups.push(() => server.close());
   return { server, site, cookie: await adminCookie(server) };
@@ -163,7 +165,14 @@ async function folder(files: Map<string, Buffer>): Promise<string> {
 describe('deploys over HTTP with a deploy token (one instance)', () => {
   it('npm run deploy/rollback -- blog --to <url> --token <token> --key <file>: signed, served, listed, rolled back', async () => {
     const key = newSigningKey();
-    const s = await start({ RELEASE_TRUSTED_KEYS: trustedKeyEntry(['blog'], key.publicKey) });
+    // The blog team signed its build; the operator's key, trusted for the other apps only, signed theirs (the server
+    // starts only when every app it serves is signed by a key trusted for it).
+    const operator = newSigningKey();
+    const keys = [trustedKeyEntry(['blog'], key.publicKey), trustedKeyEntry(['shell', 'marketing', 'admin'], operator.publicKey)].join(',');
+    const s = await start({ RELEASE_TRUSTED_KEYS: keys }, async (site) => {
+      await signDists(site.root, ['blog'], key.privateKeyPem);
+      await signDists(site.root, ['shell', 'marketing', 'admin'], operator.privateKeyPem);
+    });
     const blog = await token(s, ['blog'], 'blog CI');
     const dist = await folder(blogBuild('4.0.0', 'Blog four'));
     const keyFile = path.join(dist, '..', `${path.basename(dist)}.key`);
@@ -312,7 +321,15 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
   it('with RELEASE_TRUSTED_KEYS, takes only a release signed by a key trusted for its app', async () => {
     const blogKey = newSigningKey();
     const marketingKey = newSigningKey();
-    const s = await start({ RELEASE_TRUSTED_KEYS: [trustedKeyEntry(['blog'], blogKey.publicKey), trustedKeyEntry(['marketing'], marketingKey.publicKey)].join(',') });
+    // Each team signed its build; the operator's key, trusted for the shell and admin only, signed theirs (the server
+    // starts only when every app it serves is signed by a key trusted for it).
+    const operator = newSigningKey();
+    const keys = [trustedKeyEntry(['blog'], blogKey.publicKey), trustedKeyEntry(['marketing'], marketingKey.publicKey), trustedKeyEntry(['shell', 'admin'], operator.publicKey)];
+    const s = await start({ RELEASE_TRUSTED_KEYS: keys.join(',') }, async (site) => {
+      await signDists(site.root, ['blog'], blogKey.privateKeyPem);
+      await signDists(site.root, ['marketing'], marketingKey.privateKeyPem);
+      await signDists(site.root, ['shell', 'admin'], operator.privateKeyPem);
+    });
     const blog = await token(s, ['blog']);
     const signed = (key: string, version: string) => {
       const files = blogBuild(version, `Blog ${version}`);

@@ -7,6 +7,7 @@ import { appReleasesSchema, deployLogPageSchema, deployTokenCreatedSchema, relea
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { uniqueSchema } from '../../test-support/databases';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
+import { signDists } from '../../test-support/signed-dists';
 import { waitFor } from '../../test-support/site-client';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { packReleaseTarball } from '../../site/releases/release-tarball';
@@ -257,7 +258,14 @@ describe.each(backends)('staged releases and preview links (%s)', (backend) => {
 
   it('with trusted keys, stages only a signed release and previews only what its signature covers', async () => {
     const key = newSigningKey();
-    const s = await start(backend, { RELEASE_TRUSTED_KEYS: trustedKeyEntry(['blog', 'shell'], key.publicKey) }, async (site) => {
+    // The other remotes' builds are signed by the operator's key, trusted for them only: the server starts only when
+    // every app it serves is signed by a key trusted for it.
+    const operator = newSigningKey();
+    const keys = [trustedKeyEntry(['blog', 'shell'], key.publicKey), trustedKeyEntry(['marketing', 'admin'], operator.publicKey)].join(',');
+    const s = await start(backend, { RELEASE_TRUSTED_KEYS: keys }, async (site) => {
+      await signDists(site.root, ['marketing', 'admin'], operator.privateKeyPem);
+      // The blog's build too, by the blog's key: the release served before the first upload.
+      await signDists(site.root, ['blog'], key.privateKeyPem);
       // The shell's build, signed where it is served from (the server runs no shell nobody signed).
       const dist = path.join(site.root, 'shell', 'dist');
       const files = new Map<string, Buffer>();
@@ -266,7 +274,7 @@ describe.each(backends)('staged releases and preview links (%s)', (backend) => {
       }
       await site.writeFile('shell/dist/release-signature.json', signFiles(files, 'shell', 'dist', key.privateKeyPem));
     });
-    // The remotes' built dists are signed by no one: a signed release is served first.
+    // A signed release is served first, above the signed build.
     const first = blogBuild('1.0.0', 'The blog');
     first.delete('assets/page-Staged22.js');
     first.set('release-signature.json', signFiles(first, 'blog', '1.0.0', key.privateKeyPem));

@@ -5,6 +5,7 @@ import { deployTokenCreatedSchema } from '@site/contracts/deploys';
 import { ADMIN_ENV, adminCookie } from '../../../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../../test-support/built-site';
 import { createSiteFixture, renderingBlogEntry, SHELL_INDEX, type SiteFixture } from '../../../test-support/site-fixture';
+import { signDists } from '../../../test-support/signed-dists';
 import { startTestServer, type TestServer } from '../../../test-support/test-server';
 import { packReleaseTarball } from '../release-tarball';
 import { newSigningKey, signFiles, trustedKeyEntry } from '../release-signature';
@@ -120,7 +121,11 @@ describeNeedingBuild('the shell deployed over HTTP while 50 clients request page
       };
       await put('2.0.0', signed('S', '2.0.0', shellKey.privateKeyPem));
       await signedSite.writeFile('shell/current', '2.0.0\n');
-      const keys = [trustedKeyEntry(['shell'], shellKey.publicKey), trustedKeyEntry(['marketing'], marketingKey.publicKey)].join(',');
+      // The remotes' builds are signed by the operator's key, trusted for them but not for the shell (the server starts
+      // only when every app it serves is signed by a key trusted for it).
+      const operator = newSigningKey();
+      await signDists(signedSite.root, ['marketing', 'blog', 'admin'], operator.privateKeyPem);
+      const keys = [trustedKeyEntry(['shell'], shellKey.publicKey), trustedKeyEntry(['marketing'], marketingKey.publicKey), trustedKeyEntry(['marketing', 'blog', 'admin'], operator.publicKey)].join(',');
       const guarded = await startTestServer({ siteRoot: signedSite.root, env: { ...ADMIN_ENV, RELEASE_TRUSTED_KEYS: keys } });
       try {
         const page = async () => (await (await fetch(`${guarded.url}/blog`, { headers: { accept: 'text/html' } })).text()).match(/name="shell-build" content="(\w+)"/)?.[1];
@@ -134,6 +139,16 @@ describeNeedingBuild('the shell deployed over HTTP while 50 clients request page
         expect(await page()).toBe('S');
       } finally {
         await guarded.close();
+      }
+      // Started again with the pointer still at the unsigned release and the signed one below it in the history: the
+      // server starts (the shell has a trusted release) and serves that one.
+      await signedSite.writeFile('shell/history.json', JSON.stringify({ stack: ['2.0.0', '6.6.6', '6.6.7'], log: [] }));
+      const restarted = await startTestServer({ siteRoot: signedSite.root, env: { ...ADMIN_ENV, RELEASE_TRUSTED_KEYS: keys } });
+      try {
+        const html = await (await fetch(`${restarted.url}/blog`, { headers: { accept: 'text/html' } })).text();
+        expect(html.match(/name="shell-build" content="(\w+)"/)?.[1]).toBe('S');
+      } finally {
+        await restarted.close();
       }
     } finally {
       await signedSite.cleanup();
