@@ -5,6 +5,7 @@ import { blogServerModule, createSiteFixture, MANIFESTS } from '../../test-suppo
 import { startTestServer } from '../../test-support/test-server';
 import { packReleaseTarball } from '../../site/releases/release-tarball';
 import { newSigningKey, signFiles, trustedKeyEntry } from '../../site/releases/release-signature';
+import { signDists } from '../../test-support/signed-dists';
 
 /*
  * Issue 51, the deploy gate over HTTP: the token lockout counts bad tokens only (a refused release never locks a valid
@@ -16,9 +17,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(env: Record<string, string> = {}) {
+async function start(env: Record<string, string> = {}, prepare?: (siteRoot: string) => Promise<void>) {
   const site = await createSiteFixture();
   cleanups.push(() => site.cleanup());
+  await prepare?.(site.root);
   const server = await startTestServer({ siteRoot: site.root, env: { ...ADMIN_ENV, ...env } });
   cleanups.push(() => server.close());
   const cookie = await adminCookie(server);
@@ -94,7 +96,13 @@ describe('the deploy token lockout', () => {
 describe('versions only go forward unless asked', () => {
   it('refuses a signed downgrade without allowDowngrade (nothing changed), serves it with it and logs the downgrade; a rollback needs no flag', async () => {
     const key = newSigningKey();
-    const s = await start({ RELEASE_TRUSTED_KEYS: trustedKeyEntry(['blog'], key.publicKey) });
+    // The server starts only when every app it serves is signed by a key trusted for it: the operator signs the others.
+    const operator = newSigningKey();
+    const keys = [trustedKeyEntry(['blog'], key.publicKey), trustedKeyEntry(['shell', 'marketing', 'admin'], operator.publicKey)].join(',');
+    const s = await start({ RELEASE_TRUSTED_KEYS: keys }, async (root) => {
+      await signDists(root, ['shell', 'marketing', 'admin'], operator.privateKeyPem);
+      await signDists(root, ['blog'], key.privateKeyPem);
+    });
     const signed = (version: string) => {
       const files = blogBuild(version);
       files.set('release-signature.json', signFiles(files, 'blog', version, key.privateKeyPem));
