@@ -33,7 +33,14 @@ export function ScheduleDialog({
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/60 backdrop-blur-[2px]" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-border bg-surface p-6 text-fg shadow-2xl focus:outline-none">
+        <Dialog.Content
+          className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-border bg-surface p-6 text-fg shadow-2xl focus:outline-none"
+          // What the close led to may have taken focus already (the conflict notice of a 409): the dialog does not take it
+          // back to the button that opened it. Which comes first, the notice's frame or Radix's return, varies by runtime.
+          onCloseAutoFocus={(event) => {
+            if (document.activeElement && document.activeElement !== document.body) event.preventDefault();
+          }}
+        >
           {/* Mounted only while open: every opening starts from the post's time and no old error. */}
           {open && <ScheduleForm postTitle={postTitle} publishAt={publishAt} note={note} onSchedule={onSchedule} />}
         </Dialog.Content>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { adminPostConflictDetailsSchema, ADMIN_MESSAGES, postFieldErrors, type PostRevisionSummary } from '@site/contracts/admin';
@@ -59,8 +59,14 @@ export function usePostEditor(initial: Post | null) {
 
   function showConflict(current: Post) {
     setConflict(current);
-    focusSoon(conflictRef, true);
   }
+  // The notice takes the focus once React has put it on the page: an effect runs after that commit, where the next
+  // animation frame may come before it (it did in the tests on Node 24).
+  useEffect(() => {
+    if (!conflict) return;
+    conflictRef.current?.scrollIntoView?.({ block: 'center' });
+    conflictRef.current?.focus();
+  }, [conflict]);
 
   /** A failed create or save, shown where the writer looks: next to the fields, as the conflict notice, or above the form. */
   function showSaveError(err: unknown) {
