@@ -61,7 +61,7 @@ export function usePostEditor(initial: Post | null) {
     setConflict(current);
   }
   // The notice takes the focus once React has put it on the page: an effect runs after that commit, where the next
-  // animation frame may come before it (it did in the tests on Node 24).
+  // animation frame may come before it.
   useEffect(() => {
     if (!conflict) return;
     conflictRef.current?.scrollIntoView?.({ block: 'center' });
