@@ -89,7 +89,8 @@ export interface Config {
    * RELEASE_IMPORT_BUILDS (default `first`): a build never changes what is served by itself. On a site's first start
    * each remote's built `mfe-<name>/dist` is imported as its first release (`1.0.0+build.<hash>`), the rollback target
    * of the first deploy; after that only a deploy changes what is served. `changed` (what `npm start` sets, which builds
-   * in order to serve) also imports a build that differs from the served release; `off` serves the dist in place while
+   * in order to serve) also imports a build that differs from the served release while that release is itself an
+   * imported build (never over a deployed, rolled back or promoted one); `off` serves the dist in place while
    * a remote has no release (the way it was before releases).
    */
   releaseImportBuilds?: 'first' | 'changed' | 'off';

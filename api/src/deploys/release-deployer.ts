@@ -52,7 +52,7 @@ export interface ReleaseDeployer {
   /**
    * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
    * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote
-   * has no release yet (a site's first start), `changed` also where the served release is not that build (`npm start`,
+   * has no release at all in its store, `changed` also where the served release is another imported build (`npm start`,
    * which builds in order to serve). Never throws: what could not be imported is logged and in the deploy log.
    */
   importBuilds(mode: 'first' | 'changed', by: string): Promise<Array<{ app: AppName; version: string; result: 'imported' | 'served' | 'skipped'; reason?: string }>>;

@@ -557,6 +557,12 @@ export function createReleaseDeployer(options: {
     return RELEASE_NAME.test(name) ? name : `build.${digest}`;
   }
 
+  /** Whether the last change of the pointer was the import of a build (nothing deployed, rolled back or promoted since). */
+  function servesImportedBuild(version: string, history: History): boolean {
+    const last = history.log.findLast((entry) => ['import-build', 'deploy', 'rollback', 'promote'].includes(String(entry.action)));
+    return last?.action === 'import-build' && last.version === version;
+  }
+
   async function importBuild(app: AppName, mode: 'first' | 'changed', by: string) {
     const dist = distDir(siteRoot, app);
     const check = await builtVersion(dist, app);
@@ -565,7 +571,10 @@ export function createReleaseDeployer(options: {
       // An unsigned build would not be served anyway: with keys, releases arrive signed, by a deploy.
       return { app, version: '', result: 'skipped' as const, reason: 'RELEASE_TRUSTED_KEYS is set: deploy it signed' };
     }
-    if (mode === 'first' && (await backend.list(app)).pointer) return { app, version: '', result: 'served' as const };
+    // What is served is the store's to say: a build is imported only where the store has no release at all (no
+    // pointer, no stored or staged release), whatever a database or a first start remembers.
+    const listed = await backend.list(app);
+    if (mode === 'first' && (listed.pointer || listed.releases.length > 0)) return { app, version: '', result: 'served' as const };
     const files = await readFolder(dist);
     const version = buildName(check.version, files);
     let previous: string | null = null;
@@ -573,6 +582,10 @@ export function createReleaseDeployer(options: {
       const pointer = await store.pointer();
       previous = pointer?.version ?? null;
       if (pointer && (mode === 'first' || pointer.version === version)) return 'served' as const;
+      // `changed` (npm start) replaces only a release that was itself imported from a build: a deploy, a rollback or a
+      // promote since then is the served release until the next deploy, never a rebuilt dist.
+      if (pointer && !servesImportedBuild(pointer.version, pointer.history)) return 'deployed' as const;
+      if (!pointer && (await backend.list(app)).releases.length > 0) return 'served' as const;
       const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
       const now = options.clock();
       if (!(await store.taken(version))) {
@@ -593,6 +606,11 @@ export function createReleaseDeployer(options: {
       await options.record({ app, action: 'deploy', version, previous, result: 'ok', by, from: null, message: `mfe-${app}/dist imported as a release` });
       logger.info({ app, version, previous }, `mfe-${app}/dist imported as release ${version}: a build changes what is served only through a deploy`);
       void options.switched?.(app);
+    }
+    if (result === 'deployed') {
+      const reason = `${previous} was deployed: a build does not replace it (npm run deploy -- ${app} serves the build)`;
+      logger.info({ app, version: previous, build: version }, `mfe-${app}/dist (${version}) is not imported: ${reason}`);
+      return { app, version: previous ?? '', result: 'served' as const, reason };
     }
     return { app, version, result };
   }

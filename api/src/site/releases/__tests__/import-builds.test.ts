@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deployLogPageSchema } from '@site/contracts/deploys';
@@ -43,7 +44,7 @@ async function deployLog(server: TestServer) {
   return deployLogPageSchema.parse(await (await fetch(`${server.url}/api/admin/deploys?app=blog`, { headers: { cookie } })).json()).entries;
 }
 
-function script(site: SiteFixture, server: TestServer, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function script(site: SiteFixture, server: TestServer | { dataDir: string }, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, SITE_ROOT: site.root, DATA_DIR: server.dataDir, INIT_CWD: site.root, DATABASE_URL: '', RELEASE_TRUSTED_KEYS: '' };
     execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
@@ -85,6 +86,35 @@ describe('a build never changes what is served', () => {
       ['rollback', first.version, 'ok'],
       ['deploy', '0.9.1', 'ok'],
     ]);
+  }, 60_000);
+
+  it('a release deployed into a fresh site folder before the first start is served: neither the first start nor npm start imports the build over it', async () => {
+    // The issue's sequence: `npm run deploy -- blog --from <dir>` into a site that never ran, then the server's first
+    // start on a fresh database, then `npm start` (which imports changed builds). The folder's release is what is served.
+    const site = await createSiteFixture();
+    cleanups.push(() => site.cleanup());
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'import-builds-'));
+    cleanups.push(() => rm(elsewhere, { recursive: true, force: true }));
+    const from = path.join(elsewhere, 'build');
+    await cp(path.join(site.root, 'mfe-blog/dist'), from, { recursive: true });
+    await writeFile(path.join(from, 'mfe-manifest.json'), JSON.stringify({ ...MANIFESTS.blog, version: '9.0.0' }));
+    await writeFile(path.join(from, 'assets/remoteEntry.js'), 'export const name = "the deployed blog";');
+    const deployed = await script(site, { dataDir: path.join(elsewhere, 'data') }, 'deploy', 'blog', '--from', from);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.stdout).toMatch(/current: .* -> 9\.0\.0\n/);
+    const expected = { version: '9.0.0', entry: 'export const name = "the deployed blog";' };
+
+    let server = await start(site);
+    expect(await blog(server)).toEqual(expected);
+    expect(await deployLog(server)).toEqual([]);
+    await server.close();
+    cleanups.pop();
+    server = await start(site, { RELEASE_IMPORT_BUILDS: 'changed' });
+    expect(await blog(server)).toEqual(expected);
+    expect(await deployLog(server)).toEqual([]);
+    expect((await readFile(path.join(site.root, 'mfe-blog/current'), 'utf8')).trim()).toBe('9.0.0');
+    const releases = await readdir(path.join(site.root, 'mfe-blog/releases'));
+    expect(releases.filter((name) => name.includes('+build.'))).toEqual([]);
   }, 60_000);
 
   it('npm start (RELEASE_IMPORT_BUILDS=changed) serves what it built, as a new release above the one before', async () => {
