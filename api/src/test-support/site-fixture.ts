@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { checkStatsNow } from '../lib/stat-shared';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLOG_ROUTES } from '@site/contracts/blog-routes';
@@ -142,11 +143,20 @@ export async function createSiteFixture(): Promise<SiteFixture> {
   await put('mfe-blog/dist/assets/fonts/inter.woff2', 'not really a font');
   await put('mfe-blog/dist/.env', SECRET);
   await put('mfe-blog/dist/server/routes.js', blogServerModule());
+  // A change by the test stands for another process's (a build, a deploy script): the site sees it at its next
+  // once-a-second check (lib/stat-shared.ts), run here at once.
+  const changed = async (relative: string, content: string | Uint8Array) => {
+    await put(relative, content);
+    await checkStatsNow();
+  };
   return {
     root,
-    writeManifest: (name, manifest) => put(`mfe-${name}/dist/mfe-manifest.json`, JSON.stringify(manifest)),
-    writeFile: put,
-    remove: (relative) => rm(path.join(root, relative), { recursive: true, force: true }),
+    writeManifest: (name, manifest) => changed(`mfe-${name}/dist/mfe-manifest.json`, JSON.stringify(manifest)),
+    writeFile: changed,
+    remove: async (relative) => {
+      await rm(path.join(root, relative), { recursive: true, force: true });
+      await checkStatsNow();
+    },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }

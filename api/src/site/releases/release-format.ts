@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { compileFunction } from 'node:vm';
 import { transform } from 'esbuild';
+import { refreshStats, statGeneration, statShared } from '../../lib/stat-shared';
 import { REMOTE_NAMES, mfeManifestSchema, shellManifestSchema, type MfeManifest, type RemoteName } from '@site/contracts/manifest';
 import { compatibilityProblems, type BuiltWith } from '@site/contracts/release-compat';
 import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-render';
@@ -68,13 +69,14 @@ const shellVerified = new Map<string, { key: string; check: Promise<{ ok: boolea
 const lastGoodShell = new Map<string, { dir: string; version: string }>();
 export function trustShellKeys(siteRoot: string, keys: readonly TrustedKey[]): void {
   shellTrust.set(siteRoot, keys);
+  shellAnswers.delete(siteRoot);
 }
 
 /** With trusted keys, whether the shell release in `dir` is signed by a key trusted for the shell (cached per folder). */
 async function shellSigned(siteRoot: string, dir: string): Promise<boolean> {
   const keys = shellTrust.get(siteRoot) ?? [];
   if (keys.length === 0) return true;
-  const info = await stat(path.join(dir, SIGNATURE_FILE)).catch(() => null);
+  const info = await statShared(path.join(dir, SIGNATURE_FILE));
   const key = info ? `${info.mtimeMs}:${info.size}` : 'absent';
   let entry = shellVerified.get(dir);
   if (entry?.key !== key) {
@@ -98,10 +100,28 @@ export function servingOrder(pointer: string, lastGood: string | undefined, stac
   return [...new Set([pointer, ...(lastGood ? [lastGood] : []), ...below.reverse()])];
 }
 
-export async function currentShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
+/** The last answer per site root, with the stats' generation it was worked out at (lib/stat-shared.ts). */
+const shellAnswers = new Map<string, { generation: number; answer: Promise<{ dir: string; version: string | null }> }>();
+
+export function currentShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
+  // Every page asks: while no file it read has changed, the answer is the one worked out before.
+  const generation = statGeneration();
+  const known = shellAnswers.get(siteRoot);
+  if (known?.generation === generation) return known.answer;
+  const answer = findShell(siteRoot);
+  shellAnswers.set(siteRoot, { generation, answer });
+  // A failed look is not kept.
+  answer.catch(() => {
+    if (shellAnswers.get(siteRoot)?.answer === answer) shellAnswers.delete(siteRoot);
+  });
+  return answer;
+}
+
+async function findShell(siteRoot: string): Promise<{ dir: string; version: string | null }> {
   const shellDir = remoteDir(siteRoot, 'shell');
   const pointer = path.join(shellDir, POINTER_FILE);
-  const info = await stat(pointer).catch(() => null);
+  // Held in memory (lib/stat-shared.ts): every page asks, and a warm page makes no filesystem call.
+  const info = await statShared(pointer);
   if (info) {
     const key = `${info.ino}:${info.mtimeMs}:${info.size}`;
     let cached = shellPointers.get(siteRoot);
@@ -117,7 +137,7 @@ export async function currentShell(siteRoot: string): Promise<{ dir: string; ver
       if (!RELEASE_NAME.test(version)) continue;
       const dir = releaseDir(siteRoot, 'shell', version);
       // Whatever the pointer or the database say, a shell no trusted key signed does not run.
-      if ((await isFile(path.join(dir, 'index.html'))) && (await isFile(path.join(dir, 'shell-manifest.json'))) && (await shellSigned(siteRoot, dir))) {
+      if ((await isKnownFile(path.join(dir, 'index.html'))) && (await isKnownFile(path.join(dir, 'shell-manifest.json'))) && (await shellSigned(siteRoot, dir))) {
         lastGoodShell.set(siteRoot, { dir, version });
         return { dir, version };
       }
@@ -145,6 +165,11 @@ const isFile = async (file: string) => {
   } catch {
     return false;
   }
+};
+/** isFile as of the last check (lib/stat-shared.ts): for what a page reads, never for a release being checked. */
+const isKnownFile = async (file: string) => {
+  const info = await statShared(file);
+  return Boolean(info?.isFile() && info.size > 0);
 };
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
 
@@ -284,6 +309,8 @@ export async function writeAtomically(file: string, content: string): Promise<vo
     await handle.close();
   }
   await rename(temp, file);
+  // This process changed what is served: its next request reads the files again.
+  refreshStats();
 }
 
 /** history.json: the stack of deployed versions (oldest first) and the log. Missing or unreadable: empty. */

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { refreshStats } from '../../lib/stat-shared';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
@@ -99,6 +100,7 @@ export function createReleaseSync(options: {
       const at = new Date(release.createdAt);
       await utimes(incoming, at, at);
       await rename(incoming, target);
+      refreshStats();
       logger.info({ remote: name, version, files: Object.keys(release.files).length }, 'copied a shared release to this instance');
     } catch (error) {
       await rm(incoming, { recursive: true, force: true });

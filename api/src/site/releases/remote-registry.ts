@@ -3,7 +3,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from '@site/contracts/manifest';
 import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../../lib/logger';
-import { statShared } from '../../lib/stat-shared';
+import { statGeneration, statShared } from '../../lib/stat-shared';
 import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../../health/deployed-remotes';
 import {
   POINTER_FILE,
@@ -221,7 +221,7 @@ export function createRemoteRegistry(options: {
   async function chosenRelease(name: RemoteName, version: string): Promise<Chosen> {
     if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
     const dir = stagedDirOf(options.siteRoot, name, version);
-    if (options.stagedCopy && !(await stat(dir).then(() => true, () => false))) {
+    if (options.stagedCopy && !(await statShared(dir))) {
       await options.stagedCopy(name, version).catch((error: unknown) => logger?.warn({ remote: name, version, err: error }, 'a staged release could not be copied here'));
     }
     const shell = await currentShell(options.siteRoot);
@@ -316,6 +316,8 @@ export function createRemoteRegistry(options: {
       name,
       serverFiles(manifest).map(([, relative]) => path.resolve(dir, relative)),
     );
+    // Watched from now on (lib/stat-shared.ts): an in-place rebuild of them is seen like a deploy.
+    await Promise.all(distServerFiles.get(name)!.map(statShared));
     // An in-place copy has nothing earlier to fall back to: it is served, and health says whether its server module
     // loads and whether it fits the shell.
     let probe = await probeServer(dir, manifest);
@@ -494,7 +496,22 @@ export function createRemoteRegistry(options: {
     return check;
   }
 
+  /** The last snapshot with the stats' generation it was read at: kept while no file it read has changed. */
+  let known: { generation: number; snapshot: Promise<RemotesSnapshot> } | undefined;
+
   function snapshot(): Promise<RemotesSnapshot> {
+    const generation = statGeneration();
+    if (known?.generation === generation) return known.snapshot;
+    const read = checkedSnapshot();
+    const entry = { generation, snapshot: read };
+    known = entry;
+    read.catch(() => {
+      if (known === entry) known = undefined;
+    });
+    return read;
+  }
+
+  function checkedSnapshot(): Promise<RemotesSnapshot> {
     // Every page request asks, and under load hundreds ask at once. A check (a few stats per remote) already under
     // way began before this caller asked (a deploy may have landed since), so the caller waits for the next one,
     // which starts when that one ends and is shared by everyone who asks meanwhile: what each caller gets was read

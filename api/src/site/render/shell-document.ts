@@ -50,8 +50,24 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+/** Earlier shell releases than `current`, newest first (by folder time: deploy order), as many as are served. */
+async function earlierReleases(releases: string, current: string): Promise<string[]> {
+  try {
+    const entries = await readdir(releases, { withFileTypes: true });
+    const found = await Promise.all(
+      entries
+        .filter((e) => e.isDirectory() && RELEASE_NAME.test(e.name) && path.join(releases, e.name) !== current)
+        .map(async (e) => ({ dir: path.join(releases, e.name), at: (await stat(path.join(releases, e.name)).catch(() => null))?.mtimeMs ?? 0 })),
+    );
+    return found.sort((a, b) => b.at - a.at).slice(0, PREVIOUS_RELEASES_SERVED).map((f) => f.dir);
+  } catch {
+    return [];
+  }
+}
+
 export function createShellDocument(options: { siteRoot: string; server?: Pick<ShellServer, 'loadFrom'> }): ShellDocument {
   let cached: { key: string; page: ShellPage } | undefined;
+  let listed: { key: string; previous: string[] } | undefined;
 
   async function load(): Promise<ShellPage | null> {
     const shell = await currentShell(options.siteRoot);
@@ -81,18 +97,11 @@ export function createShellDocument(options: { siteRoot: string; server?: Pick<S
     async dirs() {
       const { dir } = await currentShell(options.siteRoot);
       const releases = path.join(remoteDir(options.siteRoot, 'shell'), RELEASES_DIR);
-      const earlier = await readdir(releases, { withFileTypes: true }).then(
-        async (entries) => {
-          const found = await Promise.all(
-            entries
-              .filter((e) => e.isDirectory() && RELEASE_NAME.test(e.name) && path.join(releases, e.name) !== dir)
-              .map(async (e) => ({ dir: path.join(releases, e.name), at: (await stat(path.join(releases, e.name)).catch(() => null))?.mtimeMs ?? 0 })),
-          );
-          return found.sort((a, b) => b.at - a.at).slice(0, PREVIOUS_RELEASES_SERVED).map((f) => f.dir);
-        },
-        () => [] as string[],
-      );
-      return { current: dir, previous: earlier };
+      // Listed again only when the releases folder changes (its stat is held in memory: lib/stat-shared.ts).
+      const info = await statShared(releases);
+      const key = `${dir}|${info ? `${info.ino}:${info.mtimeMs}:${info.ctimeMs}` : 'absent'}`;
+      if (listed?.key !== key) listed = { key, previous: await earlierReleases(releases, dir) };
+      return { current: dir, previous: listed.previous };
     },
     async scriptHashes() {
       try {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { currentShell } from '../release-format';
+import { checkStatsNow } from '../../../lib/stat-shared';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,10 +20,14 @@ const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 /** `npm run deploy -- …` / `npm run rollback -- …` against the fixture's SITE_ROOT, in its own process. */
 function script(siteRoot: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: siteRoot } }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
+  }).then(async (result) => {
+    // The server sees another process's deploy at its next once-a-second check: run here at once.
+    await checkStatsNow();
+    return result;
   });
 }
 
@@ -550,6 +555,9 @@ describe('signed releases through npm run deploy', () => {
       execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: site.root, ...env } }, (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
+    }).then(async (result) => {
+      await checkStatsNow();
+      return result;
     });
 
   it('signs with the team key, and the server trusting that key serves it', async () => {

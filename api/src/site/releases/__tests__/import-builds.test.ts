@@ -1,3 +1,4 @@
+import { checkStatsNow } from '../../../lib/stat-shared';
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,10 @@ function script(site: SiteFixture, server: TestServer | { dataDir: string }, ...
   return new Promise((resolve) => {
     const env = { ...process.env, SITE_ROOT: site.root, DATA_DIR: server.dataDir, INIT_CWD: site.root, DATABASE_URL: '', RELEASE_TRUSTED_KEYS: '' };
     execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  }).then(async (result: { code: number; stdout: string; stderr: string }) => {
+    // The server sees another process's deploy at its next once-a-second check: run here at once.
+    await checkStatsNow();
+    return result;
   });
 }
 

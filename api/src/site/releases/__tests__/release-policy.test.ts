@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
+import { checkStatsNow } from '../../../lib/stat-shared';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MfeManifest } from '@site/contracts/manifest';
@@ -32,6 +33,7 @@ describe('release routes and limits at load', () => {
     const temp = path.join(site.root, 'mfe-blog', `current.tmp-${version}`);
     await writeFile(temp, `${version}\n`);
     await rename(temp, path.join(site.root, 'mfe-blog', 'current'));
+    await checkStatsNow();
   }
 
   beforeEach(async () => {

@@ -1,9 +1,10 @@
 import { rename, writeFile } from 'node:fs/promises';
+import { checkStatsNow } from '../../../lib/stat-shared';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../lib/logger';
 import { MANIFESTS, blogServerModule, createSiteFixture, type SiteFixture } from '../../../test-support/site-fixture';
-import { importRelease } from '../release-format';
+import { currentShell, importRelease } from '../release-format';
 import { createRemoteRegistry, type ReleaseImporter } from '../remote-registry';
 import { newSigningKey, parseTrustedKeys, signRelease, trustedKeyEntry } from '../release-signature';
 
@@ -37,6 +38,7 @@ describe('the remote registry', () => {
     const temp = path.join(site.root, 'mfe-blog', `current.tmp-${version}`);
     await writeFile(temp, `${version}\n`);
     await rename(temp, path.join(site.root, 'mfe-blog', 'current'));
+    await checkStatsNow();
   }
 
   beforeEach(async () => {
@@ -192,5 +194,32 @@ describe('the remote registry', () => {
     const signedOnly = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {}, trustedKeys });
     expect((await signedOnly.snapshot()).served?.blog).toBeUndefined();
     expect((await signedOnly.staticDirs('blog')).current).toBeNull();
+  });
+
+  it('knows what is served without the file system once warm, and sees a deploy by another process within about a second', async () => {
+    await release('1.0.0');
+    await release('2.0.0');
+    await point('1.0.0', ['1.0.0']);
+    const registry = createRemoteRegistry({ siteRoot: site.root, remoteUrls: {} });
+    const warm = await registry.snapshot();
+    expect(warm.served?.blog?.version).toBe('1.0.0');
+
+    // The whole site folder moved away: a page that still needed a stat or a read would see nothing served.
+    const away = `${site.root}-away`;
+    await rename(site.root, away);
+    try {
+      expect(await registry.snapshot()).toBe(warm);
+      expect(await currentShell(site.root)).toEqual(await currentShell(site.root));
+    } finally {
+      await rename(away, site.root);
+    }
+
+    // Another process moves the pointer (no call into this one): the once-a-second check sees it.
+    const temp = path.join(site.root, 'mfe-blog', 'current.tmp-other');
+    await writeFile(temp, '2.0.0\n');
+    await rename(temp, path.join(site.root, 'mfe-blog', 'current'));
+    const started = Date.now();
+    await vi.waitFor(async () => expect((await registry.snapshot()).served?.blog?.version).toBe('2.0.0'), { timeout: 5000, interval: 50 });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
