@@ -17,6 +17,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { refreshStats } from '../../lib/stat-shared';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely, Transaction } from 'kysely';
@@ -264,6 +265,8 @@ function localBackend(siteRoot: string, canaryDb: CanaryDb): ReleaseBackend {
           });
         } finally {
           await release();
+          // What this process serves may have changed: its next request reads the files again (lib/stat-shared.ts).
+          refreshStats();
         }
       });
       tails.set(app, run);
