@@ -1,4 +1,5 @@
 import type { MfeManifest, RemoteName, RemotesMap } from '@site/contracts/manifest';
+import type { RemoteServerModule } from '@site/contracts/server-render';
 
 /*
  * What the services read about the deployed remotes (the health checks). The site's remote registry
@@ -26,8 +27,13 @@ export interface ServedRemote {
   since: string;
   /** The release the remote's `current` pointer names; null while its dist is served in place. */
   pointer: string | null;
+  /** The server module pages are rendered with (the entry, else the route table); null when it names none or failed. */
+  module: RemoteServerModule | null;
+  /** Not the served release: the one this request chose instead (a staged one it previews, or a canary's). */
+  chosen?: 'preview' | 'canary';
 }
 
+/** The deployment as one request reads it: the one snapshot type of the registry, the pages and health. */
 export interface RemotesSnapshot {
   /** Manifests of the remotes served right now, in REMOTE_NAMES order (`version` is the served version). */
   manifests: MfeManifest[];

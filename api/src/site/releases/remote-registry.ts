@@ -4,7 +4,7 @@ import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from
 import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../../lib/logger';
 import { statGeneration, statShared } from '../../lib/stat-shared';
-import type { RemotesSnapshot as DeployedSnapshot, ServedRemote as DeployedRemote, ServerEntryStatus } from '../../health/deployed-remotes';
+import type { RemotesSnapshot, ServedRemote, ServerEntryStatus } from '../../health/deployed-remotes';
 import {
   POINTER_FILE,
   PREVIOUS_RELEASES_SERVED,
@@ -38,20 +38,8 @@ export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, REL
 
 export type { ServerEntryStatus } from '../../health/deployed-remotes';
 
-/**
- * What one remote serves right now: what the services read of it (services/deployed-remotes.ts), plus the server
- * module the page is rendered with (the entry, else the route table; null when it names none or failed to load).
- */
-export interface ServedRemote extends DeployedRemote {
-  module: RemoteServerModule | null;
-  /** Not the served release: the one this request chose instead (release-choice.ts), e.g. a staged one it previews. */
-  chosen?: ChoiceReason;
-}
-
-/** The deployment as one page request reads it: the services' snapshot, with each remote's imported module. */
-export interface RemotesSnapshot extends Omit<DeployedSnapshot, 'served'> {
-  served?: Partial<Record<RemoteName, ServedRemote>>;
-}
+// One snapshot type: what the services (health) read is what a page request reads.
+export type { RemotesSnapshot, ServedRemote } from '../../health/deployed-remotes';
 
 export interface RemoteRegistry {
   /** The current deployment. Cheap: a few `stat` calls per remote; files are re-read only when they change. */

@@ -46,10 +46,10 @@ async function deployLog(server: TestServer) {
 }
 
 function script(site: SiteFixture, server: TestServer | { dataDir: string }, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const env = { ...process.env, SITE_ROOT: site.root, DATA_DIR: server.dataDir, INIT_CWD: site.root, DATABASE_URL: '', RELEASE_TRUSTED_KEYS: '' };
     execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  }).then(async (result: { code: number; stdout: string; stderr: string }) => {
+  }).then(async (result) => {
     // The server sees another process's deploy at its next once-a-second check: run here at once.
     await checkStatsNow();
     return result;
