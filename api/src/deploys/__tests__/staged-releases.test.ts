@@ -1,3 +1,4 @@
+import { checkStatsNow } from '../../lib/stat-shared';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -306,6 +307,10 @@ describe('npm run deploy -- blog --stage on the serving machine', () => {
       execFile(process.execPath, [path.resolve(import.meta.dirname, '../../../../scripts/deploy-remote.mjs'), ...args], { env }, (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
+    }).then(async (result) => {
+      // The server sees another process's deploy at its next once-a-second check: run here at once.
+      await checkStatsNow();
+      return result;
     });
 
   it('prints the preview link last, which the server with the same PREVIEW_SECRET honours; npm run promote serves it', async () => {
