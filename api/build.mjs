@@ -25,6 +25,8 @@ await build({
     'release-store': 'src/site/releases/release-store.ts',
     // The shell's deploys and rollbacks go through the server's own deployer (one release model for all five apps).
     'release-deployer': 'src/site/releases/release-deployer.ts',
+    // Its smoke render's worker thread (site/releases/smoke-render.ts), found beside the deployer or the server.
+    'smoke-render-worker': 'src/site/releases/smoke-render-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

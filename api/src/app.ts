@@ -34,6 +34,8 @@ import { createPageComposer } from './site/render/compose-page';
 import { createRouteDataLoaders } from './site/render/route-data';
 import { createContentEvents } from './site/render/content-events';
 import { createReleaseDeployer } from './site/releases/release-deployer';
+import { createSmokeRenderer } from './site/releases/smoke-render';
+import { createSmokeRenderData } from './site/render/smoke-render-data';
 import { currentShell, releasePolicy, trustShellKeys, useReleasePolicy } from './site/releases/release-format';
 import { createReleaseSync } from './site/releases/release-sync';
 import { createJobRunner, type JobRunner } from './lib/job-runner';
@@ -233,6 +235,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     // Canaries are rows of the site's database (on PostgreSQL the shared store's transaction writes them).
     canaryDb: database.db,
     record: (entry) => services.deployLog.record(entry),
+    // Every page of an upload is rendered on a worker first, with the site's own data (site/releases/smoke-render.ts).
+    smokeRender: createSmokeRenderer({
+      deadlineMs: config.releaseSmokeRenderTimeoutMs,
+      logger,
+      data: () => createSmokeRenderData({ loaders: () => createRouteDataLoaders(services), posts: services.posts }),
+    }),
     previewLink,
     deployedBy: (app, versions) => services.deployLog.deployedBy(app, versions),
     alert: ({ title, message, key }) => services.admin.alerts.notify({ type: 'deployment', severity: 'high', title, message, key, cooldownMs: 0 }),

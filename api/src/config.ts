@@ -95,6 +95,13 @@ export interface Config {
    */
   releaseImportBuilds?: 'first' | 'changed' | 'off';
   /**
+   * RELEASE_SMOKE_RENDER_TIMEOUT_MS (default 10000, at most 20000): before an uploaded release is stored, staged or not,
+   * every page it declares is rendered on a worker thread with the site's data (site/releases/smoke-render.ts); one
+   * that throws, or a release not rendered within this long (its server code's loading included), is refused with 400
+   * `smoke_render_failed`. At most 20 s: a deploy on PostgreSQL holds its transaction open meanwhile. Optional as above.
+   */
+  releaseSmokeRenderTimeoutMs?: number;
+  /**
    * RELEASE_TRUSTED_KEYS: the Ed25519 public keys whose signatures this server trusts, each for the apps it names
    * (`<apps>=<SPKI base64>`, comma-separated; site/releases/release-signature.ts). Set: a remote's release runs only
    * when a key trusted for that remote signed exactly its files. Empty (the default, the local quick start): releases
@@ -352,6 +359,7 @@ const envSchema = z.object({
   RELEASE_CANARY_RATIO: z.coerce.number({ message: 'Must be a number' }).min(1, { message: 'Must be at least 1' }).max(1000).default(3),
   RELEASE_CANARY_MIN_VIEWS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1_000_000).default(50),
   RELEASE_CANARY_CHECK_MS: z.coerce.number({ message: 'Must be a number' }).int().min(1000, { message: 'Must be at least 1000' }).max(600_000).default(10_000),
+  RELEASE_SMOKE_RENDER_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(20_000).default(10_000),
   RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
   ...appRoutesKeys,
@@ -448,6 +456,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssrQueueMs: e.SSR_QUEUE_MS,
     releasePollMs: e.RELEASE_POLL_MS,
     releaseImportBuilds: e.RELEASE_IMPORT_BUILDS,
+    releaseSmokeRenderTimeoutMs: e.RELEASE_SMOKE_RENDER_TIMEOUT_MS,
     releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
     releasePolicy: releasePolicy(appRoutesOf(e), { maxRoutes: e.RELEASE_MAX_ROUTES, maxPages: e.RELEASE_MAX_PAGES, maxManifestBytes: e.RELEASE_MAX_MANIFEST_KB * 1024 }),
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),

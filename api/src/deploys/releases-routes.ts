@@ -33,6 +33,11 @@ const REFUSED = errorResponse(
   'The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed.',
   error('release_refused', 'its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected ";" but found "render"'),
 );
+/** An upload is also rendered before it is stored (site/releases/smoke-render.ts). */
+const UPLOAD_REFUSED = errorResponse(
+  "The release was checked and refused, nothing changed: `release_refused` (format, shell fit, signature, server module, archive limits; the message names the cause in full), or `smoke_render_failed` (one of its pages threw in its smoke render, or it did not render within RELEASE_SMOKE_RENDER_TIMEOUT_MS; the message names the page and the error's first line).",
+  error('smoke_render_failed', "smoke render of /blog/chatbots-for-dentists failed: TypeError: Cannot read properties of undefined (reading 'name')"),
+);
 
 /** The caller's address (TRUST_PROXY decides whether X-Forwarded-For counts, as for the rate limits). */
 const addressOf = (ctx: Context) => ctx.ip;
@@ -72,6 +77,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         "The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive.",
         `Refused before anything is written: a path with \`..\`, an absolute path, a link, more than ${RELEASE_TARBALL_LIMITS.maxFiles} files or more than ${RELEASE_TARBALL_LIMITS.maxBytes / 1024 / 1024} MB expanded.`,
         'Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds.',
+        "Before it is stored, staged or not, every page it declares is rendered on a worker thread with the site's data (a route's parameter filled from it, e.g. the newest post's slug): a page that throws, or a release not rendered within RELEASE_SMOKE_RENDER_TIMEOUT_MS (10 s), is refused with 400 `smoke_render_failed` (`smoke render of /blog failed: TypeError: …`).",
         'The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…).',
         'A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag.',
         `With \`?stage=1\` it is stored and checked the same way but served to no one: the answer's \`previewUrl\` opens the site with it for that browser only (a signed link, valid ${PREVIEW_LINK_HOURS} hours), and \`POST /api/releases/{app}/promote\` serves it to everyone.`,
@@ -94,7 +100,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           description: 'Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked.',
           body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } },
         },
-        400: REFUSED,
+        400: UPLOAD_REFUSED,
         409: errorResponse(
           'A release of that name exists already, its version is below the served one (without `allowDowngrade`), or another deploy of the app is under way.',
           error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.'),

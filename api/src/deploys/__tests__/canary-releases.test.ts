@@ -75,15 +75,21 @@ async function start(backend: 'sqlite' | 'postgres', options: { env?: Record<str
   return { server, site, admin, token: deployTokenCreatedSchema.parse(await created.json()).token, now: () => now, advance: (ms) => void (now += ms) };
 }
 
-/** A blog build with its own page title and a content-hashed chunk only it has; `throws`: its server render throws. */
+const BREAKING = 'Breaking news for dentists';
+/**
+ * A blog build with its own page title and a content-hashed chunk only it has; `throws`: its server render throws once
+ * the blog lists a post titled BREAKING (published after the deploy, so its smoke render, which renders the data of
+ * the time, passes it: what a canary is for).
+ */
 function blogBuild(version: string, title: string, server?: { throws: boolean }): Map<string, Buffer> {
   const entry = renderingBlogEntry(title);
+  const throwing = entry.replace('return {', `if (titles.includes(${JSON.stringify(BREAKING)})) throw new Error('boom in the canary render');\n  return {`);
   return new Map<string, Buffer>([
     ['mfe-manifest.json', Buffer.from(JSON.stringify({ ...MANIFESTS.blog, version, pages: [{ path: '/blog', title, description: 'Guides' }], ...(server ? { server: { entry: 'server/entry.js' } } : {}) }))],
     ['assets/remoteEntry.js', Buffer.from(`export const title = ${JSON.stringify(title)};`)],
     ['assets/page-Canary22.js', Buffer.from(`export default ${JSON.stringify(title)};`)],
     ['server/routes.js', Buffer.from(blogServerModule())],
-    ...(server ? [['server/entry.js', Buffer.from(server.throws ? entry.replace('return {', "throw new Error('boom in the canary render');\n  return {") : entry)] as [string, Buffer]] : []),
+    ...(server ? [['server/entry.js', Buffer.from(server.throws ? throwing : entry)] as [string, Buffer]] : []),
   ]);
 }
 
@@ -353,6 +359,11 @@ describeNeedingBuild('canaries rolled back by themselves (built shell server ent
       const served = (await visitor(s.server.url).open('/blog')).blog!.version;
       await stage(s, blogBuild('2.0.0-throws', 'Blog, failing edition', { throws: true }), '2.0.0-throws');
       expect((await post(s, 'promote', { version: '2.0.0-throws', percent: 50 })).status).toBe(200);
+      // The post its pages fail on, published once the canary runs.
+      await s.server.instance.services.posts.create(
+        { title: BREAKING, excerpt: 'A post the canary cannot show.', content: `<p>${'A post the canary release cannot render on the server. '.repeat(3)}</p>`, author: 'Tri-Valley AI Team', category: 'News', metaDescription: 'A post published while the canary runs, which its pages cannot show.', status: 'published' },
+        { allowStatus: true },
+      );
 
       // Fresh visitors until the canary has had its 50 page views; the check (every 10 s) has said nothing before.
       let canaryViews = 0;

@@ -56,6 +56,7 @@ import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signat
 import { compareVersions, isSemver } from './release-version';
 import { listStoredReleases, movePointer, notifyReleases, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
 import { endCanary, insertCanary, readRunningCanaries, readRunningCanary, updateCanary, type Canary, type CanaryOutcome } from './release-canaries';
+import { createSmokeRenderer, type SmokeRenderer } from './smoke-render';
 
 // npm run deploy -- <app> --stage prints the preview link with the server's signer (PREVIEW_SECRET) from this bundle.
 export { createPreviewTokens, PREVIEW_PARAM } from './preview-tokens';
@@ -385,18 +386,25 @@ export function createReleaseDeployer(options: {
    * serving machine without PostgreSQL): a canary is refused, said to be started on the running site.
    */
   canaryDb?: Kysely<Database>;
+  /**
+   * Renders every page of an uploaded release on a worker before it is stored (smoke-render.ts); default: with no site
+   * data (`npm run deploy` on the serving machine), the pages' data left out as when the server has none.
+   */
+  smokeRender?: SmokeRenderer;
   logger: Logger;
   clock: () => Date;
 }): ReleaseDeployer {
   const { siteRoot, logger } = options;
+  const smoke = options.smokeRender ?? createSmokeRenderer({ logger });
   const backend = options.shared ? sharedBackend(options.shared) : localBackend(siteRoot, options.canaryDb);
   const listedBy = options.listedBy ?? ((app: AppName) => `GET /api/releases/${app}`);
 
   /**
    * Writes `files` into a hidden folder beside the releases and checks it as the registry will. Throws why not.
    * `skipLoadCheck` leaves out loading its server code (the registry will refuse it and keep the last good release).
+   * `smokeRender`: an upload's pages are rendered first (a rollback, a promotion or a build already served are not).
    */
-  async function checkedFolder(app: AppName, version: string, files: ReadonlyMap<string, Buffer>, skipLoadCheck = false): Promise<{ dir: string; checked: string[] }> {
+  async function checkedFolder(app: AppName, version: string, files: ReadonlyMap<string, Buffer>, skipLoadCheck = false, smokeRender = false): Promise<{ dir: string; checked: string[] }> {
     const releases = path.join(remoteDir(siteRoot, app), RELEASES_DIR);
     await mkdir(releases, { recursive: true });
     const dir = path.join(releases, `.incoming-${version}-${randomUUID().slice(0, 8)}`);
@@ -407,7 +415,7 @@ export function createReleaseDeployer(options: {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, bytes, { flag: 'wx' });
       }
-      if (app === 'shell') return { dir, checked: await checkShell(dir, skipLoadCheck) };
+      if (app === 'shell') return { dir, checked: await checkShell(dir, skipLoadCheck, smokeRender) };
       const check = await checkRelease(dir, app);
       if (!check.ok) throw new ReleaseRefusedError(`this is not a release of ${app} the site can serve: ${check.problems.join('; ')}`);
       const checked = [...check.checked];
@@ -415,6 +423,8 @@ export function createReleaseDeployer(options: {
       if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} cannot be deployed: ${incompatible}`);
       await checkSignature(dir, app, checked);
       if (skipLoadCheck) return { dir, checked };
+      // On a worker under a deadline, before this thread runs any of its code (a module that loops holds the worker).
+      if (smokeRender) await smokeRendered(app, dir, { ...check.manifest, version }, checked);
       const loaded = await importRelease(dir, { ...check.manifest, version }, await options.sharedModules());
       if (!loaded.ok) throw new ReleaseRefusedError(`its server module would not run: ${loaded.reason}`);
       if (check.serverFiles.length > 0) checked.push(`${check.serverFiles.join(', ')} loads`);
@@ -436,7 +446,7 @@ export function createReleaseDeployer(options: {
    * A shell release: whole (index.html, shell-manifest.json), stranding no served remote (each must be able to run in
    * what it provides), signed when keys are trusted, and its server entry loading. Returns what was checked.
    */
-  async function checkShell(dir: string, skipLoadCheck: boolean): Promise<string[]> {
+  async function checkShell(dir: string, skipLoadCheck: boolean, smokeRender: boolean): Promise<string[]> {
     const check = await checkShellRelease(dir);
     if (!check.ok) throw new ReleaseRefusedError(`this is not a complete release of the shell: ${check.problems.join('; ')}`);
     const checked = [...check.checked];
@@ -446,6 +456,7 @@ export function createReleaseDeployer(options: {
     }
     await checkSignature(dir, 'shell', checked);
     const entry = path.join(dir, 'server', 'entry.js');
+    if (!skipLoadCheck && smokeRender) await smokeRendered('shell', dir, undefined, checked);
     if (!skipLoadCheck && (await exists(entry))) {
       try {
         // Loaded once under a name of its own (the server loads the served one by its own URL).
@@ -457,6 +468,15 @@ export function createReleaseDeployer(options: {
       checked.push('server/entry.js loads');
     }
     return checked;
+  }
+
+  /** The smoke render of an upload (smoke-render.ts): refuses a page that throws or runs past the deadline. */
+  async function smokeRendered(app: AppName, dir: string, manifest: MfeManifest | undefined, checked: string[]): Promise<void> {
+    const report = await smoke.render({ app, dir, ...(manifest ? { manifest } : {}), siteRoot, served: await options.servedManifests() });
+    if (!report) return;
+    const urls = report.pages.map((p) => p.url);
+    const named = urls.length > 6 ? `${urls.slice(0, 5).join(', ')} and ${urls.length - 5} more` : urls.join(', ');
+    checked.push(`${urls.length} ${urls.length === 1 ? 'page renders' : 'pages render'} (${named})`);
   }
 
   /**
@@ -642,8 +662,8 @@ export function createReleaseDeployer(options: {
         backend.locked(app, async (store) => {
           const version = await pickVersion(app, files, asked, (v) => store.taken(v));
           named = version;
-          // Staged or not, checked the same (format, shell fit, signature, server module): only then stored.
-          const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck);
+          // Staged or not, checked the same (format, shell fit, signature, server module, its pages rendered): only then stored.
+          const { dir, checked } = await checkedFolder(app, version, files, skipLoadCheck, true);
           try {
             if (stage) {
               const pointer = await store.pointer();

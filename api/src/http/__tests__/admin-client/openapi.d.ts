@@ -1078,7 +1078,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)
-         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag. With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. Before it is stored, staged or not, every page it declares is rendered on a worker thread with the site's data (a route's parameter filled from it, e.g. the newest post's slug): a page that throws, or a release not rendered within RELEASE_SMOKE_RENDER_TIMEOUT_MS (10 s), is refused with 400 `smoke_render_failed` (`smoke render of /blog failed: TypeError: …`). The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag. With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesApp"];
         delete?: never;
@@ -10210,7 +10210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed. */
+            /** @description The release was checked and refused, nothing changed: `release_refused` (format, shell fit, signature, server module, archive limits; the message names the cause in full), or `smoke_render_failed` (one of its pages threw in its smoke render, or it did not render within RELEASE_SMOKE_RENDER_TIMEOUT_MS; the message names the page and the error's first line). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10219,8 +10219,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": {
-                     *         "code": "release_refused",
-                     *         "message": "its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected \";\" but found \"render\""
+                     *         "code": "smoke_render_failed",
+                     *         "message": "smoke render of /blog/chatbots-for-dentists failed: TypeError: Cannot read properties of undefined (reading 'name')"
                      *       }
                      *     }
                      */
