@@ -14,16 +14,13 @@ const externalizeDependencies = {
 
 // The page analyzer's worker thread is its own entry: dist/analyze-worker.js, found beside dist/server.js.
 await build({
-  // The release format is its own entry too: dist/release-format.js, which `npm run deploy`/`rollback` import.
   entryPoints: {
     server: 'src/server.ts',
     'analyze-worker': 'src/analysis/website/analyze-worker.ts',
     // Each image's variants are made in a child process of dist/media-worker.js (media/media-child.ts).
     'media-worker': 'src/media/media-worker.ts',
-    'release-format': 'src/site/releases/release-format.ts',
-    // With DATABASE_URL on PostgreSQL, they store releases through dist/release-store.js (shared by every instance).
-    'release-store': 'src/site/releases/release-store.ts',
-    // The shell's deploys and rollbacks go through the server's own deployer (one release model for all five apps).
+    // npm run deploy/rollback/promote import the server's own deployer, and all else they need through it (the release
+    // format and store, the release policy read from the environment): one release model, nothing copied.
     'release-deployer': 'src/site/releases/release-deployer.ts',
     // Its smoke render's worker thread (site/releases/smoke-render.ts), found beside the deployer or the server.
     'smoke-render-worker': 'src/site/releases/smoke-render-worker.ts',

@@ -7,8 +7,9 @@
 //
 // On this machine it runs the server's own deployer (api/src/site/releases/release-deployer.ts, imported built as
 // api/dist/release-deployer.js), the one implementation of deploy and rollback that POST /api/releases/{app} and the
-// first start's import of the builds use too: the same checks (the release format, fit with the serving shell, the
-// signature with RELEASE_TRUSTED_KEYS, the server module loading), the same layout and lock, with its two backends:
+// first start's import of the builds use too: the same checks (the release format, the routes and limits of
+// APP_ROUTES_<APP> and RELEASE_MAX_*, fit with the serving shell, the signature with RELEASE_TRUSTED_KEYS, the server
+// module loading), the same layout and lock, with its two backends:
 //   SITE_ROOT (one instance; lock file mfe-<name>/.deploy.lock):
 //     mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
 //     mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
@@ -34,35 +35,47 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** The pnpm the repo pins (package.json's packageManager). */
 const PNPM_VERSION = '10.34.9';
 
+/** Newest modification time of the files under `dir` (recursively) whose name ends with one of `endings`. */
+async function newestUnder(dir, endings) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const times = await Promise.all(
+    entries
+      .filter((entry) => entry.isFile() && endings.some((ending) => entry.name.endsWith(ending)) && !(entry.parentPath ?? entry.path).includes('__tests__'))
+      .map((entry) => stat(path.join(entry.parentPath ?? entry.path, entry.name)).then((s) => s.mtimeMs, () => 0)),
+  );
+  return Math.max(0, ...times);
+}
+
 /**
- * The release format, as the server uses it (api/src/site/release-format.ts, built to api/dist/release-format.js).
- * Built here first when it is missing or older than its sources, so a fresh checkout can deploy.
+ * The server's own release code, built as api/dist/release-deployer.js: its deployer, and the release format, store,
+ * signatures and release policy it re-exports. This tool copies none of it. Built here first when it is missing or
+ * older than the API's sources, so a fresh checkout can deploy.
  */
-async function loadReleaseFormat() {
-  const built = path.join(REPO_ROOT, 'api', 'dist', 'release-format.js');
-  const sources = [
-    'api/src/site/releases/release-format.ts',
-    'api/src/site/releases/release-signature.ts',
-    'api/src/site/releases/release-tarball.ts',
-    'api/src/site/releases/release-deployer.ts',
-    'api/src/site/releases/release-version.ts',
-    'api/src/site/releases/release-store.ts',
-    'api/src/db/database.ts',
-    'api/src/db/migrations/all-migrations.ts',
-    'packages/contracts/src/manifest.ts',
-    'packages/contracts/src/release-compat.ts',
-  ];
-  // The release store (api/dist/release-store.js, for PostgreSQL) is built with it.
-  const builtAt = Math.min(...(await Promise.all([built, path.join(REPO_ROOT, 'api', 'dist', 'release-store.js'), path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')].map((file) => stat(file).then((s) => s.mtimeMs, () => 0)))));
-  const newest = Math.max(...(await Promise.all(sources.map((file) => stat(path.join(REPO_ROOT, file)).then((s) => s.mtimeMs, () => 0)))));
+async function loadServerBundle() {
+  const built = path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js');
+  const builtAt = await stat(built).then((s) => s.mtimeMs, () => 0);
+  const newest = Math.max(
+    await newestUnder(path.join(REPO_ROOT, 'api', 'src'), ['.ts']),
+    await newestUnder(path.join(REPO_ROOT, 'packages', 'contracts', 'src'), ['.ts']),
+    await stat(path.join(REPO_ROOT, 'api', 'build.mjs')).then((s) => s.mtimeMs, () => 0),
+  );
   if (builtAt === 0 || newest > builtAt) {
     const result = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'api'), encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`could not build api/dist/release-format.js and release-store.js:\n${result.stderr || result.stdout}`);
+    if (result.status !== 0) throw new Error(`could not build api/dist/release-deployer.js:\n${result.stderr || result.stdout}`);
   }
   return import(pathToFileURL(built).href);
 }
-const format = await loadReleaseFormat();
-const { REMOTE_NAMES: REMOTES, KEPT_DIST_ACTION: KEPT_DIST } = format;
+const server = await loadServerBundle();
+const { REMOTE_NAMES: REMOTES, KEPT_DIST_ACTION: KEPT_DIST } = server;
+
+// What a release may declare on this site (APP_ROUTES_<APP>, RELEASE_MAX_*), read from this environment by the server's
+// own code: a release this tool accepts is one the server started with the same environment loads.
+try {
+  server.useReleasePolicy(server.loadReleasePolicy(process.env));
+} catch (error) {
+  console.error(`✖ ${error.message}`);
+  process.exit(1);
+}
 
 class DeployError extends Error {}
 
@@ -84,6 +97,9 @@ const USAGE = `Usage:
 Without --from, the remote is built in this clone first, and that build is deployed.
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
 with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.
+APP_ROUTES_<APP> and RELEASE_MAX_ROUTES/_PAGES/_MANIFEST_KB (as the servers have them; README) say which routes each
+app owns and how much one release may carry: a release declaring a route outside its app's, or over a limit, is refused
+here as the server refuses it (deploy, rollback and promote alike).
 --stage: stored and checked the same, served to no one; the last line is its preview link (on this machine with the
 site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone;
 with --percent 1-99, to that share of visitors as a canary (rolled back by itself if its error rate passes the threshold;
@@ -100,20 +116,10 @@ const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed
 
 async function readPointer(remoteDir) {
   try {
-    const version = (await readFile(path.join(remoteDir, 'current'), 'utf8')).trim();
+    const version = (await readFile(path.join(remoteDir, server.POINTER_FILE), 'utf8')).trim();
     return version || null;
   } catch {
     return null;
-  }
-}
-
-/** `base`, or the first of base+2, base+3… (base.2… when it has build metadata already) not `taken` yet. */
-async function freeName(taken, base) {
-  if (!(await taken(base))) return base;
-  const separator = base.includes('+') ? '.' : '+';
-  for (let n = 2; ; n++) {
-    const candidate = `${base}${separator}${n}`;
-    if (!(await taken(candidate))) return candidate;
   }
 }
 
@@ -128,7 +134,7 @@ async function readSigning(keyFile, name) {
     }
   }
   try {
-    if (key) format.signFiles(new Map(), name, 'check', key);
+    if (key) server.signFiles(new Map(), name, 'check', key);
   } catch (error) {
     throw new DeployError(error.message);
   }
@@ -137,7 +143,7 @@ async function readSigning(keyFile, name) {
 
 /*
  * Releases shared by every instance: with DATABASE_URL on PostgreSQL, a deploy or rollback goes to the database
- * (api/src/site/release-store.ts, built to api/dist/release-store.js), never to this machine's folders. The files are
+ * (api/src/site/releases/release-store.ts, in api/dist/release-deployer.js), never to this machine's folders. The files are
  * stored by content hash and the pointer moves in the same transaction: killed before the commit, nothing changed.
  * On commit every instance is told, copies the release into its own SITE_ROOT and serves it from its next request
  * (api/src/site/releases/release-sync.ts). The checks are the same as for a local deploy, against this machine's shell.
@@ -145,18 +151,17 @@ async function readSigning(keyFile, name) {
 const isPostgres = (url) => /^postgres(?:ql)?:\/\//i.test(url ?? '');
 
 async function openStore(databaseUrl) {
-  const store = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')).href);
-  const { db, close } = await store.openReleaseStore(databaseUrl);
-  return { ...store, db, close };
+  const { db, close } = await server.openReleaseStore(databaseUrl);
+  return { db, close, readSharedPointer: server.readSharedPointer, readStoredRelease: server.readStoredRelease };
 }
 
 /** The manifests of the remotes served from `siteRoot` (the pointer's release, else the dist), and the shared pointers'. */
 async function servedManifests(siteRoot, store) {
   const manifests = [];
   for (const name of REMOTES) {
-    const remoteDir = path.join(siteRoot, `mfe-${name}`);
+    const remoteDir = server.remoteDir(siteRoot, name);
     const pointer = await readPointer(remoteDir);
-    const read = await format.readManifest(pointer ? path.join(remoteDir, 'releases', pointer) : path.join(remoteDir, 'dist'), name);
+    const read = await server.readManifest(pointer ? server.releaseDir(siteRoot, name, pointer) : path.join(remoteDir, 'dist'), name);
     if ('manifest' in read) manifests.push({ ...read.manifest, version: pointer ?? read.manifest.version });
     const shared = store && (await store.readSharedPointer(store.db, name));
     const release = shared && (await store.readStoredRelease(store.db, name, shared.version));
@@ -166,35 +171,17 @@ async function servedManifests(siteRoot, store) {
 }
 
 
-/** Every file of a dist: relative path (with /) -> bytes. */
+/** Every file of a dist (relative path with / -> bytes), read as the server reads one. */
 async function readDistFiles(dir) {
-  let entries;
   try {
-    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return await server.readFolder(dir);
   } catch (error) {
     throw new DeployError(`cannot read ${rel(dir)}: ${error.code === 'ENOENT' ? 'no such folder (build it first, or pass --from)' : error.message}`);
-  }
-  const files = new Map();
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath ?? entry.path, entry.name);
-    files.set(path.relative(dir, file).split(path.sep).join('/'), await readFile(file));
-  }
-  return files;
-}
-
-/** The version a build names in its manifest (the shell's shell-manifest.json, a remote's mfe-manifest.json), if any. */
-function builtVersion(name, files) {
-  try {
-    const version = JSON.parse(files.get(name === 'shell' ? 'shell-manifest.json' : 'mfe-manifest.json')?.toString('utf8') ?? '').version;
-    return typeof version === 'string' ? version : null;
-  } catch {
-    return null;
   }
 }
 
 /** Where an app lives on this machine: shell/ or mfe-<name>/. */
-const appDir = (siteRoot, name) => path.join(siteRoot, name === 'shell' ? 'shell' : `mfe-${name}`);
+const appDir = server.remoteDir;
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return quiet; } };
 
 /**
@@ -202,7 +189,7 @@ const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return q
  * DATABASE_URL on PostgreSQL. It writes no deploy log here (`logged` does) and tells nothing: this tool prints.
  */
 async function openDeployer(siteRoot, store, stage = false) {
-  const { createReleaseDeployer, createPreviewTokens, PREVIEW_PARAM } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
+  const { createReleaseDeployer, createPreviewTokens, PREVIEW_PARAM } = server;
   // A staged release's preview link, signed as the server signs it (the same PREVIEW_SECRET), to its public origin.
   const origin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
   const previews = stage && origin && process.env.PREVIEW_SECRET ? createPreviewTokens({ secret: process.env.PREVIEW_SECRET, clock: () => new Date() }) : undefined;
@@ -213,7 +200,7 @@ async function openDeployer(siteRoot, store, stage = false) {
   };
   let trustedKeys;
   try {
-    trustedKeys = format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
+    trustedKeys = server.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
   } catch (error) {
     throw new DeployError(error.message);
   }
@@ -273,15 +260,15 @@ async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoa
 async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage, allowDowngrade }) {
   const deployer = await openDeployer(siteRoot, store, stage);
   const files = await readDistFiles(from);
-  files.delete(format.SIGNATURE_FILE);
-  const built = builtVersion(name, files);
+  files.delete(server.SIGNATURE_FILE);
+  const built = server.manifestVersion(name, files) ?? null;
   if (signing?.key) {
-    // Signed under the name it is deployed as: --version, else its manifest's version made free.
+    // Signed under the name it is deployed as: --version, else the name the deployer would give it.
     if (!version) {
       const taken = new Set((await deployer.list(name)).releases.map((release) => release.version));
-      version = await freeName(async (v) => taken.has(v), built && format.RELEASE_NAME.test(built) ? built : 'release');
+      version = await server.freeReleaseName(name, files, async (v) => taken.has(v));
     }
-    files.set(format.SIGNATURE_FILE, format.signFiles(files, name, version, signing.key));
+    files.set(server.SIGNATURE_FILE, server.signFiles(files, name, version, signing.key));
   }
   const bytes = [...files.values()].reduce((sum, file) => sum + file.length, 0);
   const where = store ? 'the shared release store (every instance)' : rel(appDir(siteRoot, name));
@@ -415,22 +402,22 @@ async function overHttp(command, name, values) {
     return 0;
   }
   const from = values.from ? path.resolve(values.cwd, values.from) : buildHere(name);
-  const check = name === 'shell' ? await format.checkShellRelease(from) : await format.checkRelease(from, name);
+  const check = name === 'shell' ? await server.checkShellRelease(from) : await server.checkRelease(from, name);
   if (!check.ok) throw new DeployError(`${rel(from)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
   const builtVersion = name === 'shell' ? check.version : check.manifest.version;
   const files = await readDistFiles(from);
-  files.delete(format.SIGNATURE_FILE);
+  files.delete(server.SIGNATURE_FILE);
   const signing = await readSigning(values.key ? path.resolve(values.cwd, values.key) : undefined, name);
   let version = values.version;
   if (signing.key) {
     // Signed under the name it will have: asked for, else the manifest's version made free on the site.
     if (!version) {
       const taken = new Set((await call('GET', releases)).releases.map((release) => release.version));
-      version = await freeName(async (v) => taken.has(v), builtVersion);
+      version = await server.freeName(async (v) => taken.has(v), builtVersion);
     }
-    files.set(format.SIGNATURE_FILE, format.signFiles(files, name, version, signing.key));
+    files.set(server.SIGNATURE_FILE, server.signFiles(files, name, version, signing.key));
   }
-  const body = await format.packReleaseTarball(files);
+  const body = await server.packReleaseTarball(files);
   console.log(`${name}: sending ${rel(from)} (${builtVersion}${version && version !== builtVersion ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
   const query = new URLSearchParams({ ...(version ? { version } : {}), ...(values.stage ? { stage: '1' } : {}), ...(values['allow-downgrade'] ? { allowDowngrade: '1' } : {}) }).toString();
   const change = await call('POST', `${releases}${query ? `?${query}` : ''}`, body, { 'content-type': 'application/gzip' });
@@ -461,10 +448,9 @@ async function logged(command, app, cwd, work, action = command) {
     throw error;
   } finally {
     try {
-      const store = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-store.js')).href);
       // As the server reads it: DATA_DIR, else ./data where the command runs (npm start's, from the repo).
       const dataDir = path.resolve(cwd, process.env.DATA_DIR || 'data');
-      const log = await store.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
+      const log = await server.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
       if (log) {
         await log.record({ app, action, by, from: null, ...entry });
         await log.close();
@@ -489,14 +475,14 @@ async function deployAll(command, values, positionals) {
   const siteRoot = path.resolve(cwd, process.env.SITE_ROOT || REPO_ROOT);
   try {
     if (!values.key && !process.env.RELEASE_SIGNING_KEY) throw new DeployError('--all signs what it deploys: --key <operator key file> (npm run release-key -- --app "*" --out <dir> makes one)');
-    const { appsWithoutTrustedSignature } = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'release-deployer.js')).href);
-    const trusted = format.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
+    const { appsWithoutTrustedSignature } = server;
+    const trusted = server.parseTrustedKeys(process.env.RELEASE_TRUSTED_KEYS);
     const apps = [];
     if (trusted.length > 0) apps.push(...(await appsWithoutTrustedSignature(siteRoot, trusted)).map((u) => u.app));
     else {
       for (const app of ['shell', ...REMOTES]) {
         const dist = path.join(appDir(siteRoot, app), 'dist');
-        if ((app === 'shell' ? await format.checkShellRelease(dist) : await format.checkRelease(dist, app)).ok) apps.push(app);
+        if ((app === 'shell' ? await server.checkShellRelease(dist) : await server.checkRelease(dist, app)).ok) apps.push(app);
       }
     }
     if (apps.length === 0) {

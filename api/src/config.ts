@@ -273,6 +273,19 @@ const appRoutesKeys = Object.fromEntries(REMOTE_NAMES.map((name) => [`APP_ROUTES
 const appRoutesOf = (e: Record<`APP_ROUTES_${Uppercase<RemoteName>}`, string[] | undefined>): Partial<Record<RemoteName, string[]>> =>
   Object.fromEntries(REMOTE_NAMES.flatMap((name) => { const routes = e[`APP_ROUTES_${name.toUpperCase() as Uppercase<RemoteName>}`]; return routes ? [[name, routes]] : []; }));
 
+/** What a release may declare (APP_ROUTES_*, RELEASE_MAX_*): the server's, and all `npm run deploy` reads, so both judge a release alike. */
+const releasePolicyKeys = {
+  ...appRoutesKeys,
+  RELEASE_MAX_ROUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxRoutes),
+  RELEASE_MAX_PAGES: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxPages),
+  RELEASE_MAX_MANIFEST_KB: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64 * 1024).default(DEFAULT_RELEASE_LIMITS.maxManifestBytes / 1024),
+};
+type ReleasePolicyEnv = z.output<z.ZodObject<typeof releasePolicyKeys>>;
+const appRoutesDistinct = (e: ReleasePolicyEnv) => { const all = Object.values({ ...DEFAULT_APP_ROUTES, ...appRoutesOf(e) }).flat(); return new Set(all).size === all.length; };
+const APP_ROUTES_DISTINCT = { path: ['APP_ROUTES'], message: 'Two APP_ROUTES_<APP> name the same pattern: each path has one owner' };
+const policyOf = (e: ReleasePolicyEnv): ReleasePolicy =>
+  releasePolicy(appRoutesOf(e), { maxRoutes: e.RELEASE_MAX_ROUTES, maxPages: e.RELEASE_MAX_PAGES, maxManifestBytes: e.RELEASE_MAX_MANIFEST_KB * 1024 });
+
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'Must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -362,10 +375,7 @@ const envSchema = z.object({
   RELEASE_SMOKE_RENDER_TIMEOUT_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(20_000).default(10_000),
   RELEASE_IMPORT_BUILDS: z.enum(['first', 'changed', 'off'], { message: 'Must be first, changed or off' }).default('first'),
   RELEASE_POLL_MS: z.coerce.number({ message: 'Must be a number' }).int().min(100, { message: 'Must be at least 100' }).max(3_600_000).default(5_000),
-  ...appRoutesKeys,
-  RELEASE_MAX_ROUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxRoutes),
-  RELEASE_MAX_PAGES: z.coerce.number({ message: 'Must be a number' }).int().min(0, { message: 'Must be 0 or more' }).max(100_000).default(DEFAULT_RELEASE_LIMITS.maxPages),
-  RELEASE_MAX_MANIFEST_KB: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(64 * 1024).default(DEFAULT_RELEASE_LIMITS.maxManifestBytes / 1024),
+  ...releasePolicyKeys,
   RELEASE_TRUSTED_KEYS: z
     .string()
     .optional()
@@ -394,29 +404,33 @@ const envSchema = z.object({
 }).refine((e) => !(e.ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK && e.NODE_ENV === 'production'), {
   path: ['ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK'],
   message: 'Is for tests only and cannot be set with NODE_ENV=production',
-}).refine((e) => { const all = Object.values({ ...DEFAULT_APP_ROUTES, ...appRoutesOf(e) }).flat(); return new Set(all).size === all.length; }, {
-  path: ['APP_ROUTES'],
-  message: 'Two APP_ROUTES_<APP> name the same pattern: each path has one owner',
-}).refine((e) => parseDuration(e.HEADERS_TIMEOUT)! <= parseDuration(e.REQUEST_TIMEOUT)!, {
+}).refine(appRoutesDistinct, APP_ROUTES_DISTINCT).refine((e) => parseDuration(e.HEADERS_TIMEOUT)! <= parseDuration(e.REQUEST_TIMEOUT)!, {
   path: ['HEADERS_TIMEOUT'],
   message: 'Must not be longer than REQUEST_TIMEOUT',
 });
+
+/** `env` parsed by `schema`, empty strings counting as unset; one `ConfigError` listing every invalid variable. */
+function parseEnvironment<T>(schema: z.ZodType<T>, env: NodeJS.ProcessEnv): T {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(environment)'}: ${issue.message}`));
+  return parsed.data;
+}
+
+/**
+ * The release policy alone (APP_ROUTES_*, RELEASE_MAX_*), read from `env` exactly as `loadConfig` reads it: what
+ * `npm run deploy`, `rollback` and `promote` check a release against on the serving machine, as the server does.
+ */
+export function loadReleasePolicy(env: NodeJS.ProcessEnv = process.env): ReleasePolicy {
+  return policyOf(parseEnvironment(z.object(releasePolicyKeys).refine(appRoutesDistinct, APP_ROUTES_DISTINCT), env));
+}
 
 /**
  * Parses the environment. Throws one `ConfigError` listing every invalid variable.
  * Empty strings count as unset, so `DATABASE_URL=` means SQLite.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const cleaned = Object.fromEntries(
-    Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
-  );
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(environment)'}: ${issue.message}`),
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(envSchema, env);
   const remoteUrls: Partial<Record<RemoteName, string>> = {};
   for (const name of REMOTE_NAMES) {
     const url = e[`REMOTE_${name.toUpperCase() as Uppercase<RemoteName>}_URL`];
@@ -458,7 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseImportBuilds: e.RELEASE_IMPORT_BUILDS,
     releaseSmokeRenderTimeoutMs: e.RELEASE_SMOKE_RENDER_TIMEOUT_MS,
     releaseTrustedKeys: e.RELEASE_TRUSTED_KEYS,
-    releasePolicy: releasePolicy(appRoutesOf(e), { maxRoutes: e.RELEASE_MAX_ROUTES, maxPages: e.RELEASE_MAX_PAGES, maxManifestBytes: e.RELEASE_MAX_MANIFEST_KB * 1024 }),
+    releasePolicy: policyOf(e),
     renderCacheBytes: Math.round(e.RENDER_CACHE_MB * 1024 * 1024),
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,

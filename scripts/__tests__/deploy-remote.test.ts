@@ -15,8 +15,13 @@ interface Run {
 
 /** Runs the script as an operator would (`npm run deploy -- …` runs exactly this), on a temp SITE_ROOT. */
 function run(siteRoot: string, ...args: string[]): Promise<Run> {
+  return runWith({}, siteRoot, ...args);
+}
+
+/** The same, with more of the site's environment (what the server is started with too). */
+function runWith(env: Record<string, string>, siteRoot: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], { cwd: siteRoot, env: { ...process.env, SITE_ROOT: siteRoot, INIT_CWD: siteRoot } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [SCRIPT, ...args], { cwd: siteRoot, env: { ...process.env, SITE_ROOT: siteRoot, INIT_CWD: siteRoot, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -29,9 +34,9 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
   const history = async () => JSON.parse(await readFile(blog('history.json'), 'utf8')) as { stack: string[]; log: Array<{ action: string; version: string }> };
 
   /** A built dist of the blog at `dir` (relative to the temp root) whose page says `text`. */
-  async function build(dir: string, version: string, text: string, options: { omit?: string[]; name?: string; serverModule?: string } = {}) {
+  async function build(dir: string, version: string, text: string, options: { omit?: string[]; name?: string; serverModule?: string; routes?: string[] } = {}) {
     const files: Record<string, string> = {
-      'mfe-manifest.json': JSON.stringify({ name: options.name ?? 'blog', version, routes: ['/blog'], server: { routes: 'server/routes.js' } }),
+      'mfe-manifest.json': JSON.stringify({ name: options.name ?? 'blog', version, routes: options.routes ?? ['/blog'], server: { routes: 'server/routes.js' } }),
       'assets/remoteEntry.js': `export const text = ${JSON.stringify(text)};`,
       [`assets/page-${version.replace(/\W/g, '')}AbCd.js`]: `export default ${JSON.stringify(text)};`,
       'server/routes.js': options.serverModule ?? 'export const routes = [];',
@@ -255,6 +260,58 @@ describe('scripts/deploy-remote.mjs (npm run deploy / rollback)', () => {
     expect(taken.code).toBe(0);
     expect(await pointer()).toBe('2.0.0');
     expect(existsSync(blog('.deploy.lock'))).toBe(false);
+  });
+
+  it("refuses a blog release declaring the admin's routes, naming them, as the server would: nothing changes", async () => {
+    await run(root, 'deploy', 'blog', '--from', await build('good', '1.0.0', 'good'));
+    const refused = await run(root, 'deploy', 'blog', '--from', await build('takeover', '1.1.0', 'x', { routes: ['/blog', '/admin', '/admin/*'] }));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the route "/admin" is outside blog\'s routes (it belongs to admin): blog owns /blog*');
+    expect(refused.stderr).toContain('the route "/admin/*" is outside blog\'s routes (it belongs to admin)');
+    expect(refused.stderr).toContain('Nothing was changed.');
+    expect(await pointer()).toBe('1.0.0');
+    expect(await readdir(blog('releases'))).toEqual(['1.0.0']);
+  });
+
+  it('reads APP_ROUTES_<APP> and RELEASE_MAX_* from its environment as the server does', async () => {
+    const news = await build('news', '1.0.0', 'news', { routes: ['/blog', '/news', '/news/:slug'] });
+    // By default /news is no app's: refused.
+    const outside = await run(root, 'deploy', 'blog', '--from', news);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('the route "/news" is outside blog\'s routes: blog owns /blog*');
+    expect(existsSync(blog('current'))).toBe(false);
+    // The site gives the blog /news too: the same release goes through.
+    const owned = await runWith({ APP_ROUTES_BLOG: '/blog*, /news*' }, root, 'deploy', 'blog', '--from', news);
+    expect(owned.stderr).toBe('');
+    expect(owned.code).toBe(0);
+    expect(await pointer()).toBe('1.0.0');
+
+    // A site that caps routes at 2 refuses a release with 3, and says which limit.
+    const capped = await runWith({ APP_ROUTES_BLOG: '/blog*,/news*', RELEASE_MAX_ROUTES: '2' }, root, 'deploy', 'blog', '--from', await build('more', '1.1.0', 'more', { routes: ['/blog', '/news', '/news/:slug'] }));
+    expect(capped.code).toBe(1);
+    expect(capped.stderr).toContain('mfe-manifest.json declares 3 routes, over the limit of 2 (RELEASE_MAX_ROUTES)');
+    expect(await pointer()).toBe('1.0.0');
+
+    // What the server would refuse to start with, this tool refuses to run with, in the server's words.
+    for (const [env, message] of [
+      [{ RELEASE_MAX_ROUTES: 'lots' }, 'RELEASE_MAX_ROUTES: Must be a number'],
+      [{ APP_ROUTES_BLOG: '/api/*' }, `APP_ROUTES_BLOG: "/api/*" is the server's`],
+      [{ APP_ROUTES_BLOG: '/admin*' }, 'APP_ROUTES: Two APP_ROUTES_<APP> name the same pattern'],
+    ] as const) {
+      const invalid = await runWith(env, root, 'deploy', 'blog', '--from', await build('again', '1.2.0', 'again'));
+      expect(invalid.code, JSON.stringify(env)).toBe(1);
+      expect(invalid.stderr, JSON.stringify(env)).toContain(message);
+    }
+    expect(await pointer()).toBe('1.0.0');
+
+    // A rollback is checked the same: back to the /news release only where the site gives the blog /news.
+    expect((await run(root, 'deploy', 'blog', '--from', await build('plain', '2.0.0', 'plain'))).code).toBe(0);
+    const back = await run(root, 'rollback', 'blog');
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('cannot roll back to 1.0.0: this is not a release of blog the site can serve: the route "/news" is outside blog\'s routes');
+    expect(await pointer()).toBe('2.0.0');
+    expect((await runWith({ APP_ROUTES_BLOG: '/blog*,/news*' }, root, 'rollback', 'blog')).code).toBe(0);
+    expect(await pointer()).toBe('1.0.0');
   });
 
   it('answers a wrong command line with the usage (exit 2)', async () => {

@@ -62,6 +62,26 @@ import { createSmokeRenderer, type SmokeRenderer } from './smoke-render';
 export { createPreviewTokens, PREVIEW_PARAM } from './preview-tokens';
 // npm run deploy -- --all signs and deploys the apps trusted keys would leave unsigned (issue 51).
 export { appsWithoutTrustedSignature } from './signing-gate';
+// npm run deploy/rollback/promote import all they need from this one bundle (issue 51), nothing copied: the release
+// format and store, and the site's release policy read from the environment as the server reads it.
+export { loadReleasePolicy } from '../../config';
+export {
+  checkRelease,
+  checkShellRelease,
+  KEPT_DIST_ACTION,
+  packReleaseTarball,
+  parseTrustedKeys,
+  POINTER_FILE,
+  readManifest,
+  RELEASE_NAME,
+  REMOTE_NAMES,
+  releaseDir,
+  remoteDir,
+  SIGNATURE_FILE,
+  signFiles,
+  useReleasePolicy,
+} from './release-format';
+export { openDeployLog, openReleaseStore, readSharedPointer, readStoredRelease } from './release-store';
 // What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
 export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
 
@@ -148,7 +168,7 @@ function canaryMethods(db: CanaryDb | Transaction<Database>, app: AppName, told?
 }
 
 /** The next free name: `base`, else base+2, base+3… (base.2… when it has build metadata already). */
-async function freeName(taken: (version: string) => Promise<boolean>, base: string): Promise<string> {
+export async function freeName(taken: (version: string) => Promise<boolean>, base: string): Promise<string> {
   if (!(await taken(base))) return base;
   const separator = base.includes('+') ? '.' : '+';
   for (let n = 2; n < 10_000; n++) {
@@ -162,6 +182,23 @@ const APPS: readonly AppName[] = ['shell', ...REMOTE_NAMES];
 /** The manifest a build of `app` carries: the shell's shell-manifest.json, a remote's mfe-manifest.json. */
 const manifestFile = (app: AppName) => (app === 'shell' ? 'shell-manifest.json' : 'mfe-manifest.json');
 
+/** The version a build's manifest names (the shell's shell-manifest.json, a remote's mfe-manifest.json), if any. */
+export function manifestVersion(app: AppName, files: ReadonlyMap<string, Buffer>): string | undefined {
+  try {
+    const version = (JSON.parse(files.get(manifestFile(app))?.toString('utf8') ?? '') as { version?: unknown }).version;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name a build is deployed under when none is asked for: its manifest's version (else `release`), made free. */
+export function freeReleaseName(app: AppName, files: ReadonlyMap<string, Buffer>, taken: (version: string) => Promise<boolean>): Promise<string> {
+  const version = manifestVersion(app, files);
+  // checkRelease names what is wrong with the manifest.
+  return freeName(taken, version !== undefined && RELEASE_NAME.test(version) ? version : 'release');
+}
+
 /** The version of the whole build of `app` in `dir`, or null when there is none. */
 async function builtVersion(dir: string, app: AppName): Promise<{ version: string } | null> {
   if (app === 'shell') {
@@ -173,7 +210,7 @@ async function builtVersion(dir: string, app: AppName): Promise<{ version: strin
 }
 
 /** Files of a dist folder (path with `/` -> bytes); links and special files are refused. */
-async function readFolder(dir: string): Promise<Map<string, Buffer>> {
+export async function readFolder(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const full = path.join(entry.parentPath, entry.name);
@@ -524,17 +561,7 @@ export function createReleaseDeployer(options: {
       if (await taken(named)) throw new ConflictError(`release ${named} of ${app} exists already: a name never changes what it holds. Deploy under another version.`, { code: 'release_exists' });
       return named;
     }
-    let base: string | undefined;
-    try {
-      base = (JSON.parse(files.get(manifestFile(app))?.toString('utf8') ?? '') as { version?: unknown }).version as string | undefined;
-    } catch {
-      base = undefined;
-    }
-    if (typeof base !== 'string' || !RELEASE_NAME.test(base)) {
-      // checkRelease names what is wrong with the manifest.
-      base = 'release';
-    }
-    return freeName(taken, base);
+    return freeReleaseName(app, files, taken);
   }
 
   /** Records the outcome (and alerts on a refusal or failure), then answers or rethrows. */

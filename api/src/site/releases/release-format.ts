@@ -1,7 +1,7 @@
 /*
  * The release format of a remote: its layout below SITE_ROOT, its names, what makes a release complete, and the one
  * way its server module is imported and judged. The server (remote-registry.ts) and `npm run deploy`/`rollback`
- * (scripts/deploy-remote.mjs, through the built api/dist/release-format.js) both use this module, so a release the
+ * (scripts/deploy-remote.mjs, through the built api/dist/release-deployer.js) both use this module, so a release the
  * deploy accepts is one the server serves, for the same reasons.
  *
  *   mfe-<name>/releases/<version>/   a full dist, never changed once its pointer may name it

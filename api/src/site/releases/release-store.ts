@@ -1,6 +1,6 @@
 /*
  * Releases shared by every instance (DATABASE_URL on PostgreSQL). `npm run deploy`/`rollback` (scripts/deploy-remote.mjs,
- * through the built api/dist/release-store.js) store a remote's checked release here, as files named by their
+ * through the built api/dist/release-deployer.js) store a remote's checked release here, as files named by their
  * SHA-256, and move the remote's pointer in the same transaction, which notifies every instance (NOTIFY
  * site_releases). Each instance copies the pointer's release into its own SITE_ROOT in the release format
  * (release-sync.ts), where its registry verifies, imports and serves it as if it had been deployed there.
