@@ -30,11 +30,11 @@ function blogWithNewHeading(dist: string, out: string): void {
 }
 
 /** What the admin reads of the blog in /api/health (anyone else sees its version only). */
-async function blogVersion(page: Page, url: string): Promise<unknown> {
+async function blogVersion(page: Page, url: string): Promise<{ version?: string; failedRelease?: { version?: string } }> {
   const login = await page.request.post(`${url}/api/admin/login`, { headers: { origin: url }, data: { password: E2E_ADMIN_PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   const health = await (await page.request.get(`${url}/api/health`)).json();
-  return health.remotes.blog;
+  return health.remotes.blog as { version?: string; failedRelease?: { version?: string } };
 }
 
 test.describe('deploying one remote as a release, and rolling it back', () => {
@@ -71,6 +71,8 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
 
     const deployed = deployScript(siteRoot, 'deploy', 'blog', '--from', path.join(siteRoot, 'builds/blog-new-heading'), '--version', 'new-heading');
     expect(deployed).toContain('current: as-built -> new-heading');
+    // Another process's deploy: the server sees it at its once-a-second look at the release folder.
+    await expect.poll(async () => (await blogVersion(page, site.url)).version, { timeout: 5000 }).toBe('new-heading');
     await page.goto(`${site.url}/blog`);
     await expect(heading).toHaveText(NEW_HEADING);
     // The server's HTML (no JavaScript) says so too once the blog renders on the server.
@@ -80,6 +82,7 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
 
     // A pointer naming a release that is not there (a deploy that died mid-way) changes nothing a visitor sees.
     writeFileSync(path.join(siteRoot, 'mfe-blog/current'), 'half-copied\n');
+    await expect.poll(async () => (await blogVersion(page, site.url)).failedRelease?.version, { timeout: 5000 }).toBe('half-copied');
     await page.goto(`${site.url}/blog`);
     await expect(heading).toHaveText(NEW_HEADING);
     expect(await blogVersion(page, site.url)).toMatchObject({ version: 'new-heading', lastKnownGood: 'new-heading', failedRelease: { version: 'half-copied' } });
@@ -87,6 +90,7 @@ test.describe('deploying one remote as a release, and rolling it back', () => {
 
     const rolledBack = deployScript(siteRoot, 'rollback', 'blog');
     expect(rolledBack).toContain('current: new-heading -> as-built');
+    await expect.poll(async () => (await blogVersion(page, site.url)).version, { timeout: 5000 }).toBe('as-built');
     await page.goto(`${site.url}/blog`);
     await expect(heading).toHaveText(HEADING);
     expect(await blogVersion(page, site.url)).toEqual({ version: 'as-built', remoteEntry: 'ok', serverEntry: 'ok', pointer: 'as-built', since: expect.any(String), errors: expect.objectContaining({ failing: false }) });
