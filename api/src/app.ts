@@ -49,7 +49,7 @@ import { createCanaryCache } from './site/releases/release-canaries';
 import type { AppName } from '@site/contracts/deploys';
 import { createShellDocument } from './site/render/shell-document';
 import { createShellServer } from './site/render/shell-server';
-import { site } from './site/site-handler';
+import { pageTokenIssuer, site } from './site/site-handler';
 
 export interface AppDeps {
   /** Defaults to a pino logger at `config.logLevel` on stdout. */
@@ -302,6 +302,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     rateLimits,
     lifecycle: { draining: () => draining },
     ...(config.renderCacheBytes ? { documents: renderCache } : {}),
+    // GET /page-token.json (events-routes.ts): each page load's signed token, naming this browser's releases.
+    pageTokens: pageTokenIssuer({ remotes, chooseReleases, tokens: visitorTokens }),
   };
   for (const register of API_ROUTES) register(router, routeContext);
 
@@ -361,7 +363,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       // A browser with a preview link's cookie gets the staged release it previews (site/releases/release-choice.ts).
       chooseReleases,
       previews,
-      pageTokens: visitorTokens,
       // Every page of a remote and every failed server render, against the release that served it (release-errors/).
       ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
     }),

@@ -176,12 +176,15 @@ export interface Config {
    * Errors per release (release-errors/): a served release is failing while its error rate (server render errors and
    * fallbacks plus browser errors, per page view) is at least RELEASE_ERROR_RATE_PERCENT (default 2) over at least
    * RELEASE_ERROR_MIN_PAGE_VIEWS (default 20) page views in the last RELEASE_ERROR_WINDOW_MINUTES (default 15).
+   * Browser errors count toward that rate (and a canary's) only once RELEASE_ERROR_MIN_REPORTERS (default 5) distinct
+   * visitors (addresses, IPv6 per /64) reported them in the window; server render errors always count.
    * RELEASE_ERROR_COUNTING=off counts nothing (to measure what counting costs; health and alerts then see no errors).
    * Optional so configs built by hand (tests) need not name them.
    */
   releaseErrorRatePercent?: number;
   releaseErrorMinPageViews?: number;
   releaseErrorWindowMinutes?: number;
+  releaseErrorMinReporters?: number;
   releaseErrorCounting?: boolean;
   /**
    * Canaries (deploys/canary-watch.ts): a canary is rolled back by itself when its error rate is at least
@@ -367,6 +370,7 @@ const envSchema = z.object({
   RELEASE_ERROR_RATE_PERCENT: z.coerce.number({ message: 'Must be a number' }).gt(0, { message: 'Must be more than 0' }).max(100).default(2),
   RELEASE_ERROR_MIN_PAGE_VIEWS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1_000_000).default(20),
   RELEASE_ERROR_WINDOW_MINUTES: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(1440).default(15),
+  RELEASE_ERROR_MIN_REPORTERS: z.coerce.number({ message: 'Must be a number' }).int().min(1, { message: 'Must be at least 1' }).max(10_000).default(5),
   RELEASE_ERROR_COUNTING: z.enum(['on', 'off'], { message: 'Must be on or off' }).default('on'),
   RELEASE_CANARY_MAX_RATE_PERCENT: z.coerce.number({ message: 'Must be a number' }).gt(0, { message: 'Must be more than 0' }).max(100).default(2),
   RELEASE_CANARY_RATIO: z.coerce.number({ message: 'Must be a number' }).min(1, { message: 'Must be at least 1' }).max(1000).default(3),
@@ -493,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseErrorRatePercent: e.RELEASE_ERROR_RATE_PERCENT,
     releaseErrorMinPageViews: e.RELEASE_ERROR_MIN_PAGE_VIEWS,
     releaseErrorWindowMinutes: e.RELEASE_ERROR_WINDOW_MINUTES,
+    releaseErrorMinReporters: e.RELEASE_ERROR_MIN_REPORTERS,
     releaseErrorCounting: e.RELEASE_ERROR_COUNTING === 'on',
     releaseCanaryMaxRatePercent: e.RELEASE_CANARY_MAX_RATE_PERCENT,
     releaseCanaryRatio: e.RELEASE_CANARY_RATIO,

@@ -130,6 +130,7 @@ export function createServices(deps: {
     | 'releaseErrorRatePercent'
     | 'releaseErrorMinPageViews'
     | 'releaseErrorWindowMinutes'
+    | 'releaseErrorMinReporters'
     | 'releaseErrorCounting'
     | 'releaseCanaryMaxRatePercent'
     | 'releaseCanaryRatio'
@@ -243,6 +244,7 @@ export function createServices(deps: {
       ...(deps.config.releaseErrorRatePercent !== undefined ? { rate: deps.config.releaseErrorRatePercent / 100 } : {}),
       ...(deps.config.releaseErrorMinPageViews !== undefined ? { minPageViews: deps.config.releaseErrorMinPageViews } : {}),
       ...(deps.config.releaseErrorWindowMinutes !== undefined ? { windowMs: deps.config.releaseErrorWindowMinutes * 60_000 } : {}),
+      ...(deps.config.releaseErrorMinReporters !== undefined ? { minReporters: deps.config.releaseErrorMinReporters } : {}),
     },
   });
   const canaries = createCanaryWatch({

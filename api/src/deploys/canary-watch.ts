@@ -4,7 +4,7 @@ import type { AlertService } from '../admin/alert-service';
 import type { Clock } from '../lib/clock';
 import type { JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
-import type { ReleaseErrorsService } from '../release-errors/release-errors-service';
+import { browserErrorsText, DEFAULT_MIN_REPORTERS, decidingErrors, rateOf, type ReleaseErrorsService } from '../release-errors/release-errors-service';
 import type { Canary, DeployActor, ReleaseDeployer } from './release-deployer';
 
 /*
@@ -16,10 +16,16 @@ import type { Canary, DeployActor, ReleaseDeployer } from './release-deployer';
  * views, is rolled back by itself: the canary ends (everyone gets the served release from the next request, on every
  * instance), the deploy log says why (`canary_rollback`, with both rates and counts) and a Deployment alert is raised.
  * A canary given `promoteAfter` and not rolled back by then is served to everyone at that time.
+ *
+ * Raw browser reports never decide (issue 51): a browser's report counts only with its page load's signed token (one
+ * error per page load, 20 reports a minute per address), and browser errors enter either rate only once at least
+ * `minReporters` distinct visitors (addresses, an IPv6 one per /64) reported them since the canary started; server
+ * render errors and fallbacks, which the server saw itself, always count. Page views are the server's page requests and
+ * the token-carrying moves inside the site.
  */
 
-/** RELEASE_CANARY_MAX_RATE_PERCENT 2, RELEASE_CANARY_RATIO 3, RELEASE_CANARY_MIN_VIEWS 50. */
-export const DEFAULT_CANARY_RULES: CanaryRules = { maxRate: 0.02, ratio: 3, minPageViews: 50 };
+/** RELEASE_CANARY_MAX_RATE_PERCENT 2, RELEASE_CANARY_RATIO 3, RELEASE_CANARY_MIN_VIEWS 50, RELEASE_ERROR_MIN_REPORTERS 5. */
+export const DEFAULT_CANARY_RULES: Required<CanaryRules> = { maxRate: 0.02, ratio: 3, minPageViews: 50, minReporters: DEFAULT_MIN_REPORTERS };
 /** How often the canary check runs (counts reach the database every 5 s from each instance; the checker adds its own first). */
 export const CANARY_CHECK_MS = 10_000;
 /** Who the deploy log says ended or promoted a canary by itself. */
@@ -27,20 +33,24 @@ export const CANARY_CHECK_ACTOR: DeployActor = { by: 'automatic canary check', f
 const MINUTE_MS = 60_000;
 
 const percent = (rate: number | null) => (rate === null ? 'no page views' : `${Math.round(rate * 1000) / 10}%`);
-const errorsOf = (c: ReleaseCounts) => c.renderErrors + c.clientErrors;
-
 /**
  * Whether a canary is rolled back: its rate at least `maxRate` and at least `ratio` times the served release's (a
- * served release without errors: any rate), over at least `minPageViews` of its page views. `why` says it with figures.
+ * served release without errors: any rate), over at least `minPageViews` of its page views. Both rates count server
+ * render errors, and browser errors only once at least `minReporters` distinct visitors reported them: a few
+ * addresses' reports neither roll a canary back nor, against the served release, keep a failing one in. `why` says it
+ * with figures.
  */
 export function canaryVerdict(canary: ReleaseCounts, served: ReleaseCounts, rules: CanaryRules): { rollBack: boolean; why: string } {
-  const rate = canary.rate ?? 0;
-  const servedRate = served.rate ?? 0;
-  const rollBack = canary.pageViews >= rules.minPageViews && rate >= rules.maxRate && rate >= rules.ratio * servedRate;
+  const minReporters = rules.minReporters ?? DEFAULT_MIN_REPORTERS;
+  const canaryRate = rateOf(canary, minReporters);
+  const servedRate = rateOf(served, minReporters);
+  const rate = canaryRate ?? 0;
+  const rollBack = canary.pageViews >= rules.minPageViews && rate >= rules.maxRate && rate >= rules.ratio * (servedRate ?? 0);
   const why =
-    `error rate ${percent(canary.rate)} (${canary.renderErrors} server render errors and ${canary.clientErrors} browser errors in ${canary.pageViews} page views) ` +
-    `against ${percent(served.rate)} for the served release (${errorsOf(served)} errors in ${served.pageViews} page views); ` +
-    `the threshold is at least ${percent(rules.maxRate)} and ${rules.ratio} times the served release's rate over at least ${rules.minPageViews} page views`;
+    `error rate ${percent(canaryRate)} (${canary.renderErrors} server render errors and ${browserErrorsText(canary, minReporters)} in ${canary.pageViews} page views) ` +
+    `against ${percent(servedRate)} for the served release (${decidingErrors(served, minReporters)} errors in ${served.pageViews} page views); ` +
+    `the threshold is at least ${percent(rules.maxRate)} and ${rules.ratio} times the served release's rate over at least ${rules.minPageViews} page views, ` +
+    `browser errors counting once at least ${minReporters} visitors reported them`;
   return { rollBack, why };
 }
 
@@ -62,7 +72,8 @@ export function createCanaryWatch(deps: {
   rules?: Partial<CanaryRules>;
   checkMs?: number;
 }): CanaryWatch {
-  const rules: CanaryRules = { ...DEFAULT_CANARY_RULES, ...deps.rules };
+  // The reporters it takes are the errors alert's unless told otherwise: one rule for what browser reports may decide.
+  const rules: Required<CanaryRules> = { ...DEFAULT_CANARY_RULES, minReporters: deps.releaseErrors.rules.minReporters, ...deps.rules };
 
   /** From the canary's start (its minute), or the error window's start when that is later. */
   function countedSince(canary: Canary): number {

@@ -85,7 +85,7 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
     summary: 'The deploy log: every deploy, staged upload, promotion, canary, rollback and refusal, newest first, a page at a time; with the canaries running now',
     description: [
       'A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only.',
-      'The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself.',
+      'The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself. The rates count server render errors, and browser errors only once at least `canaryRules.minReporters` distinct visitors (`clientReporters`) reported them.',
     ].join(' '),
     query: { schema: deployLogQuerySchema, emptyAsAbsent: true },
     responses: {
@@ -132,11 +132,11 @@ export const adminDeploysRoutes = defineEndpoints({ config: ['bodyLimit', 'publi
                 promoteAfter: null,
                 by: 'blog CI',
                 countedSince: '2026-11-27T10:02:00.000Z',
-                canary: { pageViews: 118, renderErrors: 0, clientErrors: 1, rate: 0.0085 },
-                served: { pageViews: 1042, renderErrors: 1, clientErrors: 4, rate: 0.0048 },
+                canary: { pageViews: 118, renderErrors: 1, clientErrors: 1, clientReporters: 1, rate: 0.0085 },
+                served: { pageViews: 1042, renderErrors: 1, clientErrors: 6, clientReporters: 5, rate: 0.0067 },
               },
             ],
-            canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50 },
+            canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50, minReporters: 5 },
           },
         },
       },

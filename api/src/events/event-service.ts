@@ -55,7 +55,7 @@ export function createEventService(deps: {
   clock: Clock;
   newId?: () => string;
   /** Where `remote_view` and `remote_error` go (their props checked by the contract): the per-release counters. */
-  releases?: { fromBrowser(events: readonly ReleaseEvent[]): Promise<number> };
+  releases?: { fromBrowser(events: readonly ReleaseEvent[], from?: { reporter?: string | undefined }): Promise<number> };
   /** Which release reports may reach `releases` (required with it: raw reports never move a count). */
   gate?: ReleaseReportGate;
 }): EventService {
@@ -65,8 +65,8 @@ export function createEventService(deps: {
       if (all.length === 0 || ignoredBecause(source)) return 0;
       // Bots, prefetches and opted-out browsers are left out above, for these too.
       const releaseEvents = all.filter(isReleaseEvent) as unknown as ReleaseEvent[];
-      const admitted = releaseEvents.length > 0 && deps.gate ? deps.gate.admit(releaseEvents, { token: source.pageToken, address: source.address ?? '' }).admitted : [];
-      const counted = admitted.length > 0 && deps.releases ? await deps.releases.fromBrowser(admitted) : 0;
+      const gate = releaseEvents.length > 0 && deps.gate ? deps.gate.admit(releaseEvents, { token: source.pageToken, address: source.address ?? '' }) : undefined;
+      const counted = gate && gate.admitted.length > 0 && deps.releases ? await deps.releases.fromBrowser(gate.admitted, { reporter: gate.reporter }) : 0;
       const events = all.filter((event) => !isReleaseEvent(event));
       if (events.length === 0) return counted;
       const received = deps.clock();

@@ -1,8 +1,25 @@
-import { trackingAcceptedSchema, trackingBatchSchema, trackingEventSchema, trackingRequestSchema, type TrackingAccepted, type TrackingEvent } from '@site/contracts/events';
+import {
+  PAGE_TOKEN_PATH,
+  pageTokenSchema,
+  trackingAcceptedSchema,
+  trackingBatchSchema,
+  trackingEventSchema,
+  trackingRequestSchema,
+  type PageToken,
+  type TrackingAccepted,
+  type TrackingEvent,
+} from '@site/contracts/events';
 import type { Context } from 'koa';
 import type { EventSource } from './event-service';
 import { defineEndpoints } from '../http/endpoint';
 import { error, errorResponse } from '../http/openapi-parts';
+import { NotFoundError } from '../lib/domain-errors';
+
+/**
+ * Page-view tokens a minute per address (IPv6 per /64): a browser asks once per page load, so a person never comes near
+ * it, and an office behind one address has room; a script collecting tokens to spend on reports is slowed to this.
+ */
+export const PAGE_TOKEN_LIMIT = { windowMs: 60_000, max: 120, keyPrefix: 'page-token', message: 'Too many page-view tokens asked for from this address. Please wait a moment.' };
 
 /** A body with an `events` field is a batch (the page-view queue, with its page-view token); anything else is read as one event. */
 function parseEvents(body: unknown): { events: TrackingEvent[]; token?: string | undefined } {
@@ -22,7 +39,7 @@ function sourceOf(ctx: Context, token: string | undefined): EventSource {
 }
 
 /** `POST /api/events`: first-party analytics, one event or a batch, sent with `navigator.sendBeacon` or fetch. */
-export const eventsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits'] }, (endpoint) => [
+export const eventsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits', 'pageTokens'] }, (endpoint) => [
   endpoint({
     method: 'post',
     path: '/api/events',
@@ -44,6 +61,28 @@ export const eventsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOrigi
     handle: async ({ body }, { services }, ctx) => {
       const recorded = await services.events.record(body.events, sourceOf(ctx, body.token));
       return { accepted: true, recorded } satisfies TrackingAccepted;
+    },
+  }),
+  endpoint({
+    method: 'get',
+    path: PAGE_TOKEN_PATH,
+    tag: 'Analytics',
+    summary: "This page load's page-view token: what its `remote_view` and `remote_error` reports to POST /api/events carry to count against a release",
+    description:
+      'Signed by the site, valid 30 minutes, naming the release of each app this browser gets (its canary side, its preview) and its canary bucket; ' +
+      'while a canary runs, a browser without a valid `site_bucket` cookie is given one (signed: a value the site did not sign is ignored). ' +
+      'A release report counts only with a valid token, only against a release the token names, at most 1 error and 5 moves inside the site per token ' +
+      'and 20 reports a minute per address; browser errors decide health, the errors alert and a canary rollback only once at least 5 distinct visitors (RELEASE_ERROR_MIN_REPORTERS) reported them. ' +
+      'Never cached (`no-store`): each page load asks for its own.',
+    rateLimits: [PAGE_TOKEN_LIMIT],
+    cacheControl: 'no-store',
+    responses: {
+      200: { description: 'A token for this page load.', body: { schema: pageTokenSchema, example: { token: 'eyJyIjp7ImJsb2ciOiIyLjEuMCJ9LCJiIjpudWxsLCJ0IjoxNzgwMzA4MDAwMDAwLCJuIjoiQUFBQUFBQUFBQUFBQUFBQSJ9.dGhlLXNpZ25hdHVyZS1vZi10aGUtdG9rZW4tZXhhbXBsZQ' } } },
+      404: errorResponse('This server issues no page-view tokens.', error('not_found', 'Page-view tokens are not issued here.')),
+    },
+    handle: async (_input, { pageTokens }, ctx) => {
+      if (!pageTokens) throw new NotFoundError('Page-view tokens are not issued here.');
+      return { token: await pageTokens.issue(ctx) } satisfies PageToken;
     },
   }),
 ]);

@@ -1,4 +1,5 @@
 import type { RemoteName } from '@site/contracts/manifest';
+import { clientKey } from '../lib/client-key';
 import type { Clock } from '../lib/clock';
 import type { ReleaseEvent } from './event-service';
 
@@ -9,9 +10,10 @@ import type { ReleaseEvent } from './event-service';
  * - against the release that token names for its app (the one that browser was given: a report for another release,
  *   or the other side of a canary, moves nothing),
  * - up to TOKEN_CAPS per token (one page load: a few moves inside the site, one error),
- * - up to ADDRESS_CAP counted reports per address a minute.
+ * - up to ADDRESS_CAP counted reports per address a minute (an IPv6 address per /64, as the rate limits count it).
  * So every counted error is a distinct page load's, a script cannot replay one token into a rate, and one address
- * cannot fill a window. The caps are kept in memory per instance (bounded, dropped when the token expires): a token
+ * cannot fill a window. Each admitted batch also names its reporter (a keyed hash of the address): browser errors
+ * decide nothing until enough distinct reporters sent them (release-errors-service.ts). The caps are kept in memory per instance (bounded, dropped when the token expires): a token
  * replayed against another instance may count there once more, within the same caps.
  */
 
@@ -22,16 +24,18 @@ export const ADDRESS_CAP_PER_MINUTE = 20;
 /** Tokens and addresses kept track of at once; past this the oldest are forgotten (a flood cannot grow the memory). */
 const MAX_TRACKED = 50_000;
 
-/** Reads a page-view token (site/releases/visitor-tokens.ts, passed in by app.ts). */
+/** Reads a page-view token and names a reporter (site/releases/visitor-tokens.ts, passed in by app.ts). */
 export interface PageTokenReader {
   readPageToken(token: string | undefined): { ok: true; token: { id: string; releases: Partial<Record<RemoteName, string>>; expiresAt: number } } | { ok: false; reason: string };
+  /** A keyed hash of a client key: the same visitor gives the same reporter on every instance, and no address is stored. */
+  reporterOf(clientKey: string): string;
 }
 
 export type ReportRefusal = 'no-token' | 'bad-token' | 'other-release' | 'token-cap' | 'address-cap';
 
 export interface ReleaseReportGate {
-  /** The reports that may count; `refused` says why each other one does not. */
-  admit(events: readonly ReleaseEvent[], from: { token?: string | undefined; address: string }): { admitted: ReleaseEvent[]; refused: ReportRefusal[] };
+  /** The reports that may count, and who sent them (`reporter`, with any admitted); `refused` says why each other one does not. */
+  admit(events: readonly ReleaseEvent[], from: { token?: string | undefined; address: string }): { admitted: ReleaseEvent[]; refused: ReportRefusal[]; reporter?: string };
 }
 
 /** A Map used as a bounded LRU with expiry: the oldest insertions go first. */
@@ -68,7 +72,8 @@ export function createReleaseReportGate(deps: { tokens: PageTokenReader; clock: 
       const token = read.token;
       const counts = used.get(token.id, now) ?? { views: 0, errors: 0 };
       const minute = Math.floor(now / 60_000);
-      const addressKey = `${from.address}\n${minute}`;
+      const client = clientKey(from.address);
+      const addressKey = `${client}\n${minute}`;
       const address = addresses.get(addressKey, now) ?? { count: 0 };
       const admitted: ReleaseEvent[] = [];
       for (const event of events) {
@@ -86,7 +91,7 @@ export function createReleaseReportGate(deps: { tokens: PageTokenReader; clock: 
       // Kept until the token could no longer be used anyway.
       used.set(token.id, counts, token.expiresAt + 60_000);
       addresses.set(addressKey, address, (minute + 1) * 60_000);
-      return { admitted, refused };
+      return { admitted, refused, ...(admitted.length > 0 ? { reporter: deps.tokens.reporterOf(client) } : {}) };
     },
   };
 }

@@ -10,6 +10,12 @@ import type { RenderCache } from '../site/render/render-cache';
 
 export type ApiRouter = Router<DefaultState, Context>;
 
+/** Issues a page load's page-view token (`GET /page-token.json`): the site's part, which knows this browser's releases. */
+export interface PageTokenIssuer {
+  /** The token for this request's browser (its canary side, its preview); may set the bucket cookie on `ctx`. */
+  issue(ctx: Context): Promise<string>;
+}
+
 /**
  * Everything the app can hand to its routes (app.ts builds it once). Routes call services; they never see the
  * database. No route file gets all of it: each declares the slice it uses (`defineRoutes`) and receives only that.
@@ -29,6 +35,8 @@ export interface RouteContext {
    * sitemaps) are kept there by the same tags as the pages, so a change drops them on every instance (cached-document.ts).
    */
   documents?: RenderCache;
+  /** Page-view tokens (site-handler.ts' pageTokenIssuer); without it `/page-token.json` answers 404 and no browser report counts. */
+  pageTokens?: PageTokenIssuer;
 }
 
 /** The parts of the context besides config and services a route file may ask for. */

@@ -98,7 +98,8 @@ export function errors(options: {
       ctx.remove('ETag');
       ctx.remove('Last-Modified');
       ctx.set('Cache-Control', 'no-store');
-      if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
+      // The API and the site's JSON documents (/page-token.json, /remotes.json) answer the envelope; pages and files, its message.
+      if (ctx.path === '/api' || ctx.path.startsWith('/api/') || ctx.path.endsWith('.json')) {
         ctx.type = 'application/json; charset=utf-8';
         ctx.body = envelope;
       } else {

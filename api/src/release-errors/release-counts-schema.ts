@@ -11,6 +11,17 @@ export interface ReleaseCountsTable {
   last_error: string | null;
 }
 
+/** Who reported a release's browser errors, and the minute they last did (migrations/0039-release-reporters.ts). */
+export interface ReleaseReportersTable {
+  app: string;
+  release: string;
+  /** An HMAC of the reporter's address (IPv6 per /64): distinct per visitor, never the address. */
+  reporter: string;
+  /** The minute's start, ISO 8601 UTC. */
+  last_seen: string;
+}
+
 export interface ReleaseCountTables {
   release_counts: ReleaseCountsTable;
+  release_reporters: ReleaseReportersTable;
 }

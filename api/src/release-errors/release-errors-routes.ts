@@ -19,14 +19,15 @@ export const adminReleaseErrorsRoutes = defineEndpoints({ services: ['releaseErr
           component: 'ReleaseErrors',
           example: {
             windowMinutes: 15,
-            threshold: { rate: 0.02, minPageViews: 20 },
+            threshold: { rate: 0.02, minPageViews: 20, minReporters: 5 },
             releases: [
               {
                 app: 'blog',
                 release: '1.4.0',
                 served: true,
-                window: { pageViews: 120, renderErrors: 0, clientErrors: 1, rate: 0.008 },
-                day: { pageViews: 2400, renderErrors: 2, clientErrors: 9, rate: 0.005 },
+                // The window's 3 browser errors came from 2 visitors: shown, not in the rate (fewer than 5).
+                window: { pageViews: 120, renderErrors: 1, clientErrors: 3, clientReporters: 2, rate: 0.008 },
+                day: { pageViews: 2400, renderErrors: 2, clientErrors: 9, clientReporters: 7, rate: 0.005 },
                 failing: false,
                 lastError: "TypeError: Cannot read properties of undefined (reading 'title')",
               },

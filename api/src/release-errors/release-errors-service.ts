@@ -5,7 +5,7 @@ import type { AlertService } from '../admin/alert-service';
 import type { Clock } from '../lib/clock';
 import type { JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
-import type { ReleaseCountDelta, ReleaseCountsRepository, StoredReleaseCounts } from './release-counts-repository';
+import type { ReleaseCountDelta, ReleaseCountsRepository, ReleaseReporterSeen, StoredReleaseCounts } from './release-counts-repository';
 
 /*
  * Errors per release (issue 34). Every page view of a remote and every error of it is counted against the remote and
@@ -15,17 +15,29 @@ import type { ReleaseCountDelta, ReleaseCountsRepository, StoredReleaseCounts } 
  * browser's reports (`remote_error`: the error boundary around the remote, a code file or the remote's entry that did
  * not load). Counted in memory on the request path (a map increment), added to the database's per-minute rows by every
  * instance every few seconds (`release-counts`), read back over a window as the sum of every instance's.
+ *
+ * What may decide (issue 51): a browser's report counts only with a page-view token (events/release-report-gate.ts: at
+ * most one error per page load, 20 reports a minute per address), and browser errors move the rate that decides (health
+ * `degraded`, the errors alert, a canary's rollback) only once at least `minReporters` distinct visitors (addresses, an
+ * IPv6 one per /64) reported them in the window. Server render errors and fallbacks, which the server saw itself, always
+ * count. So a few addresses' reports, however many, never decide; they are still shown as browser errors.
  */
 
-/** When a release is failing: its rate (render + client errors per page view) at least `rate` over at least `minPageViews` page views in the last `windowMs`. */
+/**
+ * When a release is failing: its rate (render errors, plus browser errors once `minReporters` distinct visitors reported
+ * them, per page view) at least `rate` over at least `minPageViews` page views in the last `windowMs`.
+ */
 export interface ReleaseErrorRules {
   rate: number;
   minPageViews: number;
   windowMs: number;
+  minReporters: number;
 }
 
-/** RELEASE_ERROR_RATE_PERCENT 2, RELEASE_ERROR_MIN_PAGE_VIEWS 20, RELEASE_ERROR_WINDOW_MINUTES 15. */
-export const DEFAULT_RELEASE_ERROR_RULES: ReleaseErrorRules = { rate: 0.02, minPageViews: 20, windowMs: 15 * 60_000 };
+/** Distinct visitors whose browser errors it takes before browser errors count toward a decision (RELEASE_ERROR_MIN_REPORTERS). */
+export const DEFAULT_MIN_REPORTERS = 5;
+/** RELEASE_ERROR_RATE_PERCENT 2, RELEASE_ERROR_MIN_PAGE_VIEWS 20, RELEASE_ERROR_WINDOW_MINUTES 15, RELEASE_ERROR_MIN_REPORTERS 5. */
+export const DEFAULT_RELEASE_ERROR_RULES: ReleaseErrorRules = { rate: 0.02, minPageViews: 20, windowMs: 15 * 60_000, minReporters: DEFAULT_MIN_REPORTERS };
 /** How often each instance adds what it counted to the shared rows. */
 export const RELEASE_COUNTS_FLUSH_MS = 5_000;
 /** How often one instance (a lease) looks for releases that started or stopped failing, and raises or clears alerts. */
@@ -58,9 +70,13 @@ export interface ReleaseErrorsService {
   renderError(app: RemoteName, release: string): void;
   /**
    * What browsers reported (`remote_view`, `remote_error`), counted when the release is one this instance serves or
-   * served lately (RECENT_RELEASES_PER_APP), dropped otherwise. Answers how many were counted.
+   * served lately (RECENT_RELEASES_PER_APP), dropped otherwise. `reporter` (the gate's hash of the sender's address)
+   * is recorded for each counted error: distinct reporters are what lets browser errors decide. Answers how many were counted.
    */
-  fromBrowser(events: ReadonlyArray<{ name: 'remote_view'; props: { app: RemoteName; release: string } } | { name: 'remote_error'; props: RemoteErrorProps }>): Promise<number>;
+  fromBrowser(
+    events: ReadonlyArray<{ name: 'remote_view'; props: { app: RemoteName; release: string } } | { name: 'remote_error'; props: RemoteErrorProps }>,
+    from?: { reporter?: string | undefined },
+  ): Promise<number>;
   /** Adds what this instance counted to the shared rows now. */
   flush(): Promise<void>;
   /** Every served release's verdict over the window (every instance's counts). */
@@ -75,13 +91,30 @@ export interface ReleaseErrorsService {
   check(): Promise<{ started: string[]; stopped: string[] }>;
 }
 
-export function rateOf(c: Pick<ReleaseCounts, 'pageViews' | 'renderErrors' | 'clientErrors'>): number | null {
-  return c.pageViews > 0 ? (c.renderErrors + c.clientErrors) / c.pageViews : null;
+type Counted = Pick<ReleaseCounts, 'pageViews' | 'renderErrors' | 'clientErrors' | 'clientReporters'>;
+
+/** Whether the browser errors count toward a decision: reported by at least `minReporters` distinct visitors. */
+export const browserErrorsCount = (c: Counted, minReporters: number) => c.clientErrors > 0 && (c.clientReporters ?? 0) >= minReporters;
+
+/** The errors that decide: server render errors always, browser errors once enough distinct visitors reported them. */
+export function decidingErrors(c: Counted, minReporters: number): number {
+  return c.renderErrors + (browserErrorsCount(c, minReporters) ? c.clientErrors : 0);
 }
 
-export function isFailing(c: Pick<ReleaseCounts, 'pageViews' | 'renderErrors' | 'clientErrors'>, rules: ReleaseErrorRules): boolean {
-  const rate = rateOf(c);
+/** The rate that decides: decidingErrors per page view, null without page views. */
+export function rateOf(c: Counted, minReporters: number): number | null {
+  return c.pageViews > 0 ? decidingErrors(c, minReporters) / c.pageViews : null;
+}
+
+export function isFailing(c: Counted, rules: Pick<ReleaseErrorRules, 'rate' | 'minPageViews' | 'minReporters'>): boolean {
+  const rate = rateOf(c, rules.minReporters);
   return rate !== null && c.pageViews >= rules.minPageViews && rate >= rules.rate;
+}
+
+/** The browser errors' part of a sentence: "9 browser errors from 2 visitors (left out: fewer than 5 visitors)". */
+export function browserErrorsText(c: Counted, minReporters: number): string {
+  const left = c.clientErrors > 0 && !browserErrorsCount(c, minReporters);
+  return `${c.clientErrors} browser errors from ${c.clientReporters ?? 0} visitors${left ? ` (not counted: fewer than ${minReporters} visitors)` : ''}`;
 }
 
 const percent = (rate: number | null) => (rate === null ? 'no page views' : `${Math.round(rate * 1000) / 10}%`);
@@ -105,6 +138,8 @@ export function createReleaseErrorsService(deps: {
   const rules: ReleaseErrorRules = { ...DEFAULT_RELEASE_ERROR_RULES, ...deps.rules };
   /** Increments not yet added to the shared rows, by app, release and minute. */
   let pending = new Map<string, ReleaseCountDelta>();
+  /** Reporters of browser errors not yet recorded in the shared rows, by app, release and reporter. */
+  let pendingReporters = new Map<string, ReleaseReporterSeen>();
   /** Per app, the releases this instance keeps a name for, most recent first. */
   const recent = new Map<RemoteName, string[]>();
   /** This process's totals per release it keeps a name for. */
@@ -132,14 +167,17 @@ export function createReleaseErrorsService(deps: {
   }
 
   async function flush(): Promise<void> {
-    if (pending.size === 0) return;
+    if (pending.size === 0 && pendingReporters.size === 0) return;
     const batch = pending;
+    const reporters = pendingReporters;
     pending = new Map();
+    pendingReporters = new Map();
     try {
-      await deps.repository.add([...batch.values()]);
+      await deps.repository.add([...batch.values()], [...reporters.values()]);
     } catch (error) {
       // Kept for the next flush (the database may be back), but only what a window can still read.
       const oldest = minuteOf(deps.clock().getTime() - rules.windowMs);
+      for (const [key, seen] of reporters) if (seen.lastSeen >= oldest && !pendingReporters.has(key)) pendingReporters.set(key, seen);
       for (const [key, delta] of batch) {
         if (delta.bucket < oldest) continue;
         const now = pending.get(key);
@@ -161,8 +199,8 @@ export function createReleaseErrorsService(deps: {
   }
 
   const countsOf = (s: StoredReleaseCounts | undefined): ReleaseCounts => {
-    const c = { pageViews: s?.pageViews ?? 0, renderErrors: s?.renderErrors ?? 0, clientErrors: s?.clientErrors ?? 0 };
-    return { ...c, rate: rateOf(c) };
+    const c = { pageViews: s?.pageViews ?? 0, renderErrors: s?.renderErrors ?? 0, clientErrors: s?.clientErrors ?? 0, clientReporters: s?.clientReporters ?? 0 };
+    return { ...c, rate: rateOf(c, rules.minReporters) };
   };
 
   async function servedNow(): Promise<ReleaseRef[]> {
@@ -194,7 +232,9 @@ export function createReleaseErrorsService(deps: {
     const next: typeof failing = {};
     const started: string[] = [];
     const stopped: string[] = [];
-    const threshold = `${percent(rules.rate)} over at least ${rules.minPageViews} page views in ${rules.windowMs / MINUTE_MS} minutes`;
+    const threshold =
+      `${percent(rules.rate)} over at least ${rules.minPageViews} page views in ${rules.windowMs / MINUTE_MS} minutes ` +
+      `(browser errors count once at least ${rules.minReporters} visitors reported them)`;
     for (const [key, s] of window) {
       const counts = countsOf(s);
       if (!isFailing(counts, rules)) continue;
@@ -208,7 +248,7 @@ export function createReleaseErrorsService(deps: {
         severity: 'high',
         title: `Release ${s.release} of ${s.app} is failing`,
         message:
-          `${s.app} ${s.release}: ${counts.renderErrors} server render errors and ${counts.clientErrors} browser errors in ${counts.pageViews} page views ` +
+          `${s.app} ${s.release}: ${counts.renderErrors} server render errors and ${browserErrorsText(counts, rules.minReporters)} in ${counts.pageViews} page views ` +
           `(${percent(counts.rate)}) in the last ${rules.windowMs / MINUTE_MS} minutes; the threshold is ${threshold}. Visitors see its error screen or a page rendered in the browser.`,
         key: `release:${key}`,
       });
@@ -225,7 +265,7 @@ export function createReleaseErrorsService(deps: {
         type: 'errors',
         severity: 'low',
         title: `Release ${release} of ${app} is no longer failing`,
-        message: `${app} ${release}: ${counts.renderErrors + counts.clientErrors} errors in ${counts.pageViews} page views (${percent(counts.rate)}) in the last ${rules.windowMs / MINUTE_MS} minutes, below the threshold of ${threshold}. It was failing since ${was.since.slice(0, 16).replace('T', ' ')} UTC.`,
+        message: `${app} ${release}: ${decidingErrors(counts, rules.minReporters)} errors in ${counts.pageViews} page views (${percent(counts.rate)}) in the last ${rules.windowMs / MINUTE_MS} minutes, below the threshold of ${threshold}. It was failing since ${was.since.slice(0, 16).replace('T', ' ')} UTC.`,
         key: `release-cleared:${key}`,
       });
     }
@@ -259,7 +299,7 @@ export function createReleaseErrorsService(deps: {
     rules,
     pageView: (app, release) => count(app, release, 'pageViews'),
     renderError: (app, release) => count(app, release, 'renderErrors'),
-    async fromBrowser(events) {
+    async fromBrowser(events, from) {
       if (events.length === 0) return 0;
       const known = new Set((await servedNow()).map((r) => keyOf(r.app, r.release)));
       for (const [app, releases] of recent) for (const release of releases) known.add(keyOf(app, release));
@@ -268,7 +308,10 @@ export function createReleaseErrorsService(deps: {
         const { app, release } = event.props;
         if (!known.has(keyOf(app, release))) continue;
         if (event.name === 'remote_view') count(app, release, 'pageViews');
-        else count(app, release, 'clientErrors', event.props.message ?? `(${event.props.kind})`);
+        else {
+          count(app, release, 'clientErrors', event.props.message ?? `(${event.props.kind})`);
+          if (from?.reporter) pendingReporters.set(`${app}\n${release}\n${from.reporter}`, { app, release, reporter: from.reporter, lastSeen: minuteOf(deps.clock().getTime()) });
+        }
         counted += 1;
       }
       return counted;
@@ -296,7 +339,7 @@ export function createReleaseErrorsService(deps: {
         return { app, release, served: servedKeys.has(key), window: inWindow, day: countsOf(day.get(key)), failing: isFailing(inWindow, rules), lastError: last.get(key) ?? null };
       });
       rows.sort((a, b) => REMOTE_NAMES.indexOf(a.app) - REMOTE_NAMES.indexOf(b.app) || Number(b.served) - Number(a.served) || b.day.pageViews - a.day.pageViews || a.release.localeCompare(b.release));
-      return { windowMinutes: rules.windowMs / MINUTE_MS, threshold: { rate: rules.rate, minPageViews: rules.minPageViews }, releases: rows };
+      return { windowMinutes: rules.windowMs / MINUTE_MS, threshold: { rate: rules.rate, minPageViews: rules.minPageViews, minReporters: rules.minReporters }, releases: rows };
     },
     processTotals: () => [...totals.values()].map((t) => ({ ...t })),
     check,

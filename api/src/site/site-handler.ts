@@ -13,12 +13,27 @@ import { SERVED_RELEASES } from './releases/release-choice';
 export type SiteOptions = PageOptions & {
   /** Reads preview links (`?preview=<token>`, issue 34); without it a link is an ordinary query string. */
   previews?: PreviewTokens;
-  /** Issues page-view tokens (`/page-token.json`, visitor-tokens.ts); without it none is issued and no browser report counts. */
-  pageTokens?: Pick<VisitorTokens, 'issuePageToken'>;
 };
 
-/** Where the shell gets the page-view token its release reports carry (packages/ui track.ts reads the same path). */
-export const PAGE_TOKEN_PATH = '/page-token.json';
+/**
+ * A page load's page-view token (issue 51), answered by `GET /page-token.json` (events/events-routes.ts: its rate limit
+ * and description): asked for once per page load by the shell, never kept by a cache, so each load has its own (a token
+ * inside the cached page would be everyone's). It names the releases this browser gets (its preview, its canary side)
+ * and its bucket: its reports count against those releases alone. A visitor without a valid bucket gets one here.
+ */
+export function pageTokenIssuer(options: Pick<SiteOptions, 'remotes' | 'chooseReleases'> & { tokens: Pick<VisitorTokens, 'issuePageToken'> }) {
+  return {
+    async issue(ctx: Context): Promise<string> {
+      const choice = options.chooseReleases?.(ctx) ?? SERVED_RELEASES;
+      if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
+      const { snapshot } = await options.remotes.snapshotFor(choice);
+      // The remotes map's versions: the ones the shell's reports name.
+      const releases = Object.fromEntries(Object.entries(snapshot.map).flatMap(([app, remote]) => (remote?.version ? [[app, remote.version]] : [])));
+      return options.tokens.issuePageToken(releases, choice.bucket ?? null);
+    },
+  };
+}
+
 const MFE_PATH = /^\/mfe\/([^/]+)(\/.*)?$/;
 
 /**
@@ -50,19 +65,6 @@ export function site(options: SiteOptions) {
       ctx.set('Cache-Control', NO_CACHE);
       if (choice !== SERVED_RELEASES) answerPrivately(ctx, Boolean(choice.preview));
       ctx.body = snapshot.map;
-      return;
-    }
-
-    // The page's page-view token (issue 51): asked for once per page load by the shell, never kept by a cache, so each
-    // load has its own (a token inside the cached page would be everyone's). It names the releases this browser gets
-    // (its preview, its canary side) and its bucket: its reports count against those releases alone.
-    if (ctx.path === PAGE_TOKEN_PATH && options.pageTokens) {
-      if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
-      const { snapshot } = await options.remotes.snapshotFor(choice);
-      // The remotes map's versions: the ones the shell's reports name.
-      const releases = Object.fromEntries(Object.entries(snapshot.map).flatMap(([app, remote]) => (remote?.version ? [[app, remote.version]] : [])));
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { token: options.pageTokens.issuePageToken(releases, choice.bucket ?? null) };
       return;
     }
 

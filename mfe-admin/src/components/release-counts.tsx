@@ -10,7 +10,8 @@ export function ReleaseCountsList({ counts, wide = false }: { counts: ReleaseCou
   const items: Array<[string, string]> = [
     ['Page views', formatNumber(counts.pageViews)],
     ['Render errors', formatNumber(counts.renderErrors)],
-    ['Browser errors', formatNumber(counts.clientErrors)],
+    // Browser errors decide only once enough distinct visitors reported them (the server's rule): who sent them is shown.
+    ['Browser errors', counts.clientReporters !== undefined && counts.clientErrors > 0 ? `${formatNumber(counts.clientErrors)} from ${formatNumber(counts.clientReporters)} ${counts.clientReporters === 1 ? 'visitor' : 'visitors'}` : formatNumber(counts.clientErrors)],
     ['Error rate', formatRate(counts.rate)],
   ];
   return (

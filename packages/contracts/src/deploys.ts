@@ -119,12 +119,14 @@ export type CanaryStatus = z.infer<typeof canaryStatusSchema>;
 
 /**
  * When a canary is rolled back by itself: its error rate at least `maxRate` (a fraction) and at least `ratio` times the
- * served release's, over at least `minPageViews` of its page views.
+ * served release's, over at least `minPageViews` of its page views. Its browser errors count toward the rate once at
+ * least `minReporters` distinct visitors reported them; server render errors always count.
  */
 export const canaryRulesSchema = z.object({
   maxRate: z.number().min(0).max(1),
   ratio: z.number().min(0),
   minPageViews: z.number().int().min(1),
+  minReporters: z.number().int().min(1).optional(),
 });
 export type CanaryRules = z.infer<typeof canaryRulesSchema>;
 

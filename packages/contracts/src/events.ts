@@ -80,3 +80,13 @@ export const trackingRequestSchema = z.union([trackingBatchSchema, trackingEvent
  */
 export const trackingAcceptedSchema = z.object({ accepted: z.literal(true), recorded: z.number().int().min(0) });
 export type TrackingAccepted = z.infer<typeof trackingAcceptedSchema>;
+
+/** Where a page gets its page-view token (issue 51): the shell asks once per page load, never from a cache. */
+export const PAGE_TOKEN_PATH = '/page-token.json';
+
+/**
+ * `GET /page-token.json`: a signed page-view token, valid 30 minutes, naming the release of each app this browser gets
+ * (its canary side, its preview) and its canary bucket. Opaque to the page: it is sent back with the release reports.
+ */
+export const pageTokenSchema = z.object({ token: z.string().min(1) });
+export type PageToken = z.infer<typeof pageTokenSchema>;

@@ -34,11 +34,17 @@ export const remoteViewPropsSchema = z
   .strict();
 export type RemoteViewProps = z.infer<typeof remoteViewPropsSchema>;
 
-/** Page views and errors of one release over a stretch of time. `rate`: (render + client errors) / page views, null without page views. */
+/**
+ * Page views and errors of one release over a stretch of time. `rate`: the errors that decide per page view, null
+ * without page views: server render errors, plus browser errors once at least `minReporters` distinct visitors
+ * (`clientReporters`) reported them (a few addresses' reports never decide).
+ */
 export const releaseCountsSchema = z.object({
   pageViews: z.number().int().min(0),
   renderErrors: z.number().int().min(0),
   clientErrors: z.number().int().min(0),
+  /** The distinct visitors (addresses, an IPv6 one per /64) who reported the browser errors. */
+  clientReporters: z.number().int().min(0).optional(),
   rate: z.number().min(0).nullable(),
 });
 export type ReleaseCounts = z.infer<typeof releaseCountsSchema>;
@@ -62,8 +68,11 @@ export type ReleaseErrorRow = z.infer<typeof releaseErrorRowSchema>;
 /** `GET /api/admin/release-errors`: every release with page views or errors in the last 24 hours, and the served ones. */
 export const releaseErrorsSchema = z.object({
   windowMinutes: z.number().int().min(1),
-  /** A release fails when its rate is at least `rate` (a fraction: 0.02 is 2%) over at least `minPageViews` page views. */
-  threshold: z.object({ rate: z.number().min(0).max(1), minPageViews: z.number().int().min(1) }),
+  /**
+   * A release fails when its rate is at least `rate` (a fraction: 0.02 is 2%) over at least `minPageViews` page views;
+   * browser errors count toward it once at least `minReporters` distinct visitors reported them.
+   */
+  threshold: z.object({ rate: z.number().min(0).max(1), minPageViews: z.number().int().min(1), minReporters: z.number().int().min(1).optional() }),
   releases: z.array(releaseErrorRowSchema),
 });
 export type ReleaseErrors = z.infer<typeof releaseErrorsSchema>;

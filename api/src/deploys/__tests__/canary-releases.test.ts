@@ -9,6 +9,7 @@ import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../tes
 import { uniqueSchema } from '../../test-support/databases';
 import { blogServerModule, createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../test-support/site-fixture';
 import { waitFor } from '../../test-support/site-client';
+import { fetchFrom } from '../../test-support/from-address';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { packReleaseTarball } from '../../site/releases/release-tarball';
 
@@ -214,7 +215,7 @@ describe.each(backends)('canaries (%s)', (backend) => {
     expect(canary.canary.pageViews).toBe(2 * counts.canary + revisits.canary);
     expect(canary.served.pageViews).toBe(2 * counts.served + revisits.served + 2);
     expect(canary.canary).toMatchObject({ renderErrors: 0, clientErrors: 0, rate: 0 });
-    expect(page.canaryRules).toEqual({ maxRate: 0.02, ratio: 3, minPageViews: 50 });
+    expect(page.canaryRules).toEqual({ maxRate: 0.02, ratio: 3, minPageViews: 50, minReporters: 5 });
 
     // A bucket cookie the server did not sign (a client choosing its side of the split): ignored, and the answer draws
     // and signs a bucket of its own, whether the value is a bare id, a signed id with a changed id, or a made-up MAC.
@@ -393,8 +394,8 @@ describeNeedingBuild('canaries rolled back by themselves (built shell server ent
       expect(page.canaries).toEqual([]);
       const entry = page.entries[0]!;
       expect(entry).toMatchObject({ action: 'canary_rollback', version: '2.0.0-throws', previous: served, result: 'ok', by: 'automatic canary check' });
-      expect(entry.message).toContain('Rolled back by itself: blog 2.0.0-throws at 50% of visitors had an error rate 100% (50 server render errors and 0 browser errors in 50 page views)');
-      expect(entry.message).toContain("the threshold is at least 2% and 3 times the served release's rate over at least 50 page views");
+      expect(entry.message).toContain('Rolled back by itself: blog 2.0.0-throws at 50% of visitors had an error rate 100% (50 server render errors and 0 browser errors from 0 visitors in 50 page views)');
+      expect(entry.message).toContain("the threshold is at least 2% and 3 times the served release's rate over at least 50 page views, browser errors counting once at least 5 visitors reported them");
       expect(entry.message).toContain(`Everyone gets ${served} again`);
       const alerts = alertHistorySchema.parse(await (await fetch(`${s.server.url}/api/admin/alerts?limit=20`, { headers: { cookie: s.admin } })).json()).alerts;
       const alert = alerts.find((a) => a.title === 'Canary 2.0.0-throws of blog rolled back');
@@ -422,7 +423,8 @@ describeNeedingBuild('canaries rolled back by themselves (built shell server ent
         s.advance(60_000);
       }
       const canary = (await deploysPage(s)).canaries![0]!;
-      expect(canary).toMatchObject({ version: '2.1.0', percent: 20, promoteAfter, canary: { pageViews: 1000, renderErrors: 3, clientErrors: 2, rate: 0.005 }, served: { renderErrors: 3, clientErrors: 2 } });
+      // The browsers' two errors came from no named visitor: shown, and not part of the rate (fewer than 5 visitors).
+      expect(canary).toMatchObject({ version: '2.1.0', percent: 20, promoteAfter, canary: { pageViews: 1000, renderErrors: 3, clientErrors: 2, clientReporters: 0, rate: 0.003 }, served: { renderErrors: 3, clientErrors: 2 } });
       expect(canary.served.pageViews).toBeGreaterThanOrEqual(1000);
 
       // At its time, served to everyone by the check.
@@ -434,6 +436,55 @@ describeNeedingBuild('canaries rolled back by themselves (built shell server ent
       expect(page.entries[0]).toMatchObject({ action: 'promote', version: '2.1.0', previous: served, by: 'canary timer (promoteAfter)', result: 'ok' });
     }, 120_000);
   });
+});
+
+describe.each(backends)('a canary and the browsers’ reports (%s)', (backend) => {
+  it('browser errors from a few visitors never roll a canary back, however many; from 5 distinct visitors they do', async () => {
+    const s = await start(backend);
+    await stage(s, blogBuild('2.2.0-crashes', 'Blog, crashing in the browser'), '2.2.0-crashes');
+    expect((await post(s, 'promote', { version: '2.2.0-crashes', percent: 50 })).status).toBe(200);
+    // 60 page loads of the canary, which the server counts itself; it renders them fine (the failure is in the browser).
+    const inCanary: Array<ReturnType<typeof visitor>> = [];
+    while (inCanary.length < 60) {
+      const v = visitor(s.server.url);
+      if ((await v.open('/blog')).blog?.version === '2.2.0-crashes') inCanary.push(v);
+    }
+    /** What the shell of a canary page does when the blog fails: asks for its page load's token, sends the report with it. */
+    const report = async (v: ReturnType<typeof visitor>, address: string) => {
+      const headers = { 'user-agent': BROWSER_UA, cookie: [...v.jar].map(([k, value]) => `${k}=${value}`).join('; ') };
+      const { token } = JSON.parse((await fetchFrom(address, `${s.server.url}/page-token.json`, { headers })).text) as { token: string };
+      expect((JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as { r: Record<string, string> }).r.blog).toBe('2.2.0-crashes');
+      const events = [{ name: 'remote_error', path: '/blog', props: { app: 'blog', release: '2.2.0-crashes', kind: 'render', message: 'TypeError: crashes in the browser' } }];
+      const sent = await fetchFrom(address, `${s.server.url}/api/events`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', origin: s.server.config.publicOrigin },
+        body: JSON.stringify({ events, token }),
+      });
+      return (JSON.parse(sent.text) as { recorded: number }).recorded;
+    };
+    const nothing = { rolledBack: [], promoted: [], stopped: [] };
+
+    // One address, every canary page's report: 20 count (its minute's cap), from one visitor: no rollback.
+    let counted = 0;
+    for (const v of inCanary.slice(0, 40)) counted += await report(v, '127.0.0.2');
+    expect(counted).toBe(20);
+    expect(await s.server.instance.services.canaries.check()).toEqual(nothing);
+    // Three more visitors: four in all, still no rollback, whatever the rate of their reports.
+    for (const [i, address] of ['127.0.0.3', '127.0.0.4', '127.0.0.5'].entries()) expect(await report(inCanary[40 + i]!, address)).toBe(1);
+    s.advance(5000);
+    expect(await s.server.instance.services.canaries.check()).toEqual(nothing);
+    const status = (await deploysPage(s)).canaries![0]!;
+    expect(status.canary).toMatchObject({ pageViews: 60, renderErrors: 0, clientErrors: 23, clientReporters: 4, rate: 0 });
+    expect((await deploysPage(s)).canaryRules).toMatchObject({ minReporters: 5 });
+
+    // The fifth distinct visitor: the browsers' errors count now, and the canary goes.
+    expect(await report(inCanary[43]!, '127.0.0.6')).toBe(1);
+    s.advance(5000);
+    expect(await s.server.instance.services.canaries.check()).toEqual({ ...nothing, rolledBack: ['blog@2.2.0-crashes'] });
+    const entry = (await deploysPage(s)).entries[0]!;
+    expect(entry).toMatchObject({ action: 'canary_rollback', version: '2.2.0-crashes', by: 'automatic canary check' });
+    expect(entry.message).toContain('had an error rate 40% (0 server render errors and 24 browser errors from 5 visitors in 60 page views)');
+  }, 120_000);
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('canaries on two instances sharing PostgreSQL', () => {

@@ -26,8 +26,35 @@ describe('canaryVerdict', () => {
 
   it('says why with both rates and counts', () => {
     expect(canaryVerdict(counts(60, 6), counts(500, 2), DEFAULT_CANARY_RULES).why).toBe(
-      "error rate 10% (6 server render errors and 0 browser errors in 60 page views) against 0.4% for the served release (2 errors in 500 page views); the threshold is at least 2% and 3 times the served release's rate over at least 50 page views",
+      "error rate 10% (6 server render errors and 0 browser errors from 0 visitors in 60 page views) against 0.4% for the served release (2 errors in 500 page views); the threshold is at least 2% and 3 times the served release's rate over at least 50 page views, browser errors counting once at least 5 visitors reported them",
     );
+  });
+
+  // Browser errors alone (issue 51): they count once at least `minReporters` distinct visitors reported them.
+  const browser = (pageViews: number, errors: number, reporters: number) => ({ pageViews, renderErrors: 0, clientErrors: errors, clientReporters: reporters, rate: null });
+
+  it.each([
+    ['every canary page view reported failing, by one visitor', browser(60, 60, 1), false],
+    ['the same, by four visitors', browser(60, 60, 4), false],
+    ['the same, by five visitors', browser(60, 60, 5), true],
+    ['reports without a reporter (older counts) never decide', { pageViews: 60, renderErrors: 0, clientErrors: 60, rate: 1 }, false],
+    ['one server render error with the few visitors’ reports: 1 error in 60 is under 2%', { ...browser(60, 60, 2), renderErrors: 1 }, false],
+    ['server render errors decide without any browser report', { ...browser(60, 0, 0), renderErrors: 2 }, true],
+  ])('%s', (_what, canary, rollBack) => {
+    expect(canaryVerdict(canary, counts(1000, 0), DEFAULT_CANARY_RULES).rollBack).toBe(rollBack);
+  });
+
+  it('a few visitors’ reports against the served release do not keep a failing canary in', () => {
+    // The canary fails for 6 distinct visitors; one address floods the served release with reports: not counted.
+    expect(canaryVerdict(browser(100, 10, 6), browser(1000, 900, 1), DEFAULT_CANARY_RULES).rollBack).toBe(true);
+    expect(canaryVerdict(browser(100, 10, 6), browser(1000, 900, 5), DEFAULT_CANARY_RULES).rollBack).toBe(false);
+  });
+
+  it('says which browser errors were left out and why', () => {
+    expect(canaryVerdict(browser(60, 21, 2), counts(500, 0), DEFAULT_CANARY_RULES).why).toContain(
+      'error rate 0% (0 server render errors and 21 browser errors from 2 visitors (not counted: fewer than 5 visitors) in 60 page views)',
+    );
+    expect(canaryVerdict(browser(60, 21, 2), counts(500, 0), { ...DEFAULT_CANARY_RULES, minReporters: 2 }).why).toContain('error rate 35% (0 server render errors and 21 browser errors from 2 visitors in 60 page views)');
   });
 });
 

@@ -43,6 +43,30 @@ describe('release report gate (issue 51): which browser reports may move a relea
     expect(admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '198.51.100.7').admitted).toHaveLength(1);
   });
 
+  it('names the reporter of what it admits: the same for an address on any instance, an IPv6 address per /64, none when nothing counts', () => {
+    now += 60_000;
+    const first = admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '192.0.2.10');
+    const again = admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '::ffff:192.0.2.10');
+    // Another instance with the same key (the database's, or PREVIEW_SECRET's).
+    const elsewhere = createReleaseReportGate({ tokens: createVisitorTokens({ key: 'k'.repeat(32), clock: () => new Date(now) }), clock: () => new Date(now) });
+    const there = elsewhere.admit([error()], { token: tokens.issuePageToken({ blog: '1.0.0' }, null), address: '192.0.2.10' });
+    expect(first.reporter).toMatch(/^[\w-]{22}$/);
+    expect([again.reporter, there.reporter]).toEqual([first.reporter, first.reporter]);
+    expect(first.reporter).not.toContain('192');
+    expect(admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '192.0.2.11').reporter).not.toBe(first.reporter);
+    const v6 = admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '2001:db8:1:2::1').reporter;
+    expect(admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '2001:db8:1:2:ffff::9').reporter).toBe(v6);
+    expect(admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), '2001:db8:1:3::1').reporter).not.toBe(v6);
+    expect(admit([error()], undefined, '192.0.2.12').reporter).toBeUndefined();
+  });
+
+  it('counts an IPv6 /64 as one address toward the per-address cap', () => {
+    now += 60_000;
+    let admitted = 0;
+    for (let i = 0; i < ADDRESS_CAP_PER_MINUTE + 10; i++) admitted += admit([error()], tokens.issuePageToken({ blog: '1.0.0' }, null), `2001:db8:aa:bb::${(i + 1).toString(16)}`).admitted.length;
+    expect(admitted).toBe(ADDRESS_CAP_PER_MINUTE);
+  });
+
   it('signs the bucket cookie: a bare, altered or foreign value reads as no bucket', () => {
     const signed = tokens.signBucket('AAAAAAAAAAAAAAAAAAAAAA');
     expect(tokens.readBucket(signed)).toBe('AAAAAAAAAAAAAAAAAAAAAA');

@@ -172,7 +172,7 @@ describe('a client generated from the description', () => {
       entries: [],
       nextCursor: null,
       canaries: [],
-      canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50 },
+      canaryRules: { maxRate: 0.02, ratio: 3, minPageViews: 50, minReporters: 5 },
     });
     // Errors per release: the window and threshold the dashboard shows, whatever the releases counted so far.
     const releaseErrors = (await client.GET('/api/admin/release-errors')).data;

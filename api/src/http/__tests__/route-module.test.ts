@@ -15,7 +15,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   analysisRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['analysis'], context: ['rateLimits'] },
   blogFeedsRoutes: { config: ['publicOrigin', 'sitemapUrlsPerFile'], services: ['posts', 'media'], context: ['remotes', 'documents'] },
   contactRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['contact'], context: ['rateLimits', 'logger'] },
-  eventsRoutes: { config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits'] },
+  eventsRoutes: { config: ['bodyLimit', 'publicOrigin', 'rateLimitMultiplier'], services: ['events'], context: ['rateLimits', 'pageTokens'] },
   healthRoutes: { config: [], services: ['health', 'admin'], context: ['lifecycle'] },
   openApiRoutes: { config: ['publicOrigin'], services: [], context: [] },
   postsRoutes: { config: ['rateLimitMultiplier'], services: ['posts'], context: ['rateLimits'] },

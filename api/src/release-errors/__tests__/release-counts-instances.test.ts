@@ -35,7 +35,8 @@ describe.each(testBackends())('release counts of two instances add up ($name)', 
           },
         },
         state: createAdminStateRepository(db),
-        rules: { minPageViews: 100, rate: 0.02 },
+        // One reporter is enough here: what adds up is under test (the rule on reporters has its own test below).
+        rules: { minPageViews: 100, rate: 0.02, minReporters: 1 },
       });
     a = make(database.handle.db);
     b = make(other.db);
@@ -48,7 +49,7 @@ describe.each(testBackends())('release counts of two instances add up ($name)', 
     for (let i = 0; i < 60; i++) a.pageView('blog', '1.0.0');
     for (let i = 0; i < 40; i++) b.pageView('blog', '1.0.0');
     a.renderError('blog', '1.0.0');
-    await b.fromBrowser([{ name: 'remote_error', props: { app: 'blog', release: '1.0.0', kind: 'chunk', message: 'Failed to fetch dynamically imported module' } }]);
+    await b.fromBrowser([{ name: 'remote_error', props: { app: 'blog', release: '1.0.0', kind: 'chunk', message: 'Failed to fetch dynamically imported module' } }], { reporter: 'reporter-0' });
     // Both flush the same minute, concurrently: the upsert adds, nothing is lost.
     await Promise.all([a.flush(), b.flush()]);
     now += 60_000;
@@ -59,7 +60,7 @@ describe.each(testBackends())('release counts of two instances add up ($name)', 
 
     for (const reader of [a, b]) {
       const [served] = await reader.served();
-      expect(served).toEqual({ app: 'blog', release: '1.0.0', window: { pageViews: 103, renderErrors: 2, clientErrors: 1, rate: 3 / 103 }, failing: true });
+      expect(served).toEqual({ app: 'blog', release: '1.0.0', window: { pageViews: 103, renderErrors: 2, clientErrors: 1, clientReporters: 1, rate: 3 / 103 }, failing: true });
     }
     const row = (await a.summary()).releases.find((r) => r.release === '1.0.0');
     expect(row).toMatchObject({ day: { pageViews: 103, renderErrors: 2, clientErrors: 1 }, lastError: 'Failed to fetch dynamically imported module' });
@@ -73,5 +74,31 @@ describe.each(testBackends())('release counts of two instances add up ($name)', 
     await Promise.all([a.flush(), b.flush()]);
     const rows = await database.handle.db.selectFrom('release_counts').select(['bucket']).where('release', '=', '1.0.0').execute();
     expect(rows.map((r) => r.bucket).sort()).toEqual(['2026-06-01T10:00:00.000Z', '2026-06-01T10:01:00.000Z']);
+  });
+
+  it('counts each reporter of browser errors once across instances and minutes, within the window; retention removes them', async () => {
+    const error = { name: 'remote_error' as const, props: { app: 'blog' as const, release: '1.0.0', kind: 'render' as const } };
+    const reporters = async () => (await a.countsSince([{ app: 'blog', release: '1.0.0' }], now - 15 * 60_000))[0]!.clientReporters;
+    // Runs last: it moves the clock. The same visitor on both instances, in two minutes; two others on one each.
+    await a.fromBrowser([error], { reporter: 'same-visitor' });
+    await b.fromBrowser([error], { reporter: 'same-visitor' });
+    await a.fromBrowser([error], { reporter: 'visitor-a' });
+    await Promise.all([a.flush(), b.flush()]);
+    now += 60_000;
+    await b.fromBrowser([error, error], { reporter: 'same-visitor' });
+    await b.fromBrowser([error], { reporter: 'visitor-b' });
+    await b.flush();
+    // Those three, and the first test's reporter.
+    expect(await reporters()).toBe(4);
+    expect((await a.countsSince([{ app: 'blog', release: '1.0.0' }], now - 15 * 60_000))[0]).toMatchObject({ clientErrors: 1 + 6, clientReporters: 4 });
+    // A report without a reporter (none named) counts as an error and as no visitor.
+    await a.fromBrowser([error]);
+    expect(await reporters()).toBe(4);
+    // A window from the second minute on: only the visitors seen in it (`same-visitor`, last seen then, and `visitor-b`).
+    expect((await a.countsSince([{ app: 'blog', release: '1.0.0' }], now))[0]!.clientReporters).toBe(2);
+    // The retention job's prune takes reporters last seen before its cut with the minutes' rows.
+    const repository = createReleaseCountsRepository(database.handle.db);
+    await repository.prune(new Date(now + 60 * 60_000).toISOString(), 1000);
+    expect(await database.handle.db.selectFrom('release_reporters').select('reporter').execute()).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, renderingBlogEntry, type SiteFixture } from '../../test-support/site-fixture';
 import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../test-support/test-server';
+import { fetchFrom } from '../../test-support/from-address';
 
 /*
  * Errors per release (issue 34) through the real server: the built shell's server entry around a blog server module
@@ -104,7 +105,7 @@ describeNeedingBuild('errors per release: a release whose server render throws (
     const raised = (await alerts()).filter((a) => a.title === `Release ${bad} of blog is failing`);
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ type: 'errors', severity: 'high', acknowledged: false });
-    expect(raised[0]!.message).toContain(`${MIN_VIEWS} server render errors and 0 browser errors in ${MIN_VIEWS} page views (100%)`);
+    expect(raised[0]!.message).toContain(`${MIN_VIEWS} server render errors and 0 browser errors from 0 visitors in ${MIN_VIEWS} page views (100%)`);
 
     // Fixed by the next release, and 16 minutes later the failing one's window is empty: cleared.
     const fixed = `2.3.${++release}`;
@@ -251,5 +252,73 @@ describe('errors per release: the browser’s reports (POST /api/events)', () =>
     expect(text).toMatch(new RegExp(`^site_release_failing\\{app="blog",release="${SERVED.replaceAll('.', '\\.')}"\\} 0$`, 'm'));
     // The visitor's message is never a metric.
     expect(text).not.toContain('onerror');
+  });
+
+  /** A visitor at its own loopback address: its page load's token, then one error report with it. Answers how many counted. */
+  const reportFrom = async (address: string) => {
+    const token = await fetchFrom(address, `${server.url}/page-token.json`, { headers: { 'user-agent': BROWSER_UA } });
+    expect(token.status).toBe(200);
+    const sent = await fetchFrom(address, `${server.url}/api/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN, 'user-agent': BROWSER_UA },
+      body: JSON.stringify({ events: [failure({ message: 'TypeError: from a visitor' })], token: (JSON.parse(token.text) as { token: string }).token }),
+    });
+    return (JSON.parse(sent.text) as { recorded: number }).recorded;
+  };
+  const publicStatus = async () => healthSchema.parse(await (await fetch(`${server.url}/api/health`)).json()).status;
+
+  // Runs last here: it leaves the served release failing, and this describe's clock stands still.
+  it('browser errors from fewer than 5 distinct visitors never make health degraded nor the release failing; from 5 they do', async () => {
+    // Plenty of page views (the server's own count of its pages), so that only the reporters stand in the way.
+    for (let i = 0; i < 100; i++) server.instance.services.releaseErrors.pageView('blog', SERVED);
+    const start = (await blogRow())!.window;
+    expect(start.clientReporters).toBeLessThan(5);
+    // One address sends as much as it can: its 20 reports of the minute, each with a page load's token.
+    let counted = 0;
+    for (let i = 0; i < 25; i++) counted += await reportFrom('127.0.0.2');
+    expect(counted).toBe(20);
+    // More distinct visitors, each one report, up to one short of 5.
+    const others = ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'].slice(0, Math.max(0, 4 - (start.clientReporters ?? 0) - 1));
+    for (const address of others) expect(await reportFrom(address)).toBe(1);
+    const few = (await blogRow())!;
+    expect(few.window).toMatchObject({ clientReporters: 4, clientErrors: start.clientErrors + 20 + others.length, renderErrors: 0, rate: 0 });
+    expect(few.failing).toBe(false);
+    expect(await publicStatus()).toBe('ok');
+    expect(await server.instance.services.releaseErrors.check()).toEqual({ started: [], stopped: [] });
+
+    // The fifth distinct visitor: now the browser errors count.
+    expect(await reportFrom('127.0.0.7')).toBe(1);
+    const enough = (await blogRow())!;
+    expect(enough.window.clientReporters).toBe(5);
+    expect(enough.window.rate).toBeCloseTo(enough.window.clientErrors / enough.window.pageViews);
+    expect(enough.failing).toBe(true);
+    expect(await publicStatus()).toBe('degraded');
+    expect(await server.instance.services.releaseErrors.check()).toEqual({ started: [`blog@${SERVED}`], stopped: [] });
+    const alerts = alertHistorySchema.parse(await (await fetch(`${server.url}/api/admin/alerts?limit=20`, { headers: { cookie } })).json()).alerts;
+    expect(alerts.find((a) => a.title === `Release ${SERVED} of blog is failing`)?.message).toContain(`${enough.window.clientErrors} browser errors from 5 visitors in ${enough.window.pageViews} page views`);
+  });
+});
+
+describe('GET /page-token.json: a rate limit per address', () => {
+  let site: SiteFixture;
+  let server: TestServer;
+  beforeAll(async () => {
+    site = await createSiteFixture();
+    server = await startTestServer({ siteRoot: site.root, env: { ...SERVE_BUILDS_IN_PLACE } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.cleanup();
+  });
+
+  it('answers 120 a minute from one address, then 429 with Retry-After; another address is not held back', async () => {
+    const ask = (address: string) => fetchFrom(address, `${server.url}/page-token.json`, { headers: { 'user-agent': BROWSER_UA } });
+    for (let i = 0; i < 120; i++) expect((await ask('127.0.0.20')).status).toBe(200);
+    const refused = await ask('127.0.0.20');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'rate_limited' } });
+    expect((await ask('127.0.0.21')).status).toBe(200);
   });
 });

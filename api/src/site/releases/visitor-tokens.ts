@@ -6,6 +6,8 @@
  *   app's release that browser gets, its bucket, when it was issued and a random id. A `remote_view` or `remote_error`
  *   counts only with a valid token, only against a release the token names, and only a few times per token
  *   (events/release-report-gate.ts).
+ * - the reporter: a keyed hash of a client's address (IPv6 per /64), the same on every instance, so that the distinct
+ *   visitors behind a release's browser errors can be counted without storing an address (release-errors/).
  * HMAC-SHA256 under one key shared by every instance (app.ts: derived from PREVIEW_SECRET, else the random key
  * migration 0038 stored in the database), with a label per use so a token of one kind is never read as the other.
  */
@@ -40,6 +42,8 @@ export interface VisitorTokens {
   issuePageToken(releases: Partial<Record<RemoteName, string>>, bucket: string | null): string;
   /** The token's claims, or why it counts for nothing. Never throws. */
   readPageToken(token: string | undefined): { ok: true; token: PageViewToken } | { ok: false; reason: string };
+  /** A client key's reporter id (16 bytes of an HMAC, base64url): not reversible to the address without the key. */
+  reporterOf(clientKey: string): string;
 }
 
 const b64 = (buffer: Buffer) => buffer.toString('base64url');
@@ -64,6 +68,7 @@ export function createVisitorTokens(options: { key: Buffer | string; clock: () =
       if (!BUCKET_ID.test(id)) return undefined;
       return equal(cookie.slice(dot + 1), mac('site-bucket.v1', id).subarray(0, 16)) ? id : undefined;
     },
+    reporterOf: (clientKey) => b64(mac('site-reporter.v1', clientKey).subarray(0, 16)),
     issuePageToken(releases, bucket) {
       const payload = b64(Buffer.from(JSON.stringify({ r: releases, b: bucket, t: options.clock().getTime(), n: newId() })));
       return `${payload}.${b64(mac('site-page-view.v1', payload))}`;

@@ -9,7 +9,7 @@ import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 /* Issue 33: the Deploys screen (deploy tokens, shown once; the deploy log) and the dashboard's recent deploys, against MSW. */
 
 const TOKEN = 'dpl_q5Jx0m8Yw3n1Vb7cTz2Lr6Kd9Hs4Fg0Ae5Pu8Wo1Xi3';
-const RULES = { maxRate: 0.02, ratio: 3, minPageViews: 50 };
+const RULES = { maxRate: 0.02, ratio: 3, minPageViews: 50, minReporters: 5 };
 
 const older: DeployToken = {
   id: 'dtk_00000000000000aa',
@@ -238,7 +238,7 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
         by: 'blog CI',
         countedSince: '2026-11-27T09:58:00.000Z',
         canary: { pageViews: 40, renderErrors: 2, clientErrors: 1, rate: 0.075 },
-        served: { pageViews: 960, renderErrors: 1, clientErrors: 4, rate: 5 / 960 },
+        served: { pageViews: 960, renderErrors: 1, clientErrors: 4, clientReporters: 3, rate: 1 / 960 },
       },
     ];
     const previewUrl = 'https://example.test/blog?preview=eyJhIjoiYmxvZyJ9.c2ln';
@@ -251,7 +251,7 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
     });
     renderAdmin('/admin/deploys');
     const panel = await screen.findByRole('region', { name: 'Canaries' });
-    expect(await within(panel).findByText(/rolled back by itself when its error rate reaches 2% and 3 times the served release's, over at least 50 of its page views/)).toBeTruthy();
+    expect(await within(panel).findByText(/rolled back by itself when its error rate reaches 2% and 3 times the served release's, over at least 50 of its page views\. Browser errors count once at least 5 visitors reported them\./)).toBeTruthy();
     const canary = await within(panel).findByRole('article', { name: 'Canary of blog 2.2.0' });
     expect(canary.textContent).toContain('Live split: 30% of visitors get 2.2.0, 70% keep 2.0.0.');
     // Fewer than 50 page views: the check says nothing yet, whatever the rate.
@@ -261,7 +261,8 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
       return Object.fromEntries(within(box).getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]));
     };
     expect(figures('Canary')).toEqual({ 'Page views': '40', 'Render errors': '2', 'Browser errors': '1', 'Error rate': '7.5%' });
-    expect(figures('Served')).toEqual({ 'Page views': '960', 'Render errors': '1', 'Browser errors': '4', 'Error rate': '0.5%' });
+    // Its browser errors came from 3 visitors: shown, and left out of its rate (fewer than 5).
+    expect(figures('Served')).toEqual({ 'Page views': '960', 'Render errors': '1', 'Browser errors': '4 from 3 visitors', 'Error rate': '0.1%' });
     const list = screen.getByRole('list', { name: 'Deploys, newest first' });
     const staged = within(list).getByRole('article', { name: 'Staged upload of blog 2.2.0: ok' });
     expect(staged.textContent).toContain('Served to 30% of visitors as a canary.');

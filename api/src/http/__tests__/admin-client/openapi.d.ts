@@ -79,6 +79,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/page-token.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This page load's page-view token: what its `remote_view` and `remote_error` reports to POST /api/events carry to count against a release
+         * @description Signed by the site, valid 30 minutes, naming the release of each app this browser gets (its canary side, its preview) and its canary bucket; while a canary runs, a browser without a valid `site_bucket` cookie is given one (signed: a value the site did not sign is ignored). A release report counts only with a valid token, only against a release the token names, at most 1 error and 5 moves inside the site per token and 20 reports a minute per address; browser errors decide health, the errors alert and a canary rollback only once at least 5 distinct visitors (RELEASE_ERROR_MIN_REPORTERS) reported them. Never cached (`no-store`): each page load asks for its own.
+         */
+        get: operations["getPageTokenJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -1055,7 +1075,7 @@ export interface paths {
         };
         /**
          * The deploy log: every deploy, staged upload, promotion, canary, rollback and refusal, newest first, a page at a time; with the canaries running now
-         * @description A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only. The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself.
+         * @description A staged release that is still staged comes with a fresh `previewUrl` (PREVIEW_LINK_HOURS), which opens the site with it for that browser only. The first page (no `cursor`) also carries `canaries`: each canary running now with its share of visitors and both releases’ page views, errors and error rate since it started (every instance added up), and `canaryRules`, when one is rolled back by itself. The rates count server render errors, and browser errors only once at least `canaryRules.minReporters` distinct visitors (`clientReporters`) reported them.
          */
         get: operations["getApiAdminDeploys"];
         put?: never;
@@ -2141,6 +2161,7 @@ export interface components {
             threshold: {
                 rate: number;
                 minPageViews: number;
+                minReporters?: number;
             };
             releases: {
                 /** @enum {string} */
@@ -2151,12 +2172,14 @@ export interface components {
                     pageViews: number;
                     renderErrors: number;
                     clientErrors: number;
+                    clientReporters?: number;
                     rate: number | null;
                 };
                 day: {
                     pageViews: number;
                     renderErrors: number;
                     clientErrors: number;
+                    clientReporters?: number;
                     rate: number | null;
                 };
                 failing: boolean;
@@ -2662,6 +2685,81 @@ export interface operations {
                      *       "error": {
                      *         "code": "rate_limited",
                      *         "message": "Too many requests. Please wait a moment and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPageTokenJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A token for this page load. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "eyJyIjp7ImJsb2ciOiIyLjEuMCJ9LCJiIjpudWxsLCJ0IjoxNzgwMzA4MDAwMDAwLCJuIjoiQUFBQUFBQUFBQUFBQUFBQSJ9.dGhlLXNpZ25hdHVyZS1vZi10aGUtdG9rZW4tZXhhbXBsZQ"
+                     *     }
+                     */
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            /** @description This server issues no page-view tokens. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Page-view tokens are not issued here."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this client; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many page-view tokens asked for from this address. Please wait a moment."
                      *       }
                      *     }
                      */
@@ -9899,22 +9997,25 @@ export interface operations {
                      *           "countedSince": "2026-11-27T10:02:00.000Z",
                      *           "canary": {
                      *             "pageViews": 118,
-                     *             "renderErrors": 0,
+                     *             "renderErrors": 1,
                      *             "clientErrors": 1,
+                     *             "clientReporters": 1,
                      *             "rate": 0.0085
                      *           },
                      *           "served": {
                      *             "pageViews": 1042,
                      *             "renderErrors": 1,
-                     *             "clientErrors": 4,
-                     *             "rate": 0.0048
+                     *             "clientErrors": 6,
+                     *             "clientReporters": 5,
+                     *             "rate": 0.0067
                      *           }
                      *         }
                      *       ],
                      *       "canaryRules": {
                      *         "maxRate": 0.02,
                      *         "ratio": 3,
-                     *         "minPageViews": 50
+                     *         "minPageViews": 50,
+                     *         "minReporters": 5
                      *       }
                      *     }
                      */
@@ -9950,12 +10051,14 @@ export interface operations {
                                 pageViews: number;
                                 renderErrors: number;
                                 clientErrors: number;
+                                clientReporters?: number;
                                 rate: number | null;
                             };
                             served: {
                                 pageViews: number;
                                 renderErrors: number;
                                 clientErrors: number;
+                                clientReporters?: number;
                                 rate: number | null;
                             };
                         }[];
@@ -9963,6 +10066,7 @@ export interface operations {
                             maxRate: number;
                             ratio: number;
                             minPageViews: number;
+                            minReporters?: number;
                         };
                     };
                 };
@@ -10832,7 +10936,8 @@ export interface operations {
                      *       "windowMinutes": 15,
                      *       "threshold": {
                      *         "rate": 0.02,
-                     *         "minPageViews": 20
+                     *         "minPageViews": 20,
+                     *         "minReporters": 5
                      *       },
                      *       "releases": [
                      *         {
@@ -10841,14 +10946,16 @@ export interface operations {
                      *           "served": true,
                      *           "window": {
                      *             "pageViews": 120,
-                     *             "renderErrors": 0,
-                     *             "clientErrors": 1,
+                     *             "renderErrors": 1,
+                     *             "clientErrors": 3,
+                     *             "clientReporters": 2,
                      *             "rate": 0.008
                      *           },
                      *           "day": {
                      *             "pageViews": 2400,
                      *             "renderErrors": 2,
                      *             "clientErrors": 9,
+                     *             "clientReporters": 7,
                      *             "rate": 0.005
                      *           },
                      *           "failing": false,

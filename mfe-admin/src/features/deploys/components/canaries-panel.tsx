@@ -78,7 +78,7 @@ export function CanariesPanel() {
       title="Canaries"
       description={
         rules
-          ? `A staged release served to a share of visitors, each keeping it on every page. It is rolled back by itself when its error rate reaches ${formatRate(rules.maxRate)} and ${rules.ratio} times the served release's, over at least ${formatNumber(rules.minPageViews)} of its page views.`
+          ? `A staged release served to a share of visitors, each keeping it on every page. It is rolled back by itself when its error rate reaches ${formatRate(rules.maxRate)} and ${rules.ratio} times the served release's, over at least ${formatNumber(rules.minPageViews)} of its page views.${rules.minReporters ? ` Browser errors count once at least ${formatNumber(rules.minReporters)} visitors reported them.` : ''}`
           : 'A staged release served to a share of visitors.'
       }
       actions={

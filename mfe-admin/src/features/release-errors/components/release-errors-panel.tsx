@@ -55,7 +55,7 @@ export function ReleaseErrorsPanel() {
       title="Errors per release"
       description={
         data
-          ? `Server render errors and browser errors per page view of each remote's release, every instance added up. A release is failing at ${formatRate(data.threshold.rate)} or more over at least ${data.threshold.minPageViews} page views in ${data.windowMinutes} minutes.`
+          ? `Server render errors and browser errors per page view of each remote's release, every instance added up. A release is failing at ${formatRate(data.threshold.rate)} or more over at least ${data.threshold.minPageViews} page views in ${data.windowMinutes} minutes.${data.threshold.minReporters ? ` Browser errors count once at least ${data.threshold.minReporters} visitors reported them.` : ''}`
           : 'Page views and errors of each remote’s release.'
       }
       actions={
