@@ -4,18 +4,23 @@
 //
 // Starts `node api/dist/server.js` on a site root of its own (the built dists, copied) and a fresh SQLite DATA_DIR, with
 // the default canary settings (checked every RELEASE_CANARY_CHECK_MS = 10 s; each instance adds its counts every 5 s;
-// rolled back at >= 2% and >= 3x the served release's rate over >= 50 canary page views). Over HTTP, as a team's CI
-// does, it uploads staged a blog release whose server render throws for every page (the built blog, its server entry
-// wrapped), and promotes it to --percent of visitors. Then --rate fresh visitors a second (no cookie, a browser's
-// User-Agent) open /blog, until the deploy log says `canary_rollback`. It prints when the first failing page was
-// served, when the canary had its 50th page view (enough traffic), and when the rollback was seen (the deploy log is
-// read every 250 ms), and checks that visitors no longer get the canary. Bounded by --timeout; nothing leaves loopback.
+// rolled back at >= 2% and >= 3x the served release's rate over >= 50 canary page views, browser errors counting once
+// 5 distinct visitors reported them). Over HTTP, as a team's CI does, it uploads staged a blog release that renders on
+// the server (so its smoke render passes it) and fails in the browser, where only the browsers can tell, and promotes
+// it to --percent of visitors. Then --rate fresh visitors a second, each its own loopback address (no cookie, a
+// browser's User-Agent), open /blog, with real, token-carrying reports: a visitor given the canary asks for its page
+// load's token (GET /page-token.json, with the cookie the page set) and sends the shell's `remote_error` with it (POST
+// /api/events), as the shell's error boundary does. Until the deploy log says `canary_rollback`. It prints when the
+// first failing page was served, when the canary had its 50th page view and its 5th reporting visitor, and when the
+// rollback was seen (the deploy log is read every 250 ms), and checks that visitors no longer get the canary. Bounded
+// by --timeout; nothing leaves loopback.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { login, root, startServer } from './bench-kit.mjs';
+import { blogOf, remoteError, visitor } from './browser-visitor.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,9 +36,8 @@ if (!(PERCENT >= 1 && PERCENT <= 99) || !(RATE > 0 && RATE <= 200) || !(TIMEOUT_
   console.error('Usage: node api/bench/canary-rollback.mjs [--percent 1-99] [--rate visitors a second, 1-200] [--timeout s]');
   process.exit(2);
 }
-const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const PASSWORD = 'canary bench admin password';
-const CANARY = 'canary-bench-throws';
+const CANARY = 'canary-bench-crashes';
 const REMOTES = ['marketing', 'analysis', 'blog', 'admin'];
 
 const work = await mkdtemp(path.join(tmpdir(), 'canary-bench-'));
@@ -44,20 +48,8 @@ try {
     await cp(path.join(root, dir, 'dist'), path.join(siteRoot, dir, 'dist'), { recursive: true });
     await symlink(path.join(root, dir, 'node_modules'), path.join(siteRoot, dir, 'node_modules'), 'dir');
   }
-  // The canary: the blog as built, its server entry wrapped so that every server render throws.
-  const build = path.join(work, 'canary');
-  await cp(path.join(root, 'mfe-blog/dist'), build, { recursive: true });
-  const manifest = JSON.parse(await readFile(path.join(build, 'mfe-manifest.json'), 'utf8'));
-  const entry = manifest.server?.entry;
-  if (!entry) throw new Error('mfe-blog/dist names no server entry: build it first');
-  const original = `${entry.replace(/\.js$/, '')}-original.js`;
-  await cp(path.join(build, entry), path.join(build, original));
-  await rm(path.join(build, `${entry}.br`), { force: true });
-  await rm(path.join(build, `${entry}.gz`), { force: true });
-  await writeFile(
-    path.join(build, entry),
-    `export * from './${path.basename(original)}';\nexport async function render() {\n  throw new Error('the canary bench release fails on every page');\n}\n`,
-  );
+  // The canary: the blog as built, under another version (what fails is in the browser, which the visitors report).
+  const build = path.join(root, 'mfe-blog/dist');
   const archive = execFileSync('tar', ['-czf', '-', '-C', build, '.'], { maxBuffer: 64 * 1024 * 1024 });
 
   // The server.
@@ -72,30 +64,37 @@ try {
   const staged = await fetch(`${url}/api/releases/blog?stage=1&version=${CANARY}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' }, body: archive });
   if (staged.status !== 201) throw new Error(`staged upload: ${staged.status} ${await staged.text()}`);
 
-  const blogOf = (html) => JSON.parse(/<script type="application\/json" id="remotes-manifest">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}').blog?.version;
   const served = blogOf(await (await fetch(`${url}/blog`, { headers: { accept: 'text/html' } })).text());
   const promoted = await fetch(`${url}/api/releases/blog/promote`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ version: CANARY, percent: PERCENT }) });
   if (promoted.status !== 200) throw new Error(`promote: ${promoted.status} ${await promoted.text()}`);
   const promotedAt = performance.now();
-  console.log(`blog ${CANARY} (its server render throws) promoted to ${PERCENT}% of visitors; ${served} serves the others; ${RATE} fresh visitors a second from now`);
+  console.log(
+    `blog ${CANARY} (fails in the browser: its visitors report it with their page loads' tokens) promoted to ${PERCENT}% of visitors; ` +
+      `${served} serves the others; ${RATE} fresh visitors a second, each its own address, from now`,
+  );
 
   let firstFailing;
   let enough;
+  let fifthReporter;
   let canaryPages = 0;
+  let reported = 0;
   let pages = 0;
   let rolledBack;
   let rollbackEntry;
   const deadline = promotedAt + TIMEOUT_S * 1000;
   const visit = async () => {
-    const res = await fetch(`${url}/blog`, { headers: { accept: 'text/html', 'user-agent': BROWSER_UA } });
-    const version = blogOf(await res.text());
+    const i = pages++;
+    const v = visitor(url, `127.0.${1 + Math.floor(i / 250) % 250}.${1 + (i % 250)}`);
+    const page = await v.open('/blog');
     const at = performance.now();
-    pages += 1;
-    if (version === CANARY && rolledBack === undefined) {
-      firstFailing ??= at;
-      canaryPages += 1;
-      if (canaryPages === 50) enough = at;
-    }
+    if (page.blog !== CANARY || rolledBack !== undefined) return;
+    firstFailing ??= at;
+    canaryPages += 1;
+    if (canaryPages === 50) enough = at;
+    // What the shell does when the remote fails: its page load's token, then the report with it.
+    const token = await v.pageToken();
+    const { recorded } = await v.report([remoteError(CANARY, 'blog', 'TypeError: the canary bench release fails in the browser')], token ?? undefined);
+    if (recorded > 0 && ++reported === 5) fifthReporter = performance.now();
   };
   const traffic = setInterval(() => void visit().catch((error) => console.error('a visit failed:', error.message)), 1000 / RATE);
   try {
@@ -119,6 +118,7 @@ try {
   const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`first failing page served ${s(firstFailing - promotedAt)} after the promotion`);
   console.log(`50th canary page view (enough traffic) ${s(enough - firstFailing)} after the first failing page`);
+  console.log(`5th visitor's report counted (enough distinct visitors) ${s(fifthReporter - firstFailing)} after the first failing page; ${reported} reports counted until the rollback`);
   console.log(`rolled back (seen in the deploy log) ${s(rolledBack - firstFailing)} after the first failing page, ${s(rolledBack - enough)} after enough traffic; ${canaryPages} canary pages of ${pages} until then`);
   console.log(`deploy log: ${rollbackEntry.by}: ${rollbackEntry.message}`);
   console.log(`after the rollback: ${after} of 20 fresh visitors got the canary`);
