@@ -42,9 +42,8 @@ import {
   type AppName,
   distDir,
   importRelease,
-  incompatibility,
+  judgeRelease,
   readHistory,
-  readShellBuiltWith,
   releaseDir,
   remoteDir,
   STAGED_DIR,
@@ -453,12 +452,14 @@ export function createReleaseDeployer(options: {
         await writeFile(target, bytes, { flag: 'wx' });
       }
       if (app === 'shell') return { dir, checked: await checkShell(dir, skipLoadCheck, smokeRender) };
-      const check = await checkRelease(dir, app);
-      if (!check.ok) throw new ReleaseRefusedError(`this is not a release of ${app} the site can serve: ${check.problems.join('; ')}`);
-      const checked = [...check.checked];
-      const incompatible = incompatibility(check.manifest, await readShellBuiltWith(siteRoot));
-      if (incompatible) throw new ReleaseRefusedError(`${app} ${check.manifest.version} cannot be deployed: ${incompatible}`);
-      await checkSignature(dir, app, checked);
+      // The one judgement the registry makes too (release-format's judgeRelease): complete, fitting the shell, signed.
+      const check = await judgeRelease(dir, app, { siteRoot, trustedKeys: options.trustedKeys });
+      if (!check.ok) {
+        if (check.part === 'format') throw new ReleaseRefusedError(`this is not a release of ${app} the site can serve: ${check.problems.join('; ')}`);
+        if (check.part === 'shell') throw new ReleaseRefusedError(`${app} ${check.version} cannot be deployed: ${check.problem}`);
+        throw new ReleaseRefusedError(`the release is ${check.problem}`);
+      }
+      const checked = check.checked;
       if (skipLoadCheck) return { dir, checked };
       // On a worker under a deadline, before this thread runs any of its code (a module that loops holds the worker).
       if (smokeRender) await smokeRendered(app, dir, { ...check.manifest, version }, checked);

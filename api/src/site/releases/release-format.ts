@@ -25,7 +25,7 @@ import type { RemoteServerModule, ServerRouteDef } from '@site/contracts/server-
 export { REMOTE_NAMES, type RemoteName };
 // Signing is part of the format: `npm run deploy` signs with the team's key, the server verifies (release-signature.ts).
 export { parseTrustedKeys, signFiles, signRelease, SIGNATURE_FILE, verifyRelease } from './release-signature';
-import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
+import { SIGNATURE_FILE, verifyRelease, type SignatureCheck, type TrustedKey } from './release-signature';
 // What a release may declare (its routes, its size) is the site's: checked wherever a manifest is read (issue 51).
 import { currentReleasePolicy, manifestPolicyProblems, manifestSizeProblem, type ReleasePolicy } from './release-policy';
 export { currentReleasePolicy, releasePolicy, useReleasePolicy, type ReleasePolicy } from './release-policy';
@@ -258,6 +258,37 @@ export async function checkRelease(dir: string, name: RemoteName, policy?: Relea
     else problems.push(`${file} is missing`);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest, checked, serverFiles: files };
+}
+
+/**
+ * The one judgement of a remote's release folder (issue 51), for every writer and reader of releases: complete
+ * (checkRelease: its files, its manifest, the site's route and size policy), able to run in the serving shell, and
+ * signed by a key trusted for the remote when keys are trusted. The deployer asks it of an upload, a local deploy, a
+ * rollback and a promotion (then loads its server code and, for an upload, smoke-renders it); the registry asks it of
+ * every release it would load. `verify` lets the registry keep its per-folder signature checks.
+ */
+export async function judgeRelease(
+  dir: string,
+  name: RemoteName,
+  options: { siteRoot: string; trustedKeys: readonly TrustedKey[]; verify?: (dir: string, name: RemoteName) => Promise<SignatureCheck> },
+): Promise<
+  | { ok: true; manifest: MfeManifest; checked: string[]; serverFiles: string[] }
+  | { ok: false; part: 'format' | 'shell' | 'signature'; problem: string; problems: string[]; version?: string }
+> {
+  const check = await checkRelease(dir, name);
+  if (!check.ok) return { ok: false, part: 'format', problem: check.problems[0]!, problems: check.problems };
+  const incompatible = incompatibility(check.manifest, await readShellBuiltWith(options.siteRoot));
+  if (incompatible) return { ok: false, part: 'shell', problem: incompatible, problems: [incompatible], version: check.manifest.version };
+  const checked = [...check.checked];
+  if (options.trustedKeys.length > 0) {
+    const signature = await (options.verify ?? ((d, n) => verifyRelease(d, n, options.trustedKeys)))(dir, name);
+    if (!signature.ok) {
+      const problem = `not signed by a key trusted for ${name}: ${signature.reason}`;
+      return { ok: false, part: 'signature', problem, problems: [problem] };
+    }
+    checked.push(`${SIGNATURE_FILE} (key ${signature.key})`);
+  }
+  return { ok: true, manifest: check.manifest, checked, serverFiles: check.serverFiles };
 }
 
 /** What the shell serving from `siteRoot` provides (its build's shell-manifest.json); undefined for an older build. */

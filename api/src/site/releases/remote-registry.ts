@@ -10,12 +10,12 @@ import {
   PREVIOUS_RELEASES_SERVED,
   RELEASE_NAME,
   RELEASES_DIR,
-  checkRelease,
   currentReleasePolicy,
   currentShell,
   distDir as distPathOf,
   importRelease,
   incompatibility,
+  judgeRelease,
   readHistory,
   readManifest,
   readShellBuiltWith,
@@ -126,16 +126,20 @@ export function createRemoteRegistry(options: {
   const trustedKeys = options.trustedKeys ?? [];
   /** Signature checks by folder and signature file (a release folder never changes once named). */
   const verified = new Map<string, { key: string; check: Promise<SignatureCheck> }>();
-  /** Why a folder may not run, or undefined when it may (signed by a trusted key, or no key is configured). */
-  async function unsigned(dir: string, name: RemoteName): Promise<string | undefined> {
-    if (trustedKeys.length === 0) return undefined;
+  /** The signature check of a folder, done again only when its signature file changes. */
+  async function verifyCached(dir: string, name: RemoteName): Promise<SignatureCheck> {
     const key = await statKey(path.join(dir, SIGNATURE_FILE));
     let entry = verified.get(dir);
     if (entry?.key !== key) {
       entry = { key, check: verifyRelease(dir, name, trustedKeys) };
       verified.set(dir, entry);
     }
-    const check = await entry.check;
+    return entry.check;
+  }
+  /** Why a folder may not run, or undefined when it may (signed by a trusted key, or no key is configured). */
+  async function unsigned(dir: string, name: RemoteName): Promise<string | undefined> {
+    if (trustedKeys.length === 0) return undefined;
+    const check = await verifyCached(dir, name);
     return check.ok ? undefined : `not signed by a key trusted for ${name}: ${check.reason}`;
   }
   const importer = options.importer ?? importRelease;
@@ -190,12 +194,9 @@ export function createRemoteRegistry(options: {
     if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
     const dir = where === 'staged' ? stagedDirOf(options.siteRoot, name, version) : releaseDir(options.siteRoot, name, version);
     if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `${where}/${version}/ does not exist` };
-    const check = await checkRelease(dir, name);
-    if (!check.ok) return { ok: false, reason: `${where}/${version}/${check.problems[0]}` };
-    const refused = await unsigned(dir, name);
-    if (refused) return { ok: false, reason: `${where}/${version}: ${refused}` };
-    const incompatible = incompatibility(check.manifest, await readShellBuiltWith(options.siteRoot));
-    if (incompatible) return { ok: false, reason: `${where}/${version}: ${incompatible}` };
+    // The deployer's judgement of an upload, made again of what is on disk (release-format's judgeRelease).
+    const check = await judgeRelease(dir, name, { siteRoot: options.siteRoot, trustedKeys, verify: verifyCached });
+    if (!check.ok) return { ok: false, reason: check.part === 'format' ? `${where}/${version}/${check.problem}` : `${where}/${version}: ${check.problem}` };
     return { ok: true, manifest: { ...check.manifest, version }, dir };
   }
 
