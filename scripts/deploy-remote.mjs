@@ -253,7 +253,7 @@ async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoa
   }
   console.log(`${name}: promoted ${change.version}; verified ${change.checked.join(', ')}`);
   console.log(`  ${store ? 'shared pointer' : 'current'}: ${change.previous ?? '(none)'} -> ${change.version}`);
-  console.log(`${name} ${change.version} ${store ? 'is live on every instance within seconds' : 'is live: the next request serves it'}, no restart.${change.previous ? ` Undo with: npm run rollback -- ${name}` : ''}`);
+  console.log(`${name} ${change.version} ${store ? 'is live on every instance within seconds' : 'is live within a second (the server looks at the folder every second)'}, no restart.${change.previous ? ` Undo with: npm run rollback -- ${name}` : ''}`);
   return change;
 }
 
@@ -294,7 +294,7 @@ async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, sig
   const before = change.previous === null ? '(none)' : kept && change.previous === kept ? `(none: ${path.basename(appDir(siteRoot, name))}/dist was served, kept as ${kept})` : change.previous;
   console.log(`  ${store ? 'shared pointer' : 'current'}: ${before} -> ${change.version}`);
   const undo = change.previous ? `Undo with: npm run rollback -- ${name}` : 'Nothing was served before it, so there is nothing to roll back to.';
-  const live = store ? 'is live on every instance within seconds, no restart (/api/health lists what each serves)' : 'is live: the next request serves it, no restart (/api/health lists it)';
+  const live = store ? 'is live on every instance within seconds, no restart (/api/health lists what each serves)' : 'is live within a second, no restart (/api/health lists it)';
   console.log(`${name} ${change.version} ${live}. ${undo}`);
   return change;
 }
@@ -307,7 +307,7 @@ async function rollback({ name, siteRoot, to, skipLoadCheck, store }) {
   console.log(`${name}: rolled back to ${change.version}; verified ${change.checked.join(', ')}`);
   const again = change.previous ? ` (${change.previous} stays ${store ? 'stored' : 'on disk'}: npm run rollback -- ${name} --to ${change.previous} serves it again)` : '';
   console.log(`  ${store ? 'shared pointer' : 'current'}: ${change.previous ?? '(none)'} -> ${change.version}${again}`);
-  console.log(`${name} ${change.version} is live again${store ? ' on every instance within seconds' : ': the next request serves it'}, no restart.`);
+  console.log(`${name} ${change.version} is live again${store ? ' on every instance within seconds' : ' within a second'}, no restart.`);
   return change;
 }
 
