@@ -13,10 +13,11 @@
 //   SITE_ROOT (one instance; lock file mfe-<name>/.deploy.lock):
 //     mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
 //     mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
-//     mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), log: what happened }
+//     mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), keptDist, builds }
 //   PostgreSQL (every instance; an advisory lock per app): the release store (release-store.ts), each instance
 //     copying the pointer's release into its own SITE_ROOT when told (release-sync.ts).
 // A release is checked in a hidden folder before anything is switched, and history is written before the pointer.
+// What happened goes to the site's deploy log (the admin's Deploys screen), the one log, as for a deploy over HTTP.
 // The first deploy of an app whose built dist was served (no release yet) keeps that dist as releases/<version>+dist/,
 // below the new release, so the first rollback returns to exactly what was served.
 // This script reads the command line, builds or reads the dist, signs it (--key) and prints what happened.
@@ -66,7 +67,7 @@ async function loadServerBundle() {
   return import(pathToFileURL(built).href);
 }
 const server = await loadServerBundle();
-const { REMOTE_NAMES: REMOTES, KEPT_DIST_ACTION: KEPT_DIST } = server;
+const { REMOTE_NAMES: REMOTES } = server;
 
 // What a release may declare on this site (APP_ROUTES_<APP>, RELEASE_MAX_*), read from this environment by the server's
 // own code: a release this tool accepts is one the server started with the same environment loads.
@@ -184,9 +185,12 @@ async function readDistFiles(dir) {
 const appDir = server.remoteDir;
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child() { return quiet; } };
 
+/** Where the deployer writes each outcome while a command runs: the site's deploy log (`logged` opens it). */
+let recordOutcome = async () => undefined;
+
 /**
  * The server's one deployer (api/dist/release-deployer.js), on this machine's SITE_ROOT, or on the shared store with
- * DATABASE_URL on PostgreSQL. It writes no deploy log here (`logged` does) and tells nothing: this tool prints.
+ * DATABASE_URL on PostgreSQL. It writes the deploy log through `logged` and tells nothing: this tool prints.
  */
 async function openDeployer(siteRoot, store, stage = false) {
   const { createReleaseDeployer, createPreviewTokens, PREVIEW_PARAM } = server;
@@ -211,7 +215,7 @@ async function openDeployer(siteRoot, store, stage = false) {
     sharedModules: async () => undefined,
     // A shell release must not strand a served remote.
     servedManifests: async () => (await servedManifests(siteRoot, store)).map((manifest) => ({ ...manifest, version: String(manifest.version) })),
-    record: async () => undefined,
+    record: (entry) => recordOutcome(entry),
     alert: () => undefined,
     listedBy: (app) => `node scripts/deploy-remote.mjs list ${app}`,
     ...(previews ? { previewLink } : {}),
@@ -315,7 +319,7 @@ async function list({ name, siteRoot, store }) {
   const deployer = await openDeployer(siteRoot, store);
   const [releases, history] = await Promise.all([deployer.list(name), deployer.history(name)]);
   const below = history ? history.stack[history.stack.lastIndexOf(history.version) - 1] : undefined;
-  const kept = new Set((history?.log ?? []).filter((entry) => entry?.action === KEPT_DIST).map((entry) => entry.version));
+  const kept = history?.keptDist;
   const dist = `${path.basename(appDir(siteRoot, name))}/dist`;
   const { served } = releases;
   const since = (at) => at.slice(0, 16).replace('T', ' ');
@@ -325,7 +329,7 @@ async function list({ name, siteRoot, store }) {
     const notes = [
       release.current && 'current',
       release.version === below && `rollback target (npm run rollback -- ${name})`,
-      kept.has(release.version) && `${dist} as served before the first release`,
+      release.version === kept && `${dist} as served before the first release`,
       release.staged && `staged: served to no one (npm run promote -- ${name} --version ${release.version})`,
     ].filter(Boolean);
     console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${since(release.createdAt)}  ${release.files} files  ${notes.join(', ')}`);
@@ -433,31 +437,36 @@ async function overHttp(command, name, values) {
 }
 
 /**
- * Runs a deploy or rollback on this machine and writes its outcome to the site's deploy log (PostgreSQL with
- * DATABASE_URL, else DATA_DIR's SQLite file when the site has one). A log that cannot be written is said, not fatal.
+ * Runs a deploy or rollback on this machine with the site's deploy log open (PostgreSQL with DATABASE_URL, else
+ * DATA_DIR's SQLite file when the site has one): the deployer writes each outcome to it as over HTTP (what it kept,
+ * a downgrade, a canary), and what this tool refused before reaching the deployer is written here. A log that cannot
+ * be written is said, not fatal.
  */
 async function logged(command, app, cwd, work, action = command) {
   const by = `npm run ${command} (${userInfo().username}@${hostname()})`;
-  let entry;
+  const unwritten = (error) => console.warn(`  (the deploy log could not be written: ${error.message})`);
+  let log;
   try {
-    const result = await work();
-    entry = { result: 'ok', version: result?.version ?? null, previous: result?.previous ?? null, message: null };
+    // As the server reads it: DATA_DIR, else ./data where the command runs (npm start's, from the repo).
+    const dataDir = path.resolve(cwd, process.env.DATA_DIR || 'data');
+    log = await server.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
+  } catch (error) {
+    unwritten(error);
+  }
+  let written = false;
+  recordOutcome = async (entry) => {
+    written = true;
+    await log?.record({ ...entry, by }).catch(unwritten);
+  };
+  try {
+    await work();
     return 0;
   } catch (error) {
-    entry = { result: error instanceof DeployError ? 'refused' : 'failed', version: null, previous: null, message: error.message };
+    if (!written) await recordOutcome({ app, action, version: null, previous: null, result: error instanceof DeployError ? 'refused' : 'failed', from: null, message: error.message });
     throw error;
   } finally {
-    try {
-      // As the server reads it: DATA_DIR, else ./data where the command runs (npm start's, from the repo).
-      const dataDir = path.resolve(cwd, process.env.DATA_DIR || 'data');
-      const log = await server.openDeployLog({ databaseUrl: isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined, dataDir });
-      if (log) {
-        await log.record({ app, action, by, from: null, ...entry });
-        await log.close();
-      }
-    } catch (error) {
-      console.warn(`  (the deploy log could not be written: ${error.message})`);
-    }
+    recordOutcome = async () => undefined;
+    await log?.close().catch(unwritten);
   }
 }
 

@@ -1,8 +1,8 @@
-import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deployTokenCreatedSchema } from '@site/contracts/deploys';
+import { deployLogPageSchema, deployTokenCreatedSchema } from '@site/contracts/deploys';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import { ADMIN_ENV, adminCookie } from '../test-support/admin-session';
 import { describeNeedingBuild, REPO_ROOT, serverEntriesMissing } from '../test-support/built-site';
@@ -70,7 +70,7 @@ describeNeedingBuild('deploys over HTTP to two instances on one PostgreSQL, sign
       await releaseTransaction(store.db, 'blog', async (trx) => {
         const pointer = await readSharedPointer(trx, 'blog');
         await storeRelease(trx, { remote: 'blog', version, manifest: { ...MANIFESTS.blog, version }, files }, new Date());
-        await movePointer(trx, 'blog', { version, stack: [...(pointer?.stack ?? []), version], log: pointer?.log ?? [] }, new Date());
+        await movePointer(trx, 'blog', { version, stack: [...(pointer?.stack ?? []), version] }, new Date());
       });
     } finally {
       await store.close();
@@ -142,6 +142,17 @@ describeNeedingBuild('deploys over HTTP to two instances on one PostgreSQL, sign
     expect(rollback.status).toBe(200);
     expect(await rollback.json()).toMatchObject({ version: '5.0.0', previous: '5.1.0' });
     for (const instance of [a, b]) await waitFor(async () => (await servedVersion(instance)) === '5.0.0', SWITCH_MS, `${instance.url} to serve 5.0.0`);
+
+    // The deploy log is the one log, on either instance; the pointer and each instance's history.json keep the stack only.
+    const cookie = await adminCookie({ url: b.url, config: { publicOrigin: ORIGIN } as never });
+    const log = deployLogPageSchema.parse(await (await fetch(`${b.url}/api/admin/deploys?app=blog`, { headers: { cookie } })).json());
+    expect(log.entries.slice(0, 2).map((e) => [e.action, e.version, e.previous, e.result, e.by])).toEqual([
+      ['rollback', '5.0.0', '5.1.0', 'ok', 'blog CI'],
+      ['deploy', '5.1.0', '5.0.0', 'ok', 'blog CI'],
+    ]);
+    const pointer = (await admin.query(`SELECT version, stack, log FROM "${schema}".release_pointers WHERE remote = 'blog'`)).rows[0];
+    expect({ ...pointer, stack: JSON.parse(pointer.stack), log: JSON.parse(pointer.log) }).toEqual({ version: '5.0.0', stack: ['5.0.0'], log: {} });
+    for (const site of sites) expect(JSON.parse(await readFile(path.join(site.root, 'mfe-blog/history.json'), 'utf8'))).toEqual({ stack: ['5.0.0'] });
   });
 
   it('a release row written straight into the database, unsigned or signed by the marketing key, is loaded by neither; health says why', async () => {

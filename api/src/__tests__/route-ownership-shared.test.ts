@@ -149,7 +149,7 @@ describeNeedingBuild('route ownership on two instances on one PostgreSQL', { mis
         const pointer = await readSharedPointer(trx, 'blog');
         const files = blogTakingAdmin('7.0.1');
         await storeRelease(trx, { remote: 'blog', version: '7.0.1', manifest: JSON.parse(files.get('mfe-manifest.json')!.toString('utf8')), files }, new Date());
-        await movePointer(trx, 'blog', { version: '7.0.1', stack: [...(pointer?.stack ?? []), '7.0.1'], log: pointer?.log ?? [] }, new Date());
+        await movePointer(trx, 'blog', { version: '7.0.1', stack: [...(pointer?.stack ?? []), '7.0.1'] }, new Date());
       });
     } finally {
       await store.close();

@@ -56,6 +56,7 @@ export interface ReleaseTables {
   release_blobs: { hash: string; size: number; content: string };
   /** `staged_at`: uploaded staged, not promoted (0028); null once served. */
   releases: { remote: string; version: string; digest: string; manifest: string; files: string; created_at: string; staged_at: string | null };
+  /** `log` (named by 0007) holds the history's facts as a JSON object (release-format.ts ReleaseHistory), no log: the deploy log is the one log. */
   release_pointers: { remote: string; version: string; since: string; stack: string; log: string };
   release_instances: { instance: string; remote: string; version: string | null; since: string | null; problem: string | null; reported_at: string };
   /** migrations/0023-deploys.ts */

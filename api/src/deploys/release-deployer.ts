@@ -22,7 +22,7 @@ export interface DeployActor {
 
 /**
  * What a first deploy did with the build served before it (`<app>/dist`): kept as a release (the rollback target), or
- * not, and why. `npm run deploy` prints it; over HTTP it is in the server's log.
+ * not, and why. `npm run deploy` prints it; the deploy's entry in the deploy log says it.
  */
 export type KeptDistNotice = { kept: { version: string; files: number; bytes: number } } | { notKept: string };
 
@@ -77,6 +77,9 @@ export interface ReleaseDeployer {
   refuse(app: AppName, actor: DeployActor, message: string): Promise<never>;
   /** What is stored of `app`, which is served, since when and by whom. */
   list(app: AppName): Promise<Omit<AppReleases, 'app'> & { app: AppName }>;
-  /** The served release's history: the stack a rollback walks down, and what happened (null before any release). */
-  history(app: AppName): Promise<{ version: string; stack: string[]; log: Array<Record<string, unknown>> } | null>;
+  /**
+   * The served release's history (null before any release): the stack a rollback walks down, which release holds the
+   * dist served before the first deploy, which were imported from a build. What happened is the deploy log's.
+   */
+  history(app: AppName): Promise<{ version: string; stack: string[]; keptDist?: string; builds?: string[] } | null>;
 }

@@ -251,8 +251,9 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
     const refused = await script(['rollback', 'blog', '--to', 'no-such-release'], env);
     expect(refused.code).toBe(1);
     const log = await deployLog(s);
+    // Written by the deployer itself, as over HTTP: the refused rollback names the release asked for.
     expect(log.slice(0, 2).map((e) => [e.action, e.version, e.result])).toEqual([
-      ['rollback', null, 'refused'],
+      ['rollback', 'no-such-release', 'refused'],
       ['deploy', '7.0.0', 'ok'],
     ]);
     expect(log[1]!.by).toMatch(/^npm run deploy \(/);

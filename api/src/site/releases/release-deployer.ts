@@ -31,7 +31,7 @@ import { ConflictError, DomainError, InvalidInputError, NotFoundError, RefusedEr
 import type { Logger } from '../../lib/logger';
 import {
   HISTORY_FILE,
-  KEPT_DIST_ACTION,
+  historyText,
   POINTER_FILE,
   RELEASE_NAME,
   RELEASES_DIR,
@@ -44,6 +44,7 @@ import {
   importRelease,
   judgeRelease,
   readHistory,
+  type ReleaseHistory,
   releaseDir,
   remoteDir,
   STAGED_DIR,
@@ -67,7 +68,6 @@ export { loadReleasePolicy } from '../../config';
 export {
   checkRelease,
   checkShellRelease,
-  KEPT_DIST_ACTION,
   packReleaseTarball,
   parseTrustedKeys,
   POINTER_FILE,
@@ -91,17 +91,15 @@ export class ReleaseRefusedError extends RefusedError {
   }
 }
 
-const LOG_KEPT = 100;
 const exists = (file: string) => stat(file).then(
   () => true,
   () => false,
 );
 
-/** A release's history: the stack of versions served (oldest first, a rollback pops) and what happened. */
-interface History {
-  stack: string[];
-  log: Array<Record<string, unknown>>;
-}
+/** A release's history: the stack of versions served (oldest first, a rollback pops) and its facts; no log (the deploy log is it). */
+type History = ReleaseHistory;
+/** The history after a deploy, rollback or promote moved the pointer to the top of `stack`: no imported build is served. */
+const moved = (history: History, stack: string[]): History => ({ ...history, stack, servedBuild: undefined });
 
 /** What a backend reads and switches; the checks and the log are the deployer's, the same for both. */
 interface ReleaseBackend {
@@ -248,10 +246,7 @@ function localBackend(siteRoot: string, canaryDb: CanaryDb): ReleaseBackend {
     }
   }
   const dirOf = (app: AppName) => remoteDir(siteRoot, app);
-  const localHistory = async (app: AppName): Promise<History> => {
-    const history = await readHistory(dirOf(app));
-    return { stack: history.stack, log: history.log as History['log'] };
-  };
+  const localHistory = (app: AppName): Promise<History> => readHistory(dirOf(app));
   return {
     async locked(app, work) {
       // In this process, deploys of one app take turns; the lock file keeps `npm run deploy` on this machine out.
@@ -293,8 +288,7 @@ function localBackend(siteRoot: string, canaryDb: CanaryDb): ReleaseBackend {
             },
             async point(version, history) {
               // History first, then the pointer (one rename), as npm run deploy does.
-              const text = `${JSON.stringify({ stack: history.stack, log: history.log.slice(-LOG_KEPT) }, null, 2)}\n`;
-              await writeAtomically(path.join(dirOf(app), HISTORY_FILE), text);
+              await writeAtomically(path.join(dirOf(app), HISTORY_FILE), historyText(history));
               await writeAtomically(path.join(dirOf(app), POINTER_FILE), `${version}\n`);
             },
             // This one instance reads them again when the deployer tells it (options.switched).
@@ -342,11 +336,10 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
         work({
           async pointer() {
             const pointer = await readSharedPointer(trx, app);
-            return pointer ? { version: pointer.version, history: { stack: pointer.stack, log: pointer.log } } : null;
+            return pointer ? { version: pointer.version, history: pointer } : null;
           },
           async history() {
-            const pointer = await readSharedPointer(trx, app);
-            return { stack: pointer?.stack ?? [], log: pointer?.log ?? [] };
+            return (await readSharedPointer(trx, app)) ?? { stack: [] };
           },
           taken: async (version) => (await readStoredRelease(trx, app, version)) !== null,
           async files(version) {
@@ -378,7 +371,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
             await rm(checked, { recursive: true, force: true });
           },
           async point(version, history) {
-            await movePointer(trx, app, { version, stack: history.stack, log: history.log }, new Date());
+            await movePointer(trx, app, { ...history, version }, new Date());
           },
           // In the same transaction, and every instance told on its commit (release-sync.ts reads them again).
           ...canaryMethods(trx, app, () => notifyReleases(trx, app)),
@@ -388,7 +381,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
     isStaged: async (app, version) => ((await readStoredRelease(db, app, version))?.stagedAt ?? null) !== null,
     async list(app) {
       const [pointer, releases] = await Promise.all([readSharedPointer(db, app), listStoredReleases(db, app)]);
-      return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: { stack: pointer.stack, log: pointer.log } } : null, releases };
+      return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: pointer } : null, releases };
     },
   };
 }
@@ -608,12 +601,6 @@ export function createReleaseDeployer(options: {
     return RELEASE_NAME.test(name) ? name : `build.${digest}`;
   }
 
-  /** Whether the last change of the pointer was the import of a build (nothing deployed, rolled back or promoted since). */
-  function servesImportedBuild(version: string, history: History): boolean {
-    const last = history.log.findLast((entry) => ['import-build', 'deploy', 'rollback', 'promote'].includes(String(entry.action)));
-    return last?.action === 'import-build' && last.version === version;
-  }
-
   async function importBuild(app: AppName, mode: 'first' | 'changed', by: string) {
     const dist = distDir(siteRoot, app);
     const check = await builtVersion(dist, app);
@@ -635,9 +622,9 @@ export function createReleaseDeployer(options: {
       if (pointer && (mode === 'first' || pointer.version === version)) return 'served' as const;
       // `changed` (npm start) replaces only a release that was itself imported from a build: a deploy, a rollback or a
       // promote since then is the served release until the next deploy, never a rebuilt dist.
-      if (pointer && !servesImportedBuild(pointer.version, pointer.history)) return 'deployed' as const;
+      if (pointer && pointer.history.servedBuild !== pointer.version) return 'deployed' as const;
       if (!pointer && (await backend.list(app)).releases.length > 0) return 'served' as const;
-      const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
+      const history: History = pointer ? { ...pointer.history, stack: [...pointer.history.stack] } : { stack: [] };
       const now = options.clock();
       if (!(await store.taken(version))) {
         const { dir } = await checkedFolder(app, version, files);
@@ -649,8 +636,8 @@ export function createReleaseDeployer(options: {
       }
       if (pointer && history.stack.at(-1) !== pointer.version) history.stack.push(pointer.version);
       history.stack.push(version);
-      history.log.push({ at: now.toISOString(), action: 'import-build', version, previous, by, from: dist });
-      await store.point(version, history);
+      // What `npm start` may replace, and what a rollback at the bottom says this release is (the deploy log has the rest).
+      await store.point(version, { ...history, builds: [...(history.builds ?? []), version], servedBuild: version });
       return 'imported' as const;
     });
     if (result === 'imported') {
@@ -686,6 +673,8 @@ export function createReleaseDeployer(options: {
     deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage, allowDowngrade } = {}) {
       let named: string | null = asked ?? null;
       let downgraded: string | null = null;
+      // What became of the dist served before a first deploy: the deploy log says it (history.json keeps only the fact).
+      let distNote: string | null = null;
       return recorded(app, stage ? 'stage' : 'deploy', actor, () => named, () =>
         backend.locked(app, async (store) => {
           const version = await pickVersion(app, files, asked, (v) => store.taken(v));
@@ -704,26 +693,26 @@ export function createReleaseDeployer(options: {
             if (running) throw canaryRunning(app, running, 'deploying another release');
             const pointer = await store.pointer();
             downgraded = downgrade(app, version, files, pointer?.version ?? null, allowDowngrade, `deploy it with --allow-downgrade (POST /api/releases/${app}?allowDowngrade=1)`);
-            const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : { stack: [], log: [] };
+            const history = moved(pointer?.history ?? { stack: [] }, [...(pointer?.history.stack ?? [])]);
             const now = options.clock();
             let kept: string | null = null;
             if (!pointer) {
               const notice = await keepServedDist(app, store, history, now, version);
               if (notice) keptDist?.(notice);
               kept = notice && 'kept' in notice ? notice.kept.version : null;
+              if (notice) distNote = 'kept' in notice ? `${relativeDist(app)}, served until now, kept as ${notice.kept.version}: the rollback target` : notice.notKept;
             }
             await store.store(version, dir, files, now);
             const below = pointer?.version ?? kept;
             if (below && history.stack.at(-1) !== below) history.stack.push(below);
             history.stack.push(version);
-            history.log.push({ at: now.toISOString(), action: 'deploy', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}), ...(downgraded ? { downgrade: true } : {}) });
             await store.point(version, history);
             return { app, version, previous: pointer?.version ?? kept, checked };
           } finally {
             await rm(dir, { recursive: true, force: true });
           }
         }),
-        () => downgraded,
+        () => [distNote, downgraded].filter(Boolean).join('; ') || null,
       );
     },
 
@@ -780,7 +769,7 @@ export function createReleaseDeployer(options: {
             await store.endCanary(running.id, { outcome: 'stopped', reason: `${app} was rolled back to ${target} by ${actor.by}`, at: now.toISOString() });
             endedCanary = running;
           }
-          await store.point(target, { stack: nextStack, log: [...history.log, { at: now.toISOString(), action: 'rollback', version: target, previous: current, by: actor.by }] });
+          await store.point(target, moved(history, nextStack));
           return { app, version: target, previous: current, checked };
         }),
         () => (endedCanary ? `the canary of ${endedCanary.version} (${endedCanary.percent}% of visitors) ended with it` : null),
@@ -814,12 +803,12 @@ export function createReleaseDeployer(options: {
             throw error;
           });
           try {
-            const history: History = pointer ? { stack: [...pointer.history.stack], log: [...pointer.history.log] } : await store.history();
+            const before = pointer?.history ?? (await store.history());
+            const history = moved(before, [...before.stack]);
             const now = options.clock();
             await store.unstage(version, dir, now);
             if (pointer && history.stack.at(-1) !== pointer.version) history.stack.push(pointer.version);
             history.stack.push(version);
-            history.log.push({ at: now.toISOString(), action: 'promote', version, previous: pointer?.version ?? null, by: actor.by, ...(actor.from ? { from: actor.from } : {}) });
             // Its canary ends as it becomes the served release (in the same transaction on PostgreSQL).
             if (running) {
               await store.endCanary(running.id, { outcome: 'promoted', reason: `served to everyone by ${actor.by}`, at: now.toISOString() });
@@ -952,22 +941,27 @@ export function createReleaseDeployer(options: {
     );
   }
 
+  /** `<app>/dist` as a person names it: relative to the site's root, with `/`. */
+  function relativeDist(app: AppName): string {
+    return path.relative(siteRoot, distDir(siteRoot, app)).split(path.sep).join('/');
+  }
+
   /** What the release `version` at the bottom of the history was, when it is the build served before any deploy. */
   function firstServed(app: AppName, history: History, version: string): string | undefined {
-    const entry = history.log.find((e) => e.version === version && (e.action === KEPT_DIST_ACTION || e.action === 'import-build'));
-    if (!entry) return undefined;
-    const dist = path.relative(siteRoot, distDir(siteRoot, app)).split(path.sep).join('/');
-    return entry.action === KEPT_DIST_ACTION ? `${version} is ${dist} as it was served before the first release` : `${version} is ${dist} as built when the site first started`;
+    const dist = relativeDist(app);
+    if (history.keptDist === version) return `${version} is ${dist} as it was served before the first release`;
+    if (history.builds?.includes(version)) return `${version} is ${dist} as built when the site first started`;
+    return undefined;
   }
 
   /**
    * The first deploy of an app on a site that served its built dist: that dist is kept as a release below the new
-   * one (`deploying`), so the first rollback returns to exactly what was served before (release-format's
-   * KEPT_DIST_ACTION). Says what it kept, or why it could not; null when no build of this app was there.
+   * one (`deploying`), so the first rollback returns to exactly what was served before (the history's `keptDist`).
+   * Says what it kept, or why it could not; null when no build of this app was there.
    */
   async function keepServedDist(app: AppName, store: LockedStore, history: History, now: Date, deploying: string): Promise<KeptDistNotice | null> {
     const dist = distDir(siteRoot, app);
-    const shown = path.relative(siteRoot, dist).split(path.sep).join('/');
+    const shown = relativeDist(app);
     const check = app === 'shell' ? await checkShellRelease(dist) : await checkRelease(dist, app);
     // Without its manifest there was nothing of this app to serve: nothing to keep, nothing promised.
     if (!check.ok && /-manifest\.json is missing$/.test(check.problems[0] ?? '')) return null;
@@ -991,7 +985,7 @@ export function createReleaseDeployer(options: {
     }
     // Older than the new release (earlier releases answer old hashed chunks, newest first).
     await store.store(version, kept.dir, files, new Date(now.getTime() - 1000));
-    history.log.push({ at: now.toISOString(), action: KEPT_DIST_ACTION, version, from: dist });
+    history.keptDist = version;
     return { kept: { version, files: files.size, bytes: [...files.values()].reduce((sum, bytes) => sum + bytes.length, 0) } };
   }
 }

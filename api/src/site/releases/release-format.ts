@@ -5,7 +5,8 @@
  * deploy accepts is one the server serves, for the same reasons.
  *
  *   mfe-<name>/releases/<version>/   a full dist, never changed once its pointer may name it
- *   mfe-<name>/history.json          { stack: [versions, oldest first], log: [...] } for rollback
+ *   mfe-<name>/history.json          { stack: [versions, oldest first], keptDist?, builds?, servedBuild? } for
+ *                                    rollback and the import of builds (ReleaseHistory; no log: the deploy log is it)
  *   mfe-<name>/current               the served version (one line), swapped by write-temp-then-rename, after history
  *   mfe-<name>/dist/                 what `npm run build` writes: served only when there is no `current`
  *   mfe-<name>/staged/<version>/     a release uploaded staged (issue 34): served to no one but a browser with its
@@ -45,8 +46,6 @@ export const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
 export const REMOTE_ENTRY_FILE = 'assets/remoteEntry.js';
 /** How many earlier releases still answer for content-hashed assets (open tabs of an older version). */
 export const PREVIOUS_RELEASES_SERVED = 5;
-/** history.json log action of a kept dist: the release holding what was served before the first one. */
-export const KEPT_DIST_ACTION = 'keep-dist';
 
 /** The five apps of the release model: the shell and the four remotes. */
 export type AppName = 'shell' | RemoteName;
@@ -344,16 +343,61 @@ export async function writeAtomically(file: string, content: string): Promise<vo
   refreshStats();
 }
 
-/** history.json: the stack of deployed versions (oldest first) and the log. Missing or unreadable: empty. */
-export async function readHistory(dir: string): Promise<{ stack: string[]; log: unknown[] }> {
+/**
+ * An app's release history (history.json; on PostgreSQL its pointer row): the stack of versions served, oldest first,
+ * that a rollback walks down, and the facts the deployer decides by. What happened is the deploy log's
+ * (deploys/deploy-log.ts), the one log.
+ */
+export interface ReleaseHistory {
+  stack: string[];
+  /** The release holding `<app>/dist` as it was served before the first deploy (the first rollback's target). */
+  keptDist?: string;
+  /** The releases imported from the app's build (`<app>/dist`) at a start, oldest first. */
+  builds?: string[];
+  /** The release the pointer was last moved to by importing a build: `npm start` (RELEASE_IMPORT_BUILDS=changed) replaces only it. */
+  servedBuild?: string;
+}
+
+/** Imported builds remembered (the oldest is the one a rollback may reach at the bottom of the stack). */
+const BUILDS_KEPT = 100;
+const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/**
+ * A history as written: its named facts, or, from a history.json or pointer row written before issue 51 (a `log` of
+ * what happened), the same facts read once from that log, so a site upgraded in place keeps its rollback target.
+ */
+export function parseHistory(value: unknown): ReleaseHistory {
+  const written = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const history: ReleaseHistory = { stack: strings(written.stack) };
+  if (Array.isArray(written.log)) {
+    const entries = written.log.filter((e): e is { action?: unknown; version?: unknown } => Boolean(e) && typeof e === 'object');
+    const kept = entries.findLast((e) => e.action === 'keep-dist')?.version;
+    const builds = entries.filter((e) => e.action === 'import-build').map((e) => e.version);
+    const last = entries.findLast((e) => ['import-build', 'deploy', 'rollback', 'promote'].includes(String(e.action)));
+    return withFacts(history, { keptDist: kept, builds, servedBuild: last?.action === 'import-build' ? last.version : undefined });
+  }
+  return withFacts(history, written);
+}
+
+function withFacts(history: ReleaseHistory, facts: { keptDist?: unknown; builds?: unknown; servedBuild?: unknown }): ReleaseHistory {
+  if (typeof facts.keptDist === 'string') history.keptDist = facts.keptDist;
+  const builds = strings(facts.builds).slice(-BUILDS_KEPT);
+  if (builds.length > 0) history.builds = builds;
+  if (typeof facts.servedBuild === 'string') history.servedBuild = facts.servedBuild;
+  return history;
+}
+
+/** A history as history.json holds it (the facts a pointer row holds are the same, less the stack). */
+export function historyText(history: ReleaseHistory): string {
+  return `${JSON.stringify(withFacts({ stack: history.stack }, history), null, 2)}\n`;
+}
+
+/** history.json of the app in `dir`. Missing or unreadable: empty. */
+export async function readHistory(dir: string): Promise<ReleaseHistory> {
   try {
-    const history = JSON.parse(await readFile(path.join(dir, HISTORY_FILE), 'utf8')) as { stack?: unknown; log?: unknown };
-    return {
-      stack: Array.isArray(history.stack) ? history.stack.filter((v): v is string => typeof v === 'string') : [],
-      log: Array.isArray(history.log) ? history.log : [],
-    };
+    return parseHistory(JSON.parse(await readFile(path.join(dir, HISTORY_FILE), 'utf8')));
   } catch {
-    return { stack: [], log: [] };
+    return { stack: [] };
   }
 }
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MfeManifest } from '@site/contracts/manifest';
-import type { AppName } from './release-format';
+import { parseHistory, type AppName, type ReleaseHistory } from './release-format';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
@@ -20,9 +20,6 @@ import type { InstanceServing } from '../../health/deployed-remotes';
 
 /** The channel every instance listens on; the payload is the remote's name. */
 export const RELEASES_CHANNEL = 'site_releases';
-/** Entries of a remote's log kept (as history.json keeps). */
-const LOG_KEPT = 100;
-
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** A release's files: path inside the dist (with `/`) -> SHA-256 of its bytes. */
@@ -33,12 +30,10 @@ export function releaseDigest(files: FileHashes): string {
   return sha256(Buffer.from(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
 }
 
-export interface SharedPointer {
+/** A remote's pointer: the served version, since when, and its history (history.json's stack and facts). */
+export interface SharedPointer extends ReleaseHistory {
   version: string;
   since: string;
-  /** Versions deployed, oldest first (a rollback pops), as history.json's stack. */
-  stack: string[];
-  log: Record<string, unknown>[];
 }
 
 export interface StoredRelease {
@@ -57,12 +52,12 @@ export type InstanceReport = InstanceServing;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-const toPointer = (row: Database['release_pointers']): SharedPointer => ({
-  version: row.version,
-  since: row.since,
-  stack: JSON.parse(row.stack) as string[],
-  log: JSON.parse(row.log) as Record<string, unknown>[],
-});
+// The `log` column (migration 0007) holds the history's facts, no log (the deploy log is the one log); a row written
+// before issue 51 holds a log, whose facts are read from it until the pointer next moves.
+const toPointer = (row: Database['release_pointers']): SharedPointer => {
+  const facts = JSON.parse(row.log) as unknown;
+  return { version: row.version, since: row.since, ...parseHistory(Array.isArray(facts) ? { stack: JSON.parse(row.stack), log: facts } : { ...(facts as object), stack: JSON.parse(row.stack) }) };
+};
 
 export async function readSharedPointer(db: Db, remote: AppName): Promise<SharedPointer | null> {
   const row = await db.selectFrom('release_pointers').selectAll().where('remote', '=', remote).executeTakeFirst();
@@ -179,14 +174,10 @@ export async function storeRelease(
   return { digest, stored, bytes };
 }
 
-/** Moves a remote's pointer (with its stack and a log entry) and tells every instance, on commit. */
-export async function movePointer(
-  trx: Transaction<Database>,
-  remote: AppName,
-  next: { version: string; stack: string[]; log: Record<string, unknown>[] },
-  now: Date,
-): Promise<void> {
-  const row = { version: next.version, since: now.toISOString(), stack: JSON.stringify(next.stack), log: JSON.stringify(next.log.slice(-LOG_KEPT)) };
+/** Moves a remote's pointer (with its history) and tells every instance, on commit. */
+export async function movePointer(trx: Transaction<Database>, remote: AppName, next: ReleaseHistory & { version: string }, now: Date): Promise<void> {
+  const { stack, ...facts } = parseHistory(next);
+  const row = { version: next.version, since: now.toISOString(), stack: JSON.stringify(stack), log: JSON.stringify(facts) };
   await trx
     .insertInto('release_pointers')
     .values({ remote, ...row })

@@ -22,7 +22,7 @@ import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
 import type { RemotesSnapshot, ServedShell, SharedReleases } from '../../health/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, releaseDir, remoteDir, servingOrder, STAGED_DIR, stagedDir, writeAtomically } from './release-format';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, historyText, releaseDir, remoteDir, servingOrder, STAGED_DIR, stagedDir, writeAtomically } from './release-format';
 import { RELEASES_CHANNEL, listStagedReleases, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
 
 export interface ReleaseSync {
@@ -128,7 +128,7 @@ export function createReleaseSync(options: {
       );
     }
     // History first, then the pointer, as the deploy script does on one machine.
-    const history = `${JSON.stringify({ stack: pointer.stack, log: pointer.log }, null, 2)}\n`;
+    const history = historyText(pointer);
     if ((await readText(path.join(dir, HISTORY_FILE))) !== history) await writeAtomically(path.join(dir, HISTORY_FILE), history);
     if ((await readText(path.join(dir, POINTER_FILE)))?.trim() !== pointer.version) {
       await writeAtomically(path.join(dir, POINTER_FILE), `${pointer.version}\n`);

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deployLogPageSchema } from '@site/contracts/deploys';
 import { healthSchema, type RemoteHealth } from '@site/contracts/manifest';
 import type { Post } from '@site/contracts/posts';
 import { createLogger } from '../../../lib/logger';
@@ -20,8 +21,13 @@ const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 /** `npm run deploy -- …` / `npm run rollback -- …` against the fixture's SITE_ROOT, in its own process. */
 function script(siteRoot: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return scriptWith({}, siteRoot, ...args);
+}
+
+/** The same, with more of the site's environment (DATA_DIR: the running server's database, its deploy log). */
+function scriptWith(env: Record<string, string>, siteRoot: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: siteRoot } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [DEPLOY_SCRIPT, ...args], { env: { ...process.env, SITE_ROOT: siteRoot, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   }).then(async (result) => {
@@ -373,8 +379,10 @@ describe('the first deploy of a remote, rolled back: what was served before it, 
   it('deploy, then rollback: the dist served before the deploy is served again, and nothing is earlier', async () => {
     const before = await visible();
     expect(before).toMatchObject({ version: '0.9.0', title: 'The blog' });
+    // The running site's database: the script writes its deploy log there.
+    const onSite = { DATA_DIR: server.dataDir };
 
-    const deployed = await script(site.root, 'deploy', 'blog', '--from', await build('1.0.0'));
+    const deployed = await scriptWith(onSite, site.root, 'deploy', 'blog', '--from', await build('1.0.0'));
     expect(deployed.stderr).toBe('');
     expect(deployed.code).toBe(0);
     expect(deployed.stdout).toContain('mfe-blog/releases/0.9.0+dist (7 files');
@@ -383,7 +391,7 @@ describe('the first deploy of a remote, rolled back: what was served before it, 
     expect(await visible()).toMatchObject({ version: '1.0.0', title: 'Blog 1.0.0' });
     await rebuildDistInPlace();
 
-    const back = await script(site.root, 'rollback', 'blog');
+    const back = await scriptWith(onSite, site.root, 'rollback', 'blog');
     expect(back.stderr).toBe('');
     expect(back.code).toBe(0);
     expect(back.stdout).toContain('current: 1.0.0 -> 0.9.0+dist');
@@ -394,6 +402,16 @@ describe('the first deploy of a remote, rolled back: what was served before it, 
     expect(health).toMatchObject({ version: '0.9.0+dist', remoteEntry: 'ok', serverEntry: 'ok' });
     expect(health?.failedRelease).toBeUndefined();
     expect(health?.lastKnownGood).toBeUndefined();
+
+    // The deploy log is the one log: both are on the Deploys screen; history.json keeps the stack and which release is the kept dist.
+    const cookie = await adminCookie(server);
+    const log = deployLogPageSchema.parse(await (await fetch(`${server.url}/api/admin/deploys?app=blog`, { headers: { cookie } })).json());
+    expect(log.entries.map((e) => [e.action, e.version, e.previous, e.result, e.message])).toEqual([
+      ['rollback', '0.9.0+dist', '1.0.0', 'ok', null],
+      ['deploy', '1.0.0', '0.9.0+dist', 'ok', 'mfe-blog/dist, served until now, kept as 0.9.0+dist: the rollback target'],
+    ]);
+    expect(log.entries.every((e) => e.by.startsWith('npm run '))).toBe(true);
+    expect(JSON.parse(await readFile(path.join(site.root, 'mfe-blog/history.json'), 'utf8'))).toEqual({ stack: ['0.9.0+dist'], keptDist: '0.9.0+dist' });
 
     const again = await script(site.root, 'rollback', 'blog');
     expect(again.code).toBe(1);

@@ -143,4 +143,31 @@ describe('a build never changes what is served', () => {
     expect(rolledBack.code, rolledBack.stderr).toBe(0);
     expect(await blog(server)).toEqual(first);
   }, 60_000);
+
+  it('a history.json written with a log (a site upgraded in place) is read once for its facts, and written again without it', async () => {
+    const site = await createSiteFixture();
+    cleanups.push(() => site.cleanup());
+    let server = await start(site, { RELEASE_IMPORT_BUILDS: 'changed' });
+    const first = await blog(server);
+    await server.close();
+    cleanups.pop();
+    // As the deployer wrote it before the deploy log was the only log.
+    const at = new Date().toISOString();
+    const old = { stack: [first.version], log: [{ at, action: 'import-build', version: first.version, previous: null, by: 'npm start (a new build)', from: 'mfe-blog/dist' }] };
+    await writeFile(path.join(site.root, 'mfe-blog/history.json'), JSON.stringify(old));
+
+    // Its log says the served release is an imported build: npm start replaces it with the new build.
+    await rebuild(site, 'the edited blog');
+    server = await start(site, { RELEASE_IMPORT_BUILDS: 'changed' });
+    const second = await blog(server);
+    expect(second.version).toMatch(/^0\.9\.1\+build\.[0-9a-f]{8}$/);
+    const history = JSON.parse(await readFile(path.join(site.root, 'mfe-blog/history.json'), 'utf8'));
+    expect(history).toEqual({ stack: [first.version, second.version], builds: [first.version, second.version], servedBuild: second.version });
+
+    // And a rollback at the bottom still says what the first release was.
+    expect((await script(site, server, 'rollback', 'blog')).code).toBe(0);
+    const bottom = await script(site, server, 'rollback', 'blog');
+    expect(bottom.stderr).toContain(`${first.version} is mfe-blog/dist as built when the site first started`);
+    expect(await blog(server)).toEqual(first);
+  }, 60_000);
 });
