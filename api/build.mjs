@@ -1,6 +1,7 @@
 // Bundles the API into one ESM file. Workspace packages (@site/*) are TypeScript sources, so they are
 // bundled; every other package stays an import resolved from node_modules at run time.
 import { build } from 'esbuild';
+import { buildSiteDeploy } from './build-site-deploy.mjs';
 
 const externalizeDependencies = {
   name: 'externalize-dependencies',
@@ -38,3 +39,6 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
+
+// The one-file deploy tool the site serves at /site-deploy.mjs (issue 52), found beside dist/server.js.
+await buildSiteDeploy({ write: true });

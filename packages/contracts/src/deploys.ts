@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_NAMES, type AppName } from './app-names';
 import { REMOTE_NAMES } from './manifest';
 import { releaseCountsSchema } from './release-errors';
 
@@ -8,9 +9,8 @@ import { releaseCountsSchema } from './release-errors';
  * rollback and refusal, recorded as it happens).
  */
 
-/** The five apps of the release model: the shell and the four remotes. */
-export const APP_NAMES = ['shell', ...REMOTE_NAMES] as const;
-export type AppName = (typeof APP_NAMES)[number];
+/** The five apps of the release model: the shell and the four remotes (app-names.ts). */
+export { APP_NAMES, type AppName };
 export const appNameSchema = z.enum(APP_NAMES);
 
 export const DEPLOY_TOKEN_LIMITS = { nameMax: 80, tokensMax: 50 } as const;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { REMOTE_NAMES, type RemoteName } from './app-names';
 import { SHARED_SINGLETONS } from './release-compat';
 
-export const REMOTE_NAMES = ['marketing', 'analysis', 'blog', 'admin'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
+// Re-exported from where they are defined: a bundle that needs only the names does not load this module's schemas.
+export { REMOTE_NAMES, type RemoteName } from './app-names';
 
 /** Search metadata of one static page, rendered into the served HTML so crawlers need no JavaScript. */
 export const pageMetaSchema = z.object({

@@ -20,8 +20,8 @@ export interface OwnedPattern {
   readonly pattern: string;
 }
 
-/** What the server answers itself: the API, the remotes' files, media, the feed, the sitemaps and the site's files. */
-export const SERVER_ROUTES: readonly string[] = ['/api/*', '/mfe/*', '/media/*', '/assets/*', BLOG_FEED_PATH, '/sitemap*', '/robots.txt', '/remotes.json'];
+/** What the server answers itself: the API, the remotes' files, media, the feed, the sitemaps, the site's files and its deploy tool. */
+export const SERVER_ROUTES: readonly string[] = ['/api/*', '/mfe/*', '/media/*', '/assets/*', BLOG_FEED_PATH, '/sitemap*', '/robots.txt', '/remotes.json', '/site-deploy.mjs'];
 
 /** The routes each app owns unless APP_ROUTES_<APP> says otherwise: exactly what today's releases declare. */
 export const DEFAULT_APP_ROUTES: Readonly<Record<RemoteName, readonly string[]>> = {
