@@ -59,8 +59,11 @@ async function loadServerBundle() {
     await newestUnder(path.join(REPO_ROOT, 'api', 'src'), ['.ts']),
     await newestUnder(path.join(REPO_ROOT, 'packages', 'contracts', 'src'), ['.ts']),
     await stat(path.join(REPO_ROOT, 'api', 'build.mjs')).then((s) => s.mtimeMs, () => 0),
+    await stat(path.join(REPO_ROOT, 'api', 'build-site-deploy.mjs')).then((s) => s.mtimeMs, () => 0),
   );
-  if (builtAt === 0 || newest > builtAt) {
+  // The deploy tool (site-deploy.mjs) is built with it: the commands over HTTP are its.
+  const toolBuilt = await stat(path.join(REPO_ROOT, 'api', 'dist', 'site-deploy.mjs')).then(() => true, () => false);
+  if (builtAt === 0 || newest > builtAt || !toolBuilt) {
     const result = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'api'), encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`could not build api/dist/release-deployer.js:\n${result.stderr || result.stdout}`);
   }
@@ -86,6 +89,8 @@ const USAGE = `Usage:
   npm run rollback -- <remote> --to <site URL> --token <deploy token> [--version <name>]
   node scripts/deploy-remote.mjs list <remote> --to <site URL> --token <deploy token>
       over HTTP, from any clone (a team's CI): the site checks and switches it (DEPLOY_TOKEN may hold the token)
+      with the options of the one-file tool the site serves at /site-deploy.mjs (node site-deploy.mjs --help): deploy's
+      --dry-run, --notes, --commit and --ci-url, promote's --wait [--timeout <s>], and status <remote> [--json]
   npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check] [--stage]
   npm run promote -- <remote> --version <staged version>
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
@@ -351,89 +356,46 @@ function buildHere(name) {
 }
 
 /*
- * Over HTTP (issue 33): the site's POST /api/releases/<app> takes the built folder as a .tar.gz with a deploy token
- * (created by the admin for this app), checks it as it will serve it and switches it on every instance. The release
- * is signed here with the team's key (--key or RELEASE_SIGNING_KEY) under the name it will have, so the servers, who
- * trust that key for this app, load it. Nothing but the site's URL, the token and the key is needed.
+ * Over HTTP (issues 33 and 52): the commands of the one-file deploy tool the site serves at /site-deploy.mjs
+ * (api/src/site/releases/deploy-over-http.ts, built as api/dist/site-deploy.mjs beside the deployer), run with this clone's
+ * build and, before anything is sent, the server's own format and policy check with this environment (APP_ROUTES_*,
+ * RELEASE_MAX_*). Nothing but the site's URL, the token and the key is needed.
  */
 async function overHttp(command, name, values) {
-  const site = new URL(values.to).origin;
-  const token = values.token || process.env.DEPLOY_TOKEN;
-  if (!token) throw new DeployError('a deploy over HTTP needs a deploy token: --token <token> or DEPLOY_TOKEN (the admin creates one on the Deploys screen)');
-  const call = async (method, route, body, headers = {}) => {
-    let res;
-    try {
-      res = await fetch(`${site}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...headers }, body });
-    } catch (error) {
-      throw new DeployError(`${site} did not answer: ${error.cause?.message ?? error.message}`);
-    }
-    const text = await res.text();
-    let json;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) throw new DeployError(`${site} answered ${res.status}: ${json?.error?.message ?? (text.slice(0, 500) || res.statusText)}`);
-    return json;
+  const tool = await import(pathToFileURL(path.join(REPO_ROOT, 'api', 'dist', 'site-deploy.mjs')).href);
+  const from = command === 'deploy' ? (values.from ? path.resolve(values.cwd, values.from) : buildHere(name)) : undefined;
+  const check = async (dir, app) => {
+    const result = app === 'shell' ? await server.checkShellRelease(dir) : await server.checkRelease(dir, app);
+    return result.ok ? { ok: true, version: app === 'shell' ? result.version : result.manifest.version } : result;
   };
-  const releases = `/api/releases/${encodeURIComponent(name)}`;
-  if (command === 'list') {
-    const list = await call('GET', releases);
-    console.log(`${name} on ${site}: ${list.served ? `serves ${list.served.version} since ${list.served.since.slice(0, 16).replace('T', ' ')} UTC` : 'no release yet'}`);
-    for (const release of list.releases) {
-      console.log(`${release.current ? '*' : ' '} ${release.version.padEnd(24)} ${release.createdAt.slice(0, 16).replace('T', ' ')}  ${release.files} files  ${release.staged ? 'staged  ' : ''}${release.by ?? ''}`);
-    }
-    return 0;
+  const hint = (next, app, args) => (next === 'list' || next === 'status' ? `node scripts/deploy-remote.mjs ${next} ${app} ${args}` : `npm run ${next} -- ${app} ${args}`);
+  try {
+    return await tool.runOverHttp(
+      command,
+      name,
+      {
+        to: values.to,
+        token: values.token,
+        from,
+        key: values.key ? path.resolve(values.cwd, values.key) : undefined,
+        version: values.version,
+        stage: values.stage,
+        dryRun: values['dry-run'],
+        allowDowngrade: values['allow-downgrade'],
+        notes: values.notes,
+        commit: values.commit,
+        ciUrl: values['ci-url'],
+        percent: values.percent,
+        promoteAfter: values['promote-after'],
+        wait: values.wait,
+        timeout: values.timeout,
+        json: values.json,
+      },
+      { env: process.env, cwd: values.cwd, out: (line) => console.log(line), hint, check },
+    );
+  } catch (error) {
+    throw error instanceof tool.DeployToolError ? new DeployError(error.message) : error;
   }
-  if (command === 'promote') {
-    if (!values.version) throw new DeployError(`name the staged release: --version <version> (node scripts/deploy-remote.mjs list ${name} --to ${site} marks staged ones)`);
-    const percent = percentOf(values.percent);
-    const body = {
-      version: values.version,
-      ...(percent !== undefined ? { percent } : {}),
-      ...(values['promote-after'] ? { promoteAfter: values['promote-after'] } : {}),
-      ...(values['allow-downgrade'] ? { allowDowngrade: true } : {}),
-    };
-    const change = await call('POST', `${releases}/promote`, JSON.stringify(body), { 'content-type': 'application/json' });
-    if (change.percent !== undefined) console.log(canaryLine(name, change, site, ` --to ${site} --token <token>`));
-    else console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}); checked ${change.checked.join(', ')}`);
-    return 0;
-  }
-  if (command === 'rollback') {
-    const change = await call('POST', `${releases}/rollback`, JSON.stringify(values.version ? { version: values.version } : {}), { 'content-type': 'application/json' });
-    console.log(`${name} ${change.version} is live again on ${site} (was ${change.previous}); checked ${change.checked.join(', ')}`);
-    return 0;
-  }
-  const from = values.from ? path.resolve(values.cwd, values.from) : buildHere(name);
-  const check = name === 'shell' ? await server.checkShellRelease(from) : await server.checkRelease(from, name);
-  if (!check.ok) throw new DeployError(`${rel(from)} cannot be deployed:\n  - ${check.problems.join('\n  - ')}`);
-  const builtVersion = name === 'shell' ? check.version : check.manifest.version;
-  const files = await readDistFiles(from);
-  files.delete(server.SIGNATURE_FILE);
-  const signing = await readSigning(values.key ? path.resolve(values.cwd, values.key) : undefined, name);
-  let version = values.version;
-  if (signing.key) {
-    // Signed under the name it will have: asked for, else the manifest's version made free on the site.
-    if (!version) {
-      const taken = new Set((await call('GET', releases)).releases.map((release) => release.version));
-      version = await server.freeName(async (v) => taken.has(v), builtVersion);
-    }
-    files.set(server.SIGNATURE_FILE, server.signFiles(files, name, version, signing.key));
-  }
-  const body = await server.packReleaseTarball(files);
-  console.log(`${name}: sending ${rel(from)} (${builtVersion}${version && version !== builtVersion ? ` as ${version}` : ''}, ${files.size} files, ${size(body.length)} compressed${signing.key ? ', signed' : ''}) to ${site}`);
-  const query = new URLSearchParams({ ...(version ? { version } : {}), ...(values.stage ? { stage: '1' } : {}), ...(values['allow-downgrade'] ? { allowDowngrade: '1' } : {}) }).toString();
-  const change = await call('POST', `${releases}${query ? `?${query}` : ''}`, body, { 'content-type': 'application/gzip' });
-  console.log(`  checked ${change.checked.join(', ')}`);
-  if (values.stage) {
-    console.log(`${name} ${change.version} is stored staged on ${site}: served to no one (${change.previous ?? 'nothing'} stays served). Serve it with: npm run promote -- ${name} --version ${change.version} --to ${site} --token <token>`);
-    // The last line: what a person opens (valid 24 hours; the site's Deploys screen gives a fresh one).
-    console.log(change.previewUrl ?? 'Preview link: the site did not give one (a shell release has none yet)');
-    return 0;
-  }
-  console.log(`${name} ${change.version} is live on ${site} (was ${change.previous ?? 'nothing'}). Undo with: npm run rollback -- ${name} --to ${site} --token <token>`);
-  return 0;
 }
 
 /**
@@ -538,6 +500,14 @@ async function main(argv) {
         'promote-after': { type: 'string' },
         'allow-downgrade': { type: 'boolean' },
         all: { type: 'boolean' },
+        // Over HTTP only (--to <site URL>): what the one-file tool takes (api/src/site/releases/site-deploy-cli.ts).
+        'dry-run': { type: 'boolean' },
+        notes: { type: 'string' },
+        commit: { type: 'string' },
+        'ci-url': { type: 'string' },
+        wait: { type: 'boolean' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -553,7 +523,8 @@ async function main(argv) {
   }
   if (values.all) return deployAll(command, values, positionals);
   const isShell = name === 'shell';
-  if (!['deploy', 'rollback', 'promote', 'list'].includes(command) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
+  const overHttpOnly = command === 'status' && /^https?:\/\//i.test(values.to ?? '');
+  if (!(['deploy', 'rollback', 'promote', 'list'].includes(command) || overHttpOnly) || !(REMOTES.includes(name) || isShell) || positionals.length > 1) {
     console.error(`${name && !REMOTES.includes(name) ? `Unknown remote ${JSON.stringify(name)}.\n` : ''}${USAGE}`);
     return 2;
   }
