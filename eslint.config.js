@@ -51,7 +51,13 @@ const API_AREAS = readdirSync(path.join(ROOT, 'api/src'), { withFileTypes: true 
 /** One glob per area for files named `pattern`, at any depth inside the area. */
 const API_LAYER_ANY_AREA = (pattern) => API_AREAS.map((area) => `./api/src/${area}/**/${pattern}`);
 const API_HTTP = ['./api/src/http/**'];
-const API_STORAGE = ['./api/src/db/**', ...API_LAYER_ANY_AREA('*-repository.ts'), ...API_LAYER_ANY_AREA('*-schema.ts')];
+/**
+ * The release code (site/releases: what is served, deploys, canaries) is layered as an area is, by file name: its
+ * repositories (`*-repository.ts`) are storage and its only SQL; every other file of it is domain code.
+ */
+const RELEASES_STORAGE = ['./api/src/site/releases/*-repository.ts'];
+const RELEASES_DOMAIN = ['./api/src/site/releases/!(*-repository).ts'];
+const API_STORAGE = ['./api/src/db/**', ...API_LAYER_ANY_AREA('*-repository.ts'), ...API_LAYER_ANY_AREA('*-schema.ts'), ...RELEASES_STORAGE];
 // services.ts (the composition) written as a glob: a zone's `from` is either all globs or all plain paths.
 const API_COMPOSITION = './api/src/services?(.ts)';
 const API_DOMAIN = [...API_LAYER_ANY_AREA('!(*-routes|*-repository|*-schema).ts'), API_COMPOSITION];
@@ -115,8 +121,22 @@ const boundaryZones = [
     message: 'Services are framework-free: they import no route, middleware or site code; describe what they need as an interface and let app.ts pass it in.',
   },
   {
+    target: RELEASES_DOMAIN,
+    from: [
+      ...API_HTTP,
+      ...API_LAYER_ANY_AREA('*-routes.ts'),
+      './api/src/middleware/**',
+      // The rest of site/ (render, static files, the site handler) sits above the release code.
+      './api/src/site/!(releases)/**',
+      './api/src/site/*.ts',
+    ],
+    apiLayer: true,
+    message:
+      'The release code is domain code: it imports no route, http/, middleware/ or page rendering (site/render, site/static); describe what it needs as an interface and let app.ts pass it in.',
+  },
+  {
     target: API_STORAGE,
-    from: API_DOMAIN,
+    from: [...API_DOMAIN, ...RELEASES_DOMAIN],
     apiLayer: true,
     message: 'The database layer sits below the services: a repository owns its interface and its stored types, the service imports them.',
   },
@@ -209,6 +229,21 @@ export default tseslint.config(
     files: ['api/src/**/__tests__/**'],
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones.filter((zone) => !zone.apiLayer) }],
+    },
+  },
+  {
+    // The release code's repositories are its only SQL (issue 51): its other files hold no query builder and no table
+    // types, only the database handle a repository names (ReleasesDb), which they pass on.
+    files: ['api/src/site/releases/*.ts'],
+    ignores: ['api/src/site/releases/*-repository.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: 'SQL in the release code lives in its repositories (site/releases/*-repository.ts): call one, typed by its ReleasesDb.' }],
+          patterns: [{ regex: '/db/schema$', message: 'Table types belong to the release code\'s repositories (site/releases/*-repository.ts): call one instead.' }],
+        },
+      ],
     },
   },
   {

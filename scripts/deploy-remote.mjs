@@ -14,7 +14,7 @@
 //     mfe-<name>/releases/<version>/   a full dist; never changed after it is renamed into place
 //     mfe-<name>/current               one line, the served version; replaced by write-temp-then-rename
 //     mfe-<name>/history.json          { stack: versions deployed, oldest first (rollback pops), keptDist, builds }
-//   PostgreSQL (every instance; an advisory lock per app): the release store (release-store.ts), each instance
+//   PostgreSQL (every instance; an advisory lock per app): the release store (releases-repository.ts), each instance
 //     copying the pointer's release into its own SITE_ROOT when told (release-sync.ts).
 // A release is checked in a hidden folder before anything is switched, and history is written before the pointer.
 // What happened goes to the site's deploy log (the admin's Deploys screen), the one log, as for a deploy over HTTP.
@@ -149,8 +149,9 @@ async function readSigning(keyFile, name) {
 
 /*
  * Releases shared by every instance: with DATABASE_URL on PostgreSQL, a deploy or rollback goes to the database
- * (api/src/site/releases/release-store.ts, in api/dist/release-deployer.js), never to this machine's folders. The files are
- * stored by content hash and the pointer moves in the same transaction: killed before the commit, nothing changed.
+ * (api/src/site/releases/releases-repository.ts, in api/dist/release-deployer.js), never to this machine's folders.
+ * The files are stored by content hash and the pointer moves in the same transaction: killed before the commit,
+ * nothing changed.
  * On commit every instance is told, copies the release into its own SITE_ROOT and serves it from its next request
  * (api/src/site/releases/release-sync.ts). The checks are the same as for a local deploy, against this machine's shell.
  */

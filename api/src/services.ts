@@ -42,7 +42,7 @@ import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
 import { createCanaryWatch, type CanaryWatch } from './deploys/canary-watch';
-import type { Canary, ReleaseDeployer } from './deploys/release-deployer';
+import type { Canary, ReleaseDeployer } from './deploys/deployer-port';
 import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
 import { createWebhooksOutRepository } from './outgoing-webhooks/outgoing-webhooks-repository';
@@ -169,7 +169,7 @@ export function createServices(deps: {
   metrics?: ServiceMetrics;
   /** Deploys and rollbacks, checked and switched by the server (site/releases/release-deployer.ts, built by app.ts). */
   releases: ReleaseDeployer;
-  /** The canaries this instance serves now (site/releases/release-canaries.ts's cache): their releases are served too. */
+  /** The canaries this instance serves now (site/releases/release-choice.ts's cache): their releases are served too. */
   runningCanaries?: () => readonly Canary[];
 }): Services {
   const events = createEventsRepository(deps.db);

@@ -237,6 +237,43 @@ describe('API layering: areas side by side, layers by file name', () => {
   });
 });
 
+describe('the release code (site/releases) is layered as an area: its repositories are storage and its only SQL', () => {
+  const file = (rel: string) => path.join(ROOT, rel);
+  const repository = file('api/src/site/releases/releases-repository.ts');
+  const domain = file('api/src/site/releases/release-format.ts');
+  const service = file('api/src/posts/post-service.ts');
+  const probe = 'api/src/site/releases/probe.ts';
+  const repositoryProbe = 'api/src/site/releases/probe-repository.ts';
+
+  it('the files used below exist, so a rename cannot silently empty a probe', () => {
+    for (const f of [repository, domain, service, file('api/src/site/site-handler.ts')]) expect(statSync(f).isFile(), f).toBe(true);
+  });
+
+  it('its domain code imports no route, http/, middleware/ or page rendering, also not through a type import', async () => {
+    for (const layer of [file('api/src/contact/contact-routes.ts'), sourceFileIn('api/src/http'), sourceFileIn('api/src/middleware'), sourceFileIn('api/src/site/render'), file('api/src/site/site-handler.ts')]) {
+      await expectBlocked(probe, layer, /The release code is domain code/);
+    }
+    const render = specifier(probe, sourceFileIn('api/src/site/render'));
+    expect(await boundaryErrorsOf(probe, `import type * as R from '${render}';\nexport type T = typeof R;\n`)).toEqual([expect.stringMatching(/The release code is domain code/)]);
+    for (const allowed of [repository, domain, sourceFileIn('api/src/lib'), service]) await expectAllowed(probe, allowed);
+  });
+
+  it('only its repositories import kysely or the table types, also not through a type import', async () => {
+    expect(await boundaryErrors(probe, 'kysely')).toEqual([expect.stringMatching(/SQL in the release code lives in its repositories/)]);
+    expect(await boundaryErrorsOf(probe, `import type { Kysely } from 'kysely';\nexport type T = Kysely<never>;\n`)).toEqual([expect.stringMatching(/SQL in the release code lives in its repositories/)]);
+    expect(await boundaryErrors(probe, '../../db/schema')).toEqual([expect.stringMatching(/Table types belong to the release code's repositories/)]);
+    for (const allowed of ['kysely', '../../db/schema']) await expectAllowed(repositoryProbe, allowed);
+  });
+
+  it('its repositories import no domain code, of its own or of an area; a route never imports them', async () => {
+    for (const target of [domain, service, file('api/src/services.ts')]) await expectBlocked(repositoryProbe, target, /The database layer sits below the services/);
+    await expectAllowed(repositoryProbe, sourceFileIn('api/src/lib'));
+    await expectAllowed(repositoryProbe, file('api/src/site/releases/canaries-repository.ts'));
+    await expectBlocked('api/src/deploys/probe-routes.ts', repository, /Routes get services, never the database/);
+    await expectAllowed('api/src/deploys/probe-routes.ts', domain);
+  });
+});
+
 describe('a migration is frozen: it imports no live code', () => {
   const probe = 'api/src/db/migrations/probe.ts';
 

@@ -12,7 +12,7 @@ import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from
 import { waitFor } from '../test-support/site-client';
 import { packReleaseTarball } from '../site/releases/release-tarball';
 import { newSigningKey, signFiles, trustedKeyEntry } from '../site/releases/release-signature';
-import { movePointer, openReleaseStore, readSharedPointer, releaseTransaction, storeRelease } from '../site/releases/release-store';
+import { movePointer, openReleaseStore, readSharedPointer, releaseTransaction, storeRelease } from '../site/releases/releases-repository';
 
 /*
  * Deploys over HTTP on two instances (two site roots, as two machines) sharing one PostgreSQL (and Redis when there is

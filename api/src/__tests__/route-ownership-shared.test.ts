@@ -9,7 +9,7 @@ import { uniqueSchema } from '../test-support/databases';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../test-support/site-fixture';
 import { waitFor } from '../test-support/site-client';
 import { packReleaseTarball } from '../site/releases/release-tarball';
-import { movePointer, openReleaseStore, readSharedPointer, releaseTransaction, storeRelease } from '../site/releases/release-store';
+import { movePointer, openReleaseStore, readSharedPointer, releaseTransaction, storeRelease } from '../site/releases/releases-repository';
 
 /*
  * Route ownership on two instances sharing one PostgreSQL (issue 51): the site says which app owns a path, never a

@@ -51,7 +51,7 @@ export interface LeasesTable {
   expires_at: string;
 }
 
-/** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/releases/release-store.ts). */
+/** Releases shared by every instance on PostgreSQL (migrations/0007-releases.ts, site/releases/releases-repository.ts). */
 export interface ReleaseTables {
   release_blobs: { hash: string; size: number; content: string };
   /** `staged_at`: uploaded staged, not promoted (0028); null once served. */

@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock';
 import type { JobRunner } from '../lib/job-runner';
 import type { Logger } from '../lib/logger';
 import { browserErrorsText, DEFAULT_MIN_REPORTERS, decidingErrors, rateOf, type ReleaseErrorsService } from '../release-errors/release-errors-service';
-import type { Canary, DeployActor, ReleaseDeployer } from './release-deployer';
+import type { Canary, DeployActor, ReleaseDeployer } from './deployer-port';
 
 /*
  * The canary check (issue 34): while a canary serves a staged release to a share of visitors, one instance (the job's

@@ -36,8 +36,9 @@ export interface RetentionRepository {
    * The shared release store (PostgreSQL; on SQLite its tables stay empty and this answers 0): up to `batch` releases
    * of each remote that are none of: the remote's pointer, the last `keepLast` versions of its stack (what a rollback
    * can return to), created at or after `createdBefore`. A remote without a pointer keeps every release. Each remote in
-   * its own short transaction under the remote's deploy lock (release-store.ts `releaseTransaction`), so a deploy or
-   * rollback of it either sees the pruning done or not begun. Answers how many releases went.
+   * its own short transaction under the remote's deploy lock (site/releases/releases-repository.ts
+   * `releaseTransaction`), so a deploy or rollback of it either sees the pruning done or not begun. Answers how many
+   * releases went.
    */
   pruneReleases(createdBefore: string, keepLast: number, batch: number): Promise<number>;
   /**
@@ -47,7 +48,7 @@ export interface RetentionRepository {
   pruneReleaseBlobs(batch: number): Promise<number>;
 }
 
-/** The deploy lock of a remote: the key release-store.ts `releaseTransaction` takes (one deploy of a remote at a time). */
+/** The deploy lock of a remote: the key releases-repository.ts `releaseTransaction` takes (one deploy of a remote at a time). */
 const deployLock = (trx: Transaction<Database>, remote: string) => sql`select pg_advisory_xact_lock(hashtext(${`site-release:${remote}`}))`.execute(trx);
 
 /** The day after a YYYY-MM-DD day. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canaryVerdict, DEFAULT_CANARY_RULES } from '../canary-watch';
-import { createReleaseChooser } from '../../site/releases/release-choice';
-import { canarySlot, type Canary } from '../../site/releases/release-canaries';
+import type { Canary } from '../deployer-port';
+import { canarySlot, createReleaseChooser } from '../../site/releases/release-choice';
 import { createPreviewTokens } from '../../site/releases/preview-tokens';
 
 /*

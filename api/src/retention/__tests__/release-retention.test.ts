@@ -3,7 +3,7 @@ import { createJobRunner, type JobTimers } from '../../lib/job-runner';
 import { createLogger } from '../../lib/logger';
 import { createLeasesRepository } from '../../db/leases-repository';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
-import { readBlobs, sha256 } from '../../site/releases/release-store';
+import { readBlobs, sha256 } from '../../site/releases/releases-repository';
 import { createRetentionRepository } from '../retention-repository';
 import { createRetentionService, RELEASE_BATCH } from '../retention-service';
 

@@ -2,14 +2,41 @@
  * Which release of each app one request gets (issue 34): the one function that decides it. Every visitor gets the
  * served releases (remote-registry.ts: the pointer, else the last good, else the history's stack), except:
  * - a browser with a preview link's cookie gets the staged release it names for that app (a preview wins over a canary);
- * - while a canary runs (release-canaries.ts), a share of visitors gets its release of that app: the visitor's bucket
- *   cookie hashed with the canary's id says which, the same on every page, every visit and every instance.
- * What it returns is all the page, the remotes map, the remote's files and the render cache read of the choice.
+ * - while a canary runs (a row of the site's database: canaries-repository.ts), a share of visitors gets its release of
+ *   that app: the visitor's bucket (a random id in a long-lived cookie, nothing personal) hashed with the canary's id
+ *   to a slot from 0 to 99, slots below the canary's percent getting its release. The same visitor gets the same
+ *   release on every page, on the next visit and from any instance; raising the share keeps those already in it;
+ *   another canary draws another sample. The canary's release stays staged while it runs (served by the same path as
+ *   a preview: remote-registry.ts's snapshotFor), and becomes a release like any other when promoted to everyone.
+ * What it returns is all the page, the remotes map, the remote's files and the render cache read of the choice. Each
+ * instance keeps the running canaries in memory for it (createCanaryCache: no query on the request path), read again
+ * when this instance changes one, and on PostgreSQL by release-sync.ts on every NOTIFY and poll.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import type { RemoteName } from '@site/contracts/manifest';
+import type { Canary } from '../../deploys/deployer-port';
+import type { Logger } from '../../lib/logger';
+import { readRunningCanaries, type CanariesDb } from './canaries-repository';
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTokens } from './preview-tokens';
-import { BUCKET_COOKIE, canarySlot, isBucketId, newBucketId, type Canary } from './release-canaries';
 import type { VisitorTokens } from './visitor-tokens';
+
+/** The visitor's bucket: a random id, drawn on the first answer that needs it while a canary runs. */
+export const BUCKET_COOKIE = 'site_bucket';
+/** How long the bucket cookie lasts: a visitor coming back within a year gets the same release. */
+export const BUCKET_COOKIE_DAYS = 365;
+/** What a bucket id looks like (16 random bytes, base64url: 22 characters); anything else is drawn again. */
+const BUCKET_ID = /^[\w-]{16,64}$/;
+
+export const newBucketId = (): string => randomBytes(16).toString('base64url');
+export const isBucketId = (value: string | undefined): value is string => value !== undefined && BUCKET_ID.test(value);
+
+/**
+ * The slot (0 to 99) of a visitor's bucket in a canary: the first 32 bits of SHA-256(canary id, bucket) modulo 100
+ * (a bias of 96 in 2^32: nothing a share of visitors shows). A visitor is in the canary when the slot is below its percent.
+ */
+export function canarySlot(canaryId: string, bucket: string): number {
+  return createHash('sha256').update(`${canaryId}\n${bucket}`).digest().readUInt32BE(0) % 100;
+}
 
 /** Why a request gets a release other than the served one. */
 export type ChoiceReason = 'preview' | 'canary';
@@ -48,7 +75,7 @@ export type ChooseReleases = (request: ChoiceRequest) => ReleaseChoice;
  */
 export function createReleaseChooser(options: {
   previews: PreviewTokens;
-  /** The canaries running now (release-canaries.ts's cache: no query on the request path). */
+  /** The canaries running now (createCanaryCache below: no query on the request path). */
   canaries?: () => readonly Canary[];
   /** Draws a new visitor's bucket (random; tests pass their own). */
   newBucket?: () => string;
@@ -104,3 +131,47 @@ export const choiceKey = (choice: ReleaseChoice): string =>
     .map(([app, o]) => `${app}@${o!.version}:${o!.why}`)
     .sort()
     .join(',');
+
+export interface CanaryCache {
+  /** The canaries running as last read (the request path's: no query). */
+  running(): readonly Canary[];
+  /** Reads them again; a failed read keeps what was read last (and logs why). */
+  refresh(): Promise<void>;
+}
+
+/** The running canaries of this instance's database, kept in memory between refreshes. */
+export function createCanaryCache(db: CanariesDb, logger?: Logger): CanaryCache {
+  let running: readonly Canary[] = Object.freeze([]);
+  // One read at a time; a refresh asked during one reads again after it (what it reads was written before it asked).
+  let reading: Promise<void> | undefined;
+  let again: Promise<void> | undefined;
+  async function read(): Promise<void> {
+    try {
+      const next = await readRunningCanaries(db);
+      const before = running.map((c) => `${c.id}:${c.percent}`).join(',');
+      running = Object.freeze(next);
+      const after = running.map((c) => `${c.id}:${c.percent}`).join(',');
+      if (before !== after) logger?.info({ canaries: running.map((c) => `${c.app} ${c.version} ${c.percent}%`) }, running.length ? 'canaries running' : 'no canary running');
+    } catch (error) {
+      logger?.warn({ err: error }, 'could not read the running canaries: keeping the last ones read');
+    }
+  }
+  function start(): Promise<void> {
+    const run = read().finally(() => {
+      if (reading === run) reading = undefined;
+    });
+    reading = run;
+    return run;
+  }
+  return {
+    running: () => running,
+    refresh() {
+      if (!reading) return start();
+      again ??= reading.then(() => {
+        again = undefined;
+        return start();
+      });
+      return again;
+    },
+  };
+}

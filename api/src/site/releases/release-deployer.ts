@@ -6,8 +6,8 @@
  * One store, two backends behind one interface (ReleaseBackend):
  * - local (SQLite, one instance): the release format on SITE_ROOT (release-format.ts), the same folders, history.json
  *   and `current` that `npm run deploy` writes on that machine, under the same lock file;
- * - shared (PostgreSQL, every instance): the release store (release-store.ts); each instance copies the pointer's
- *   release into its own SITE_ROOT when told (release-sync.ts).
+ * - shared (PostgreSQL, every instance): the release store (releases-repository.ts); each instance copies the
+ *   pointer's release into its own SITE_ROOT when told (release-sync.ts).
  * Either way the registry (remote-registry.ts) serves what the pointer names, from the next request.
  *
  * Before anything changes, the release is written to a hidden folder of its own and checked as the registry will
@@ -20,18 +20,19 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import { refreshStats } from '../../lib/stat-shared';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Kysely, Transaction } from 'kysely';
 import type { ReleaseChange } from '@site/contracts/deploys';
 import { REMOTE_NAMES, type MfeManifest } from '@site/contracts/manifest';
 import type { ShellServerEntry } from '@site/contracts/server-render';
-import type { Database } from '../../db/schema';
-import type { NewDeployLogEntry } from '../../deploys/deploy-log';
-import type { DeployActor, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
+import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
+import { createDeployLog, type DeployLog, type NewDeployLogEntry } from '../../deploys/deploy-log';
+import type { DeployActor, KeptDistNotice, ReleaseDeployer } from '../../deploys/deployer-port';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError, RefusedError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import {
   HISTORY_FILE,
+  historyFacts,
   historyText,
+  pointerHistory,
   POINTER_FILE,
   RELEASE_NAME,
   RELEASES_DIR,
@@ -54,8 +55,23 @@ import {
 } from './release-format';
 import { SIGNATURE_FILE, verifyRelease, type TrustedKey } from './release-signature';
 import { compareVersions, isSemver } from './release-version';
-import { listStoredReleases, movePointer, notifyReleases, readBlobs, readSharedPointer, readStoredRelease, releaseDigest, releaseTransaction, sha256, storeRelease, unstageRelease } from './release-store';
-import { endCanary, insertCanary, readRunningCanaries, readRunningCanary, updateCanary, type Canary, type CanaryOutcome } from './release-canaries';
+import {
+  listStoredReleases,
+  movePointer,
+  notifyReleases,
+  readBlobs,
+  readSharedPointer,
+  readStoredRelease,
+  releaseDigest,
+  releaseTransaction,
+  sha256,
+  storeRelease,
+  unstageRelease,
+  type ReleasesDb,
+  type ReleasesTransaction,
+} from './releases-repository';
+import { endCanary, insertCanary, readRunningCanaries, readRunningCanary, updateCanary, type CanaryOutcome } from './canaries-repository';
+import type { Canary } from '../../deploys/deployer-port';
 import { createSmokeRenderer, type SmokeRenderer } from './smoke-render';
 
 // npm run deploy -- <app> --stage prints the preview link with the server's signer (PREVIEW_SECRET) from this bundle.
@@ -80,9 +96,21 @@ export {
   signFiles,
   useReleasePolicy,
 } from './release-format';
-export { openDeployLog, openReleaseStore, readSharedPointer, readStoredRelease } from './release-store';
-// What the services see of it (deploys/release-deployer.ts): deploy, rollback, list, import builds.
-export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/release-deployer';
+export { openReleaseStore, readSharedPointer, readStoredRelease } from './releases-repository';
+// What the services see of it (deploys/deployer-port.ts): deploy, rollback, list, import builds.
+export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/deployer-port';
+
+/**
+ * For npm run deploy/rollback/promote on the serving machine: the site's deploy log (the admin dashboard's), written as
+ * deploys over HTTP write it. The site's database: PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR when
+ * the site has one (a site that never started has no log to write to: undefined).
+ */
+export async function openDeployLog(options: { databaseUrl?: string; dataDir: string }): Promise<{ record: DeployLog['record']; close(): Promise<void> } | undefined> {
+  if (!options.databaseUrl && !(await exists(path.join(options.dataDir, SQLITE_FILE_NAME)))) return undefined;
+  const handle = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const log = createDeployLog(handle.db);
+  return { record: (entry) => log.record(entry), close: () => handle.close() };
+}
 
 /** A refusal of a release: a 400 whose message names the cause in full. */
 export class ReleaseRefusedError extends RefusedError {
@@ -137,12 +165,12 @@ interface LockedStore {
 }
 
 /** Where the canaries of a local backend are kept: the site's database (absent for `npm run deploy` on SQLite). */
-type CanaryDb = Kysely<Database> | undefined;
+type CanaryDb = ReleasesDb | undefined;
 const CANARY_NEEDS_SERVER = (app: AppName) =>
   `a canary is started on the running site, which keeps it in its database: npm run promote -- ${app} --version <v> --percent <n> --to <site URL> --token <token> (POST /api/releases/${app}/promote)`;
 
 /** The canary methods of a store over one database handle (a transaction on PostgreSQL, which then notifies). */
-function canaryMethods(db: CanaryDb | Transaction<Database>, app: AppName, told?: () => Promise<void>): Pick<LockedStore, 'canary' | 'startCanary' | 'changeCanary' | 'endCanary'> {
+function canaryMethods(db: CanaryDb | ReleasesTransaction, app: AppName, told?: () => Promise<void>): Pick<LockedStore, 'canary' | 'startCanary' | 'changeCanary' | 'endCanary'> {
   const need = () => {
     if (!db) throw new ReleaseRefusedError(CANARY_NEEDS_SERVER(app));
     return db;
@@ -329,17 +357,18 @@ function localBackend(siteRoot: string, canaryDb: CanaryDb): ReleaseBackend {
 }
 
 /** The shared backend: the release store in PostgreSQL, every instance told on commit. */
-function sharedBackend(db: Kysely<Database>): ReleaseBackend {
+function sharedBackend(db: ReleasesDb): ReleaseBackend {
   return {
     locked(app, work) {
       return releaseTransaction(db, app, (trx) =>
         work({
           async pointer() {
             const pointer = await readSharedPointer(trx, app);
-            return pointer ? { version: pointer.version, history: pointer } : null;
+            return pointer ? { version: pointer.version, history: pointerHistory(pointer) } : null;
           },
           async history() {
-            return (await readSharedPointer(trx, app)) ?? { stack: [] };
+            const pointer = await readSharedPointer(trx, app);
+            return pointer ? pointerHistory(pointer) : { stack: [] };
           },
           taken: async (version) => (await readStoredRelease(trx, app, version)) !== null,
           async files(version) {
@@ -371,7 +400,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
             await rm(checked, { recursive: true, force: true });
           },
           async point(version, history) {
-            await movePointer(trx, app, { ...history, version }, new Date());
+            await movePointer(trx, app, { version, stack: history.stack, facts: historyFacts(history) }, new Date());
           },
           // In the same transaction, and every instance told on its commit (release-sync.ts reads them again).
           ...canaryMethods(trx, app, () => notifyReleases(trx, app)),
@@ -381,7 +410,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
     isStaged: async (app, version) => ((await readStoredRelease(db, app, version))?.stagedAt ?? null) !== null,
     async list(app) {
       const [pointer, releases] = await Promise.all([readSharedPointer(db, app), listStoredReleases(db, app)]);
-      return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: pointer } : null, releases };
+      return { pointer: pointer ? { version: pointer.version, since: pointer.since, history: pointerHistory(pointer) } : null, releases };
     },
   };
 }
@@ -389,7 +418,7 @@ function sharedBackend(db: Kysely<Database>): ReleaseBackend {
 export function createReleaseDeployer(options: {
   siteRoot: string;
   /** PostgreSQL: releases go to the shared store (every instance). Absent: this machine's SITE_ROOT. */
-  shared?: Kysely<Database>;
+  shared?: ReleasesDb;
   trustedKeys: readonly TrustedKey[];
   /** The serving shell's shared singletons, handed to the server module when it is loaded to check it. */
   sharedModules: () => Promise<SharedModules | undefined>;
@@ -414,7 +443,7 @@ export function createReleaseDeployer(options: {
    * The site's database, where canaries are kept on SQLite (on PostgreSQL: `shared`). Absent (npm run deploy on the
    * serving machine without PostgreSQL): a canary is refused, said to be started on the running site.
    */
-  canaryDb?: Kysely<Database>;
+  canaryDb?: ReleasesDb;
   /**
    * Renders every page of an uploaded release on a worker before it is stored (smoke-render.ts); default: with no site
    * data (`npm run deploy` on the serving machine), the pages' data left out as when the server has none.

@@ -392,6 +392,15 @@ export function historyText(history: ReleaseHistory): string {
   return `${JSON.stringify(withFacts({ stack: history.stack }, history), null, 2)}\n`;
 }
 
+/** The history a shared pointer holds (releases-repository.ts: its stack and stored facts). */
+export const pointerHistory = (pointer: { stack: string[]; facts: Record<string, unknown> }): ReleaseHistory => parseHistory({ ...pointer.facts, stack: pointer.stack });
+
+/** What a shared pointer stores of a history besides its stack. */
+export function historyFacts(history: ReleaseHistory): Record<string, unknown> {
+  const { stack: _stack, ...facts } = withFacts({ stack: [] }, history);
+  return facts;
+}
+
 /** history.json of the app in `dir`. Missing or unreadable: empty. */
 export async function readHistory(dir: string): Promise<ReleaseHistory> {
   try {

@@ -1,5 +1,5 @@
 /*
- * One instance's side of releases shared through PostgreSQL (release-store.ts). When a deploy or rollback commits,
+ * One instance's side of releases shared through PostgreSQL (releases-repository.ts). When a deploy or rollback commits,
  * PostgreSQL notifies every instance (LISTEN site_releases), which runs its `release-sync` job (a job of the app's
  * runner, lib/job-runner.ts: one run at a time, and a poll every RELEASE_POLL_MS covers a lost connection).
  * The instance then copies the pointer's release, and the earlier ones whose chunks open tabs may still ask for, from
@@ -7,23 +7,21 @@
  * against release-format's checkRelease before renaming it into place), writes history.json, then `current`. From
  * there its registry does what it does for a local deploy: imports the server module, serves it from the next
  * request, or keeps the last good release and says why. What it serves is written back to the store, so health and
- * the admin dashboard show every instance. Each sync also reads the running canaries again (release-canaries.ts), which
+ * the admin dashboard show every instance. Each sync also reads the running canaries again (release-choice.ts), which
  * a canary's start, change or end notifies on the same channel.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { refreshStats } from '../../lib/stat-shared';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { listenToPostgres, schemaChannel } from '../../db/pg-listen';
-import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { JobRunner } from '../../lib/job-runner';
 import type { Logger } from '../../lib/logger';
 import type { RemotesSnapshot, ServedShell, SharedReleases } from '../../health/deployed-remotes';
-import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, historyText, releaseDir, remoteDir, servingOrder, STAGED_DIR, stagedDir, writeAtomically } from './release-format';
-import { RELEASES_CHANNEL, listStagedReleases, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type SharedPointer } from './release-store';
+import { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, checkRelease, checkShellRelease, type AppName, errorText, historyText, pointerHistory, releaseDir, remoteDir, servingOrder, STAGED_DIR, stagedDir, writeAtomically } from './release-format';
+import { RELEASES_CHANNEL, listStagedReleases, readBlobs, readInstanceReports, readSharedPointers, readStoredRelease, reportServed, sha256, type ReleasesDb, type SharedPointer } from './releases-repository';
 
 export interface ReleaseSync {
   /** This process's name in the store's reports. */
@@ -47,7 +45,7 @@ const exists = (file: string) => stat(file).then(
 );
 
 export function createReleaseSync(options: {
-  db: Kysely<Database>;
+  db: ReleasesDb;
   /** The PostgreSQL URL (LISTEN needs a connection of its own). */
   databaseUrl: string;
   /** The site's schema (its channel: db/pg-listen.ts). */
@@ -62,7 +60,7 @@ export function createReleaseSync(options: {
   pollMs: number;
   /** The app's job runner, which runs the sync as its `release-sync` job. */
   jobs: Pick<JobRunner, 'add'>;
-  /** The running canaries this instance splits visitors by (release-canaries.ts): read again at every sync. */
+  /** The running canaries this instance splits visitors by (release-choice.ts): read again at every sync. */
   canaries?: { refresh(): Promise<void> };
 }): ReleaseSync {
   const { db, logger, siteRoot } = options;
@@ -128,7 +126,7 @@ export function createReleaseSync(options: {
       );
     }
     // History first, then the pointer, as the deploy script does on one machine.
-    const history = historyText(pointer);
+    const history = historyText(pointerHistory(pointer));
     if ((await readText(path.join(dir, HISTORY_FILE))) !== history) await writeAtomically(path.join(dir, HISTORY_FILE), history);
     if ((await readText(path.join(dir, POINTER_FILE)))?.trim() !== pointer.version) {
       await writeAtomically(path.join(dir, POINTER_FILE), `${pointer.version}\n`);

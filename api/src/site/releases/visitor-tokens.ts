@@ -13,9 +13,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
 import { RELEASE_NAME } from './release-format';
+import { readVisitorTokenKey, type ReleasesDb } from './releases-repository';
 
 /** How long a page-view token counts: a page left open longer reports nothing more until it is loaded again. */
 export const PAGE_TOKEN_LIFETIME_MS = 30 * 60_000;
@@ -104,8 +103,7 @@ export function createVisitorTokens(options: { key: Buffer | string; clock: () =
  * The signing key: derived from PREVIEW_SECRET when it is configured (the same on every instance that shares the
  * configuration), else the random key migration 0038 stored in the database (the same on every instance of it).
  */
-export async function loadVisitorTokenKey(db: Kysely<Database>, previewSecret: string | undefined): Promise<Buffer> {
+export async function loadVisitorTokenKey(db: ReleasesDb, previewSecret: string | undefined): Promise<Buffer> {
   if (previewSecret) return createHmac('sha256', previewSecret).update('site-visitor-tokens.v1').digest();
-  const row = await db.selectFrom('contact_settings').select('value').where('key', '=', 'visitor_token_key').executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'hex');
+  return readVisitorTokenKey(db);
 }

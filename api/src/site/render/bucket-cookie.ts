@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { BUCKET_COOKIE, BUCKET_COOKIE_DAYS } from '../releases/release-canaries';
+import { BUCKET_COOKIE, BUCKET_COOKIE_DAYS } from '../releases/release-choice';
 
 /**
- * The visitor's canary bucket (release-canaries.ts): a random id and nothing else, set on the first answer that needs it
+ * The visitor's canary bucket (release-choice.ts): a random id and nothing else, set on the first answer that needs it
  * while a canary runs, for a year, so the visitor keeps the release a canary gave it on every page and the next visit.
  * HttpOnly (no script reads it), SameSite=Lax, Path=/, Secure on https.
  */

@@ -7,7 +7,7 @@ import type { AppName, AppReleases, CanaryStatus, ReleaseChange } from '@site/co
 
 /**
  * A canary running (issue 34): a staged release of a remote served to `percent` of visitors (1 to 99), the others
- * keeping `current`. Kept by the deployer in the site's database (site/releases/release-canaries.ts).
+ * keeping `current`. Kept by the deployer in the site's database (site/releases/canaries-repository.ts).
  */
 export type Canary = Omit<CanaryStatus, 'countedSince' | 'canary' | 'served'> & {
   /** Its row; hashed with a visitor's bucket to say which release the visitor gets. */

@@ -1,22 +1,23 @@
 /*
- * Releases shared by every instance (DATABASE_URL on PostgreSQL). `npm run deploy`/`rollback` (scripts/deploy-remote.mjs,
- * through the built api/dist/release-deployer.js) store a remote's checked release here, as files named by their
- * SHA-256, and move the remote's pointer in the same transaction, which notifies every instance (NOTIFY
- * site_releases). Each instance copies the pointer's release into its own SITE_ROOT in the release format
- * (release-sync.ts), where its registry verifies, imports and serves it as if it had been deployed there.
- * Tables: migrations/0007-releases.ts.
+ * The releases' SQL (the release code's repository; canaries: canaries-repository.ts). Releases shared by every
+ * instance (DATABASE_URL on PostgreSQL): the deployer (release-deployer.ts, also for `npm run deploy`) stores a
+ * remote's checked release here, as files named by their SHA-256, and moves the remote's pointer in the same
+ * transaction, which notifies every instance (NOTIFY site_releases). Each instance copies the pointer's release into
+ * its own SITE_ROOT in the release format (release-sync.ts), where its registry verifies, imports and serves it as if
+ * it had been deployed there, and reports here what it serves. Tables: migrations/0007-releases.ts.
  */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AppName } from '@site/contracts/deploys';
 import type { MfeManifest } from '@site/contracts/manifest';
-import { parseHistory, type AppName, type ReleaseHistory } from './release-format';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
-import { createDeployLog, type DeployLog } from '../../deploys/deploy-log';
+import { openDatabase } from '../../db/database';
 import { schemaChannelSql } from '../../db/pg-listen';
 import type { Database } from '../../db/schema';
-import type { InstanceServing } from '../../health/deployed-remotes';
+
+/** The site's database as the release code is handed it (its other files pass it to these functions). */
+export type ReleasesDb = Kysely<Database>;
+/** One deploy's transaction (releaseTransaction). */
+export type ReleasesTransaction = Transaction<Database>;
 
 /** The channel every instance listens on; the payload is the remote's name. */
 export const RELEASES_CHANNEL = 'site_releases';
@@ -30,10 +31,14 @@ export function releaseDigest(files: FileHashes): string {
   return sha256(Buffer.from(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
 }
 
-/** A remote's pointer: the served version, since when, and its history (history.json's stack and facts). */
-export interface SharedPointer extends ReleaseHistory {
+/** A remote's pointer: the served version, since when, and its history as stored (release-format.ts pointerHistory reads it). */
+export interface SharedPointer {
   version: string;
   since: string;
+  /** Versions served, oldest first (a rollback walks down it), as history.json's stack. */
+  stack: string[];
+  /** The history's other facts, as a JSON object (a row written before issue 51 held a log here: given as `{ log }`). */
+  facts: Record<string, unknown>;
 }
 
 export interface StoredRelease {
@@ -47,16 +52,23 @@ export interface StoredRelease {
   stagedAt: string | null;
 }
 
-/** One instance's report of what it serves of a remote (the services' description of it). */
-export type InstanceReport = InstanceServing;
+/** One instance's report of what it serves of a remote (health's InstanceServing). */
+export interface InstanceReport {
+  instance: string;
+  remote: AppName;
+  version: string | null;
+  since: string | null;
+  problem: string | null;
+  reportedAt: string;
+}
 
-type Db = Kysely<Database> | Transaction<Database>;
+type Db = ReleasesDb | ReleasesTransaction;
 
-// The `log` column (migration 0007) holds the history's facts, no log (the deploy log is the one log); a row written
-// before issue 51 holds a log, whose facts are read from it until the pointer next moves.
+// The `log` column (migration 0007) holds the history's facts, no log: the deploy log is the one log.
 const toPointer = (row: Database['release_pointers']): SharedPointer => {
   const facts = JSON.parse(row.log) as unknown;
-  return { version: row.version, since: row.since, ...parseHistory(Array.isArray(facts) ? { stack: JSON.parse(row.stack), log: facts } : { ...(facts as object), stack: JSON.parse(row.stack) }) };
+  const stored = Array.isArray(facts) ? { log: facts } : ((facts ?? {}) as Record<string, unknown>);
+  return { version: row.version, since: row.since, stack: JSON.parse(row.stack) as string[], facts: stored };
 };
 
 export async function readSharedPointer(db: Db, remote: AppName): Promise<SharedPointer | null> {
@@ -96,7 +108,7 @@ export async function listStagedReleases(db: Db): Promise<Array<{ remote: AppNam
 }
 
 /** A staged release promoted: from now on a release like any other (the caller moves the pointer to it). */
-export async function unstageRelease(trx: Transaction<Database>, remote: AppName, version: string): Promise<void> {
+export async function unstageRelease(trx: ReleasesTransaction, remote: AppName, version: string): Promise<void> {
   await trx.updateTable('releases').set({ staged_at: null }).where('remote', '=', remote).where('version', '=', version).execute();
 }
 
@@ -122,7 +134,7 @@ export async function readBlobs(db: Db, hashes: readonly string[]): Promise<Map<
  * take turns), runs `work`, and commits, which is when every instance is told. Killed or failed before the commit,
  * nothing changed.
  */
-export async function releaseTransaction<T>(db: Kysely<Database>, remote: AppName, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function releaseTransaction<T>(db: ReleasesDb, remote: AppName, work: (trx: ReleasesTransaction) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`site-release:${remote}`}))`.execute(trx);
     return work(trx);
@@ -134,7 +146,7 @@ export async function releaseTransaction<T>(db: Kysely<Database>, remote: AppNam
  * caller checks its digest first (a name never changes what it holds).
  */
 export async function storeRelease(
-  trx: Transaction<Database>,
+  trx: ReleasesTransaction,
   release: { remote: AppName; version: string; manifest: MfeManifest; files: ReadonlyMap<string, Buffer>; staged?: boolean },
   now: Date,
 ): Promise<{ digest: string; stored: number; bytes: number }> {
@@ -174,10 +186,14 @@ export async function storeRelease(
   return { digest, stored, bytes };
 }
 
-/** Moves a remote's pointer (with its history) and tells every instance, on commit. */
-export async function movePointer(trx: Transaction<Database>, remote: AppName, next: ReleaseHistory & { version: string }, now: Date): Promise<void> {
-  const { stack, ...facts } = parseHistory(next);
-  const row = { version: next.version, since: now.toISOString(), stack: JSON.stringify(stack), log: JSON.stringify(facts) };
+/** Moves a remote's pointer (with its history's stack and facts) and tells every instance, on commit. */
+export async function movePointer(
+  trx: ReleasesTransaction,
+  remote: AppName,
+  next: { version: string; stack: string[]; facts?: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
+  const row = { version: next.version, since: now.toISOString(), stack: JSON.stringify(next.stack), log: JSON.stringify(next.facts ?? {}) };
   await trx
     .insertInto('release_pointers')
     .values({ remote, ...row })
@@ -188,7 +204,7 @@ export async function movePointer(trx: Transaction<Database>, remote: AppName, n
 }
 
 /** Tells every instance, on commit, that something of `remote`'s releases changed (a canary: issue 34). */
-export async function notifyReleases(trx: Transaction<Database>, remote: AppName): Promise<void> {
+export async function notifyReleases(trx: ReleasesTransaction, remote: AppName): Promise<void> {
   await sql`select pg_notify(${schemaChannelSql(RELEASES_CHANNEL)}, ${remote})`.execute(trx);
 }
 
@@ -221,17 +237,8 @@ export async function openReleaseStore(databaseUrl: string) {
   return { db: handle.db, close: () => handle.close() };
 }
 
-/**
- * For npm run deploy/rollback on the serving machine: writes each outcome to the site's deploy log (the admin
- * dashboard's), as deploys over HTTP do. The site's database: PostgreSQL with DATABASE_URL, else the SQLite file in
- * DATA_DIR when the site has one (a site that never started has no log to write to: undefined).
- */
-export async function openDeployLog(options: { databaseUrl?: string; dataDir: string }): Promise<{ record: DeployLog['record']; close(): Promise<void> } | undefined> {
-  if (!options.databaseUrl) {
-    const file = path.join(options.dataDir, SQLITE_FILE_NAME);
-    if (!(await stat(file).then(() => true, () => false))) return undefined;
-  }
-  const handle = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
-  const log = createDeployLog(handle.db);
-  return { record: (entry) => log.record(entry), close: () => handle.close() };
+/** The random key that signs page-view tokens when no PREVIEW_SECRET is set (migration 0038: the same on every instance). */
+export async function readVisitorTokenKey(db: ReleasesDb): Promise<Buffer> {
+  const row = await db.selectFrom('contact_settings').select('value').where('key', '=', 'visitor_token_key').executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'hex');
 }
