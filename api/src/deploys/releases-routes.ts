@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { APP_NAMES, appReleasesSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
-import { error, errorResponse } from '../http/openapi-parts';
+import { PROMOTE_400, PROMOTE_404, PROMOTE_409, RELEASE_ARCHIVE_NOTE, RELEASE_SIGNATURE_NOTE, RELEASE_UPLOAD_MAX_BYTES, ROLLBACK_400, ROLLBACK_404, ROLLBACK_409, UPLOAD_400, UPLOAD_409, UPLOAD_413 } from '../http/openapi-releases';
 import { RELEASE_NAME } from '../site/releases/release-format';
-import { RELEASE_TARBALL_LIMITS, TarballError, readReleaseTarball } from '../site/releases/release-tarball';
+import { TarballError, readReleaseTarball } from '../site/releases/release-tarball';
 
 /*
  * Deploys over HTTP (issue 33): a team's CI sends its built app as a .tar.gz with a deploy token, and the server checks
@@ -29,15 +29,6 @@ const TOKEN_FAILURES_LIMIT: RateLimitRule = {
   message:
     'Too many requests from this address with a missing, unknown, revoked or wrong-app deploy token (answered 401 or 403) within 15 minutes. Refused releases do not count. Please retry later.',
 };
-const REFUSED = errorResponse(
-  'The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed.',
-  error('release_refused', 'its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected ";" but found "render"'),
-);
-/** An upload is also rendered before it is stored (site/releases/smoke-render.ts). */
-const UPLOAD_REFUSED = errorResponse(
-  "The release was checked and refused, nothing changed: `release_refused` (format, shell fit, signature, server module, archive limits; the message names the cause in full), or `smoke_render_failed` (one of its pages threw in its smoke render, or it did not render within RELEASE_SMOKE_RENDER_TIMEOUT_MS; the message names the page and the error's first line).",
-  error('smoke_render_failed', "smoke render of /blog/chatbots-for-dentists failed: TypeError: Cannot read properties of undefined (reading 'name')"),
-);
 
 /** The caller's address (TRUST_PROXY decides whether X-Forwarded-For counts, as for the rate limits). */
 const addressOf = (ctx: Context) => ctx.ip;
@@ -75,12 +66,14 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       summary: "Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)",
       description: [
         "The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive.",
-        `Refused before anything is written: a path with \`..\`, an absolute path, a link, more than ${RELEASE_TARBALL_LIMITS.maxFiles} files or more than ${RELEASE_TARBALL_LIMITS.maxBytes / 1024 / 1024} MB expanded.`,
+        '`GET /site-deploy.mjs` does all of this (`node site-deploy.mjs deploy <app> --to <site URL> --token <token> --from <built folder> [--key <file>]`); what it sends is described here.',
+        RELEASE_ARCHIVE_NOTE,
         'Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds.',
         "Before it is stored, staged or not, every page it declares is rendered on a worker thread with the site's data (a route's parameter filled from it, e.g. the newest post's slug): a page that throws, or a release not rendered within RELEASE_SMOKE_RENDER_TIMEOUT_MS (10 s), is refused with 400 `smoke_render_failed` (`smoke render of /blog failed: TypeError: …`).",
         'The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…).',
         'A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag.',
         `With \`?stage=1\` it is stored and checked the same way but served to no one: the answer's \`previewUrl\` opens the site with it for that browser only (a signed link, valid ${PREVIEW_LINK_HOURS} hours), and \`POST /api/releases/{app}/promote\` serves it to everyone.`,
+        RELEASE_SIGNATURE_NOTE,
       ].join(' '),
       params: APP,
       query: {
@@ -94,17 +87,21 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         }),
       },
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
-      body: { kind: 'stream', maxBytes: 64 * 1024 * 1024, schema: z.string().describe('A .tar.gz of the built folder'), contentType: 'application/gzip' },
+      body: {
+        kind: 'stream',
+        maxBytes: RELEASE_UPLOAD_MAX_BYTES,
+        // Bytes (`format: binary`): a generated client takes a Blob.
+        schema: z.string().meta({ format: 'binary', contentMediaType: 'application/gzip', description: "The built folder as a .tar.gz, its files at the archive's root" }),
+        contentType: 'application/gzip',
+      },
       responses: {
         201: {
           description: 'Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked.',
           body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } },
         },
-        400: UPLOAD_REFUSED,
-        409: errorResponse(
-          'A release of that name exists already, its version is below the served one (without `allowDowngrade`), or another deploy of the app is under way.',
-          error('release_exists', 'release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version.'),
-        ),
+        400: UPLOAD_400,
+        409: UPLOAD_409,
+        413: UPLOAD_413,
       },
       async handle({ params, query, body }, { services }, ctx) {
         const stage = query.stage !== undefined;
@@ -148,9 +145,9 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       body: { schema: rollbackRequestSchema, example: { version: '1.3.2' } },
       responses: {
         200: { description: 'Served again.', body: { schema: releaseChangeSchema } },
-        400: REFUSED,
-        404: errorResponse('No release of the app has that name.', error('release_not_found', 'no release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
-        409: errorResponse('That release is served already, there is nothing to roll back to, or another deploy of the app is under way.', error('already_served', 'blog already serves 1.3.2')),
+        400: ROLLBACK_400,
+        404: ROLLBACK_404,
+        409: ROLLBACK_409,
       },
       async handle({ params, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, 'rollback');
@@ -177,12 +174,9 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           description: 'Served to everyone, or with `percent`, to that share of visitors as a canary (the others keep `previous`).',
           body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'], percent: 10 } },
         },
-        400: REFUSED,
-        404: errorResponse('No staged release of the app has that name.', error('release_not_found', 'no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)')),
-        409: errorResponse(
-          'That release is served already or is not a staged one, its version is below the served one (without `allowDowngrade`), a canary of another release of the app runs, or another deploy of the app is under way.',
-          error('canary_running', 'a canary of blog 1.4.0 runs (10% of visitors since 2026-11-27T10:12:03.000Z), so a canary of 1.5.0 must wait: serve it to everyone (POST /api/releases/blog/promote {"version":"1.4.0"}) or end it (POST /api/releases/blog/rollback) first'),
-        ),
+        400: PROMOTE_400,
+        404: PROMOTE_404,
+        409: PROMOTE_409,
       },
       async handle({ params, body }, { services }, ctx) {
         const actor = await authorise(services as never, ctx, params.app, body.percent !== undefined && body.percent < 100 ? 'canary' : 'promote');

@@ -6,6 +6,7 @@ import { adminPostsRoutes } from '../posts/admin-posts-routes';
 import { adminWebhooksRoutes } from '../outgoing-webhooks/outgoing-webhooks-routes';
 import { adminDeploysRoutes } from '../deploys/deploy-tokens-routes';
 import { releasesRoutes } from '../deploys/releases-routes';
+import { siteDeployRoutes } from '../deploys/site-deploy-routes';
 import { adminReleaseErrorsRoutes } from '../release-errors/release-errors-routes';
 import { analysisRoutes } from '../analysis/analysis-routes';
 import { blogFeedsRoutes } from '../posts/feeds-routes';
@@ -38,6 +39,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   mediaRoutes,
   adminDeploysRoutes,
   releasesRoutes,
+  siteDeployRoutes,
   adminReleaseErrorsRoutes,
 ];
 

@@ -38,6 +38,11 @@ export interface DocumentedBody {
   /** Described once under components.schemas with this name and referenced (large shapes used several times). */
   component?: string;
   example?: unknown;
+  /**
+   * Several named examples instead of `example` (OpenAPI allows one or the other): an answer that carries one of
+   * several error codes shows each code as the server sends it.
+   */
+  examples?: Record<string, { summary: string; value: unknown }>;
   /** Defaults to application/json; several when the answer is one of them (an image in its own format). */
   contentType?: string | readonly string[];
 }

@@ -4,8 +4,8 @@ import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHO
 import { DEPLOY_MESSAGES } from '@site/contracts/deploys';
 import { allowedOrigins } from '../middleware/same-origin';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
-import { originCheck, type DocumentedBody, type DocumentedResponse, type Endpoint, type EndpointAuth, type HttpMethod } from './endpoint';
-import { COMMON_ERRORS, DOCUMENTED_RULES, error, errorResponse, EXAMPLE_WEBHOOK_BODY, TEXT_RULES_NOTE } from './openapi-parts';
+import { originCheck, type DocumentedBody, type DocumentedResponse, type Endpoint, type EndpointAuth, type HttpMethod, type RateLimitRule } from './endpoint';
+import { COMMON_ERRORS, DOCUMENTED_RULES, error, errorCases, errorResponse, EXAMPLE_WEBHOOK_BODY, TEXT_RULES_NOTE } from './openapi-parts';
 
 /*
  * The OpenAPI 3.1 description (`GET /api/openapi.json`), generated from the endpoints' definitions (./endpoint.ts) and
@@ -45,6 +45,13 @@ const FORBIDDEN = errorResponse('A state-changing request whose Origin (or Refer
 const BAD_SIGNATURE = errorResponse('Missing, malformed, expired or wrong signature.', error('invalid_signature', 'The webhook signature does not match the body.'));
 const INVALID_INPUT = errorResponse('A field breaks a rule; `details` names each field and its rule.', error('validation_failed', 'limit: Too big: expected number to be <=100', [{ path: 'limit', message: 'Too big: expected number to be <=100' }]));
 
+/** When a rate limit answers: its budget per client, and which answers count toward it. */
+function rateLimitSummary(rule: RateLimitRule): string {
+  const minutes = rule.windowMs / 60_000;
+  const counted = { all: 'requests', accepted: 'accepted requests', failed: 'failed requests', denied: 'answers 401 or 403' }[rule.count ?? 'all'];
+  return `More than ${rule.max} ${counted} from one address within ${minutes === 1 ? 'a minute' : `${minutes} minutes`}`;
+}
+
 /** The answers an endpoint's machinery gives (guards, body parsing, limits, validation), unless it lists its own. */
 function machineryAnswers(endpoint: Endpoint): Record<number, DocumentedResponse> {
   const answers: Record<number, DocumentedResponse> = {};
@@ -53,13 +60,24 @@ function machineryAnswers(endpoint: Endpoint): Record<number, DocumentedResponse
   if (endpoint.auth === 'admin') answers[401] = UNAUTHORIZED;
   if (endpoint.auth === 'webhook') answers[401] = BAD_SIGNATURE;
   if (endpoint.auth === 'deploy-token') {
-    answers[401] = errorResponse('No deploy token, or one that is revoked or was never issued.', error('unauthorized', DEPLOY_MESSAGES.badToken));
-    answers[403] = errorResponse('A deploy token issued for other apps.', error('token_not_for_app', DEPLOY_MESSAGES.wrongApp('shell')));
+    answers[401] = errorCases('No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log.', [
+      { code: 'deploy_token_missing', message: DEPLOY_MESSAGES.missingToken, summary: 'No `Authorization: Bearer <token>` header' },
+      { code: 'deploy_token_invalid', message: DEPLOY_MESSAGES.badToken, summary: 'A token that is revoked or was never issued' },
+    ]);
+    answers[403] = errorResponse('A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token.', error('token_not_for_app', DEPLOY_MESSAGES.wrongApp('shell')));
   }
   if (originCheck(endpoint)) answers[403] = FORBIDDEN;
   if (endpoint.body && endpoint.body.kind !== 'multipart' && endpoint.body.kind !== 'stream') Object.assign(answers, { 413: COMMON_ERRORS[413], 415: COMMON_ERRORS[415] });
-  const limit = endpoint.rateLimits?.[0];
-  if (limit) answers[429] = limit.message ? errorResponse(COMMON_ERRORS[429].description, error('rate_limited', limit.message), COMMON_ERRORS[429].headers) : COMMON_ERRORS[429];
+  const limits = endpoint.rateLimits ?? [];
+  const limit = limits[0];
+  // Several budgets: each one's own message is an example of the same code.
+  if (limits.length > 1 && limits.every((l) => l.message))
+    answers[429] = errorCases(
+      COMMON_ERRORS[429].description,
+      limits.map((l) => ({ name: l.keyPrefix, code: 'rate_limited', message: l.message!, summary: rateLimitSummary(l) })),
+      COMMON_ERRORS[429].headers,
+    );
+  else if (limit) answers[429] = limit.message ? errorResponse(COMMON_ERRORS[429].description, error('rate_limited', limit.message), COMMON_ERRORS[429].headers) : COMMON_ERRORS[429];
   return answers;
 }
 
@@ -156,7 +174,8 @@ function content(body: DocumentedBody, io: 'input' | 'output', components: Recor
     schema = { $ref: `#/components/schemas/${body.component}` };
   }
   const media: JsonObject = { schema };
-  if (body.example !== undefined) media.example = body.example;
+  if (body.examples) media.examples = body.examples;
+  else if (body.example !== undefined) media.example = body.example;
   const types = body.contentType === undefined ? ['application/json'] : [body.contentType].flat();
   return Object.fromEntries(types.map((type) => [type, media]));
 }
@@ -267,7 +286,9 @@ export function openApiDocument(operations: readonly DescribedOperation[], optio
         ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
       };
     }
-    const description = [op.description, op.body && op.body.contentType !== 'multipart/form-data' ? TEXT_RULES_NOTE : undefined].filter(Boolean).join(' ');
+    // The text rules are a JSON body's (not a file's or an archive's).
+    const jsonBody = op.body && [op.body.contentType ?? 'application/json'].flat().includes('application/json');
+    const description = [op.description, jsonBody ? TEXT_RULES_NOTE : undefined].filter(Boolean).join(' ');
     paths[op.path] = {
       ...paths[op.path],
       [op.method]: {

@@ -19,6 +19,23 @@ export const errorResponse = (description: string, example: unknown, headers?: R
   headers,
 });
 
+/** One error code an answer may carry: the code and message as the server sends them, and when (the example's summary). */
+export interface ErrorCase {
+  code: string;
+  message: string;
+  summary: string;
+  /** The example's name, when one code has several examples (several causes); else the code. */
+  name?: string;
+  details?: unknown;
+}
+
+/** An error answer that carries one of several codes: one named example per code (or cause), exactly as sent. */
+export const errorCases = (description: string, cases: readonly ErrorCase[], headers?: Record<string, string>): DocumentedResponse => ({
+  description,
+  body: { schema: errorEnvelopeSchema, examples: Object.fromEntries(cases.map((c) => [c.name ?? c.code, { summary: c.summary, value: error(c.code, c.message, c.details) }])) },
+  headers,
+});
+
 /** The answers of the body parser and the rate limiter, as every endpoint with a JSON body or a limit gives them. */
 export const COMMON_ERRORS = {
   413: errorResponse('The body is larger than BODY_LIMIT (100 KB by default).', error('payload_too_large', 'The request body is larger than this endpoint accepts.')),

@@ -2,8 +2,6 @@ import type { Context } from 'koa';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 import { sendRemoteFile } from './static/remote-files';
 import { robotsTxt } from './static/robots';
-import { SITE_DEPLOY_PATH, siteDeployTool } from './static/site-deploy-tool';
-import { matchesIfNoneMatch } from '../lib/etag';
 import { NO_CACHE, SHORT_CACHE, safeJoin, sendStaticFile } from './static/static-files';
 import { servePage, type PageOptions } from './render/render-page';
 import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
@@ -74,24 +72,6 @@ export function site(options: SiteOptions) {
       ctx.set('Cache-Control', SHORT_CACHE);
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = robotsTxt(options.publicOrigin);
-      return;
-    }
-
-    if (ctx.path === SITE_DEPLOY_PATH) {
-      const tool = await siteDeployTool().catch((error: unknown) => {
-        options.logger?.error({ err: error }, 'site-deploy.mjs could not be built');
-        return null;
-      });
-      if (!tool) return plainNotFound(ctx);
-      // Always revalidated: a pipeline gets the tool of the site as it is now, a 304 while it is unchanged.
-      ctx.set('Cache-Control', NO_CACHE);
-      ctx.set('ETag', tool.etag);
-      ctx.type = 'text/javascript; charset=utf-8';
-      if (matchesIfNoneMatch(ctx.get('If-None-Match'), tool.etag)) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = tool.body;
       return;
     }
 

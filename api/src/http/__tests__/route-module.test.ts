@@ -22,6 +22,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   webhookRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] },
   adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases', 'canaries'], context: [] },
   releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'] },
+  siteDeployRoutes: { config: [], services: [], context: ['logger'] },
   adminReleaseErrorsRoutes: { config: [], services: ['releaseErrors', 'admin'], context: [] },
 };
 

@@ -1098,7 +1098,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy an app's build: the body is its built folder as a .tar.gz (signed when the server trusts keys)
-         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. Refused before anything is written: a path with `..`, an absolute path, a link, more than 5000 files or more than 100 MB expanded. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. Before it is stored, staged or not, every page it declares is rendered on a worker thread with the site's data (a route's parameter filled from it, e.g. the newest post's slug): a page that throws, or a release not rendered within RELEASE_SMOKE_RENDER_TIMEOUT_MS (10 s), is refused with 400 `smoke_render_failed` (`smoke render of /blog failed: TypeError: …`). The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag. With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         * @description The body is the app's built output (the folder `npm run build` writes, with `release-signature.json` when signed by `npm run deploy -- <app> --key`) as a gzip-compressed tar archive. `GET /site-deploy.mjs` does all of this (`node site-deploy.mjs deploy <app> --to <site URL> --token <token> --from <built folder> [--key <file>]`); what it sends is described here. **The archive.** The built folder is `mfe-<app>/dist` (`shell/dist` for the shell); the body may have any Content-Type (`application/gzip` is usual). The folder's files are at the root of the archive, not under a folder of their own: build it with `tar -czf release.tar.gz -C mfe-blog/dist .` (a leading `./` is ignored). An archive of `dist/mfe-manifest.json`… holds no `mfe-manifest.json` and is refused (400 `release_refused`: `… mfe-manifest.json is missing`). A remote's release holds `mfe-manifest.json` (this app's name, its `version` and `routes`), `assets/remoteEntry.js`, and each server module its manifest names (`server.routes`, `server.entry`); the shell's holds `index.html` and `shell-manifest.json`, and `server/entry.js` when it renders on the server. The manifest is at most RELEASE_MAX_MANIFEST_KB (default 256) KB and declares at most RELEASE_MAX_ROUTES (default 200) routes and RELEASE_MAX_PAGES (default 200) pages, each inside the app's own paths (APP_ROUTES_<APP>). **Limits.** A body whose Content-Length is over 64 MB is refused before it is read: 413 `payload_too_large` (the connection is closed). Send Content-Length: a chunked body is bounded only by the expanded limit below. While it is read, before anything is written: more than 5000 files, more than 100 MB of files expanded (all together), an entry that is not a plain file or folder (a symbolic or hard link, a device), a path that is absolute or holds `..`, a backslash or NUL, a file twice, no file at all, or a body that is not gzip-compressed tar are each refused with 400 `release_refused` and a message `the archive was refused: …` naming the entry and the rule. Then checked as the server will serve it (format, fit with the serving shell, the signature when RELEASE_TRUSTED_KEYS is set, its server module loading) and only then switched: every instance serves it within seconds. Before it is stored, staged or not, every page it declares is rendered on a worker thread with the site's data (a route's parameter filled from it, e.g. the newest post's slug): a page that throws, or a release not rendered within RELEASE_SMOKE_RENDER_TIMEOUT_MS (10 s), is refused with 400 `smoke_render_failed` (`smoke render of /blog failed: TypeError: …`). The release is named `?version=`, else the version it was signed as, else its manifest version (made unique with +2, +3…). A version below the served one (semver precedence, build metadata ignored) is refused (409 `downgrade_refused`) unless `?allowDowngrade=1`, which the deploy log records; a rollback to a stored release needs no flag. With `?stage=1` it is stored and checked the same way but served to no one: the answer's `previewUrl` opens the site with it for that browser only (a signed link, valid 24 hours), and `POST /api/releases/{app}/promote` serves it to everyone. **Signing.** When the server has RELEASE_TRUSTED_KEYS, it takes only a release signed by a key trusted for the app: the archive holds `release-signature.json` at its root, the JSON object `{ "app", "version", "files", "key", "signature" }`. `files` lists every other file of the archive as `[path, sha256]`: the path as in the archive (`/` between folders, no leading `./`) and the lowercase hex SHA-256 of its bytes, sorted by path (JavaScript string order, UTF-16 code units); the signature file itself is not listed. The signed bytes are the UTF-8 of `JSON.stringify({ app, version, files })`: those three keys in that order, no white space, `files` sorted. `signature` is the Ed25519 signature (RFC 8032, of the bytes themselves, no pre-hash) of those bytes, in base64; `key` is the first 16 hex digits of the SHA-256 of the public key's SPKI DER form. The server trusts a key when RELEASE_TRUSTED_KEYS (entries separated by commas) has `<apps>=<public key>` with the app among `<apps>` (apps joined by `+`, or `*` for all), the key as the base64 of its SPKI DER form (`npm run release-key` makes a pair). The release must hold exactly the files listed, with those hashes. Any failure is 400 `release_refused`, `the release is not signed by a key trusted for <app>: …` naming the cause (the file missing or not JSON, signed for another app, an untrusted key, a signature that does not verify, a file not listed, changed or missing). A signed release is named its `version`: `?version=`, when given, must be the same. Example (a published key, never to be trusted): a release of two files, `mfe-manifest.json` holding `{"name":"blog"}` and `assets/remoteEntry.js` holding `export {};`, signed as blog 1.4.0 with the private key whose Ed25519 seed is `a3f1c0de5e7b2d4c9e8f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5` (public key `MCowBQYDK2VwAyEA7uPSUvst0+zai9S8pTHdG6noPIAwTiywA01lpQ5ReWk=`, id `0b170107bdc3bd4c`), the signed bytes `{"app":"blog","version":"1.4.0","files":[["assets/remoteEntry.js","2e29cd9a98755c46896f7a2d56524db2d6d96b248e36db46de14c30bf47c8d05"],["mfe-manifest.json","0b6e849353ff25cf08beb57a9b033eefde5cd33cf134f7f366131c921e095497"]]}` give the signature `X2dHfSBMtsAjH4vJU0TcXJ2y9WZk0F75mFjWtC7vYWzaTNuwnEYFNtrari2sf/qXmqQhAVXnPNxnpVkQHj2gCw==`, and the file is `{"app":"blog","version":"1.4.0","files":[["assets/remoteEntry.js","2e29cd9a98755c46896f7a2d56524db2d6d96b248e36db46de14c30bf47c8d05"],["mfe-manifest.json","0b6e849353ff25cf08beb57a9b033eefde5cd33cf134f7f366131c921e095497"]],"key":"0b170107bdc3bd4c","signature":"X2dHfSBMtsAjH4vJU0TcXJ2y9WZk0F75mFjWtC7vYWzaTNuwnEYFNtrari2sf/qXmqQhAVXnPNxnpVkQHj2gCw=="}`. Without RELEASE_TRUSTED_KEYS no signature is checked (a signature file still names the release).
          */
         post: operations["postApiReleasesApp"];
         delete?: never;
@@ -1141,6 +1141,26 @@ export interface paths {
          * @description The release uploaded with `?stage=1` named by `version` is checked again as it will be served now (the shell and the trusted keys may have changed since); a version below the served one (semver) needs `allowDowngrade: true`, which the deploy log records. Without `percent` (or with 100) it becomes the served one on every instance: a rollback returns to the release served before it. With `percent` from 1 to 99 it is a **canary**: that share of visitors gets it, sticky per visitor (a `site_bucket` cookie; the same release on every page, on the next visit and from every instance), the others keep the served release. While it runs its error rate is compared with the served release's: past the threshold (RELEASE_CANARY_MAX_RATE_PERCENT, RELEASE_CANARY_RATIO, RELEASE_CANARY_MIN_VIEWS) it is rolled back by itself, with a `canary_rollback` entry in the deploy log and an alert. Promoting the canary's release again changes its share, or serves it to everyone; `promoteAfter` serves it to everyone at that time unless it was rolled back before. One canary per app: another answers 409 `canary_running`, as does a deploy of the app while one runs (POST /api/releases/{app}/rollback ends it). The shell is served to everyone or no one. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
          */
         post: operations["postApiReleasesAppPromote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/site-deploy.mjs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The one-file deploy tool: deploy, promote (and wait for the canary), roll back, status, with nothing installed
+         * @description One ES module with its dependencies bundled, built from the same code as `npm run deploy` and the release endpoints it calls: download it from the site you deploy to and run it with Node 20.12 or later. `curl -fsSO https://<site>/site-deploy.mjs && node site-deploy.mjs deploy blog --to https://<site> --token "$DEPLOY_TOKEN" --from mfe-blog/dist [--key release-key.pem] [--stage] [--dry-run] [--notes <text>] [--commit <sha>] [--ci-url <url>]`; `promote <app> --version <v> [--percent <1-100>] [--promote-after <time>] [--wait [--timeout <s>]]` (with `--wait`: exit 0 once served to everyone, 1 with the reason when the canary is rolled back or on timeout); `rollback <app> [--version <v>]`; `status <app> [--json]`; `list <app>`; `--help` lists every option. <app> is one of shell, marketing, analysis, blog, admin. The token and signing key may come from DEPLOY_TOKEN and RELEASE_SIGNING_KEY (the PEM or its file), the site from SITE_URL. Exit codes: 0 done, 1 refused or failed (the reason printed), 2 a wrong command line. Always revalidated (`Cache-Control: no-cache`, a strong `ETag`): a pipeline that keeps a copy gets 304 while the site serves the same tool. A build without it answers 404.
+         */
+        get: operations["getSiteDeployMjs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10188,20 +10208,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No deploy token, or one that is revoked or was never issued. */
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "unauthorized",
-                     *         "message": "This deploy token is not valid (revoked, or never issued)."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10211,7 +10223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A deploy token issued for other apps. */
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10242,14 +10254,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many release requests. Please retry in a minute."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10280,7 +10284,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/gzip": string;
+                "application/gzip": Blob;
             };
         };
         responses: {
@@ -10314,20 +10318,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The release was checked and refused, nothing changed: `release_refused` (format, shell fit, signature, server module, archive limits; the message names the cause in full), or `smoke_render_failed` (one of its pages threw in its smoke render, or it did not render within RELEASE_SMOKE_RENDER_TIMEOUT_MS; the message names the page and the error's first line). */
+            /** @description Refused, nothing stored or changed, and (but for `validation_failed`) written to the deploy log with an alert to the owner: `validation_failed` (a query parameter), `release_refused` (the archive, its layout, format, fit with the serving shell, signature or server module; the message names the cause in full) or `smoke_render_failed` (one of its pages threw in its smoke render, or it did not render within RELEASE_SMOKE_RENDER_TIMEOUT_MS; the message names the page and the error's first line). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "smoke_render_failed",
-                     *         "message": "smoke render of /blog/chatbots-for-dentists failed: TypeError: Cannot read properties of undefined (reading 'name')"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10337,20 +10333,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No deploy token, or one that is revoked or was never issued. */
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "unauthorized",
-                     *         "message": "This deploy token is not valid (revoked, or never issued)."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10360,7 +10348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A deploy token issued for other apps. */
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10383,20 +10371,27 @@ export interface operations {
                     };
                 };
             };
-            /** @description A release of that name exists already, its version is below the served one (without `allowDowngrade`), or another deploy of the app is under way. */
+            /** @description Refused, nothing changed (written to the deploy log): a release of that name exists (`release_exists`; names never change what they hold), its version is below the served one (`downgrade_refused`, unless `?allowDowngrade=1`), a canary of the app runs (`canary_running`), or another deploy holds the app's lock (`deploy_in_progress`). Unnamed, when 10,000 names after the manifest's version are taken: `conflict` (pass `?version=`). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "release_exists",
-                     *         "message": "release 1.4.0 of blog exists already: a name never changes what it holds. Deploy under another version."
-                     *       }
-                     *     }
-                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body's Content-Length is over 64 MB: refused before it is read, and the connection closed. (Over the expanded limit or the file count, the answer is 400 `release_refused`.) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         error: {
                             code: string;
@@ -10414,14 +10409,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many release requests. Please retry in a minute."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10478,20 +10465,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed. */
+            /** @description Refused, nothing changed: `validation_failed` (the body), or `release_refused` (the release named is checked again as it would be served now, and no longer passes; the message names why). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "release_refused",
-                     *         "message": "its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected \";\" but found \"render\""
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10501,20 +10480,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No deploy token, or one that is revoked or was never issued. */
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "unauthorized",
-                     *         "message": "This deploy token is not valid (revoked, or never issued)."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10524,7 +10495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A deploy token issued for other apps. */
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10547,20 +10518,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No release of the app has that name. */
+            /** @description No release of the app has that name (`release_not_found`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "release_not_found",
-                     *         "message": "no release of blog is named 9.9.9 (GET /api/releases/blog lists them)"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10570,20 +10533,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description That release is served already, there is nothing to roll back to, or another deploy of the app is under way. */
+            /** @description Nothing changed: that release is served already (`already_served`), there is nothing to roll back to (`nothing_to_roll_back`), the release named is staged (`not_served_yet`: promote it), or another deploy holds the app's lock (`deploy_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "already_served",
-                     *         "message": "blog already serves 1.3.2"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10647,14 +10602,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many release requests. Please retry in a minute."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10728,20 +10675,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The release was checked and refused (format, shell fit, signature, server module, archive limits); the message names the cause in full. Nothing changed. */
+            /** @description Refused, nothing changed: `validation_failed` (the body), `promote_after_without_canary` (`promoteAfter` with no `percent` below 100), `promote_after_passed` (a `promoteAfter` not in the future), or `release_refused` (checked again as it would be served now, it no longer passes; or a canary of the shell, which is served to everyone or no one). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "release_refused",
-                     *         "message": "its server module would not run: server/entry.js does not load: server/entry.js:3:9: Expected \";\" but found \"render\""
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10751,20 +10690,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No deploy token, or one that is revoked or was never issued. */
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "unauthorized",
-                     *         "message": "This deploy token is not valid (revoked, or never issued)."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10774,7 +10705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A deploy token issued for other apps. */
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10797,20 +10728,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No staged release of the app has that name. */
+            /** @description No staged release of the app has that name (`release_not_found`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "release_not_found",
-                     *         "message": "no staged release of blog is named 9.9.9 (GET /api/releases/blog lists them)"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10820,20 +10743,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description That release is served already or is not a staged one, its version is below the served one (without `allowDowngrade`), a canary of another release of the app runs, or another deploy of the app is under way. */
+            /** @description Nothing changed: that release is served already (`already_served`), it is a stored release, not a staged one (`not_staged`: roll back to it), its version is below the served one (`downgrade_refused`, without `allowDowngrade`), a canary of another release runs (`canary_running`), a canary is asked for while the app serves nothing yet (`nothing_served`), or another deploy holds the app's lock (`deploy_in_progress`). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "canary_running",
-                     *         "message": "a canary of blog 1.4.0 runs (10% of visitors since 2026-11-27T10:12:03.000Z), so a canary of 1.5.0 must wait: serve it to everyone (POST /api/releases/blog/promote {\"version\":\"1.4.0\"}) or end it (POST /api/releases/blog/rollback) first"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10897,14 +10812,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many release requests. Please retry in a minute."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;
@@ -10913,6 +10820,35 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    getSiteDeployMjs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tool, an ES module (text/javascript). */
+            200: {
+                headers: {
+                    /** @description A strong validator of the tool (the hash of its bytes). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description The tool has not changed since the copy whose ETag was sent in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
