@@ -1,5 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -147,6 +150,29 @@ describe('the release endpoints as the OpenAPI document describes them', () => {
     const again = await call('/api/releases/blog?version=2.0.0', { body: build });
     expect(again.status).toBe(409);
     expect(documented(doc, route, 'post', 409).map((e) => e.error.code)).toContain(again.body.error.code);
+  }, 60_000);
+
+  it('takes the archive the documented tar command makes of a built folder, with any Content-Type', async () => {
+    const command = /`(tar -czf release\.tar\.gz -C mfe-blog\/dist \.)`/.exec(doc.paths['/api/releases/{app}'].post.description)?.[1];
+    expect(command).toBeDefined();
+    const work = await mkdtemp(path.join(tmpdir(), 'ci-step-'));
+    try {
+      for (const [file, text] of blogBuild('4.0.0')) {
+        await mkdir(path.dirname(path.join(work, 'mfe-blog/dist', file)), { recursive: true });
+        await writeFile(path.join(work, 'mfe-blog/dist', file), text);
+      }
+      const [tar, ...args] = command!.split(' ');
+      execFileSync(tar!, args, { cwd: work });
+      const res = await fetch(`${server.url}/api/releases/blog`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body: await readFile(path.join(work, 'release.tar.gz')),
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect(await res.json()).toMatchObject({ app: 'blog', version: '4.0.0' });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('answers 413 to a body over the documented limit, before reading it', async () => {
