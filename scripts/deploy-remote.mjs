@@ -92,6 +92,7 @@ const USAGE = `Usage:
       with the options of the one-file tool the site serves at /site-deploy.mjs (node site-deploy.mjs --help): deploy's
       --dry-run, --notes, --commit and --ci-url, promote's --wait [--timeout <s>], and status <remote> [--json]
   npm run deploy -- <remote> [--from <dist folder>] [--version <name>] [--key <private key file>] [--skip-load-check] [--stage]
+               [--notes <text>] [--commit <sha>] [--ci-url <url>]
   npm run promote -- <remote> --version <staged version>
   npm run rollback -- <remote> [--to <version>] [--skip-load-check]
   node scripts/deploy-remote.mjs list <remote>
@@ -267,7 +268,7 @@ async function promote({ name, siteRoot, version, percent, promoteAfter, skipLoa
   return change;
 }
 
-async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage, allowDowngrade }) {
+async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, signing, stage, allowDowngrade, provenance }) {
   const deployer = await openDeployer(siteRoot, store, stage);
   const files = await readDistFiles(from);
   files.delete(server.SIGNATURE_FILE);
@@ -291,7 +292,7 @@ async function deploy({ name, siteRoot, from, version, skipLoadCheck, store, sig
     const as = store ? kept : rel(path.join(appDir(siteRoot, name), 'releases', kept));
     console.log(`  kept ${dist}, served until now, as ${as} (${notice.kept.files} files, ${size(notice.kept.bytes)}): the rollback target`);
   };
-  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist, stage, allowDowngrade }).catch((error) => {
+  const change = await deployer.deploy(name, files, { by: 'npm run deploy', from: null }, { version, skipLoadCheck, keptDist, stage, allowDowngrade, provenance }).catch((error) => {
     throw asDeployError(error);
   });
   console.log(`  verified ${change.checked.join(', ')}`);
@@ -399,6 +400,15 @@ async function overHttp(command, name, values) {
   }
 }
 
+/** --notes, --commit and --ci-url checked as the site checks an upload's (the contract's schema); undefined when none. */
+function provenanceOf(values) {
+  const given = { notes: values.notes, commit: values.commit, ciUrl: values['ci-url'] };
+  if (!Object.values(given).some((value) => value !== undefined)) return undefined;
+  const parsed = server.releaseProvenanceSchema.safeParse(given);
+  if (!parsed.success) throw new DeployError(parsed.error.issues.map((issue) => issue.message).join(' '));
+  return parsed.data;
+}
+
 /**
  * Runs a deploy or rollback on this machine with the site's deploy log open (PostgreSQL with DATABASE_URL, else
  * DATA_DIR's SQLite file when the site has one): the deployer writes each outcome to it as over HTTP (what it kept,
@@ -501,11 +511,12 @@ async function main(argv) {
         'promote-after': { type: 'string' },
         'allow-downgrade': { type: 'boolean' },
         all: { type: 'boolean' },
-        // Over HTTP only (--to <site URL>): what the one-file tool takes (api/src/site/releases/site-deploy-cli.ts).
-        'dry-run': { type: 'boolean' },
+        // Here too: where the release came from, in the site's deploy log.
         notes: { type: 'string' },
         commit: { type: 'string' },
         'ci-url': { type: 'string' },
+        // Over HTTP only (--to <site URL>): what the one-file tool takes (api/src/site/releases/site-deploy-cli.ts).
+        'dry-run': { type: 'boolean' },
         wait: { type: 'boolean' },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
@@ -560,7 +571,7 @@ async function main(argv) {
         if (command === 'deploy') {
           // Without --from: the shell's dist as built in this clone; a remote is built here first.
           const from = values.from ? path.resolve(cwd, values.from) : isShell ? path.join(REPO_ROOT, 'shell', 'dist') : buildHere(name);
-          return deploy({ ...options, from, version: values.version, stage: values.stage });
+          return deploy({ ...options, from, version: values.version, stage: values.stage, provenance: provenanceOf(values) });
         }
         if (command === 'promote') return promote({ ...options, version: values.version, percent: percentOf(values.percent), promoteAfter: values['promote-after'] });
         return rollback({ ...options, to: values.to });

@@ -98,6 +98,10 @@ export interface ReleaseTables {
     by: string;
     from_address: string | null;
     message: string | null;
+    /** Where the release came from (migration 0040): its upload's notes, commit sha and pipeline URL. */
+    notes: string | null;
+    commit_sha: string | null;
+    ci_url: string | null;
   };
 }
 

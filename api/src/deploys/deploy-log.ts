@@ -39,21 +39,54 @@ const toEntry = (row: Database['deploy_log']): DeployLogEntry => ({
   by: row.by,
   from: row.from_address,
   message: row.message,
+  notes: row.notes,
+  commit: row.commit_sha,
+  ciUrl: row.ci_url,
 });
+
+/** Where a release came from: its upload's notes, commit and pipeline run (null each when not named). */
+export type Provenance = { notes: string | null; commit: string | null; ciUrl: string | null };
+/** Entries about a stored release (not its upload): they carry its upload's provenance when not given their own. */
+const ABOUT_A_RELEASE = new Set(['promote', 'canary', 'canary_rollback', 'rollback']);
+const hasProvenance = (entry: Partial<Provenance>) => Boolean(entry.notes || entry.commit || entry.ciUrl);
 
 export interface DeployLog {
   record(entry: NewDeployLogEntry): Promise<DeployLogEntry>;
   page(query: { app?: AppName; cursor?: string; limit: number }): Promise<DeployLogPage>;
   /** Who made each of these releases of `app` (the newest successful deploy of each), for the releases list. */
   deployedBy(app: AppName, versions: readonly string[]): Promise<Map<string, string>>;
+  /** Where these releases of `app` came from (each one's newest successful upload naming any), for the status. */
+  provenance(app: AppName, versions: readonly string[]): Promise<Map<string, Provenance>>;
 }
 
 export function createDeployLog(db: Kysely<Database>, clock: () => Date = () => new Date()): DeployLog {
   // Ids sort in the order entries were written (within one millisecond too): a time part, then a counter.
   let counter = 0;
   const nextId = () => `dep_${Date.now().toString(36).padStart(9, '0')}${(counter++ % 46656).toString(36).padStart(3, '0')}${randomUUID().slice(0, 6)}`;
+  async function provenance(app: AppName, versions: readonly string[]): Promise<Map<string, Provenance>> {
+    const found = new Map<string, Provenance>();
+    if (versions.length === 0) return found;
+    const rows = await db
+      .selectFrom('deploy_log')
+      .select(['version', 'notes', 'commit_sha', 'ci_url'])
+      .where('app', '=', app)
+      .where('action', 'in', ['deploy', 'stage'])
+      .where('result', '=', 'ok')
+      .where('version', 'in', [...versions].slice(0, 500))
+      .where((eb) => eb.or([eb('notes', 'is not', null), eb('commit_sha', 'is not', null), eb('ci_url', 'is not', null)]))
+      .orderBy('at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    for (const row of rows) if (row.version) found.set(row.version, { notes: row.notes, commit: row.commit_sha, ciUrl: row.ci_url });
+    return found;
+  }
+
   return {
     async record(entry) {
+      // A promotion, canary or rollback of a release says where that release came from (its upload's provenance).
+      const inherited =
+        !hasProvenance(entry) && entry.version && ABOUT_A_RELEASE.has(entry.action) ? (await provenance(entry.app, [entry.version]).catch(() => undefined))?.get(entry.version) : undefined;
+      const from = inherited ?? entry;
       const row: Database['deploy_log'] = {
         id: nextId(),
         at: entry.at ?? clock().toISOString(),
@@ -66,6 +99,9 @@ export function createDeployLog(db: Kysely<Database>, clock: () => Date = () => 
         from_address: entry.from,
         // In full, as the caller was told (bounded: one line of a log, not a file).
         message: entry.message === null ? null : entry.message.slice(0, 4000),
+        notes: from.notes ?? null,
+        commit_sha: from.commit ?? null,
+        ci_url: from.ciUrl ?? null,
       };
       await db.insertInto('deploy_log').values(row).execute();
       return toEntry(row);
@@ -96,5 +132,6 @@ export function createDeployLog(db: Kysely<Database>, clock: () => Date = () => 
       for (const row of rows) if (row.version) by.set(row.version, row.by);
       return by;
     },
+    provenance,
   };
 }

@@ -42,13 +42,20 @@ export interface DeployOptions {
    * says it was a downgrade. A rollback to a stored release never needs it.
    */
   allowDowngrade?: boolean;
+  /**
+   * Runs every check of a deploy (staged: of a staged upload) and stores nothing (issue 52): no release, no pointer
+   * move, no staged folder, no deploy log entry; the name stays free. Answers the change with `dryRun: true`.
+   */
+  dryRun?: boolean;
+  /** Where the release came from (issue 52), kept on its deploy log entry (and, through it, on those about it). */
+  provenance?: { notes?: string; commit?: string; ciUrl?: string };
 }
 
 export interface ReleaseDeployer {
   /** Checks `files` (path -> bytes, a built dist) as a release of `app` and makes it the served one (or stores it staged). */
   deploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, options?: DeployOptions): Promise<ReleaseChange>;
   /** Serves `version`, else the release below the served one; with a canary running and no `version`, ends the canary. */
-  rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist' | 'allowDowngrade'>): Promise<ReleaseChange>;
+  rollback(app: AppName, actor: DeployActor, options?: Omit<DeployOptions, 'keptDist' | 'allowDowngrade' | 'dryRun' | 'provenance'>): Promise<ReleaseChange>;
   /**
    * Imports each remote's built output (`mfe-<name>/dist`) as a release named after its version and content
    * (`1.0.0+build.<8 hex>`), so that a build never changes what is served by itself: `first` only where the remote

@@ -1,9 +1,11 @@
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { APP_NAMES, appReleasesSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
+import { APP_NAMES, appReleasesSchema, appStatusSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, releaseProvenanceSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
+import { appStatus } from './app-status';
 import { PROMOTE_400, PROMOTE_404, PROMOTE_409, RELEASE_ARCHIVE_NOTE, RELEASE_SIGNATURE_NOTE, RELEASE_UPLOAD_MAX_BYTES, ROLLBACK_400, ROLLBACK_404, ROLLBACK_409, UPLOAD_400, UPLOAD_409, UPLOAD_413 } from '../http/openapi-releases';
+import { RefusedError } from '../lib/domain-errors';
 import { RELEASE_NAME } from '../site/releases/release-format';
 import { TarballError, readReleaseTarball } from '../site/releases/release-tarball';
 
@@ -17,6 +19,8 @@ import { TarballError, readReleaseTarball } from '../site/releases/release-tarba
 const APP = { app: { description: `The app: ${APP_NAMES.join(', ')}.`, example: 'blog', schema: z.enum(APP_NAMES) } };
 /** Per client: a CI deploys a few times an hour; a token guesser is stopped after a few tries. */
 const RELEASES_LIMIT: RateLimitRule = { windowMs: 60_000, max: 30, keyPrefix: 'releases', message: 'Too many release requests. Please retry in a minute.' };
+/** The status has its own budget: `promote --wait` polls it every 2 s, and several pipelines may share a runner's address. */
+const STATUS_LIMIT: RateLimitRule = { windowMs: 60_000, max: 120, keyPrefix: 'releases-status', message: 'Too many status requests. Please retry in a minute.' };
 /**
  * Only bad tokens count (401, 403): a release refused for what it holds (400, 409, 413) comes from a caller with a
  * valid token, and locking its address out would stop every team deploying from the same CI runners.
@@ -34,7 +38,7 @@ const TOKEN_FAILURES_LIMIT: RateLimitRule = {
 const addressOf = (ctx: Context) => ctx.ip;
 
 
-export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog'], context: ['rateLimits'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
+export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
   /** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
   async function authorise(
     services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
@@ -84,7 +88,11 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
             .enum(['1', 'true'], { message: 'allowDowngrade is 1 (or true) to serve a version below the served one; leave it out otherwise.' })
             .optional()
             .describe('1: serve it even though its version is below the served one (semver); the deploy log records the downgrade'),
-        }),
+          dryRun: z
+            .enum(['1', 'true'], { message: 'dryRun is 1 (or true) to run every check and store nothing; leave it out to deploy.' })
+            .optional()
+            .describe('1: run every check of a deploy (with `stage=1`, of a staged upload), smoke render included, and store nothing: answered 200, nothing in the release list or the deploy log, the name stays free'),
+        }).extend(releaseProvenanceSchema.shape),
       },
       rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
       body: {
@@ -99,13 +107,20 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           description: 'Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked.',
           body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'] } },
         },
+        200: {
+          description: 'With `?dryRun=1`: every check passed and nothing was stored; `version` is the name it would be deployed under (still free).',
+          body: { schema: releaseChangeSchema, example: { app: 'blog', version: '1.4.0', previous: '1.3.2', checked: ['mfe-manifest.json (blog 1.4.0)', 'assets/remoteEntry.js'], dryRun: true } },
+        },
         400: UPLOAD_400,
         409: UPLOAD_409,
         413: UPLOAD_413,
       },
       async handle({ params, query, body }, { services }, ctx) {
         const stage = query.stage !== undefined;
+        const dryRun = query.dryRun !== undefined;
         const actor = await authorise(services as never, ctx, params.app, stage ? 'stage' : 'deploy');
+        // Two success statuses: 201 stored, 200 checked only.
+        ctx.status = dryRun ? 200 : 201;
         const app = params.app;
         let files: Map<string, Buffer>;
         try {
@@ -113,9 +128,12 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         } catch (failure) {
           if (!(failure instanceof TarballError)) throw failure;
           // Recorded and alerted like any refusal (the deployer's), with nothing written.
+          // A dry run is told the same, with nothing recorded.
+          if (dryRun) throw new RefusedError(`the archive was refused: ${failure.message}`, { code: 'release_refused' });
           return services.releases.refuse(app, actor, `the archive was refused: ${failure.message}`);
         }
-        return services.releases.deploy(app, files, actor, { version: query.version, stage, allowDowngrade: query.allowDowngrade !== undefined });
+        const provenance = { ...(query.notes ? { notes: query.notes } : {}), ...(query.commit ? { commit: query.commit } : {}), ...(query.ciUrl ? { ciUrl: query.ciUrl } : {}) };
+        return services.releases.deploy(app, files, actor, { version: query.version, stage, allowDowngrade: query.allowDowngrade !== undefined, dryRun, provenance });
       },
     }),
     endpoint({
@@ -130,6 +148,66 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       async handle({ params }, { services }, ctx) {
         await authorise(services as never, ctx, params.app, null);
         return services.releases.list(params.app);
+      },
+    }),
+    endpoint({
+      method: 'get',
+      path: '/api/releases/:app/status',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: "An app's status for its team: the served and staged releases, the canary with its error rates, and the app's last 20 deploy log entries",
+      description: [
+        "With the app's deploy token (the admin's Deploys screen shows the same for every app).",
+        '`canary` is the canary running now (null when none): its share of visitors, when it is served to everyone by itself, and both releases\' page views, errors and error rate since it started, counted as the automatic rollback counts them.',
+        "`log` is the app's last 20 deploy log entries, newest first, with each one's `reason` (why it was refused, failed or rolled back) and where the release came from (`notes`, `commit`, `ciUrl` of its upload).",
+        'A canary ends either way in the log: `promote` of its version (served to everyone) or `canary_rollback` (rolled back, with the reason). `node site-deploy.mjs promote … --wait` polls this.',
+      ].join(' '),
+      params: APP,
+      rateLimits: [STATUS_LIMIT, TOKEN_FAILURES_LIMIT],
+      cacheControl: 'no-store',
+      responses: {
+        200: {
+          description: 'The app as it is now.',
+          body: {
+            schema: appStatusSchema,
+            example: {
+              app: 'blog',
+              served: { version: '1.3.2', since: '2026-11-27T09:58:10.000Z', by: 'blog CI', notes: 'Faster search', commit: '3f2a9c1', ciUrl: 'https://ci.example.com/blog/runs/812' },
+              staged: [{ version: '1.4.0', createdAt: '2026-11-27T10:10:41.000Z', by: 'blog CI', notes: null, commit: '9b1e0d4', ciUrl: null }],
+              canary: {
+                version: '1.4.0',
+                current: '1.3.2',
+                percent: 10,
+                startedAt: '2026-11-27T10:12:03.000Z',
+                promoteAfter: '2026-11-27T11:12:03.000Z',
+                pageViews: 118,
+                errors: 1,
+                errorRate: 0.0085,
+                servedPageViews: 1043,
+                servedErrors: 2,
+                servedErrorRate: 0.0019,
+              },
+              log: [
+                {
+                  action: 'canary',
+                  version: '1.4.0',
+                  previous: '1.3.2',
+                  at: '2026-11-27T10:12:03.000Z',
+                  result: 'ok',
+                  reason: 'serves 1.4.0 to 10% of visitors (sticky per visitor); the others keep 1.3.2',
+                  by: 'blog CI',
+                  notes: null,
+                  commit: '9b1e0d4',
+                  ciUrl: null,
+                },
+              ],
+            },
+          },
+        },
+      },
+      async handle({ params }, { services }, ctx) {
+        await authorise(services as never, ctx, params.app, null);
+        return appStatus(params.app, services);
       },
     }),
     endpoint({

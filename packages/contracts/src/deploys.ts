@@ -78,6 +78,10 @@ export const deployLogEntrySchema = z.object({
   from: z.string().nullable(),
   /** Why it was refused or failed, in full. */
   message: z.string().nullable(),
+  /** Where the release came from, as its upload named it (`?notes=`, `?commit=`, `?ciUrl=`); a promotion, canary or rollback of it carries its upload's. */
+  notes: z.string().nullable().optional(),
+  commit: z.string().nullable().optional(),
+  ciUrl: z.string().nullable().optional(),
   /**
    * A staged release still staged: its preview link (a fresh one, valid PREVIEW_LINK_HOURS), which opens the site with
    * it for that browser only. Absent otherwise.
@@ -159,6 +163,89 @@ export const appReleasesSchema = z.object({
 });
 export type AppReleases = z.infer<typeof appReleasesSchema>;
 
+export const RELEASE_PROVENANCE_LIMITS = { notesMax: 500, ciUrlMax: 500 } as const;
+const CI_URL = /^https?:\/\/([A-Za-z][\w-]*(\.[A-Za-z][\w-]*)*|(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3})(:[1-5]?\d{1,4})?([/?#][!-~]*)?$/;
+export const RELEASE_PROVENANCE_MESSAGES = {
+  notes: `notes is at most ${RELEASE_PROVENANCE_LIMITS.notesMax} characters.`,
+  commit: 'commit is a commit sha: 7 to 40 hexadecimal digits.',
+  ciUrl: `ciUrl is an http(s) URL of at most ${RELEASE_PROVENANCE_LIMITS.ciUrlMax} characters (the pipeline run).`,
+} as const;
+
+/**
+ * Where an upload comes from (issue 52), the query parameters of POST /api/releases/{app}: kept with the release and
+ * every deploy log entry about it, shown on the Deploys screen and in GET /api/releases/{app}/status.
+ */
+export const releaseProvenanceSchema = z.object({
+  notes: z.string().max(RELEASE_PROVENANCE_LIMITS.notesMax, RELEASE_PROVENANCE_MESSAGES.notes).optional().describe('What this release is, in a line (at most 500 characters)'),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{7,40}$/i, RELEASE_PROVENANCE_MESSAGES.commit)
+    .transform((sha) => sha.toLowerCase())
+    .optional()
+    .describe('The commit it was built from: 7 to 40 hexadecimal digits'),
+  ciUrl: z
+    .string()
+    .max(RELEASE_PROVENANCE_LIMITS.ciUrlMax, RELEASE_PROVENANCE_MESSAGES.ciUrl)
+    // A host name (or an IPv4 address), a port below 60000, printable characters after: every match is a URL, and the
+    // description's pattern says exactly what is taken.
+    .regex(CI_URL, RELEASE_PROVENANCE_MESSAGES.ciUrl)
+    .optional()
+    .describe('The pipeline run that built it: an http(s) URL of at most 500 characters'),
+});
+export type ReleaseProvenance = z.infer<typeof releaseProvenanceSchema>;
+
+const provenanceFields = {
+  notes: z.string().nullable(),
+  commit: z.string().nullable(),
+  ciUrl: z.string().nullable(),
+};
+
+/**
+ * GET /api/releases/{app}/status (issue 52): what a team's own token may see of its app: the served release, the staged
+ * ones, the canary with its live error rates, and the app's last 20 deploy log entries with their reasons.
+ */
+export const appStatusSchema = z.object({
+  app: appNameSchema,
+  served: z.object({ version: z.string(), since: z.string(), by: z.string().nullable(), ...provenanceFields }).nullable(),
+  /** Stored staged, served to no one (a running canary's release among them), newest first. */
+  staged: z.array(z.object({ version: z.string(), createdAt: z.string(), by: z.string().nullable(), ...provenanceFields })),
+  /**
+   * The canary running now: its share, and both releases' figures since it started (within the error window, every
+   * instance added up). `errors` and the rates count server render errors, and browser errors once enough distinct
+   * visitors reported them, as the automatic rollback counts them; a rate is null without page views.
+   */
+  canary: z
+    .object({
+      version: z.string(),
+      /** The served release, which the other visitors get. */
+      current: z.string(),
+      percent: z.number().int().min(1).max(99),
+      startedAt: z.string(),
+      promoteAfter: z.string().nullable(),
+      pageViews: z.number().int().min(0),
+      errors: z.number().int().min(0),
+      errorRate: z.number().min(0).nullable(),
+      servedPageViews: z.number().int().min(0),
+      servedErrors: z.number().int().min(0),
+      servedErrorRate: z.number().min(0).nullable(),
+    })
+    .nullable(),
+  /** The app's last 20 deploy log entries, newest first; `reason`: why it was refused, failed or rolled back (or what a canary serves). */
+  log: z.array(
+    z.object({
+      action: z.enum(DEPLOY_ACTIONS),
+      version: z.string().nullable(),
+      previous: z.string().nullable(),
+      at: z.string(),
+      result: z.enum(['ok', 'refused', 'failed']),
+      reason: z.string().nullable(),
+      by: z.string(),
+      ...provenanceFields,
+    }),
+  ),
+});
+export type AppStatus = z.infer<typeof appStatusSchema>;
+
 /** POST /api/releases/{app}/rollback */
 export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
 
@@ -202,5 +289,7 @@ export const releaseChangeSchema = z.object({
   percent: z.number().int().min(1).max(99).optional(),
   /** A canary's time to be served to everyone by itself. */
   promoteAfter: z.string().optional(),
+  /** `?dryRun=1`: every check passed and nothing was stored (`version` is the name it would have). */
+  dryRun: z.literal(true).optional(),
 });
 export type ReleaseChange = z.infer<typeof releaseChangeSchema>;

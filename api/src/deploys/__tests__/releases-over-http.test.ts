@@ -245,18 +245,24 @@ describe('deploys over HTTP with a deploy token (one instance)', () => {
     const s = await start();
     const dist = await folder(blogBuild('7.0.0', 'Blog seven'));
     const env = { SITE_ROOT: s.site.root, DATA_DIR: s.server.dataDir, INIT_CWD: s.site.root };
-    const deployed = await script(['deploy', 'blog', '--from', dist], env);
+    // Where it came from is checked as an upload's is, and kept (issue 52).
+    const badCommit = await script(['deploy', 'blog', '--from', dist, '--commit', 'main'], env);
+    expect(badCommit.code).toBe(1);
+    expect(badCommit.stderr).toContain('commit is a commit sha: 7 to 40 hexadecimal digits.');
+    const deployed = await script(['deploy', 'blog', '--from', dist, '--commit', '0123abc', '--notes', 'hotfix from the server'], env);
     expect(deployed.code, deployed.stderr).toBe(0);
     expect(await blogTitle(s)).toBe('7.0.0');
     const refused = await script(['rollback', 'blog', '--to', 'no-such-release'], env);
     expect(refused.code).toBe(1);
     const log = await deployLog(s);
     // Written by the deployer itself, as over HTTP: the refused rollback names the release asked for.
-    expect(log.slice(0, 2).map((e) => [e.action, e.version, e.result])).toEqual([
+    expect(log.slice(0, 3).map((e) => [e.action, e.version, e.result])).toEqual([
       ['rollback', 'no-such-release', 'refused'],
       ['deploy', '7.0.0', 'ok'],
+      ['deploy', null, 'refused'],
     ]);
     expect(log[1]!.by).toMatch(/^npm run deploy \(/);
+    expect(log[1]).toMatchObject({ commit: '0123abc', notes: 'hotfix from the server', ciUrl: null });
     expect(log[0]!.message).toContain('no-such-release');
   }, 60_000);
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appReleasesSchema, deployLogPageSchema, deployTokenCreatedSchema, releaseChangeSchema } from '@site/contracts/deploys';
+import { appReleasesSchema, appStatusSchema, deployLogPageSchema, deployTokenCreatedSchema, releaseChangeSchema } from '@site/contracts/deploys';
 import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
 import { uniqueSchema } from '../../test-support/databases';
 import { blogServerModule, createSiteFixture, MANIFESTS, type SiteFixture } from '../../test-support/site-fixture';
@@ -255,6 +255,39 @@ describe.each(backends)('staged releases and preview links (%s)', (backend) => {
     expect(log.find((e) => e.action === 'promote' && e.result === 'ok')).toMatchObject({ version: '3.0.0', previous: served, result: 'ok' });
     // The admin's link works like the upload's.
     expect(await visit(s, (await openLink(s, stagedEntry!.previewUrl!)).cookie)).toMatchObject({ title: 'Blog, staged edition', banner: true });
+  });
+
+  it('a dry run (issue 52) checks an upload, staged or not, and stores nothing; provenance is kept with the release and shown in the status', async () => {
+    const s = await start(backend);
+    const served = (await visit(s)).version;
+    const status = async () => appStatusSchema.parse(await (await fetch(`${s.server.url}/api/releases/blog/status`, { headers: { authorization: `Bearer ${s.token}` } })).json());
+    const before = await status();
+    for (const query of ['?dryRun=1&version=2.0.0', '?dryRun=1&stage=1&version=2.0.0&commit=ABCDEF1']) {
+      const dry = await upload(s, blogBuild('2.0.0', 'Blog, dry run'), query);
+      expect(dry.status).toBe(200);
+      expect(releaseChangeSchema.parse(dry.body)).toMatchObject({ app: 'blog', version: '2.0.0', previous: served, dryRun: true });
+      expect(dry.body).not.toHaveProperty('previewUrl');
+    }
+    // What fails a deploy fails its dry run, the same way: here, a name that is taken.
+    expect(await upload(s, blogBuild('2.0.0', 'Blog, dry run'), `?dryRun=1&version=${encodeURIComponent(served)}`)).toMatchObject({ status: 409, body: { error: { code: 'release_exists' } } });
+    expect(await status()).toEqual(before);
+    expect((await visit(s)).version).toBe(served);
+
+    const staged = await upload(s, blogBuild('2.0.0', 'Blog, dry run'), '?stage=1&version=2.0.0&commit=ABCDEF1&notes=Search%20box&ciUrl=https%3A%2F%2Fci.example.com%2Fruns%2F7');
+    expect(staged.status).toBe(201);
+    const provenance = { commit: 'abcdef1', notes: 'Search box', ciUrl: 'https://ci.example.com/runs/7' };
+    expect((await status()).staged).toEqual([{ version: '2.0.0', createdAt: expect.any(String), by: 'blog CI', ...provenance }]);
+    expect((await post(s, 'promote', { version: '2.0.0' })).status).toBe(200);
+    const after = await status();
+    expect(after.served).toMatchObject({ version: '2.0.0', by: 'blog CI', ...provenance });
+    expect(after.log.slice(0, 2)).toMatchObject([
+      { action: 'promote', version: '2.0.0', result: 'ok', by: 'blog CI', ...provenance },
+      { action: 'stage', version: '2.0.0', result: 'ok', by: 'blog CI', ...provenance },
+    ]);
+    // The admin's log has them too.
+    const cookie = await adminCookie(s.server);
+    const log = deployLogPageSchema.parse(await (await fetch(`${s.server.url}/api/admin/deploys?app=blog`, { headers: { cookie } })).json()).entries;
+    expect(log[0]).toMatchObject({ action: 'promote', ...provenance });
   });
 
   it('with trusted keys, stages only a signed release and previews only what its signature covers', async () => {

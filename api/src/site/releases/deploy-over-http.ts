@@ -361,8 +361,9 @@ async function waitForOutcome(call: Call, site: string, app: AppName, version: s
     }
     if (!status.canary || status.canary.version !== version) {
       // Rolled back, by itself or by someone: the deploy log says why.
-      // The newest rollback entry of it (the log is newest first; no clock of this machine is compared with the site's).
-      const entry = (status.log ?? []).find((e) => /rollback/.test(e.action) && (e.version === version || e.action === 'canary_rollback'));
+      // The newest rollback that went through ended it (the log is newest first; no clock of this machine is compared
+      // with the site's): a `canary_rollback` (by itself, or a rollback request), or a `rollback` to a named release.
+      const entry = (status.log ?? []).find((e) => /rollback/.test(e.action) && e.result === 'ok');
       const why = entry?.reason ?? entry?.message;
       throw new DeployToolError(`${app} ${version} was rolled back on ${site}${entry?.by ? ` by ${entry.by}` : ''}: ${why ?? `${served ?? 'nothing'} is served`}`);
     }

@@ -16,7 +16,7 @@
  * and leaves nothing behind. Every outcome, refusals included, goes to the deploy log as it happens.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { refreshStats } from '../../lib/stat-shared';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +25,7 @@ import { REMOTE_NAMES, type MfeManifest } from '@site/contracts/manifest';
 import type { ShellServerEntry } from '@site/contracts/server-render';
 import { openDatabase, SQLITE_FILE_NAME } from '../../db/database';
 import { createDeployLog, type DeployLog, type NewDeployLogEntry } from '../../deploys/deploy-log';
-import type { DeployActor, KeptDistNotice, ReleaseDeployer } from '../../deploys/deployer-port';
+import type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/deployer-port';
 import { ConflictError, DomainError, InvalidInputError, NotFoundError, RefusedError } from '../../lib/domain-errors';
 import type { Logger } from '../../lib/logger';
 import {
@@ -97,6 +97,8 @@ export {
   useReleasePolicy,
 } from './release-format';
 export { openReleaseStore, readSharedPointer, readStoredRelease } from './releases-repository';
+// npm run deploy --notes/--commit/--ci-url are checked as an upload's query is.
+export { releaseProvenanceSchema } from '@site/contracts/deploys';
 // What the services see of it (deploys/deployer-port.ts): deploy, rollback, list, import builds.
 export type { DeployActor, DeployOptions, KeptDistNotice, ReleaseDeployer } from '../../deploys/deployer-port';
 
@@ -596,11 +598,13 @@ export function createReleaseDeployer(options: {
     work: () => Promise<T>,
     /** What the log says of a change that went through (a canary's share, why it ended); null says nothing. */
     describe: (change: T) => string | null = () => null,
+    /** An upload's notes, commit and pipeline run (the log carries them to the entries about the release after). */
+    provenance: DeployOptions['provenance'] = {},
   ): Promise<T> {
     try {
       const change = await work();
       const message = describe(change);
-      await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message });
+      await options.record({ app, action, version: change.version, previous: change.previous, result: 'ok', by: actor.by, from: actor.from, message, ...provenance });
       const outcome =
         message ?? (action === 'stage' ? `${change.version} stored staged, served to no one (still serving ${change.previous ?? 'nothing'})` : `now serving ${change.version}`);
       logger.info({ app, action, version: change.version, previous: change.previous, by: actor.by, from: actor.from }, `${app} ${action}: ${outcome}`);
@@ -611,7 +615,7 @@ export function createReleaseDeployer(options: {
       const refused = error instanceof DomainError;
       const message = error instanceof Error ? error.message : String(error);
       await options
-        .record({ app, action, version: version(), previous: null, result: refused ? 'refused' : 'failed', by: actor.by, from: actor.from, message })
+        .record({ app, action, version: version(), previous: null, result: refused ? 'refused' : 'failed', by: actor.by, from: actor.from, message, ...provenance })
         .catch((recordError: unknown) => logger.error({ err: recordError }, 'could not write the deploy log'));
       logger.warn({ app, action, by: actor.by, from: actor.from, err: error }, `${app} ${action} ${refused ? 'refused' : 'failed'}: ${message}`);
       options.alert({
@@ -699,7 +703,8 @@ export function createReleaseDeployer(options: {
       return results;
     },
 
-    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage, allowDowngrade } = {}) {
+    deploy(app, files, actor, { version: asked, skipLoadCheck, keptDist, stage, allowDowngrade, dryRun, provenance } = {}) {
+      if (dryRun) return dryRunDeploy(app, files, actor, { version: asked, skipLoadCheck, stage, allowDowngrade });
       let named: string | null = asked ?? null;
       let downgraded: string | null = null;
       // What became of the dist served before a first deploy: the deploy log says it (history.json keeps only the fact).
@@ -742,6 +747,7 @@ export function createReleaseDeployer(options: {
           }
         }),
         () => [distNote, downgraded].filter(Boolean).join('; ') || null,
+        provenance,
       );
     },
 
@@ -935,6 +941,38 @@ export function createReleaseDeployer(options: {
         (promoteAfter ? `; served to everyone at ${promoteAfter} unless rolled back before` : '') +
         (downgraded ? `; ${downgraded}` : ''),
     );
+  }
+
+  /**
+   * A deploy's every check (issue 52): the name, format, shell fit, signature, smoke render and server module; unstaged,
+   * also no canary running and no downgrade. Nothing is stored or logged (a pipeline may dry-run every change), and a
+   * refusal raises no alert: the caller is told, as for a deploy.
+   */
+  async function dryRunDeploy(app: AppName, files: ReadonlyMap<string, Buffer>, actor: DeployActor, request: { version?: string; skipLoadCheck?: boolean; stage?: boolean; allowDowngrade?: boolean }): Promise<ReleaseChange> {
+    const releases = path.join(remoteDir(siteRoot, app), RELEASES_DIR);
+    const hadReleases = await exists(releases);
+    try {
+      const change = await backend.locked(app, async (store) => {
+        const version = await pickVersion(app, files, request.version, (v) => store.taken(v));
+        const pointer = await store.pointer();
+        if (!request.stage) {
+          const running = await store.canary();
+          if (running) throw canaryRunning(app, running, 'deploying another release');
+          downgrade(app, version, files, pointer?.version ?? null, request.allowDowngrade, `deploy it with --allow-downgrade (POST /api/releases/${app}?allowDowngrade=1)`);
+        }
+        const { dir, checked } = await checkedFolder(app, version, files, request.skipLoadCheck, true);
+        await rm(dir, { recursive: true, force: true });
+        return { app, version, previous: pointer?.version ?? null, checked, ...(request.stage ? { staged: true } : {}), dryRun: true as const };
+      });
+      logger.info({ app, version: change.version, by: actor.by, from: actor.from }, `${app} dry run: ${change.version} passed every check, nothing stored`);
+      return change;
+    } catch (error) {
+      logger.info({ app, by: actor.by, from: actor.from, err: error }, `${app} dry run refused: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    } finally {
+      // The checks' folder went with them; the releases folder too when the dry run made it (an app never deployed).
+      if (!hadReleases) await rmdir(releases).catch(() => undefined);
+    }
   }
 
   /**

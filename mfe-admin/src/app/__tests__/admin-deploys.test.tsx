@@ -225,6 +225,28 @@ describe('Deploys screen', { timeout: 20_000 }, () => {
     expect(within(list).getByRole('article', { name: 'Promotion of blog 2.1.0: ok' })).toBeTruthy();
   });
 
+  it('shows where a release came from: its commit, its CI run (a link) and its notes, on its upload and on what was done with it', async () => {
+    serveSession();
+    const provenance = { commit: '3f2a9c1', ciUrl: 'https://ci.example.com/blog/runs/812', notes: 'Faster search' };
+    serveDeploys({
+      log: [entry(0, { action: 'promote', version: '2.1.0', previous: '2.0.0', ...provenance }), entry(1, { action: 'stage', version: '2.1.0', previous: '2.0.0', ...provenance }), entry(2, { version: '2.0.0' })],
+    });
+    renderAdmin('/admin/deploys');
+    const list = await screen.findByRole('list', { name: 'Deploys, newest first' });
+    for (const name of ['Promotion of blog 2.1.0: ok', 'Staged upload of blog 2.1.0: ok']) {
+      const article = within(list).getByRole('article', { name });
+      expect(within(article).getByText('3f2a9c1')).toBeTruthy();
+      expect(within(article).getByText('Faster search')).toBeTruthy();
+      const run = within(article).getByRole('link', { name: 'CI run of 2.1.0 (opens in a new tab)' });
+      expect(run.getAttribute('href')).toBe(provenance.ciUrl);
+      expect(run.getAttribute('rel')).toBe('noopener noreferrer');
+    }
+    // An upload that named none shows none.
+    const plain = within(list).getByRole('article', { name: 'Deploy of blog 2.0.0: ok' });
+    expect(within(plain).queryByText(/Commit/)).toBeNull();
+    expect(within(plain).queryByRole('link')).toBeNull();
+  });
+
   it('shows a running canary with its live split and both error rates, read again while it runs; its staged upload says it is served to that share', async () => {
     serveSession();
     let canaries: CanaryStatus[] = [

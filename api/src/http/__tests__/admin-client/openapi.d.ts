@@ -1107,6 +1107,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/releases/{app}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app's status for its team: the served and staged releases, the canary with its error rates, and the app's last 20 deploy log entries
+         * @description With the app's deploy token (the admin's Deploys screen shows the same for every app). `canary` is the canary running now (null when none): its share of visitors, when it is served to everyone by itself, and both releases' page views, errors and error rate since it started, counted as the automatic rollback counts them. `log` is the app's last 20 deploy log entries, newest first, with each one's `reason` (why it was refused, failed or rolled back) and where the release came from (`notes`, `commit`, `ciUrl` of its upload). A canary ends either way in the log: `promote` of its version (served to everyone) or `canary_rollback` (rolled back, with the reason). `node site-deploy.mjs promote … --wait` polls this.
+         */
+        get: operations["getApiReleasesAppStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/releases/{app}/rollback": {
         parameters: {
             query?: never;
@@ -10054,6 +10074,9 @@ export interface operations {
                             by: string;
                             from: string | null;
                             message: string | null;
+                            notes?: string | null;
+                            commit?: string | null;
+                            ciUrl?: string | null;
                             previewUrl?: string;
                         }[];
                         nextCursor: string | null;
@@ -10271,6 +10294,10 @@ export interface operations {
                 version?: string;
                 stage?: "1" | "true";
                 allowDowngrade?: "1" | "true";
+                dryRun?: "1" | "true";
+                notes?: string;
+                commit?: string;
+                ciUrl?: string;
             };
             header?: never;
             path: {
@@ -10288,6 +10315,39 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `?dryRun=1`: every check passed and nothing was stored; `version` is the name it would be deployed under (still free). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "app": "blog",
+                     *       "version": "1.4.0",
+                     *       "previous": "1.3.2",
+                     *       "checked": [
+                     *         "mfe-manifest.json (blog 1.4.0)",
+                     *         "assets/remoteEntry.js"
+                     *       ],
+                     *       "dryRun": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                        version: string;
+                        previous: string | null;
+                        checked: string[];
+                        staged?: boolean;
+                        previewUrl?: string;
+                        percent?: number;
+                        promoteAfter?: string;
+                        /** @constant */
+                        dryRun?: true;
+                    };
+                };
+            };
             /** @description Checked and served (or, with `?stage=1`, checked and stored staged, with its `previewUrl`): the release, what is or was served before and what was checked. */
             201: {
                 headers: {
@@ -10315,6 +10375,8 @@ export interface operations {
                         previewUrl?: string;
                         percent?: number;
                         promoteAfter?: string;
+                        /** @constant */
+                        dryRun?: true;
                     };
                 };
             };
@@ -10420,6 +10482,212 @@ export interface operations {
             };
         };
     };
+    getApiReleasesAppStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app: shell, marketing, analysis, blog, admin.
+                 * @example blog
+                 */
+                app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "app": "blog",
+                     *       "served": {
+                     *         "version": "1.3.2",
+                     *         "since": "2026-11-27T09:58:10.000Z",
+                     *         "by": "blog CI",
+                     *         "notes": "Faster search",
+                     *         "commit": "3f2a9c1",
+                     *         "ciUrl": "https://ci.example.com/blog/runs/812"
+                     *       },
+                     *       "staged": [
+                     *         {
+                     *           "version": "1.4.0",
+                     *           "createdAt": "2026-11-27T10:10:41.000Z",
+                     *           "by": "blog CI",
+                     *           "notes": null,
+                     *           "commit": "9b1e0d4",
+                     *           "ciUrl": null
+                     *         }
+                     *       ],
+                     *       "canary": {
+                     *         "version": "1.4.0",
+                     *         "current": "1.3.2",
+                     *         "percent": 10,
+                     *         "startedAt": "2026-11-27T10:12:03.000Z",
+                     *         "promoteAfter": "2026-11-27T11:12:03.000Z",
+                     *         "pageViews": 118,
+                     *         "errors": 1,
+                     *         "errorRate": 0.0085,
+                     *         "servedPageViews": 1043,
+                     *         "servedErrors": 2,
+                     *         "servedErrorRate": 0.0019
+                     *       },
+                     *       "log": [
+                     *         {
+                     *           "action": "canary",
+                     *           "version": "1.4.0",
+                     *           "previous": "1.3.2",
+                     *           "at": "2026-11-27T10:12:03.000Z",
+                     *           "result": "ok",
+                     *           "reason": "serves 1.4.0 to 10% of visitors (sticky per visitor); the others keep 1.3.2",
+                     *           "by": "blog CI",
+                     *           "notes": null,
+                     *           "commit": "9b1e0d4",
+                     *           "ciUrl": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                        served: {
+                            version: string;
+                            since: string;
+                            by: string | null;
+                            notes: string | null;
+                            commit: string | null;
+                            ciUrl: string | null;
+                        } | null;
+                        staged: {
+                            version: string;
+                            createdAt: string;
+                            by: string | null;
+                            notes: string | null;
+                            commit: string | null;
+                            ciUrl: string | null;
+                        }[];
+                        canary: {
+                            version: string;
+                            current: string;
+                            percent: number;
+                            startedAt: string;
+                            promoteAfter: string | null;
+                            pageViews: number;
+                            errors: number;
+                            errorRate: number | null;
+                            servedPageViews: number;
+                            servedErrors: number;
+                            servedErrorRate: number | null;
+                        } | null;
+                        log: {
+                            /** @enum {string} */
+                            action: "deploy" | "rollback" | "stage" | "promote" | "canary" | "canary_rollback";
+                            version: string | null;
+                            previous: string | null;
+                            at: string;
+                            /** @enum {string} */
+                            result: "ok" | "refused" | "failed";
+                            reason: string | null;
+                            by: string;
+                            notes: string | null;
+                            commit: string | null;
+                            ciUrl: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field breaks a rule; `details` names each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "limit: Too big: expected number to be <=100",
+                     *         "details": [
+                     *           {
+                     *             "path": "limit",
+                     *             "message": "Too big: expected number to be <=100"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "token_not_for_app",
+                     *         "message": "This deploy token may not deploy shell."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this client; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postApiReleasesAppRollback: {
         parameters: {
             query?: never;
@@ -10462,6 +10730,8 @@ export interface operations {
                         previewUrl?: string;
                         percent?: number;
                         promoteAfter?: string;
+                        /** @constant */
+                        dryRun?: true;
                     };
                 };
             };
@@ -10672,6 +10942,8 @@ export interface operations {
                         previewUrl?: string;
                         percent?: number;
                         promoteAfter?: string;
+                        /** @constant */
+                        dryRun?: true;
                     };
                 };
             };

@@ -14,7 +14,8 @@ export const entrySummary = (e: Entry) => `${ACTION_LABEL[e.action]} of ${e.app}
 
 /**
  * One line of the deploy log: result, action, app and version, when, what it replaced, who and from where, and the
- * full reason of a refusal or failure (or what a canary serves, why it ended), and a staged release's preview link while
+ * full reason of a refusal or failure (or what a canary serves, why it ended), where the release came from (its upload's
+ * commit, CI run and notes), and a staged release's preview link while
  * it is staged (`canaryShare`: it is a canary's, served to that share of visitors). A refused or failed entry has a
  * coloured edge besides its badge's words.
  * `compact` (the dashboard) keeps the first line, who and the reason.
@@ -44,6 +45,24 @@ export function DeployLogEntry({ entry, compact = false, canaryShare }: { entry:
           <dt className="text-muted-fg">From</dt>
           <dd className="min-w-0 break-all font-mono text-fg">{entry.from ?? '—'}</dd>
         </dl>
+      )}
+      {!compact && (entry.commit || entry.ciUrl || entry.notes) && (
+        // Where the release came from, as its upload named it (a promotion or rollback of it carries the same).
+        <p className="mt-2 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs text-fg">
+          {entry.commit && (
+            <span>
+              <span className="text-muted-fg">Commit </span>
+              <code className="font-mono">{entry.commit}</code>
+            </span>
+          )}
+          {entry.ciUrl && (
+            // An http(s) URL (the server checks it); the pipeline's page, not this site.
+            <a href={entry.ciUrl} target="_blank" rel="noopener noreferrer" className="font-semibold underline underline-offset-2">
+              CI run<span className="sr-only"> of {entry.version ?? entry.app} (opens in a new tab)</span>
+            </a>
+          )}
+          {entry.notes && <q className="min-w-0 break-words">{entry.notes}</q>}
+        </p>
       )}
       {entry.previewUrl && (
         <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg">
