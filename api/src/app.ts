@@ -43,9 +43,11 @@ import { createLeasesRepository } from './db/leases-repository';
 import { createRenderCache } from './site/render/render-cache';
 import { createRemoteRegistry } from './site/releases/remote-registry';
 import { createPreviewTokens, PREVIEW_PARAM } from './site/releases/preview-tokens';
+import { createDevOverrideTokens, DEV_OVERRIDE_PARAM } from './site/releases/dev-override-tokens';
 import { createVisitorTokens, loadVisitorTokenKey } from './site/releases/visitor-tokens';
 import { createCanaryCache, createReleaseChooser } from './site/releases/release-choice';
 import type { AppName } from '@site/contracts/deploys';
+import type { RemoteName } from '@site/contracts/manifest';
 import { createShellDocument } from './site/render/shell-document';
 import { createShellServer } from './site/render/shell-server';
 import { pageTokenIssuer, site } from './site/site-handler';
@@ -154,13 +156,22 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // The bucket cookie and the page-view tokens are signed (issue 51): no client picks its canary side or counts its
   // own reports against a release. One key for every instance (PREVIEW_SECRET's, else the database's).
   const visitorTokens = createVisitorTokens({ key: await loadVisitorTokenKey(database.db, config.previewSecret), clock });
-  const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running(), buckets: visitorTokens });
+  // Development overrides (issue 52): one browser loads one remote from a developer's server; signed as previews are.
+  const devOverrides = createDevOverrideTokens({ secret: config.previewSecret, clock, hours: config.devOverrideHours });
+  const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running(), buckets: visitorTokens, devOverrides });
   /** A staged release's preview link: the app's first page of the served manifest (else the home page), with a token. */
   const previewLink = async (app: AppName, version: string): Promise<string | undefined> => {
     if (app === 'shell') return undefined;
     const manifest = (await remotes.snapshot()).manifests.find((m) => m.name === app);
     const page = manifest?.routes.find((route) => !route.includes(':') && !route.includes('*')) ?? '/';
     return `${config.publicOrigin}${page}?${PREVIEW_PARAM}=${previews.issue(app, version).token}`;
+  };
+  /** A development override's link: the app's first page, as a preview link's. */
+  const devOverrideLink = async (app: RemoteName, entryUrl: string) => {
+    const manifest = (await remotes.snapshot()).manifests.find((m) => m.name === app);
+    const page = manifest?.routes.find((route) => !route.includes(':') && !route.includes('*')) ?? '/';
+    const { token, expiresAt } = devOverrides.issue(app, entryUrl);
+    return { url: `${config.publicOrigin}${page}?${DEV_OVERRIDE_PARAM}=${token}`, expiresAt };
   };
   // Which shell release this instance serves, and since when (health, and each instance's report on PostgreSQL).
   let shellServed: { version: string | null; since: string } | undefined;
@@ -303,6 +314,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     ...(config.renderCacheBytes ? { documents: renderCache } : {}),
     // GET /page-token.json (events-routes.ts): each page load's signed token, naming this browser's releases.
     pageTokens: pageTokenIssuer({ remotes, chooseReleases, tokens: visitorTokens }),
+    devOverrides: { link: devOverrideLink },
   };
   for (const register of API_ROUTES) register(router, routeContext);
 
@@ -362,6 +374,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       // A browser with a preview link's cookie gets the staged release it previews (site/releases/release-choice.ts).
       chooseReleases,
       previews,
+      devOverrides,
       // Every page of a remote and every failed server render, against the release that served it (release-errors/).
       ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
     }),

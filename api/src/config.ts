@@ -202,6 +202,11 @@ export interface Config {
    */
   previewSecret?: string;
   /**
+   * DEV_OVERRIDE_HOURS (default 8): how long a development override link and the cookie it sets last (issue 52).
+   * Optional so configs built by hand (tests) need not name it.
+   */
+  devOverrideHours?: number;
+  /**
    * METRICS_TOKEN: turns on `GET /metrics` (Prometheus), answered only with `Authorization: Bearer <token>`. Unset: no
    * metrics are kept and /metrics is an unknown path. Optional so configs built by hand (tests) need not name it.
    */
@@ -391,6 +396,7 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  DEV_OVERRIDE_HOURS: z.coerce.number({ message: 'Must be a number' }).positive({ message: 'Must be a positive number' }).max(24 * 30, { message: 'Must be at most 720 (30 days)' }).default(8),
   PREVIEW_SECRET: z
     .string()
     .min(32, { message: 'Must be at least 32 characters (e.g. openssl rand -hex 32)' })
@@ -505,6 +511,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseCanaryCheckMs: e.RELEASE_CANARY_CHECK_MS,
     metricsToken: e.METRICS_TOKEN,
     previewSecret: e.PREVIEW_SECRET,
+    devOverrideHours: e.DEV_OVERRIDE_HOURS,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: e.OTEL_SERVICE_NAME,
   };

@@ -312,6 +312,9 @@ export type RemoteOptions = {
 export function remoteConfig({ root, name, port, serverRender = true }: RemoteOptions): UserConfig {
   const base = `/mfe/${name}/`;
   const c = common(root);
+  // `npm run dev -- <remote> --against <site>` (scripts/dev-remote.mjs): the browser's build alone, rebuilt on each
+  // change; the manifest, the server modules and the compressed copies are a deploy's, and would slow every rebuild.
+  const browserOnly = process.env.SITE_REMOTE_DEV === '1';
   return {
     ...c,
     base,
@@ -325,9 +328,9 @@ export function remoteConfig({ root, name, port, serverRender = true }: RemoteOp
         exposes: { './App': './src/app/App.tsx' },
         shared: sharedWithVersions(root),
       }),
-      routeTablePlugin(root, name, serverRender),
+      ...(browserOnly ? [] : [routeTablePlugin(root, name, serverRender)]),
       standaloneFallback(base),
-      precompressPlugin(),
+      ...(browserOnly ? [] : [precompressPlugin()]),
     ],
     preview: { port, strictPort: true, proxy: { '/api': 'http://127.0.0.1:3000' } },
   };

@@ -2,6 +2,8 @@ import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { APP_NAMES, appReleasesSchema, appStatusSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, releaseProvenanceSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
+import { devOverrideCreatedSchema, devOverrideRequestSchema, DEV_OVERRIDE_DEFAULT_HOURS, DEV_OVERRIDE_MESSAGES } from '@site/contracts/deploys';
+import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
 import { appStatus } from './app-status';
 import { PROMOTE_400, PROMOTE_404, PROMOTE_409, RELEASE_ARCHIVE_NOTE, RELEASE_SIGNATURE_NOTE, RELEASE_UPLOAD_MAX_BYTES, ROLLBACK_400, ROLLBACK_404, ROLLBACK_409, UPLOAD_400, UPLOAD_409, UPLOAD_413 } from '../http/openapi-releases';
@@ -38,7 +40,7 @@ const TOKEN_FAILURES_LIMIT: RateLimitRule = {
 const addressOf = (ctx: Context) => ctx.ip;
 
 
-export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
+export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits', 'devOverrides'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
   /** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
   async function authorise(
     services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
@@ -264,6 +266,42 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           ...(body.promoteAfter ? { promoteAfter: body.promoteAfter } : {}),
           ...(body.allowDowngrade ? { allowDowngrade: true } : {}),
         });
+      },
+    }),
+    endpoint({
+      method: 'post',
+      path: '/api/releases/:app/dev-override',
+      tag: 'Releases',
+      auth: 'deploy-token',
+      summary: "Local development against the live site: a link that makes one browser load the app from the developer's own server",
+      description: [
+        "With the app's deploy token, for a remote (not the shell). `entryUrl` is the remote's `remoteEntry.js` as the developer's server serves it: https, or http on this computer (localhost, 127.0.0.1, [::1]); anything else is refused with 400 `validation_failed` naming the rule it breaks.",
+        `The answer's \`url\` opens the app's first page and sets a signed cookie in that browser alone (HttpOnly, SameSite=Lax, valid DEV_OVERRIDE_HOURS, ${DEV_OVERRIDE_DEFAULT_HOURS} by default). With it, that browser's remotes map names \`entryUrl\` for the app, its pages allow \`entryUrl\`'s origin in their Content-Security-Policy (script, style, font, image and connect sources), the app's pages are rendered in the browser (the server never runs that code), and a banner on every page says so with a link that leaves the override (\`?dev-override=off\`).`,
+        "Other browsers, the render cache and the app's release counts are untouched: such pages are `Cache-Control: private`, never kept, never indexed.",
+        "The developer's server must answer the site's origin with `Access-Control-Allow-Origin` (the remote entry and its chunks are module scripts) and serve the build under the same paths as the site (`/mfe/<app>/assets/…`). `npm run dev -- <app> --against <site> --token <t>` does all of it.",
+      ].join(' '),
+      params: APP,
+      rateLimits: [RELEASES_LIMIT, TOKEN_FAILURES_LIMIT],
+      body: { schema: devOverrideRequestSchema, example: { entryUrl: 'http://localhost:5174/mfe/blog/assets/remoteEntry.js' } },
+      responses: {
+        201: {
+          description: 'The link, for one browser: open it there.',
+          body: {
+            schema: devOverrideCreatedSchema,
+            example: { url: 'https://example.com/blog?dev-override=eyJhIjoiYmxvZyJ9.c2lnbmF0dXJl', app: 'blog', entryUrl: 'http://localhost:5174/mfe/blog/assets/remoteEntry.js', expiresAt: '2026-11-27T18:12:03.000Z' },
+          },
+        },
+        400: errorResponse(
+          `The entry URL is not a URL, is plain http on another host or carries a user name or password (\`validation_failed\`, as in the example), or the app is the shell (\`dev_override_refused\`: "${DEV_OVERRIDE_MESSAGES.shell}").`,
+          error('validation_failed', `entryUrl: ${DEV_OVERRIDE_MESSAGES.protocol}`, [{ path: 'entryUrl', message: DEV_OVERRIDE_MESSAGES.protocol }]),
+        ),
+      },
+      async handle({ params, body }, { services, devOverrides }, ctx) {
+        await authorise(services as never, ctx, params.app, null);
+        if (!devOverrides) throw new NotFoundError('Development overrides are not available on this server.');
+        if (params.app === 'shell') throw new InvalidInputError(DEV_OVERRIDE_MESSAGES.shell, { code: 'dev_override_refused' });
+        const { url, expiresAt } = await devOverrides.link(params.app, body.entryUrl);
+        return { url, app: params.app, entryUrl: body.entryUrl, expiresAt: expiresAt.toISOString() };
       },
     }),
   ];

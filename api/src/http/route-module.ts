@@ -7,6 +7,7 @@ import type { RateLimitStore } from '../middleware/rate-limit';
 import type { Services } from '../services';
 import type { RemoteRegistry } from '../site/releases/remote-registry';
 import type { RenderCache } from '../site/render/render-cache';
+import type { RemoteName } from '@site/contracts/manifest';
 
 export type ApiRouter = Router<DefaultState, Context>;
 
@@ -37,6 +38,13 @@ export interface RouteContext {
   documents?: RenderCache;
   /** Page-view tokens (site-handler.ts' pageTokenIssuer); without it `/page-token.json` answers 404 and no browser report counts. */
   pageTokens?: PageTokenIssuer;
+  /** Development override links (issue 52: POST /api/releases/{app}/dev-override); without it the route answers 404. */
+  devOverrides?: DevOverrideLinks;
+}
+
+/** Makes a development override link of an app (app.ts: signed with PREVIEW_SECRET, on PUBLIC_ORIGIN). */
+export interface DevOverrideLinks {
+  link(app: RemoteName, entryUrl: string): Promise<{ url: string; expiresAt: Date }>;
 }
 
 /** The parts of the context besides config and services a route file may ask for. */

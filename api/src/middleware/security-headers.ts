@@ -28,6 +28,20 @@ export function contentSecurityPolicy(hashes: readonly string[], remoteOrigins: 
   ].join('; ');
 }
 
+/** The directives a remote served from another origin needs that origin in (its code, CSS, fonts, images, requests). */
+const REMOTE_DIRECTIVES = ['script-src', 'style-src', 'font-src', 'img-src', 'connect-src'];
+
+/**
+ * `policy` with `origin` added to the directives a remote's code needs: the page of one browser with a development
+ * override (site/render/dev-override.ts), which loads one remote from the developer's server. Nothing else changes.
+ */
+export function policyWithOrigin(policy: string, origin: string): string {
+  return policy
+    .split('; ')
+    .map((directive) => (REMOTE_DIRECTIVES.includes(directive.split(' ')[0]!) && !directive.split(' ').includes(origin) ? `${directive} ${origin}` : directive))
+    .join('; ');
+}
+
 /** Security headers and CSP on every answer: API, static files, HTML and errors alike. */
 export function securityHeaders(options: SecurityHeadersOptions) {
   return async function setSecurityHeaders(ctx: Context, next: Next) {

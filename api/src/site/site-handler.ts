@@ -7,12 +7,16 @@ import { servePage, type PageOptions } from './render/render-page';
 import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
 import { setBucketCookie } from './render/bucket-cookie';
 import type { PreviewTokens } from './releases/preview-tokens';
+import { answerDevOverrideLink } from './render/dev-override';
+import type { DevOverrideTokens } from './releases/dev-override-tokens';
 import type { VisitorTokens } from './releases/visitor-tokens';
 import { SERVED_RELEASES } from './releases/release-choice';
 /** The site's parts: its pages (render/render-page.ts), the releases, the shell's files, and preview links. */
 export type SiteOptions = PageOptions & {
   /** Reads preview links (`?preview=<token>`, issue 34); without it a link is an ordinary query string. */
   previews?: PreviewTokens;
+  /** Reads development override links (`?dev-override=<token>`, issue 52); without it a link is an ordinary query string. */
+  devOverrides?: DevOverrideTokens;
 };
 
 /**
@@ -28,7 +32,8 @@ export function pageTokenIssuer(options: Pick<SiteOptions, 'remotes' | 'chooseRe
       if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
       const { snapshot } = await options.remotes.snapshotFor(choice);
       // The remotes map's versions: the ones the shell's reports name.
-      const releases = Object.fromEntries(Object.entries(snapshot.map).flatMap(([app, remote]) => (remote?.version ? [[app, remote.version]] : [])));
+      // A remote loaded from a developer's server (a development override) is no release: its reports count for none.
+      const releases = Object.fromEntries(Object.entries(snapshot.map).flatMap(([app, remote]) => (remote?.version && app !== choice.dev?.app ? [[app, remote.version]] : [])));
       return options.tokens.issuePageToken(releases, choice.bucket ?? null);
     },
   };
@@ -54,6 +59,8 @@ export function site(options: SiteOptions) {
 
     // A preview link, or the banner's link out of the preview: sets or clears the cookie, then the page without it.
     if (options.previews && answerPreviewLink(ctx, options.previews, options.logger)) return;
+    // The same for a development override's link and its banner's way out.
+    if (options.devOverrides && answerDevOverrideLink(ctx, options.devOverrides, options.logger)) return;
 
     // Which release of each remote this browser gets (release-choice.ts): the served ones, a staged one it previews, or
     // a canary's release when its bucket falls in the canary's share.

@@ -293,3 +293,70 @@ export const releaseChangeSchema = z.object({
   dryRun: z.literal(true).optional(),
 });
 export type ReleaseChange = z.infer<typeof releaseChangeSchema>;
+
+/**
+ * Local development against the live site (issue 52): POST /api/releases/{app}/dev-override. Its link sets a cookie in
+ * one browser that makes the shell load `entryUrl` for that app (rendered in the browser, never on the server).
+ */
+export const DEV_OVERRIDE_DEFAULT_HOURS = 8;
+export const DEV_OVERRIDE_LIMITS = { entryUrlMax: 500 } as const;
+export const DEV_OVERRIDE_MESSAGES = {
+  entryUrl: `entryUrl is the URL of the remote's remoteEntry.js, at most ${DEV_OVERRIDE_LIMITS.entryUrlMax} characters.`,
+  notUrl: 'entryUrl is not a URL: give the full address of remoteEntry.js, e.g. http://localhost:5174/mfe/blog/assets/remoteEntry.js.',
+  protocol: 'entryUrl must be https, or http on this computer (localhost, 127.0.0.1 or [::1]): a page of the site never loads code over plain http from another host.',
+  credentials: 'entryUrl must not carry a user name or password.',
+  shell: 'The shell cannot be overridden: a development override replaces one remote (marketing, analysis, blog or admin).',
+} as const;
+
+/** Loopback host names as `URL#hostname` spells them. */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Why `value` may not be a development override's entry URL, or null when it may (https, or http on loopback). */
+export function devOverrideEntryRefusal(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return DEV_OVERRIDE_MESSAGES.notUrl;
+  }
+  if (url.username || url.password) return DEV_OVERRIDE_MESSAGES.credentials;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return null;
+  return DEV_OVERRIDE_MESSAGES.protocol;
+}
+
+/**
+ * What the OpenAPI document says of an entry URL (JSON Schema has no URL parser): https on a host name, or http on a
+ * loopback address, an optional port and a path. Every string it matches passes devOverrideEntryRefusal; the server
+ * checks with that function, which also takes an https address by IP.
+ */
+const PORT = '(?:[1-9]\\d{0,3}|[1-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5])';
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+export const DEV_OVERRIDE_ENTRY_PATTERN = `^(?:https://(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|http://(?:localhost|127(?:\\.${OCTET}){3}|\\[::1\\]))(?::${PORT})?(?:/[!-~]*)?$`;
+
+export const devOverrideRequestSchema = z
+  .object({
+    entryUrl: z
+      .string({ error: DEV_OVERRIDE_MESSAGES.entryUrl })
+      .min(1, DEV_OVERRIDE_MESSAGES.entryUrl)
+      .max(DEV_OVERRIDE_LIMITS.entryUrlMax, DEV_OVERRIDE_MESSAGES.entryUrl)
+      .superRefine((value, ctx) => {
+        const refusal = devOverrideEntryRefusal(value);
+        if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+      })
+      .meta({ pattern: DEV_OVERRIDE_ENTRY_PATTERN })
+      .describe("The URL of the remote's remoteEntry.js on the developer's machine (http on localhost, 127.0.0.1 or [::1]) or on https"),
+  })
+  .strict();
+export type DevOverrideRequest = z.infer<typeof devOverrideRequestSchema>;
+
+/** 201 of POST /api/releases/{app}/dev-override. */
+export const devOverrideCreatedSchema = z.object({
+  /** Opened in a browser: sets that browser's override cookie and shows the app's first page. */
+  url: z.string(),
+  app: appNameSchema,
+  entryUrl: z.string(),
+  /** When the link and the cookie it sets stop working. */
+  expiresAt: z.string(),
+});
+export type DevOverrideCreated = z.infer<typeof devOverrideCreatedSchema>;

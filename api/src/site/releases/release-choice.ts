@@ -18,6 +18,7 @@ import type { Canary } from '../../deploys/deployer-port';
 import type { Logger } from '../../lib/logger';
 import { readRunningCanaries, type CanariesDb } from './canaries-repository';
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTokens } from './preview-tokens';
+import { DEV_OVERRIDE_COOKIE, type DevOverrideGrant, type DevOverrideTokens } from './dev-override-tokens';
 import type { VisitorTokens } from './visitor-tokens';
 
 /** The visitor's bucket: a random id, drawn on the first answer that needs it while a canary runs. */
@@ -57,6 +58,13 @@ export interface ReleaseChoice {
   readonly newBucket?: string;
   /** The visitor's bucket id while a canary runs (a page-view token names it). */
   readonly bucket?: string;
+  /**
+   * A development override (dev-override-tokens.ts): this browser loads `app` from the developer's entry URL, rendered
+   * in the browser alone; it wins over a preview or a canary of that app. Its pages are never kept by the render cache.
+   */
+  readonly dev?: DevOverrideGrant;
+  /** The request carried a development override cookie that grants nothing (expired, not ours): the answer clears it. */
+  readonly clearDevCookie?: string;
 }
 
 /** What every visitor gets: the served releases. */
@@ -84,6 +92,8 @@ export function createReleaseChooser(options: {
    * bucket drawn, so a client cannot choose its side of a split. Without it (tests of the split alone) the id is the value.
    */
   buckets?: Pick<VisitorTokens, 'signBucket' | 'readBucket'>;
+  /** Reads development override cookies; without it they are ignored. */
+  devOverrides?: DevOverrideTokens;
 }): ChooseReleases {
   const draw = options.newBucket ?? newBucketId;
   const read = (cookie: string | undefined) => (options.buckets ? options.buckets.readBucket(cookie) : isBucketId(cookie) ? cookie : undefined);
@@ -91,7 +101,8 @@ export function createReleaseChooser(options: {
   return function chooseReleases(request) {
     const running = options.canaries?.() ?? [];
     const cookie = request.cookies.get(PREVIEW_COOKIE);
-    if (!cookie && running.length === 0) return SERVED_RELEASES;
+    const devCookie = options.devOverrides ? request.cookies.get(DEV_OVERRIDE_COOKIE) : undefined;
+    if (!cookie && !devCookie && running.length === 0) return SERVED_RELEASES;
     const overrides: Partial<Record<RemoteName, { version: string; why: ChoiceReason }>> = {};
     let preview: PreviewGrant | undefined;
     let clearCookie: string | undefined;
@@ -114,6 +125,18 @@ export function createReleaseChooser(options: {
         if (canarySlot(canary.id, bucket) < canary.percent) overrides[canary.app] = { version: canary.version, why: 'canary' };
       }
     }
+    let dev: DevOverrideGrant | undefined;
+    let clearDevCookie: string | undefined;
+    if (devCookie) {
+      const read = options.devOverrides!.read(devCookie);
+      if (read.ok) {
+        dev = read.grant;
+        // The developer's build replaces whatever this browser would get of that app.
+        delete overrides[dev.app];
+      } else {
+        clearDevCookie = read.reason;
+      }
+    }
     return {
       overrides,
       ...(preview ? { preview } : {}),
@@ -121,6 +144,8 @@ export function createReleaseChooser(options: {
       ...(running.length > 0 ? { canaries: true as const } : {}),
       ...(newBucket ? { newBucket } : {}),
       ...(bucket ? { bucket } : {}),
+      ...(dev ? { dev } : {}),
+      ...(clearDevCookie ? { clearDevCookie } : {}),
     };
   };
 }
@@ -129,6 +154,7 @@ export function createReleaseChooser(options: {
 export const choiceKey = (choice: ReleaseChoice): string =>
   Object.entries(choice.overrides)
     .map(([app, o]) => `${app}@${o!.version}:${o!.why}`)
+    .concat(choice.dev ? [`${choice.dev.app}@${choice.dev.entryUrl}:dev`] : [])
     .sort()
     .join(',');
 

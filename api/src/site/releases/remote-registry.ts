@@ -265,6 +265,35 @@ export function createRemoteRegistry(options: {
     return snapshot;
   }
 
+  /** Snapshots with a development override applied, per snapshot and override (the same object while nothing changes). */
+  const devSnapshots = new WeakMap<RemotesSnapshot, Map<string, RemotesSnapshot>>();
+  /**
+   * A development override (dev-override-tokens.ts): the app's entry in the remotes map is the developer's URL, and its
+   * manifest names no server module, so its pages render in the browser alone (the server never runs the developer's
+   * code, nor renders the served release's markup for the browser to hydrate with another build). Its routes stay the
+   * served release's. An app with nothing served is left as it is: there is no manifest to route its pages with.
+   */
+  function applyDevOverride(base: RemotesSnapshot, dev: { app: RemoteName; entryUrl: string }): RemotesSnapshot {
+    const current = base.manifests.find((m) => m.name === dev.app);
+    const entry = base.map[dev.app];
+    if (!current || !entry) return base;
+    const key = `${dev.app}\n${dev.entryUrl}`;
+    let perBase = devSnapshots.get(base);
+    if (!perBase) devSnapshots.set(base, (perBase = new Map()));
+    const known = perBase.get(key);
+    if (known) return known;
+    const { server: _server, ...inBrowser } = current;
+    const manifests = base.manifests.map((m) => (m === current ? inBrowser : m));
+    const served = { ...base.served };
+    const was = served[dev.app];
+    if (was) served[dev.app] = { ...was, module: null, serverEntry: 'none' };
+    const map: Partial<RemotesMap> = { ...base.map, [dev.app]: { ...entry, entry: dev.entryUrl } };
+    const snapshot: RemotesSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
+    if (perBase.size >= MAX_CHOSEN) perBase.clear();
+    perBase.set(key, snapshot);
+    return snapshot;
+  }
+
   /** Imports the server module(s) of a release with release-format's importer, the same as the deploy checks them. */
   async function probeServer(dir: string, manifest: MfeManifest): Promise<Probe> {
     if (serverFiles(manifest).length === 0) return { status: 'none', module: null };
@@ -517,7 +546,7 @@ export function createRemoteRegistry(options: {
     async snapshotFor(choice) {
       const base = await snapshot();
       const overrides = Object.entries(choice.overrides) as Array<[RemoteName, { version: string; why: ChoiceReason }]>;
-      if (overrides.length === 0) return { snapshot: base, refused: [] };
+      if (overrides.length === 0 && !choice.dev) return { snapshot: base, refused: [] };
       const chosen: Array<{ name: RemoteName; why: ChoiceReason; release: Extract<Chosen, { ok: true }> }> = [];
       const refused: Array<{ app: RemoteName; version: string; why: ChoiceReason; reason: string }> = [];
       for (const [name, { version, why }] of overrides) {
@@ -525,7 +554,8 @@ export function createRemoteRegistry(options: {
         if (release.ok) chosen.push({ name, why, release });
         else refused.push({ app: name, version, why, reason: release.reason });
       }
-      return { snapshot: chosen.length > 0 ? applyChoice(base, chosen) : base, refused };
+      const withReleases = chosen.length > 0 ? applyChoice(base, chosen) : base;
+      return { snapshot: choice.dev ? applyDevOverride(withReleases, choice.dev) : withReleases, refused };
     },
     async stagedDir(name, version) {
       const release = await chosenRelease(name, version);

@@ -80,6 +80,8 @@ export interface DocumentStartOptions {
   styles?: string[];
   /** A staged release this browser previews (issue 34): the page says so at its top, and is not indexed. */
   preview?: { app: string; version: string };
+  /** A development override this browser has on (issue 52): the page says so at its top, and is not indexed. */
+  devOverride?: { app: string; origin: string };
 }
 
 /** The query a page's address gets to leave a preview (site/render/preview.ts answers it). */
@@ -97,6 +99,18 @@ export function previewBanner(preview: { app: string; version: string }): string
   );
 }
 
+/** The query a page's address gets to leave a development override (site/render/dev-override.ts answers it). */
+const LEAVE_DEV_OVERRIDE_HREF = '?dev-override=off';
+
+/** The banner of a development override, placed and coloured as the preview's (previewBanner). */
+export function devOverrideBanner(dev: { app: string; origin: string }): string {
+  return (
+    `<aside id="dev-override" aria-label="Development override" style="background:#7c2d12;color:#fff;padding:8px 16px;font:14px/1.5 system-ui,sans-serif;text-align:center">` +
+    `Development override: <strong>${escapeHtml(dev.app)}</strong> from <strong>${escapeHtml(dev.origin)}</strong>, rendered in this browser only. ` +
+    `<a href="${LEAVE_DEV_OVERRIDE_HREF}" style="color:#fff;font-weight:600;text-decoration:underline">Leave</a></aside>`
+  );
+}
+
 /**
  * The shell's index.html for one page, in two parts, so the head goes out before the page has rendered:
  * `start` is everything before `</head>` (the browser starts on the stylesheets while the server renders), and
@@ -109,17 +123,15 @@ export function renderShellDocument(
 ): { start: string; finish(body?: RenderedBody, late?: { preload?: string[] }): string } {
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
-  const noindex = options.preview && !head.includes('name="robots"') ? `\n    <meta name="robots" content="noindex" />` : '';
+  const noindex = (options.preview || options.devOverride) && !head.includes('name="robots"') ? `\n    <meta name="robots" content="noindex" />` : '';
   const block = `<!--site-head-->\n    ${head}${noindex}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)
     : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
   html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
-  if (options.preview) {
-    const banner = previewBanner(options.preview);
-    html = html.replace(/<body\b[^>]*>/i, (tag) => `${tag}\n    ${banner}`);
-  }
+  const banners = [options.preview && previewBanner(options.preview), options.devOverride && devOverrideBanner(options.devOverride)].filter(Boolean);
+  if (banners.length > 0) html = html.replace(/<body\b[^>]*>/i, (tag) => `${tag}\n    ${banners.join('\n    ')}`);
   const headEnd = html.search(/<\/head>/i);
   const [start, rest] = headEnd < 0 ? ['', html] : [html.slice(0, headEnd), html.slice(headEnd)];
   return {

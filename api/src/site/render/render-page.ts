@@ -22,6 +22,9 @@ import { isBotUserAgent } from '../../events/bot-user-agent';
 import { SERVED_RELEASES, type ChooseReleases, type ReleaseChoice } from '../releases/release-choice';
 import type { PreviewGrant } from '../releases/preview-tokens';
 import { answerPrivately, setPreviewCookie } from './preview';
+import { setDevOverrideCookie } from './dev-override';
+import { policyWithOrigin } from '../../middleware/security-headers';
+import type { DevOverrideGrant } from '../releases/dev-override-tokens';
 import type { RemoteName } from '@site/contracts/manifest';
 
 /*
@@ -92,13 +95,21 @@ export async function servePage(ctx: Context, options: PageOptions, choice: Rele
   }
   // A canary's release that cannot run here (not copied yet, or it fails the checks): its visitors get the served one.
   for (const r of refused) if (r.why === 'canary') options.logger?.warn({ remote: r.app, version: r.version, reason: r.reason }, 'a canary release is not served on this instance: its visitors get the served release');
-  // Whatever depends on the cookies (a preview, a canary's bucket) is this browser's alone.
-  const personal = choice !== SERVED_RELEASES ? { preview: Boolean(preview) } : undefined;
+  if (choice.clearDevCookie) {
+    setDevOverrideCookie(ctx, null);
+    options.logger?.info({ path: ctx.path, reason: choice.clearDevCookie }, 'a development override is not served: its cookie is cleared');
+  }
+  // A development override: this page may load that remote's code from the developer's origin, for this browser alone.
+  const dev = choice.dev;
+  if (dev) ctx.set('Content-Security-Policy', policyWithOrigin(ctx.response.get('Content-Security-Policy'), dev.origin));
+  // Whatever depends on the cookies (a preview, a canary's bucket, a development override) is this browser's alone.
+  const personal = choice !== SERVED_RELEASES ? { preview: Boolean(preview || dev) } : undefined;
   const owner = resolved.owner?.manifest;
   // The render cache: public pages rendered on the server, without a query string (a query is the visitor's own
   // search or campaign tag; it is rendered each time, so no one can fill the cache with made-up URLs).
   const { composer, cache } = options;
-  const cacheable = Boolean(cache && composer) && !ctx.querystring && (!owner || Boolean(owner.server?.entry));
+  // A development override's pages are never kept: each names a developer's URL, and its remote renders in the browser.
+  const cacheable = Boolean(cache && composer) && !ctx.querystring && !dev && (!owner || Boolean(owner.server?.entry));
   let leader: Extract<Lookup, { kind: 'render' }> | undefined;
   const tags = cacheable ? pageTags(resolved) : [];
   if (cacheable) {
@@ -139,7 +150,7 @@ export async function servePage(ctx: Context, options: PageOptions, choice: Rele
     else if (meta) head = { kind: 'page', meta };
     else if (resolved.owner) head = { kind: 'default', path: ctx.path };
     else head = { kind: 'not-found' };
-    await renderPage(ctx, options, { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal });
+    await renderPage(ctx, options, { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal, dev });
   } finally {
     // Whatever happened, whoever waits for this render is let go (with nothing: they render it themselves).
     if (leader && !leader.settled) leader.done(undefined);
@@ -149,7 +160,7 @@ export async function servePage(ctx: Context, options: PageOptions, choice: Rele
 async function renderPage(
   ctx: Context,
   options: PageOptions,
-  { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal }: {
+  { page, snapshot, resolved, head, leader, tags, cacheable, preview, personal, dev }: {
     page: ShellPage;
     snapshot: RemotesSnapshot;
     resolved: ResolvedPage;
@@ -161,6 +172,8 @@ async function renderPage(
     preview: PreviewGrant | undefined;
     /** The answer depends on the preview cookie: for this browser alone. */
     personal: { preview: boolean } | undefined;
+    /** The development override this browser has on (its banner; its remote's pages are not counted). */
+    dev: DevOverrideGrant | undefined;
   },
 ): Promise<void> {
   const { composer } = options;
@@ -188,8 +201,10 @@ async function renderPage(
     styles: onServer && owner ? remoteStyles(owner.styles ?? [], ownerEntry) : [],
     // Made from the snapshot alone (app and version), so the kept page of this snapshot is the same for every previewer.
     ...(preview ? { preview: { app: preview.app, version: preview.version } } : {}),
+    ...(dev ? { devOverride: { app: dev.app, origin: dev.origin } } : {}),
   });
-  const counted = head.kind !== 'not-found' && countView(ctx, options, resolved);
+  // A developer's build is no release: its pages count against none.
+  const counted = head.kind !== 'not-found' && owner?.name !== dev?.app && countView(ctx, options, resolved);
   if (!composer || ctx.method === 'HEAD') {
     ctx.body = document.start + document.finish();
     return;
@@ -259,6 +274,7 @@ export const RENDER_INPUTS = {
     'header:purpose': 'counts only: a prefetch is not counted against the release (releaseCounts)',
     'cookie:site_preview': "key: the releases it chooses (chooseReleases) are the snapshot's, which is in the key",
     'cookie:site_bucket': "key: while a canary runs, the visitor's bucket chooses a canary's release or the served one (chooseReleases): the snapshot's, which is in the key",
+    'cookie:site_dev_override': 'bypass: a browser with a development override (chooseReleases) gets pages rendered for it alone, never kept',
   },
   /** Read from PageOptions. */
   options: {
@@ -272,6 +288,7 @@ export const RENDER_INPUTS = {
     releaseCounts: 'answer: counts only (page views and failed renders per release)',
     chooseReleases: "key: the snapshot of the releases it chose (a staged release previewed, a canary's release) is in the key",
     previews: 'answer: a preview link (?preview=) is answered before any page: a redirect that sets the cookie',
+    devOverrides: 'answer: a development override link (?dev-override=) is answered before any page: a redirect that sets the cookie',
   },
   /** The route data sources a render loads. */
   data: {

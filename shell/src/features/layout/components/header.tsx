@@ -25,11 +25,12 @@ export function Header() {
       cancelAnimationFrame(pending);
       pending = requestAnimationFrame(() => setTimeout(() => setMenuOpen(open)));
     };
-    // Where it opens: under the header, which is at the top of the window (top-16) unless a release preview's banner is
-    // above it; only then is the header's place read (a layout read on the tap costs a visitor's phone ~15 ms).
+    // Where it opens: under the header, which is at the top of the window (top-16) unless a release preview's or a
+    // development override's banner is above it; only then is the header's place read (a layout read on the tap costs a
+    // visitor's phone ~15 ms).
     const onBeforeToggle = (e: Event) => {
       if ((e as ToggleEvent).newState !== 'open') return;
-      nav.style.top = document.getElementById('release-preview') ? `${Math.max(0, nav.parentElement!.getBoundingClientRect().bottom)}px` : '';
+      nav.style.top = document.querySelector('#release-preview, #dev-override') ? `${Math.max(0, nav.parentElement!.getBoundingClientRect().bottom)}px` : '';
     };
     nav.addEventListener('toggle', onToggle);
     nav.addEventListener('beforetoggle', onBeforeToggle);
