@@ -6,6 +6,7 @@ import { devOverrideCreatedSchema, devOverrideRequestSchema, DEV_OVERRIDE_DEFAUL
 import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
 import { appStatus } from './app-status';
+import { error, errorResponse } from '../http/openapi-parts';
 import { PROMOTE_400, PROMOTE_404, PROMOTE_409, RELEASE_ARCHIVE_NOTE, RELEASE_SIGNATURE_NOTE, RELEASE_UPLOAD_MAX_BYTES, ROLLBACK_400, ROLLBACK_404, ROLLBACK_409, UPLOAD_400, UPLOAD_409, UPLOAD_413 } from '../http/openapi-releases';
 import { RefusedError } from '../lib/domain-errors';
 import { RELEASE_NAME } from '../site/releases/release-format';
