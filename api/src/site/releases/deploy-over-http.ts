@@ -360,12 +360,24 @@ async function waitForOutcome(call: Call, site: string, app: AppName, version: s
       return 0;
     }
     if (!status.canary || status.canary.version !== version) {
-      // Rolled back, by itself or by someone: the deploy log says why.
-      // The newest rollback that went through ended it (the log is newest first; no clock of this machine is compared
-      // with the site's): a `canary_rollback` (by itself, or a rollback request), or a `rollback` to a named release.
-      const entry = (status.log ?? []).find((e) => /rollback/.test(e.action) && e.result === 'ok');
-      const why = entry?.reason ?? entry?.message;
-      throw new DeployToolError(`${app} ${version} was rolled back on ${site}${entry?.by ? ` by ${entry.by}` : ''}: ${why ?? `${served ?? 'nothing'} is served`}`);
+      // The canary ended: the deploy log says how, once its entry is written (the served release and the canary may
+      // be read between the two). Only entries since the canary's own start count (the log is newest first; no clock
+      // of this machine is compared with the site's).
+      const log = status.log ?? [];
+      const started = log.findIndex((e) => e.action === 'canary' && e.version === version && e.result === 'ok');
+      const ended = (started >= 0 ? log.slice(0, started) : log).find((e) => e.result === 'ok' && ((e.action === 'promote' && e.version === version) || /rollback/.test(e.action)));
+      if (ended?.action === 'promote') {
+        io.out(`${app} ${version} was served to everyone on ${site}${served !== version ? ` (${served ?? 'nothing'} is served now)` : ''}.`);
+        return 0;
+      }
+      if (ended) {
+        // Rolled back, by itself or by someone: a `canary_rollback` (the check, or a rollback request), or a
+        // `rollback` to a named release.
+        throw new DeployToolError(`${app} ${version} was rolled back on ${site}${ended.by ? ` by ${ended.by}` : ''}: ${ended.reason ?? ended.message ?? `${served ?? 'nothing'} is served`}`);
+      }
+      if (clock() >= deadline) throw new DeployToolError(`${app} ${version} is no longer a canary on ${site}, and its deploy log does not say why after ${Math.round(timeoutMs / 1000)} s (--timeout)`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(0, deadline - clock()))));
+      continue;
     }
     const line = `  ${canaryText(status.canary)}`;
     if (line !== last) io.out(line);
