@@ -1167,6 +1167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/releases/{app}/dev-override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Local development against the live site: a link that makes one browser load the app from the developer's own server
+         * @description With the app's deploy token, for a remote (not the shell). `entryUrl` is the remote's `remoteEntry.js` as the developer's server serves it: https, or http on this computer (localhost, 127.0.0.1, [::1]); anything else is refused with 400 `validation_failed` naming the rule it breaks. The answer's `url` opens the app's first page and sets a signed cookie in that browser alone (HttpOnly, SameSite=Lax, valid DEV_OVERRIDE_HOURS, 8 by default). With it, that browser's remotes map names `entryUrl` for the app, its pages allow `entryUrl`'s origin in their Content-Security-Policy (script, style, font, image and connect sources), the app's pages are rendered in the browser (the server never runs that code), and a banner on every page says so with a link that leaves the override (`?dev-override=off`). Other browsers, the render cache and the app's release counts are untouched: such pages are `Cache-Control: private`, never kept, never indexed. The developer's server must answer the site's origin with `Access-Control-Allow-Origin` (the remote entry and its chunks are module scripts) and serve the build under the same paths as the site (`/mfe/<app>/assets/…`). `npm run dev -- <app> --against <site> --token <t>` does all of it. Text fields are trimmed of surrounding white space before their length rules apply (`minLength` counts what is left), and the server counts UTF-16 code units: a character beyond U+FFFF (most emoji) counts twice toward `maxLength`. Their `pattern` refuses control characters (tab and line breaks are allowed in multi-line fields), the text-direction overrides and isolates U+202A–U+202E and U+2066–U+2069, and unpaired UTF-16 surrogates; patterns are ECMA-262 regular expressions with the `u` flag.
+         */
+        post: operations["postApiReleasesAppDevOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/site-deploy.mjs": {
         parameters: {
             query?: never;
@@ -11021,6 +11041,188 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT (100 KB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is larger than this endpoint accepts."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or its Content-Encoding is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this client; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postApiReleasesAppDevOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app: shell, marketing, analysis, blog, admin.
+                 * @example blog
+                 */
+                app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entryUrl": "http://localhost:5174/mfe/blog/assets/remoteEntry.js"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The URL of the remote's remoteEntry.js on the developer's machine (http on localhost, 127.0.0.1 or [::1]) or on https */
+                    entryUrl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link, for one browser: open it there. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://example.com/blog?dev-override=eyJhIjoiYmxvZyJ9.c2lnbmF0dXJl",
+                     *       "app": "blog",
+                     *       "entryUrl": "http://localhost:5174/mfe/blog/assets/remoteEntry.js",
+                     *       "expiresAt": "2026-11-27T18:12:03.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        url: string;
+                        /** @enum {string} */
+                        app: "shell" | "marketing" | "analysis" | "blog" | "admin";
+                        entryUrl: string;
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description The entry URL is not a URL, is plain http on another host or carries a user name or password (`validation_failed`, as in the example), or the app is the shell (`dev_override_refused`: "The shell cannot be overridden: a development override replaces one remote (marketing, analysis, blog or admin)."). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "entryUrl: entryUrl must be https, or http on this computer (localhost, 127.0.0.1 or [::1]): a page of the site never loads code over plain http from another host.",
+                     *         "details": [
+                     *           {
+                     *             "path": "entryUrl",
+                     *             "message": "entryUrl must be https, or http on this computer (localhost, 127.0.0.1 or [::1]): a page of the site never loads code over plain http from another host."
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No deploy token (`deploy_token_missing`), or one that is revoked or was never issued (`deploy_token_invalid`). A refused change (deploy, rollback, promotion) is written to the deploy log. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A deploy token issued for other apps (`token_not_for_app`). A refused change is written to the deploy log, naming the token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "token_not_for_app",
+                     *         "message": "This deploy token may not deploy shell."
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         error: {
                             code: string;
