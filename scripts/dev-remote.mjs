@@ -110,9 +110,11 @@ build.on('exit', (code, signal) => {
   }
 });
 
-// The local server: the build under the site's paths, for the site's pages only (CORS), never cached.
+// The local server: the build under the site's paths, for the site's pages only (CORS), never cached. The site's
+// pages are on --against's origin, or on its PUBLIC_ORIGIN (the link's), when the two differ.
+const siteOrigins = new Set([site.origin]);
 const server = http.createServer((req, res) => {
-  res.setHeader('Access-Control-Allow-Origin', site.origin);
+  res.setHeader('Access-Control-Allow-Origin', siteOrigins.has(req.headers.origin) ? req.headers.origin : site.origin);
   res.setHeader('Vary', 'Origin');
   res.setHeader('Cache-Control', 'no-store');
   if (req.method === 'OPTIONS') {
@@ -168,6 +170,7 @@ async function askForLink() {
     console.error(`✖ the site refused the override (${res.status}): ${body?.error?.message ?? JSON.stringify(body)}`);
     return stop(1);
   }
+  siteOrigins.add(new URL(body.url).origin);
   return body;
 }
 
