@@ -10,10 +10,22 @@
 import { isbot } from 'isbot';
 
 const BROWSER_PREFIX = /^mozilla\//i;
+/** Verdicts of recent User-Agents: most page views come from a few browsers, and isbot's pattern is long. */
+const KNOWN = new Map<string, boolean>();
+const KNOWN_MAX = 500;
+const KNOWN_LENGTH = 512;
 
 /** True when `userAgent` is not a person's browser (missing, not browser-shaped, or a known bot family). */
 export function isBotUserAgent(userAgent: string | undefined): boolean {
   const ua = (userAgent ?? '').trim();
   if (!BROWSER_PREFIX.test(ua)) return true;
-  return isbot(ua);
+  const known = KNOWN.get(ua);
+  if (known !== undefined) return known;
+  const verdict = isbot(ua);
+  // Bounded: a flood of made-up agents replaces the oldest verdicts, never grows the map.
+  if (ua.length <= KNOWN_LENGTH) {
+    if (KNOWN.size >= KNOWN_MAX) KNOWN.delete(KNOWN.keys().next().value!);
+    KNOWN.set(ua, verdict);
+  }
+  return verdict;
 }
