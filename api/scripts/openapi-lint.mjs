@@ -1,5 +1,5 @@
 // Dumps the API description the server serves (/api/openapi.json) to a temp file and lints it with Redocly CLI under
-// the repo's redocly.yaml: `npm run lint:openapi`. `npm test` runs the same check in api/src/__tests__/openapi-lint.test.ts.
+// the repo's redocly.yaml: `npm run lint:openapi`. `npm test` runs the same check in api/src/http/__tests__/openapi-lint.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import type { Logger, Plugin } from 'vite';
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/** Text files worth compressing; the API serves `<file>.br` / `<file>.gz` for these (api/src/site/static-files.ts). */
+/** Text files worth compressing; the API serves `<file>.br` / `<file>.gz` for these (api/src/site/static/static-files.ts). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|json|svg|xml|txt|webmanifest)$/i;
 /** Below this a compressed copy saves less than its headers cost. */
 const MIN_BYTES = 1024;

@@ -238,7 +238,7 @@ describeNeedingBuild('two instances on one PostgreSQL and one Redis', { missing:
     );
     // No wait for "nothing more happens": once a post is public its status is published, so the other instance's write
     // (a compare-and-set on the scheduled status) can no longer match. The race itself is forced, many times over, in
-    // services/__tests__/post-schedule.test.ts; here each post's one line and one revision are read once all are public.
+    // posts/__tests__/post-schedule.test.ts; here each post's one line and one revision are read once all are public.
     const lines = (a.output() + b.output())
       .split('\n')
       .filter((line) => line.includes('"msg":"post.published"'))

@@ -71,7 +71,7 @@ export interface ReleaseTables {
     revoked_at: string | null;
   };
   /**
-   * Canaries (migrations/0029-release-canaries.ts, site/releases/release-canaries.ts): a staged release of a remote
+   * Canaries (migrations/0029-release-canaries.ts, site/releases/canaries-repository.ts): a staged release of a remote
    * served to `percent` of visitors; one running per app (`ended_at` null), kept after it ends with how it ended.
    */
   release_canaries: {

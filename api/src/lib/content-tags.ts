@@ -1,5 +1,5 @@
 /*
- * Names of what a cached page was made from (site/render-cache.ts), shared by the services that change content (they
+ * Names of what a cached page was made from (site/render/render-cache.ts), shared by the services that change content (they
  * say which tags a change touches) and the site that tags each page it renders. Also sent to CDNs as surrogate keys
  * (`Surrogate-Key`, `Cache-Tag`), so a change can be purged there by the same names.
  */

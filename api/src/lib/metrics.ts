@@ -40,7 +40,7 @@ export interface AppMetrics {
   contactMail(result: 'sent' | 'failed'): void;
   /** One answered request: its method, route pattern (never the raw path), status and duration. */
   requestAnswered(method: string, route: string, status: number, seconds: number): void;
-  /** A page render waited its turn (site/render-queue.ts): `admitted` false when it waited too long (rendered in the browser). */
+  /** A page render waited its turn (site/render/render-queue.ts): `admitted` false when it waited too long (rendered in the browser). */
   renderQueued(seconds: number, admitted: boolean): void;
   /** A server render of a page of `remote` (`shell` for the shell's own pages): whole, or with an area left to the browser. */
   pageRendered(remote: string, seconds: number, outcome: 'server' | 'browser'): void;

@@ -1,7 +1,6 @@
 /*
- * Pages built to make a regular expression over fetched HTML backtrack: one per pattern that once did (issue 19),
- * and an ordinary page of the largest size the fetcher accepts. Shared by the reliability test and
- * api/bench/hostile-analysis-bench.mjs, so the figures in a closing note come from the pages the test uses.
+ * Pages built to make a regular expression over fetched HTML backtrack, and an ordinary page of the largest size the
+ * fetcher accepts. Shared by the reliability test and api/bench/hostile-bench.entry.ts, so both measure the same pages.
  */
 
 /** Repeats `unit` until the text is `bytes` long (cut to the byte, ASCII only). */

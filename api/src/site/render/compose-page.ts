@@ -70,7 +70,7 @@ const LEADING_LINKS = /^(?:<link\b[^>]*>)+/;
 export function createPageComposer(options: {
   shell: ShellServer;
   timeoutMs?: number;
-  /** Renders take turns (site/render-queue.ts); one that waits too long is rendered in the browser. */
+  /** Renders take turns (render-queue.ts); one that waits too long is rendered in the browser. */
   queue?: RenderQueue;
   logger?: Logger;
   /** Told each render's wait for its turn and its duration (the metrics). Must not throw. */
