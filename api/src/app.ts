@@ -69,9 +69,9 @@ export interface AppDeps {
    * it off and call the refresh endpoint, or pass an interval.
    */
   adminMonitor?: boolean | { intervalMs: number };
-  /** How often this instance looks for due scheduled posts (services/post-scheduler.ts); 5 s by default. */
+  /** How often this instance looks for due scheduled posts (posts/post-scheduler.ts); 5 s by default. */
   schedulerPollMs?: number;
-  /** How often this instance looks for due outgoing webhook deliveries (services/webhooks-out-service.ts); 5 s by default. */
+  /** How often this instance looks for due outgoing webhook deliveries (outgoing-webhooks/outgoing-webhooks-service.ts); 5 s by default. */
   webhookPollMs?: number;
   /** Resolves outgoing webhook host names (the system's DNS by default): tests give names addresses without real DNS. */
   webhookResolver?: Resolver;
@@ -181,7 +181,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     return { dir, version, since: shellServed.since };
   };
   // On PostgreSQL, releases are shared by every instance: deploys land in the database and each instance copies the
-  // pointer's release into its own SITE_ROOT, where the registry serves it (README, site/release-sync.ts).
+  // pointer's release into its own SITE_ROOT, where the registry serves it (site/releases/release-sync.ts).
   const releaseSync =
     database.dialect === 'postgres' && config.databaseUrl
       ? createReleaseSync({
@@ -199,8 +199,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
         })
       : undefined;
   const deployed: DeployedRemotes = { snapshot: () => remotes.snapshot(), shell: servedShell, ...(releaseSync ? { shared: () => releaseSync.status() } : {}) };
-  // Rendered public pages, kept until what they were made from changes (site/render-cache.ts); content changes reach
-  // every instance's cache through PostgreSQL (site/content-events.ts).
+  // Rendered public pages, kept until what they were made from changes (site/render/render-cache.ts); content changes reach
+  // every instance's cache through PostgreSQL (site/render/content-events.ts).
   // On the app's clock, as everything else that ages (tests move it to see a kept page or document age out).
   const renderCache = createRenderCache({ maxBytes: config.renderCacheBytes, clock: () => clock().getTime() });
   const renderQueue = createRenderQueue({ concurrency: config.ssrConcurrency, maxWaitMs: config.ssrQueueMs });
