@@ -164,7 +164,7 @@ export const appReleasesSchema = z.object({
 export type AppReleases = z.infer<typeof appReleasesSchema>;
 
 export const RELEASE_PROVENANCE_LIMITS = { notesMax: 500, ciUrlMax: 500 } as const;
-const CI_URL = /^https?:\/\/([A-Za-z][\w-]*(\.[A-Za-z][\w-]*)*|(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3})(:[1-5]?\d{1,4})?([/?#][!-~]*)?$/;
+const CI_URL = /^https?:\/\/([A-Za-z][\w-]*(\.[A-Za-z][\w-]*)*|(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3})(:[1-5]?\d{1,4})?([/?#][\x21-\x7E]*)?$/;
 export const RELEASE_PROVENANCE_MESSAGES = {
   notes: `notes is at most ${RELEASE_PROVENANCE_LIMITS.notesMax} characters.`,
   commit: 'commit is a commit sha: 7 to 40 hexadecimal digits.',
