@@ -5,20 +5,15 @@ import type { Database } from '../db/schema';
 import { underWalkSettings, bestInIndex, bestOfWindow, inOrderOf, isPostgres, newestWindow, scanWasFull, searchFor, SEARCH_RANK_LIMIT, SEARCH_SCAN_LIMIT, tsQuery, type BoundedCount, type RankedRows } from '../db/full-text-search';
 
 /**
- * PostgreSQL: how many of the newest messages (of the filter) a ranked search reads first, in `created_at` order, for
- * its newest SEARCH_RANK_LIMIT matches. The GIN index answers matches in no order, so ranking "the newest 1,000" read
- * every match first (a bitmap of 13,045 messages for "pleasanton" at 100,000: 139 ms, the planner's choice as it
- * guesses 2,000 matches for any prefix); walking the created_at index stops at the 1,001st match or this many rows.
- * A text with fewer matches than that among them, or too rare among the newest PG_SEARCH_PROBE to have them (a rare
- * one: few matches in all), is looked up in the GIN index, at most SEARCH_SCAN_LIMIT of its matches
- * (full-text-search.ts, `newestWindow`).
+ * PostgreSQL: how many of the newest messages of the filter a ranked search walks, in `created_at` order, for its
+ * newest SEARCH_RANK_LIMIT matches. GIN answers matches in no order, so it would read every match of a common text
+ * first; a text too rare among these rows goes to the GIN index instead (`newestWindow`).
  */
 export const PG_SEARCH_WINDOW = SEARCH_SCAN_LIMIT;
 
 /**
- * PostgreSQL: how many of the newest messages tell whether a text is common enough to walk them (`newestMessagesPg`):
- * 300 read in 0.2 ms of the database's CPU (1,000 in 0.7 ms, 1 in 7 of what the walk of a common text costs), and at
- * the rate that decides (1 in 20) hold 15 matches.
+ * PostgreSQL: how many of the newest messages are sampled to tell whether a text is common enough to walk them
+ * (`newestMessagesPg`): cheap to read, and enough to hold a few matches at the deciding rate (1 in 20).
  */
 export const PG_SEARCH_PROBE = 300;
 
@@ -68,10 +63,8 @@ export interface LeadsRepository {
    * Every message matching the search and filter, newest first (messages of one time by id), read in batches of
    * `batchSize` (default 200) by keyset on (created_at, id): the CSV export. Each batch is one short query, so memory
    * and the time a query holds the database (and, on SQLite, the event loop) stay those of one batch at any size;
-   * stopping early (`return()`) reads no more. 200, not 500: on SQLite the driver's rows of 500 held the event loop
-   * ~20 ms a batch (/api/health/live p99 115-265 ms during a 100,000-lead export), 200 kept it at 21-28 ms and the
-   * whole export was no slower (api/bench/export-stream.mjs). A message stored or changed while it runs appears as it is when its batch is read; none is repeated or
-   * skipped (created_at and id never change).
+   * batches of 500 held SQLite's event loop long enough to slow other requests. A message stored or changed while it
+   * runs appears as it is when its batch is read; none is repeated or skipped (created_at and id never change).
    */
   batches(options: { q?: string; filter: LeadFilter; batchSize?: number }): AsyncGenerator<StoredLead[], void, undefined>;
   findById(id: string): Promise<StoredLead | undefined>;
@@ -124,10 +117,8 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
    * message whenever that many are among them (any newer match is). Undefined on SQLite (its FTS index gives matches
    * newest first already) and when fewer match there: then the GIN index (`newestWindow`).
    *
-   * The newest PG_SEARCH_PROBE messages are counted first: a text too rare among them to have SEARCH_RANK_LIMIT + 1
-   * matches in the newest PG_SEARCH_WINDOW at that rate (under 1 in 20: a name, an address, a word nobody wrote) goes
-   * to the GIN index at once, which costs its matches, instead of walking 20,000 messages to find few or none (100,000
-   * messages, "zebra": 51 ms a request at 100x, 5.6x its time on small data).
+   * The newest PG_SEARCH_PROBE messages are sampled first: a rare text (a name, an address) goes to the GIN index at
+   * once instead of walking PG_SEARCH_WINDOW messages to find few or none.
    */
   async function newestMessagesPg(q: string, filter: LeadFilter, limit: number): Promise<{ ids: string[]; matches: number } | undefined> {
     if (!(await commonAmongNewestPg(q, filter))) return undefined;
@@ -150,14 +141,11 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
   return {
     async *batches({ q, filter, batchSize = 200 }) {
       /**
-       * One batch after a position, as leads: the driver's rows are garbage once it returns, so while the batch is
-       * written out (and the next one read) only the leads are alive, and they die young instead of being promoted
-       * to the old generation with the rows (api/bench/data-scale.mjs: the export's memory).
+       * One batch after a position, as leads: the driver's rows are garbage once it returns, so they die young
+       * instead of being promoted to the old generation while the batch is written out.
        */
-      // A common search text (PostgreSQL): each batch walks the created_at index from its position and stops at the
-      // batch's end, under the walk's settings. The planner, guessing a prefix rare, combined a bitmap of every match
-      // with the older messages' (100,000 messages, "s": 30-46 ms a batch for older ones, 10.2 s for the export
-      // against 2.2 s without search).
+      // A common search text (PostgreSQL): each batch walks the created_at index from its position under the walk's
+      // settings; left to itself the planner combined a bitmap of every match with the older messages' for each batch.
       const walk = await commonAmongNewestPg(q, filter);
       const read = async (after: LeadPosition | undefined): Promise<StoredLead[]> => {
         let query = filtered(q, filter).select(LEAD_COLUMNS);
@@ -182,18 +170,15 @@ export function createLeadsRepository(db: Kysely<Database>): LeadsRepository {
       }
     },
     async search({ q, filter, limit }) {
-      // Best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter: the cost of ranking
-      // and of counting stays that of 1,000 matches, but for bm25's count of each word's rows on SQLite
-      // (db/full-text-search.ts). One page: ranked results take no keyset (a rank is not a stable position: SQLite's
-      // bm25 changes as messages are added).
+      // Best match first, then newest, among the newest SEARCH_RANK_LIMIT matches of the filter. One page: a rank is
+      // not a stable position for a keyset (SQLite's bm25 changes as messages are added).
       const { rank, newest } = searchFor(db, 'contact_messages', q);
       if (!rank || !newest) return { leads: [], total: 0, totalIsLowerBound: false };
       // The window is read narrow (id, rank, time), then the page's rows by id: the sort holds no message text.
       // SQLite without a filter: ranked in the FTS index, the page's candidates read from the table (bestInIndex).
       // PostgreSQL: the newest messages first (newestMessagesPg), a rarer text through the GIN index. No bestOfFew as
-      // posts have: the GIN index reads every match of the text into its bitmap before a `limit` applies, so asking it
-      // whether at most 1,000 match costs what the window costs (tried first: "pleasanton", 13,045 of 100,000
-      // messages, took 4.5 -> 27.7 ms a request at 100x; after the walk, "danville bakery", 1,911, built it twice).
+      // posts have: GIN reads every match into its bitmap before a `limit` applies, so asking whether few match costs
+      // as much as the window itself.
       const best =
         (filter === 'all' ? await bestInIndex(db, 'contact_messages', q, sql`t.created_at desc, t.id`, limit) : undefined) ??
         (await newestMessagesPg(q, filter, limit)) ??

@@ -250,7 +250,7 @@ export function toPost(p: StoredPost): Post {
 
 /**
  * A post as lists show it: the API's post without its content (lists read none from the database). Built field by
- * field, once per row of a page (copying the row twice to drop `content` took 0.3 ms of CPU per 50-post page).
+ * field, once per row of a page: cheaper than copying the row and deleting `content`.
  */
 export function toSummary(p: StoredPostSummary): PostSummary {
   return {

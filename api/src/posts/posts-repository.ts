@@ -246,10 +246,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
   /**
    * PostgreSQL, a text more than SEARCH_RANK_LIMIT posts match (`bestOfFew` said so): when it is common among the
    * newest posts (`walkIsCheaperPg`), the window is read by walking the filter's posts newest first in the list's own
-   * index, stopping at the 1,001st match, instead of reading every match the GIN index finds (up to
-   * SEARCH_SCAN_LIMIT) to keep the newest. A word in every post at 100x data (12,000 posts) read 12,000 rows and ranked
-   * them (34 ms a request); the walk reads 1,001. Undefined (the GIN way) when the walk is not cheaper or finds at
-   * most 1,000 matches.
+   * index, stopping at the SEARCH_RANK_LIMIT + 1st match, instead of reading every match the GIN index finds to keep
+   * the newest. Undefined (the GIN way) when the walk is not cheaper or finds at most SEARCH_RANK_LIMIT matches.
    */
   async function newestPostsPg(filter: PostFilter, limit: number): Promise<{ ids: string[]; matches: number } | undefined> {
     if (!(await walkIsCheaperPg(filter))) return undefined;
@@ -267,12 +265,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id')
       .limit(SEARCH_RANK_LIMIT + 1);
-    // The walk must be the plan: PostgreSQL misjudges how many posts a prefix query matches and, for a window of
-    // 20,000 rows, sorts every post (or every GIN match, or the filter's posts by another index) instead of reading the
-    // list's index newest first until the 1,001st match (a word in every post at 100x: 31 ms against 2.6 for the
-    // query). With no sequential or bitmap scan and no sort of the posts left to choose, an index is read in the
-    // list's order. A plan with a sort disabled costs far past the JIT's threshold, and compiling it took ~170 ms: no
-    // JIT. The settings hold for this query's transaction only.
+    // The walk must be the plan: PostgreSQL misjudges how many posts a prefix matches and would sort every post or
+    // GIN match instead; PG_WALK_SETTINGS leave the list's index as the only choice, for this transaction only.
     const best = await underWalkSettings(db, (trx) => bestOfWindow(trx, window as unknown as RankedRows, sql`sorted_at desc, created_at desc, id`, limit));
     return best.matches > SEARCH_RANK_LIMIT ? best : undefined;
   }
@@ -400,9 +394,8 @@ export function createPostsRepository(db: Kysely<Database>): PostsRepository {
       }
       const pageQuery = query.orderBy(SORTED_AT, 'desc').orderBy('created_at', 'desc').orderBy('id').limit(limit + 1).compile();
       const read = (on: Kysely<Database>) => Promise.all([on.executeQuery(pageQuery).then((r) => r.rows), count(filter, on)]);
-      // A common search text (PostgreSQL): the page and the count walk the list's index newest first and stop (at the
-      // page's end, at the 1,001st match), under the walk's settings, rather than read every match of the GIN index
-      // and sort them, which the planner chose for a prefix ("s" at 100x data, 11,972 of 12,000 posts: 24 ms).
+      // A common search text (PostgreSQL): the page and the count walk the list's index newest first and stop, under
+      // the walk's settings, rather than read and sort every GIN match as the planner chose for a prefix.
       const [rows, counted] = (await walkIsCheaperPg(filter)) ? await underWalkSettings(db, read) : await read(db);
       const posts = rows.slice(0, limit).map(toStoredSummary);
       const last = posts.at(-1);
