@@ -2,11 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config';
 import { startServer, type RunningServer } from './server-lifecycle';
 
-// V8 allocates objects straight into the old generation once most objects of their allocation site have survived two
-// young collections ("pretenuring"). The PostgreSQL driver's rows do while a batch of them arrives over the socket, so
-// after the first large read every row any query returned went to the old generation, garbage there until a full
-// collection: a 100,000-message CSV export grew the heap to ~130 MB between full collections, +95-101 MB of RSS
-// (api/bench/data-scale.mjs). Without it they die young: flat after the first export. Set before any request is served.
+// V8's pretenuring sends objects straight to the old generation once most of their allocation site survived two young
+// collections. The PostgreSQL driver's rows do during one large read, and from then on every row of every query was
+// garbage in the old generation until a full collection. Without it they die young. Set before any request is served.
 setFlagsFromString('--no-allocation-site-pretenuring');
 
 const FORCE_EXIT_AFTER_MS = 10_000;

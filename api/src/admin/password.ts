@@ -4,12 +4,9 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
  * Admin password hashes: `scrypt$N$r$p$<salt base64>$<hash base64>` (N = CPU/memory cost, a power of two; r = block
  * size; p = parallelism; 16-byte salt; 32-byte key). `npm run hash-password` prints one for ADMIN_PASSWORD_HASH.
  *
- * Cost N=2^15, r=8, p=1: 32 MiB per check. Measured by api/bench/login-bench.mjs on the shared 2-core build host
- * (busy with other work): one check 2^14 ≈ 110 ms, 2^15 ≈ 280-370 ms, 2^16 ≈ 840 ms, 2^17 ≈ 1.3 s; login p95 at 2^15
- * ≈ 0.7 s one at a time, ≈ 1.4 s four at a time. 2^15 keeps a login under a second on a small server while a stolen
- * hash still costs an attacker 32 MiB and a scrypt run per guess; 2^17 (OWASP's figure) would need 128 MiB per
- * concurrent check and >1 s per login there. The cost is stored in each hash, so `npm run hash-password -- --n-log2 17`
- * raises it without a code change. Online guessing is bounded by the 5-failures lockout, not by the cost.
+ * N=2^15 (32 MiB per check) keeps a login under a second on a small server while a stolen hash still costs 32 MiB and
+ * a scrypt run per guess. The cost is stored in each hash, so `npm run hash-password -- --n-log2 17` raises it without
+ * a code change; online guessing is bounded by the lockout, not by the cost.
  */
 export const SCRYPT_DEFAULTS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;

@@ -36,7 +36,7 @@ export function compress(data: Buffer, encoding: Encoding): Buffer {
 /**
  * A compressing stream at the same qualities, for answers sent as they are made (flush it to send what it holds).
  * Small windows: a page is tens of kB, and one compressor lives per page waiting for its render, so under a crowd
- * hundreds exist at once (brotli's default 4 MB window made the load benchmark's memory grow 20% after warm-up).
+ * hundreds exist at once and brotli's default 4 MB window adds up.
  */
 export function compressorStream(encoding: Encoding): Gzip | BrotliCompress {
   if (encoding === 'gzip') return createGzip({ level: 6, windowBits: 15, memLevel: 8 });

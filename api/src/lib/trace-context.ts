@@ -67,7 +67,7 @@ export function formatTraceparent(trace: TraceContext): string {
   return `00-${trace.traceId}-${trace.spanId}-${trace.flags}`;
 }
 
-/** Random bytes drawn 4 KB at a time: one draw per request (two ids) cost 7% of a warm page's CPU. */
+/** Random bytes drawn 4 KB at a time: a draw per request was a visible share of a warm page's CPU. */
 let pool = Buffer.alloc(0);
 let used = 0;
 function take(bytes: number): Buffer {

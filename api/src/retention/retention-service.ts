@@ -40,12 +40,9 @@ export const ANALYSIS_OPENED_KEEP_DAYS = 90;
 export const RETENTION_PAUSE_MAX_MS = 50;
 
 /**
- * Between two batches (a day rolled up, a batch deleted) the job waits as long as the batch took, up to
- * RETENTION_PAUSE_MAX_MS: on SQLite a batch holds the event loop (the driver is synchronous), and a request that needs
- * several turns of it waited for a batch at each turn. A pause as long lets requests run between batches: at most
- * about half of the time goes to the job. (The data-scale bench at 100x, SQLite, measured `/sitemap.xml` at 44 ms p50
- * while the start's run rolled five years of seeded events up day by day with only a setImmediate between days, and
- * at 2 ms once it was over.)
+ * Between two batches the job waits as long as the batch took, up to RETENTION_PAUSE_MAX_MS: on SQLite a batch holds
+ * the event loop (the driver is synchronous), so a request needing several turns of it waited a batch at each turn.
+ * The pause gives requests at least half of the time.
  */
 async function breather(startedAt: number): Promise<void> {
   await sleep(Math.min(RETENTION_PAUSE_MAX_MS, Math.max(1, performance.now() - startedAt)));
