@@ -11,8 +11,7 @@ import type { FetchedPage } from './fetch-website';
  * The analysis of a fetched page runs on a worker thread under a deadline. Every pattern in analyze-html.ts and
  * technologies.ts is linear, but the HTML parser is not for every input (htmlparser2 keeps its open-element stack
  * with unshift, so 2 MB of unclosed nested tags is quadratic) and the page is a stranger's: the deadline is the
- * guarantee that no page can hold the server, whatever is found next. On the main thread an ordinary 2 MB page
- * alone took 0.7 s, during which no other request was answered; on a worker the event loop stays free.
+ * guarantee that no page can hold the server, and on a worker even an ordinary large page leaves the event loop free.
  */
 
 /** Wall time one page's analysis may take on its worker (it has the thread to itself, so this is its CPU). */
