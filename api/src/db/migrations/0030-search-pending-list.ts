@@ -3,13 +3,9 @@ import type { Migration } from './migration';
 
 /*
  * PostgreSQL: the search indexes (GIN, migration 0017) without their pending list (issue 32). With `fastupdate` (the
- * default) a GIN index queues new rows' entries in a list that every search reads in full, until VACUUM (or the list
- * passing `gin_pending_list_limit`, 4 MB) merges them into the index: a search's cost grew with the rows written since
- * the last vacuum, not with its page. Seeded at 100x (12,000 posts, 100,000 messages, then ANALYZE only) the list held
- * 375 of the index's pages: the index scan of "scheduling" read 375 buffers (4.1 ms) instead of 3 (0.9 ms), and the
- * admin's post search measured 3.2x its time at today's size (api/bench/data-scale.mjs). Autovacuum merges it on its
- * own schedule (for 100,000 messages, after some 20,000 new ones); a table written a row at a time (a post, a lead)
- * gains nothing from batching its entries. Off, each write puts its entries in the index itself; the list left now is
+ * default) a GIN index queues new rows' entries in a list that every search reads in full until VACUUM merges them,
+ * so a search's cost grew with the rows written since the last vacuum, not with its page; a table written a row at a
+ * time (a post, a lead) gains nothing from batching its entries. Off, each write puts its entries in the index itself; the list left now is
  * merged here. SQLite's FTS5 index has no such list (its segments are merged as they are written).
  */
 const INDEXES = ['blog_posts_search_idx', 'contact_messages_search_idx'];

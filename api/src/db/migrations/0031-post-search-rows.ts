@@ -4,11 +4,9 @@ import type { Migration } from './migration';
 /*
  * PostgreSQL: what the admin's ranked post search reads, in a narrow table of its own (issue 32). Ranking reads each
  * match's search vector, dates, status and category; in `blog_posts` they share a row with the article, about one
- * post per page, so ranking the 1,000 matches of a common word read 971 pages of posts (and deformed each wide row)
- * for 1,000 vectors. `blog_post_search` holds one narrow row per post (id, status, category, the two dates of the
- * list's order and a copy of the generated `search_vector`) with its own GIN index: for "scheduling" at 100x data
- * (12,000 posts, 1,000 matches; the kept bench data) the ranking query reads 762 buffers instead of 974, and its p50
- * went from 4.29 to 3.51 ms (p95 6.74 to 5.65; 2,000 runs of each, alternating, one connection).
+ * post per page, so ranking a common word's matches read about a page per match. `blog_post_search` holds one narrow
+ * row per post (id, status, category, the two dates of the list's order and a copy of the generated `search_vector`)
+ * with its own GIN index.
  *
  * Kept by the database, whoever writes: a trigger after insert and after an update of a column it copies or its
  * vector reads (a view count's or an article's update does not touch it), and a post's delete (or a change of its id)

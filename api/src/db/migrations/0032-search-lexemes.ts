@@ -5,10 +5,8 @@ import type { Migration } from './migration';
  * PostgreSQL: every word the search index holds, in a table of its own, so that a search's last word (a prefix: "bak"
  * finds "bakery") is looked up as the few whole words it starts (issue 32). The GIN index answers a prefix by reading
  * every matching word's entries into a bitmap before it can combine them with the other words; a whole word it reads
- * with the other words, skipping what cannot match. For "danville bakery" at 100x data (100,000 messages, 1,911
- * matches, each word in about 13,000), the ranked query took 15.6 ms with the prefix and 10.0 ms with the words it
- * stands for (p50 of 100 runs each, alternating, one connection; the kept bench data). full-text-search.ts
- * (`pgMatchQuery`) reads this table: up to PG_PREFIX_WORDS words, else the prefix as before.
+ * with the other words, skipping what cannot match. full-text-search.ts (`pgMatchQuery`) reads this table: up to
+ * PG_PREFIX_WORDS words, else the prefix as before.
  *
  * Kept by the database, whoever writes: after an insert into `contact_messages` or `blog_posts` (once per statement,
  * from the rows inserted) and after an update of a column a vector is made from. Words are added in sorted order, so

@@ -5,13 +5,11 @@ import type { Migration } from './migration';
  * SQLite: the FTS5 tables of migration 0017 again, with prefix indexes for a search's last word of 1, 2 or 3
  * characters (`prefix='1 2 3'`), so that the first letters typed into a search box cost what a whole word costs
  * (issue 32). FTS5 answers a prefix without its index by merging the entries of every word it starts into one list
- * in memory before reading the first match, and that list grows with the data: at 100x data (100,000 messages) the
- * ranked window of the messages' search for "s" took 72 ms and for "danville b" 19 ms, against 4.6 and 4.6 ms with
- * the index (the kept bench data, p50 of 100). A prefix of 4 characters or more starts few enough words that merging
- * them costs what their matches cost ("danville bakery": 3.9 ms either way).
+ * in memory before reading the first match, and that list grows with the data; a prefix of 4 characters or more
+ * starts few enough words for merging to cost what its matches cost.
  *
- * The price is the index's size: each word is also stored under its first 1, 2 and 3 characters (100,000 messages:
- * 25 -> 81 MB; 12,000 posts: 1.6 -> 5.4 MB). Same words, same matches, same bm25: only the way a prefix is read
+ * The price is the index's size (about three times): each word is also stored under its first 1, 2 and 3 characters.
+ * Same words, same matches, same bm25: only the way a prefix is read
  * changes. Triggers of 0017 write to the tables by name and keep writing to the new ones. PostgreSQL's GIN index
  * reads prefixes otherwise (migration 0032; a common text walks the newest rows): nothing to do there.
  */
