@@ -13,18 +13,16 @@ import type { FetchedPage } from '../website/fetch-website';
 import { html, startLocalServer, type LocalServer } from './fakes';
 
 /*
- * Issue 19: one fetched page froze the server (60 kB of `a.a.a…` took 8.4 s in analyzeHtml; 40 kB of
- * `<meta generator ` without a '>' took 214 s). Every former pattern's attack page, at the fetcher's 2 MB limit, is
- * analysed over HTTP while another client polls /api/health/live: the analysis ends within a few seconds and
- * health is never kept waiting.
+ * A fetched page once froze the server through a backtracking pattern. Every such attack page, at the fetcher's 2 MB
+ * limit, is analysed over HTTP while another client polls /api/health/live: the analysis ends within a few seconds
+ * and health is never kept waiting.
  */
 
 const PAGE_BYTES = 2 * 1024 * 1024 - 4096;
 /**
- * What a stall looks like: an analysis on the event loop holds every other request for its whole length (the former
- * patterns took 8.4 s and 214 s). While the worker thread reads 2 MB, the two cores of our machines are shared by it,
- * the server and this process, so a health answer may take a few hundred milliseconds without any stall (208 ms was
- * seen with nothing else running): the bound is a stall's, and the longest wait is printed as the figure.
+ * What a stall looks like: an analysis on the event loop holds every other request for its whole length. On two
+ * shared cores a health answer may take a few hundred milliseconds without any stall, so the bound is a stall's, and
+ * the longest wait is printed as the figure.
  */
 const HEALTH_MAX_WAIT_MS = 1_000;
 

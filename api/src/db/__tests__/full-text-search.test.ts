@@ -12,9 +12,9 @@ import { bestInIndexQuery, bestOfWindowQuery, ftsMatch, newestWindow, SEARCH_RAN
 import type { Database } from '../schema';
 
 /*
- * Issue 32: search was `LIKE '%…%'` on every row plus a count of every row (123 ms for posts, 500-700 ms for leads at
- * 100x data, growing linearly). It is now the database's full-text index (migrations/0017-search.ts): FTS5 on SQLite,
- * a GIN index on PostgreSQL, kept in step by the database on every write. These tests drive the real endpoints.
+ * Search goes through the database's full-text index (migrations/0017-search.ts: FTS5 on SQLite, GIN on PostgreSQL),
+ * kept in step by the database on every write, so its cost does not grow with every row. These tests drive the real
+ * endpoints.
  */
 
 describe('search words', () => {
