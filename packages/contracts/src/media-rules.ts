@@ -19,8 +19,7 @@ export const MEDIA_MAX_FRAMES = 1_000;
 export const MEDIA_WIDTHS = [480, 960, 1600] as const;
 /**
  * Tallest stored image: a taller one is scaled down to fit 1600 x 4800 (3:1), keeping its shape. What a page shows never
- * needs more, and the encoders' time and memory grow with the pixels: a 1600 x 16,000 photo took 54 s and +978 MB to
- * store at full height (its AVIF alone 41 s, +833 MB).
+ * needs more, and the encoders' time and memory grow with the pixels.
  */
 export const MEDIA_MAX_STORED_HEIGHT = 4_800;
 /** The Open Graph variant: a JPEG cropped to this size. */

@@ -30,7 +30,7 @@ let pendingColors: ThemePreference | undefined;
  *
  * With `afterPaint` (a press of the toggle), the colours change in the frame after the one that shows the toggle's
  * new icon: switching `dark` restyles every element of the page (tens of milliseconds on a slow phone), and done in the
- * click's own frame it kept the press from being answered for that long (INP 120-150 ms at 4x CPU). The icon's
+ * click's own frame it kept the press from being answered for that long. The icon's
  * attribute restyles only the icons. The page's colours follow one frame later, which the eye does not tell apart.
  */
 export function applyTheme(preference: ThemePreference, options: { afterPaint?: boolean } = {}): void {

@@ -26,8 +26,8 @@ export function Header() {
       pending = requestAnimationFrame(() => setTimeout(() => setMenuOpen(open)));
     };
     // Where it opens: under the header, which is at the top of the window (top-16) unless a release preview's or a
-    // development override's banner is above it; only then is the header's place read (a layout read on the tap costs a
-    // visitor's phone ~15 ms).
+    // development override's banner is above it; only then is the header's place read (a layout read on the tap is
+    // slow on a phone).
     const onBeforeToggle = (e: Event) => {
       if ((e as ToggleEvent).newState !== 'open') return;
       nav.style.top = document.querySelector('#release-preview, #dev-override') ? `${Math.max(0, nav.parentElement!.getBoundingClientRect().bottom)}px` : '';
