@@ -7,12 +7,13 @@ import { webhookResultSchema } from '@site/contracts/posts';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
 /*
- * The README's two n8n recipes, read from the README and run as n8n runs them: the free edition's (Edit Fields, the
- * built-in Crypto node, HTTP Request: the `{{ }}` expressions evaluated in order) and the Code node's (its JavaScript
- * run with n8n's `$json`, `$vars` and `$execution`). What each sends is sent to the server, which must take it.
+ * The two n8n recipes of docs/integrations.md, read from that guide and run as n8n runs them: the free edition's
+ * (Edit Fields, the built-in Crypto node, HTTP Request: the `{{ }}` expressions evaluated in order) and the Code
+ * node's (its JavaScript run with n8n's `$json`, `$vars` and `$execution`). What each sends is sent to the server,
+ * which must take it.
  */
 
-const README = path.resolve(import.meta.dirname, '../../../../README.md');
+const GUIDE = path.resolve(import.meta.dirname, '../../../../docs/integrations.md');
 const SECRET = 'the-owners-webhook-secret';
 /** What the workflow's earlier nodes hand over (an AI step's article, say). */
 const INPUT = {
@@ -23,11 +24,11 @@ const INPUT = {
   keywords: ['dental', 'automation'],
 };
 
-/** The fenced block right after `<!-- marker -->` in the README. */
+/** The fenced block right after `<!-- marker -->` in the guide. */
 async function recipe(marker: string): Promise<string> {
-  const text = await readFile(README, 'utf8');
+  const text = await readFile(GUIDE, 'utf8');
   const match = new RegExp(`<!-- ${marker} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(text);
-  if (!match) throw new Error(`README has no block after <!-- ${marker} -->`);
+  if (!match) throw new Error(`docs/integrations.md has no block after <!-- ${marker} -->`);
   return match[1]!;
 }
 
@@ -45,7 +46,7 @@ function evaluate(template: string, scope: Record<string, unknown>): string {
   return out + rest;
 }
 
-describe("the README's n8n recipes, as n8n runs them", () => {
+describe("the integration guide's n8n recipes, as n8n runs them", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { WEBHOOK_SECRET: SECRET, PUBLIC_ORIGIN: 'https://example.test' } });
