@@ -99,14 +99,14 @@ const USAGE = `Usage:
   npm run deploy -- shell --from <shell dist>     npm run rollback -- shell
   npm run deploy -- --all --key <operator key file>
       signs and deploys, here, every built app that RELEASE_TRUSTED_KEYS leaves without a signed release (all built
-      apps when it is not set): run it before turning signing on (README, "Signed releases")
+      apps when it is not set): run it before turning signing on (docs/deploying-a-remote.md, "Signed releases")
 <remote>: ${REMOTES.join(', ')}. SITE_ROOT (default: the repo) is where the server reads mfe-<remote>/.
 Without --from, the remote is built in this clone first, and that build is deployed.
 --key (or RELEASE_SIGNING_KEY, the PEM itself): the team's Ed25519 key (npm run release-key); the release is signed
 with it. With RELEASE_TRUSTED_KEYS set (as the servers have it), a release it does not verify is refused here first.
-APP_ROUTES_<APP> and RELEASE_MAX_ROUTES/_PAGES/_MANIFEST_KB (as the servers have them; README) say which routes each
-app owns and how much one release may carry: a release declaring a route outside its app's, or over a limit, is refused
-here as the server refuses it (deploy, rollback and promote alike).
+APP_ROUTES_<APP> and RELEASE_MAX_ROUTES/_PAGES/_MANIFEST_KB (as the servers have them; docs/configuration.md) say
+which routes each app owns and how much one release may carry: a release declaring a route outside its app's, or over
+a limit, is refused here as the server refuses it (deploy, rollback and promote alike).
 --stage: stored and checked the same, served to no one; the last line is its preview link (on this machine with the
 site's PUBLIC_ORIGIN and PREVIEW_SECRET), which shows it to that browser only. npm run promote serves it to everyone;
 with --percent 1-99, to that share of visitors as a canary (rolled back by itself if its error rate passes the threshold;

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../test-support/built-site';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 
-// The Prometheus alert rules of ops/prometheus/alerts.yml (README "Running it in production") name only metrics that
+// The Prometheus alert rules of ops/prometheus/alerts.yml (docs/operating.md) name only metrics that
 // GET /metrics exposes: a rule on a renamed or missing metric never fires, and nothing else would say so.
 
 const TOKEN = 'metrics-token-for-the-alert-rules-test';

@@ -9,7 +9,7 @@ import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../test
 import { otlpReceiver } from '../test-support/otlp-receiver';
 
 // Metrics (GET /metrics with METRICS_TOKEN), request ids on answers and log lines, and OpenTelemetry spans exported
-// to a receiver on loopback (README "Running it in production").
+// to a receiver on loopback (docs/operating.md, "Logs, request ids and traces").
 
 const TOKEN = 'metrics-token-for-the-observability-test';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

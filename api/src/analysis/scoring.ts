@@ -53,7 +53,7 @@ export interface SignalSpec {
   measures: string;
 }
 
-/** The scoring table (also in the README). Points add up to 100. */
+/** The scoring table (also in docs/operating.md). Points add up to 100. */
 export const SIGNALS = {
   googleProfile: { factor: 'visibility', label: 'Google Business Profile', points: 8, measures: 'A Google Business Profile matching the name is found (Places text search)' },
   yelpListing: { factor: 'visibility', label: 'Yelp listing', points: 6, measures: 'A Yelp listing matching the name is found' },

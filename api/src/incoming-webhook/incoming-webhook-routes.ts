@@ -5,7 +5,7 @@ import { documentedPostFields, error, errorResponse, EXAMPLE_POST, EXAMPLE_WEBHO
 
 /**
  * `POST /api/webhook`: creates a post from an external workflow (n8n). Authenticated with an HMAC-SHA256
- * signature over the raw body (see README, "Publishing posts from n8n"); 503 while WEBHOOK_SECRET is unset.
+ * signature over the raw body (see docs/integrations.md); 503 while WEBHOOK_SECRET is unset.
  */
 export const webhookRoutes = defineEndpoints({ config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] }, (endpoint) => [
   endpoint({

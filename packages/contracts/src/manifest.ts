@@ -62,7 +62,7 @@ export const mfeManifestSchema = z.object({
       routes: distModulePath.optional(),
       /**
        * The server entry (`server/entry.js`, of the manifest's `version`): exports `routes` and
-       * `render(url, { data, signal })`; see the README's server rendering contract. Every string here is a file.
+       * `render(url, { data, signal })`; contract: docs/deploying-a-remote.md. Every string here is a file.
        */
       entry: distModulePath.optional(),
     })

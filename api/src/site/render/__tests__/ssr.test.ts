@@ -12,7 +12,7 @@ import { describeNeedingBuild, REPO_ROOT as REPO, serverEntriesMissing } from '.
 import { createSiteFixture, MANIFESTS, type SiteFixture } from '../../../test-support/site-fixture';
 import { SERVE_BUILDS_IN_PLACE, startTestServer, type TestServer } from '../../../test-support/test-server';
 
-// Server-side composition (README "Server rendering"): the raw HTML of every public page carries its content, head
+// Server-side composition (docs/deploying-a-remote.md): the raw HTML of every public page carries its content, head
 // and data; a remote whose server entry is missing, throws or is slow leaves its area to the browser, status unchanged.
 
 const missing = serverEntriesMissing();
