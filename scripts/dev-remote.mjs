@@ -5,8 +5,9 @@
 // --watch, into a temporary folder: its dist/ and the site's releases are left alone), serves that build on 127.0.0.1
 // under the paths the site uses (/mfe/<remote>/…) with CORS for the site's origin, asks the site for a development
 // override link (POST /api/releases/<remote>/dev-override with the remote's deploy token) and prints it. The browser
-// that opens the link loads this build instead of the served release, on every page of the live site, until the link
-// expires or its banner's "Leave" is clicked. Edit a file, wait for "rebuilt", reload the page.
+// that opens the link and presses Turn on (not one logged into the admin) loads this build instead of the served
+// release, on every page of the live site, until the link expires or its banner's "Leave" is clicked. Edit a file,
+// wait for "rebuilt", reload the page.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -177,7 +178,7 @@ async function askForLink() {
 /** The link, once the first build is there to load. */
 function printLink(body) {
   console.log(`\n✔ ${app} is built and served at ${entryUrl}`);
-  console.log(`\n  Open this link in the browser you develop with (it works until ${body.expiresAt}):\n\n    ${body.url}\n`);
+  console.log(`\n  Open this link in the browser you develop with and press Turn on (it works until ${body.expiresAt}):\n\n    ${body.url}\n`);
   console.log(`  That browser gets ${app} from this build on every page of ${site.origin}; no one else does.`);
   console.log(`  Edit ${path.relative(process.cwd(), remoteDir) || '.'}/src, wait for "rebuilt", reload the page. Ctrl-C stops (the banner's Leave ends the override).\n`);
 }

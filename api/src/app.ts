@@ -51,6 +51,9 @@ import type { RemoteName } from '@site/contracts/manifest';
 import { createShellDocument } from './site/render/shell-document';
 import { createShellServer } from './site/render/shell-server';
 import { pageTokenIssuer, site } from './site/site-handler';
+import { devOverrideLinks } from './site/render/dev-override';
+import { sessionToken } from './middleware/require-admin';
+import { ownerOfPath } from '@site/contracts/route-ownership';
 
 export interface AppDeps {
   /** Defaults to a pino logger at `config.logLevel` on stdout. */
@@ -157,7 +160,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // own reports against a release. One key for every instance (PREVIEW_SECRET's, else the database's).
   const visitorTokens = createVisitorTokens({ key: await loadVisitorTokenKey(database.db, config.previewSecret), clock });
   // Development overrides (issue 52): one browser loads one remote from a developer's server; signed as previews are.
-  const devOverrides = createDevOverrideTokens({ secret: config.previewSecret, clock, hours: config.devOverrideHours });
+  // A site that takes only signed releases runs no override from off the developer's computer, even an older link's.
+  const signingOn = (config.releaseTrustedKeys?.length ?? 0) > 0;
+  const devOverrides = createDevOverrideTokens({ secret: config.previewSecret, clock, hours: config.devOverrideHours, loopbackOnly: signingOn });
   const chooseReleases = createReleaseChooser({ previews, canaries: () => canaryCache.running(), buckets: visitorTokens, devOverrides });
   /** A staged release's preview link: the app's first page of the served manifest (else the home page), with a token. */
   const previewLink = async (app: AppName, version: string): Promise<string | undefined> => {
@@ -301,6 +306,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     ...(metrics ? { observe: { queued: metrics.renderQueued, rendered: metrics.pageRendered } } : {}),
   });
 
+  // The links' confirmation, and the admin kept out of overrides: its pages (the admin app's routes) and its session.
+  const adminRoutes = (config.releasePolicy ?? releasePolicy()).owners;
+  const devOverrideSite = devOverrideLinks({
+    tokens: devOverrides,
+    publicOrigin: config.publicOrigin,
+    logger,
+    admin: {
+      ownsPage: (path) => ownerOfPath(adminRoutes, path) === 'admin',
+      liveSession: async (ctx) => Boolean(await services.admin.auth.authenticate(sessionToken(ctx))),
+    },
+  });
+
   const router: ApiRouter = new Router();
   let draining = false;
   const routeContext: RouteContext = {
@@ -313,8 +330,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     lifecycle: { draining: () => draining },
     ...(config.renderCacheBytes ? { documents: renderCache } : {}),
     // GET /page-token.json (events-routes.ts): each page load's signed token, naming this browser's releases.
-    pageTokens: pageTokenIssuer({ remotes, chooseReleases, tokens: visitorTokens }),
-    devOverrides: { link: devOverrideLink },
+    pageTokens: pageTokenIssuer({ remotes, chooseReleases, devOverrides: devOverrideSite, tokens: visitorTokens }),
+    devOverrides: { link: devOverrideLink, loopbackOnly: signingOn },
   };
   for (const register of API_ROUTES) register(router, routeContext);
 
@@ -374,7 +391,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       // A browser with a preview link's cookie gets the staged release it previews (site/releases/release-choice.ts).
       chooseReleases,
       previews,
-      devOverrides,
+      devOverrides: devOverrideSite,
       // Every page of a remote and every failed server render, against the release that served it (release-errors/).
       ...(config.releaseErrorCounting !== false ? { releaseCounts: services.releaseErrors } : {}),
     }),

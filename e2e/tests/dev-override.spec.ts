@@ -13,8 +13,9 @@ import { startRemoteHost, type RunningServer } from '../support/servers';
  * Local development against the live site (issue 52, item 7), on the suite's server: a developer's blog build (the
  * built blog with another heading) is served by a static server on 127.0.0.1 with CORS, as `npm run dev` serves its
  * watch build. The blog's deploy token asks for an override link naming that build's remote entry; the browser that
- * opens it renders the blog from that server (the heading only that build has) under the override's banner, on every
- * page, until it leaves; a second browser gets the served blog. A plain http URL of another host is refused.
+ * opens it is asked first (what would run, from where, until when), and once it presses Turn on renders the blog from
+ * that server (the heading only that build has) under the override's banner, on every page, until it leaves; a second
+ * browser that opens the link and presses Cancel gets the served blog. A plain http URL of another host is refused.
  */
 
 const HEADING = 'AI Automation Blog';
@@ -67,7 +68,14 @@ test.describe('a development override of the blog, for one browser', () => {
     const heading = (p: Page) => p.getByRole('heading', { level: 1 });
     const banner = (p: Page) => p.getByRole('complementary', { name: 'Development override' });
 
+    // The link asks first, and sets nothing until Turn on.
     await page.goto(override.url);
+    await expect(heading(page)).toHaveText('Turn on a development override of blog?');
+    await expect(page.getByText(`Development override for blog: this browser will run blog's code from ${host.url} instead of the site's release, until`)).toBeVisible();
+    await expect(page.getByText('Only continue if you started this yourself.')).toBeVisible();
+    expect((await developer.cookies()).map((c) => c.name)).not.toContain('site_dev_override');
+    if (!process.env.CI) await page.screenshot({ path: test.info().outputPath('dev-override-confirmation.png') });
+    await page.getByRole('button', { name: 'Turn on' }).click();
     await expect(page).toHaveURL(`${BASE_URL}/blog`);
     await expectHydrated(page);
     await expect(heading(page)).toHaveText(LOCAL_HEADING);
@@ -76,9 +84,12 @@ test.describe('a development override of the blog, for one browser', () => {
     expect((await developer.cookies()).find((c) => c.name === 'site_dev_override')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     if (!process.env.CI) await page.screenshot({ path: test.info().outputPath('blog-dev-override.png') });
 
-    // Another browser at the same time: the served blog, no banner, nothing from the local server.
-    await otherPage.goto('/blog');
+    // Another browser at the same time, sent the same link, cancels: the served blog, no banner, no cookie.
+    await otherPage.goto(override.url);
+    await otherPage.getByRole('link', { name: 'Cancel' }).click();
+    await expect(otherPage).toHaveURL(`${BASE_URL}/blog`);
     await expectHydrated(otherPage);
+    expect((await other.cookies()).map((c) => c.name)).not.toContain('site_dev_override');
     await expect(heading(otherPage)).toHaveText(HEADING);
     await expect(banner(otherPage)).toHaveCount(0);
 

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { APP_NAMES, appReleasesSchema, appStatusSchema, PREVIEW_LINK_HOURS, promoteRequestSchema, releaseChangeSchema, releaseProvenanceSchema, rollbackRequestSchema, type AppName } from '@site/contracts/deploys';
-import { devOverrideCreatedSchema, devOverrideRequestSchema, DEV_OVERRIDE_DEFAULT_HOURS, DEV_OVERRIDE_MESSAGES } from '@site/contracts/deploys';
+import { devOverrideCreatedSchema, devOverrideEntryIsLoopback, devOverrideRequestSchema, DEV_OVERRIDE_DEFAULT_HOURS, DEV_OVERRIDE_MESSAGES } from '@site/contracts/deploys';
 import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import { defineEndpoints, type RateLimitRule } from '../http/endpoint';
 import { appStatus } from './app-status';
@@ -276,8 +276,10 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       auth: 'deploy-token',
       summary: "Local development against the live site: a link that makes one browser load the app from the developer's own server",
       description: [
-        "With the app's deploy token, for a remote (not the shell). `entryUrl` is the remote's `remoteEntry.js` as the developer's server serves it: https, or http on this computer (localhost, 127.0.0.1, [::1]); anything else is refused with 400 `validation_failed` naming the rule it breaks.",
-        `The answer's \`url\` opens the app's first page and sets a signed cookie in that browser alone (HttpOnly, SameSite=Lax, valid DEV_OVERRIDE_HOURS, ${DEV_OVERRIDE_DEFAULT_HOURS} by default). With it, that browser's remotes map names \`entryUrl\` for the app, its pages allow \`entryUrl\`'s origin in their Content-Security-Policy (script, style, font, image and connect sources), the app's pages are rendered in the browser (the server never runs that code), and a banner on every page says so with a link that leaves the override (\`?dev-override=off\`).`,
+        "With the app's deploy token, for a remote (not the shell, nor the admin). `entryUrl` is the remote's `remoteEntry.js` as the developer's server serves it: https, or http on this computer (localhost, 127.0.0.1, [::1]); anything else is refused with 400 `validation_failed` naming the rule it breaks.",
+        "When the site takes only signed releases (RELEASE_TRUSTED_KEYS is set), only an entry on the developer's own computer (localhost, 127.0.0.1, [::1]) is accepted: an https URL elsewhere answers 400 `dev_override_refused`, since its code would run on the site's origin unsigned.",
+        "The answer's `url` opens a confirmation page on the site (no-store, never indexed, never framed) that says which app's code would run from which origin, and until when. Its **Turn on** button (a same-origin POST of the same address; a POST from another origin answers 403) sets the cookie; its Cancel link sets nothing. A browser with an admin session cookie is told to log out of the admin first: the admin's pages, and every page of a browser with a live admin session, never run an override.",
+        `Turned on, the browser holds a signed cookie (HttpOnly, SameSite=Lax, valid DEV_OVERRIDE_HOURS, ${DEV_OVERRIDE_DEFAULT_HOURS} by default). With it, that browser's remotes map names \`entryUrl\` for the app, its pages allow \`entryUrl\`'s origin in their Content-Security-Policy (script, style, font, image and connect sources), the app's pages are rendered in the browser (the server never runs that code), and a banner on every page says so with a link that leaves the override (\`?dev-override=off\`).`,
         "Other browsers, the render cache and the app's release counts are untouched: such pages are `Cache-Control: private`, never kept, never indexed.",
         "The developer's server must answer the site's origin with `Access-Control-Allow-Origin` (the remote entry and its chunks are module scripts) and serve the build under the same paths as the site (`/mfe/<app>/assets/…`). `npm run dev -- <app> --against <site> --token <t>` does all of it.",
       ].join(' '),
@@ -286,14 +288,14 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
       body: { schema: devOverrideRequestSchema, example: { entryUrl: 'http://localhost:5174/mfe/blog/assets/remoteEntry.js' } },
       responses: {
         201: {
-          description: 'The link, for one browser: open it there.',
+          description: 'The link, for one browser: open it there and press Turn on.',
           body: {
             schema: devOverrideCreatedSchema,
             example: { url: 'https://example.com/blog?dev-override=eyJhIjoiYmxvZyJ9.c2lnbmF0dXJl', app: 'blog', entryUrl: 'http://localhost:5174/mfe/blog/assets/remoteEntry.js', expiresAt: '2026-11-27T18:12:03.000Z' },
           },
         },
         400: errorResponse(
-          `The entry URL is not a URL, is plain http on another host or carries a user name or password (\`validation_failed\`, as in the example), or the app is the shell (\`dev_override_refused\`: "${DEV_OVERRIDE_MESSAGES.shell}").`,
+          `The entry URL is not a URL, is plain http on another host or carries a user name or password (\`validation_failed\`, as in the example); or \`dev_override_refused\`: the app is the shell ("${DEV_OVERRIDE_MESSAGES.shell}") or the admin ("${DEV_OVERRIDE_MESSAGES.admin}"), or the site takes only signed releases and the entry is not on loopback ("${DEV_OVERRIDE_MESSAGES.signed}").`,
           error('validation_failed', `entryUrl: ${DEV_OVERRIDE_MESSAGES.protocol}`, [{ path: 'entryUrl', message: DEV_OVERRIDE_MESSAGES.protocol }]),
         ),
       },
@@ -301,6 +303,9 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
         await authorise(services as never, ctx, params.app, null);
         if (!devOverrides) throw new NotFoundError('Development overrides are not available on this server.');
         if (params.app === 'shell') throw new InvalidInputError(DEV_OVERRIDE_MESSAGES.shell, { code: 'dev_override_refused' });
+        if (params.app === 'admin') throw new InvalidInputError(DEV_OVERRIDE_MESSAGES.admin, { code: 'dev_override_refused' });
+        // Signed releases only: code from an https origin would run on the site's origin without any signature.
+        if (devOverrides.loopbackOnly && !devOverrideEntryIsLoopback(body.entryUrl)) throw new InvalidInputError(DEV_OVERRIDE_MESSAGES.signed, { code: 'dev_override_refused' });
         const { url, expiresAt } = await devOverrides.link(params.app, body.entryUrl);
         return { url, app: params.app, entryUrl: body.entryUrl, expiresAt: expiresAt.toISOString() };
       },

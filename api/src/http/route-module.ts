@@ -45,6 +45,8 @@ export interface RouteContext {
 /** Makes a development override link of an app (app.ts: signed with PREVIEW_SECRET, on PUBLIC_ORIGIN). */
 export interface DevOverrideLinks {
   link(app: RemoteName, entryUrl: string): Promise<{ url: string; expiresAt: Date }>;
+  /** RELEASE_TRUSTED_KEYS is set: only an entry on the developer's computer (loopback) is accepted. */
+  loopbackOnly: boolean;
 }
 
 /** The parts of the context besides config and services a route file may ask for. */

@@ -40,18 +40,24 @@ export function allowedOrigins(publicOrigin: string): Set<string> {
  * The session cookie is also SameSite=Strict; this is the second lock.
  */
 export function sameOrigin(options: { publicOrigin: string }) {
-  const allowed = allowedOrigins(options.publicOrigin);
-  const loopbackSite = [...allowed].some(isLoopbackOrigin);
+  const cameFromSite = fromThisSite(options);
   return async function requireSameOrigin(ctx: Context, next: Next) {
     if (SAFE_METHODS.has(ctx.method)) return next();
+    // An HTTP-level policy (like 404/405 in api-fallback), enveloped by errors.ts as 'forbidden'.
+    if (!cameFromSite(ctx)) ctx.throw(403, CROSS_ORIGIN_MESSAGE);
+    return next();
+  };
+}
+
+/** Whether a request names this site as its origin: sameOrigin's rule, for a handler that answers a refusal itself. */
+export function fromThisSite(options: { publicOrigin: string }): (ctx: Context) => boolean {
+  const allowed = allowedOrigins(options.publicOrigin);
+  const loopbackSite = [...allowed].some(isLoopbackOrigin);
+  return (ctx) => {
     const origin = ctx.get('Origin');
     const claimed = origin ? (origin === 'null' ? undefined : originOf(origin)) : originOf(ctx.get('Referer'));
     const own = loopbackSite ? originOf(`${ctx.protocol}://${ctx.host}`) : undefined;
     const ownLoopback = own !== undefined && isLoopbackOrigin(own) ? own : undefined;
-    if (!claimed || (!allowed.has(claimed) && claimed !== ownLoopback)) {
-      // An HTTP-level policy (like 404/405 in api-fallback), enveloped by errors.ts as 'forbidden'.
-      ctx.throw(403, CROSS_ORIGIN_MESSAGE);
-    }
-    return next();
+    return claimed !== undefined && (allowed.has(claimed) || claimed === ownLoopback);
   };
 }

@@ -7,16 +7,18 @@ import { servePage, type PageOptions } from './render/render-page';
 import { answerPreviewLink, answerPrivately, setPreviewCookie } from './render/preview';
 import { setBucketCookie } from './render/bucket-cookie';
 import type { PreviewTokens } from './releases/preview-tokens';
-import { answerDevOverrideLink } from './render/dev-override';
-import type { DevOverrideTokens } from './releases/dev-override-tokens';
+import type { DevOverrideLinkHandler } from './render/dev-override';
 import type { VisitorTokens } from './releases/visitor-tokens';
 import { SERVED_RELEASES } from './releases/release-choice';
 /** The site's parts: its pages (render/render-page.ts), the releases, the shell's files, and preview links. */
 export type SiteOptions = PageOptions & {
   /** Reads preview links (`?preview=<token>`, issue 34); without it a link is an ordinary query string. */
   previews?: PreviewTokens;
-  /** Reads development override links (`?dev-override=<token>`, issue 52); without it a link is an ordinary query string. */
-  devOverrides?: DevOverrideTokens;
+  /**
+   * Reads development override links (`?dev-override=<token>`, issue 52) and keeps overrides away from the admin
+   * (render/dev-override.ts); without it a link is an ordinary query string.
+   */
+  devOverrides?: DevOverrideLinkHandler;
 };
 
 /**
@@ -25,10 +27,10 @@ export type SiteOptions = PageOptions & {
  * inside the cached page would be everyone's). It names the releases this browser gets (its preview, its canary side)
  * and its bucket: its reports count against those releases alone. A visitor without a valid bucket gets one here.
  */
-export function pageTokenIssuer(options: Pick<SiteOptions, 'remotes' | 'chooseReleases'> & { tokens: Pick<VisitorTokens, 'issuePageToken'> }) {
+export function pageTokenIssuer(options: Pick<SiteOptions, 'remotes' | 'chooseReleases' | 'devOverrides'> & { tokens: Pick<VisitorTokens, 'issuePageToken'> }) {
   return {
     async issue(ctx: Context): Promise<string> {
-      const choice = options.chooseReleases?.(ctx) ?? SERVED_RELEASES;
+      const choice = options.chooseReleases?.(options.devOverrides ? await options.devOverrides.choiceRequest(ctx) : ctx) ?? SERVED_RELEASES;
       if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);
       const { snapshot } = await options.remotes.snapshotFor(choice);
       // The remotes map's versions: the ones the shell's reports name.
@@ -48,6 +50,8 @@ const MFE_PATH = /^\/mfe\/([^/]+)(\/.*)?$/;
  */
 export function site(options: SiteOptions) {
   return async function serveSite(ctx: Context) {
+    // A development override's link, its confirmation (a POST), or its banner's way out: before the method check.
+    if (options.devOverrides?.answer(ctx)) return;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Cache-Control', 'no-store');
@@ -59,12 +63,10 @@ export function site(options: SiteOptions) {
 
     // A preview link, or the banner's link out of the preview: sets or clears the cookie, then the page without it.
     if (options.previews && answerPreviewLink(ctx, options.previews, options.logger)) return;
-    // The same for a development override's link and its banner's way out.
-    if (options.devOverrides && answerDevOverrideLink(ctx, options.devOverrides, options.logger)) return;
 
     // Which release of each remote this browser gets (release-choice.ts): the served ones, a staged one it previews, or
-    // a canary's release when its bucket falls in the canary's share.
-    const choice = options.chooseReleases?.(ctx) ?? SERVED_RELEASES;
+    // a canary's release when its bucket falls in the canary's share; a development override, except for the admin.
+    const choice = options.chooseReleases?.(options.devOverrides ? await options.devOverrides.choiceRequest(ctx) : ctx) ?? SERVED_RELEASES;
 
     if (ctx.path === '/remotes.json') {
       if (choice.newBucket) setBucketCookie(ctx, choice.newBucket);

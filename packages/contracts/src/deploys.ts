@@ -305,7 +305,10 @@ export const DEV_OVERRIDE_MESSAGES = {
   notUrl: 'entryUrl is not a URL: give the full address of remoteEntry.js, e.g. http://localhost:5174/mfe/blog/assets/remoteEntry.js.',
   protocol: 'entryUrl must be https, or http on this computer (localhost, 127.0.0.1 or [::1]): a page of the site never loads code over plain http from another host.',
   credentials: 'entryUrl must not carry a user name or password.',
-  shell: 'The shell cannot be overridden: a development override replaces one remote (marketing, analysis, blog or admin).',
+  shell: 'The shell cannot be overridden: a development override replaces one remote (marketing, analysis or blog).',
+  admin: "The admin cannot be overridden: its pages never run a development override, nor does a browser logged into it. Develop the admin against a local server.",
+  signed:
+    "This site takes only signed releases (RELEASE_TRUSTED_KEYS is set), so a development override may load code only from the developer's own computer: entryUrl must be on localhost, 127.0.0.1 or [::1].",
 } as const;
 
 /** Loopback host names as `URL#hostname` spells them. */
@@ -323,6 +326,18 @@ export function devOverrideEntryRefusal(value: string): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return null;
   return DEV_OVERRIDE_MESSAGES.protocol;
+}
+
+/**
+ * Whether an accepted entry URL is on the developer's own computer (a loopback host, http or https). A site that takes
+ * only signed releases accepts no other: an https origin anywhere would run unsigned code on the site's own origin.
+ */
+export function devOverrideEntryIsLoopback(value: string): boolean {
+  try {
+    return LOOPBACK_HOST.test(new URL(value).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,11 +2,12 @@
  * Development overrides (issue 52): a link that makes one browser load one remote from a developer's own server (the
  * entry URL: https, or http on loopback), the way import-map-overrides does. The link carries a token naming the app,
  * the entry URL and the expiry, signed with HMAC-SHA256 under PREVIEW_SECRET (the same secret as preview links, under
- * another label, so neither token passes for the other). Opening it puts the token in a cookie of that browser; each
- * request then reads it again (release-choice.ts), so an expired or foreign cookie grants nothing.
+ * another label, so neither token passes for the other). Opening it asks the person to confirm (site/render/dev-override.ts);
+ * confirming puts the token in a cookie of that browser; each request then reads it again (release-choice.ts), so an
+ * expired or foreign cookie grants nothing.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DEV_OVERRIDE_DEFAULT_HOURS, devOverrideEntryRefusal } from '@site/contracts/deploys';
+import { DEV_OVERRIDE_DEFAULT_HOURS, devOverrideEntryIsLoopback, devOverrideEntryRefusal } from '@site/contracts/deploys';
 import { REMOTE_NAMES, type RemoteName } from '@site/contracts/manifest';
 
 /** The cookie a development override link sets. */
@@ -33,8 +34,12 @@ export interface DevOverrideTokens {
 
 const b64 = (buffer: Buffer) => buffer.toString('base64url');
 
-/** `secret`: PREVIEW_SECRET (without one, a random secret of this process); `hours`: DEV_OVERRIDE_HOURS. */
-export function createDevOverrideTokens(options: { secret: string | undefined; clock: () => Date; hours?: number }): DevOverrideTokens {
+/**
+ * `secret`: PREVIEW_SECRET (without one, a random secret of this process); `hours`: DEV_OVERRIDE_HOURS; `loopbackOnly`
+ * (RELEASE_TRUSTED_KEYS is set): a token naming an entry off the developer's computer grants nothing, so one issued
+ * before signing was turned on stops working at once.
+ */
+export function createDevOverrideTokens(options: { secret: string | undefined; clock: () => Date; hours?: number; loopbackOnly?: boolean }): DevOverrideTokens {
   const key = options.secret ? Buffer.from(options.secret, 'utf8') : randomBytes(32);
   const lifetimeMs = (options.hours ?? DEV_OVERRIDE_DEFAULT_HOURS) * 3_600_000;
   const sign = (payload: string) => createHmac('sha256', key).update(`site-dev-override.v1.${payload}`).digest();
@@ -65,6 +70,9 @@ export function createDevOverrideTokens(options: { secret: string | undefined; c
       }
       const expiresAt = new Date(expires * 1000);
       if (expiresAt.getTime() <= options.clock().getTime()) return { ok: false, reason: `the development override expired at ${expiresAt.toISOString()}` };
+      if (options.loopbackOnly && !devOverrideEntryIsLoopback(entryUrl)) {
+        return { ok: false, reason: "this site takes only signed releases: a development override may load code only from the developer's own computer (localhost)" };
+      }
       return { ok: true, grant: { app: app as RemoteName, entryUrl, origin: new URL(entryUrl).origin, expiresAt } };
     },
   };

@@ -275,6 +275,8 @@ export const RENDER_INPUTS = {
     'cookie:site_preview': "key: the releases it chooses (chooseReleases) are the snapshot's, which is in the key",
     'cookie:site_bucket': "key: while a canary runs, the visitor's bucket chooses a canary's release or the served one (chooseReleases): the snapshot's, which is in the key",
     'cookie:site_dev_override': 'bypass: a browser with a development override (chooseReleases) gets pages rendered for it alone, never kept',
+    'cookie:admin_session': "answer: read only with a development override cookie, to withhold the override from the admin: that browser then gets every visitor's page",
+    'cookie:__Host-admin_session': "answer: read only with a development override cookie, to withhold the override from the admin: that browser then gets every visitor's page",
   },
   /** Read from PageOptions. */
   options: {
@@ -288,7 +290,7 @@ export const RENDER_INPUTS = {
     releaseCounts: 'answer: counts only (page views and failed renders per release)',
     chooseReleases: "key: the snapshot of the releases it chose (a staged release previewed, a canary's release) is in the key",
     previews: 'answer: a preview link (?preview=) is answered before any page: a redirect that sets the cookie',
-    devOverrides: 'answer: a development override link (?dev-override=) is answered before any page: a redirect that sets the cookie',
+    devOverrides: "answer: a development override link (?dev-override=) is answered before any page (its confirmation page, or its POST: a redirect that sets the cookie); it withholds the cookie from chooseReleases on the admin's pages and with a live admin session",
   },
   /** The route data sources a render loads. */
   data: {
