@@ -21,7 +21,7 @@ const EXPECTED_NEEDS: Record<string, DefinedRouteModule['needs']> = {
   postsRoutes: { config: ['rateLimitMultiplier'], services: ['posts'], context: ['rateLimits'] },
   webhookRoutes: { config: ['bodyLimit', 'rateLimitMultiplier'], services: ['webhook'], context: ['rateLimits'] },
   adminDeploysRoutes: { config: ['bodyLimit', 'publicOrigin'], services: ['deployTokens', 'deployLog', 'admin', 'releases', 'canaries'], context: [] },
-  releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits'] },
+  releasesRoutes: { config: ['rateLimitMultiplier', 'bodyLimit'], services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits', 'devOverrides'] },
   siteDeployRoutes: { config: [], services: [], context: ['logger'] },
   adminReleaseErrorsRoutes: { config: [], services: ['releaseErrors', 'admin'], context: [] },
 };
