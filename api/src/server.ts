@@ -48,6 +48,8 @@ process.on('unhandledRejection', (reason) => {
   instance.logger.error({ err: reason }, 'unhandled promise rejection (a bug: a promise nobody awaited failed)');
 });
 if (config.analysisTestOnlyAllowLoopback) instance.logger.warn('ANALYSIS_TEST_ONLY_ALLOW_LOOPBACK is on: the website analyzer reads loopback addresses (tests only)');
+if (!config.adminPassword && !config.adminPasswordHash) instance.logger.warn('ADMIN_PASSWORD is not set: the admin panel cannot be logged into (set it, or ADMIN_PASSWORD_HASH, and restart)');
+if (!config.webhookSecret) instance.logger.warn('WEBHOOK_SECRET is not set: POST /api/webhook answers 503 webhook_disabled');
 instance.logger.info({ host: config.host, port, dialect: instance.database.dialect }, 'listening');
 console.log(`Site running at http://localhost:${port}`);
 

@@ -642,6 +642,9 @@ describe('admin login limits, https cookies and password settings', () => {
       expect(res.json.error.code).toBe('admin_not_configured');
       expect(res.json.error.message).toContain('ADMIN_PASSWORD');
       expect(res.json.error.message).toContain('ADMIN_PASSWORD_HASH');
+      // A setting left unset, not a failure: no "Server error" alert for the owner to find later.
+      await none.instance.services.admin.alerts.idle();
+      expect((await none.instance.services.admin.alerts.history(50)).alerts.filter((a) => a.type === 'errors')).toEqual([]);
     } finally {
       await none.close();
     }
