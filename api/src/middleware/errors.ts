@@ -7,6 +7,9 @@ import { INSUFFICIENT_STORAGE_CODE, INSUFFICIENT_STORAGE_MESSAGE, storageFailure
 import type { Logger } from '../lib/logger';
 import { logOf } from './request-id';
 
+/** Answers of a feature left unconfigured (README: what happens when ADMIN_PASSWORD or WEBHOOK_SECRET is unset). */
+const NOT_CONFIGURED = new Set(['admin_not_configured', 'webhook_disabled']);
+
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again later.';
 /** While the database is away every request fails the same way: the owner is alerted once in this long, not per request. */
 const DATABASE_ALERT_EVERY_MS = 5 * 60_000;
@@ -81,6 +84,9 @@ export function errors(options: {
             logOf(ctx, options.logger).error({ err: hookError }, 'the server-error hook failed');
           }
         }
+      } else if (status === 503 && thrown instanceof DomainError && NOT_CONFIGURED.has(thrown.code)) {
+        // A feature the operator has not set up (no admin password, no webhook secret): a setting, not a failure.
+        logOf(ctx, options.logger).warn({ method: ctx.method, url: ctx.url, code: thrown.code }, thrown.message);
       } else if (status >= 500) {
         logOf(ctx, options.logger).error({ err: thrown, method: ctx.method, url: ctx.url, ...(disk ? { disk } : {}) }, disk ? 'request failed: no room to store' : 'request failed');
         try {
