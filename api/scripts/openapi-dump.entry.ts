@@ -10,4 +10,4 @@ if (!out) {
   console.error('usage: openapi-dump.entry.ts <out.json> [publicOrigin]');
   process.exit(2);
 }
-writeFileSync(out, `${JSON.stringify(apiDescription(API_ENDPOINTS, { publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION }), null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(apiDescription(API_ENDPOINTS, { publicOrigin: process.argv[3] ?? 'https://example.test', version: API_VERSION, metrics: true }), null, 2)}\n`);

@@ -72,7 +72,7 @@ export const adminLeadsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
     body: { schema: adminLeadUpdateSchema.meta({ minProperties: 1 }), example: { read: true } },
     responses: {
       200: { description: 'The message.', body: { schema: adminLeadSchema } },
-      400: errorResponse('Neither flag, or a flag that is not true/false.', error('validation_failed', 'Send read or handled', [{ path: '(body)', message: 'Send read or handled' }])),
+      400: errorResponse('Neither flag, a flag that is not true/false, or another field.', error('validation_failed', 'Send read or handled', [{ path: '(body)', message: 'Send read or handled' }])),
       404: errorResponse('No message has this id.', error('not_found', ADMIN_MESSAGES.leadNotFound)),
     },
     handle: ({ params, body }, { services }) => services.admin.leads.update(params.id, body),

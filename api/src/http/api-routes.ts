@@ -15,6 +15,7 @@ import { eventsRoutes } from '../events/events-routes';
 import { healthRoutes } from '../health/health-routes';
 import { mediaRoutes } from '../media/media-routes';
 import { openApiRoutes } from './openapi-routes';
+import { apiDocsRoutes } from './api-docs-routes';
 import { postsRoutes } from '../posts/posts-routes';
 import type { RouteModule } from './route-module';
 import { webhookRoutes } from '../incoming-webhook/incoming-webhook-routes';
@@ -35,6 +36,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   adminLeadsRoutes,
   adminMonitoringRoutes,
   openApiRoutes,
+  apiDocsRoutes,
   adminMediaRoutes,
   mediaRoutes,
   adminDeploysRoutes,

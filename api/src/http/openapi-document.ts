@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { ADMIN_MESSAGES, ADMIN_SESSION_COOKIE, ADMIN_SESSION_COOKIE_SECURE } from '@site/contracts/admin';
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_PAYLOAD_EXAMPLES, WEBHOOK_PAYLOAD_SCHEMAS } from '@site/contracts/webhooks-out';
+import {
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_HEADERS,
+  WEBHOOK_PAYLOAD_EXAMPLES,
+  WEBHOOK_PAYLOAD_SCHEMAS,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_TEST_PAYLOAD_EXAMPLE,
+  webhookTestPayloadSchema,
+} from '@site/contracts/webhooks-out';
 import { DEPLOY_MESSAGES } from '@site/contracts/deploys';
+import { answersWithEnvelope } from '../middleware/errors';
 import { allowedOrigins } from '../middleware/same-origin';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import { originCheck, type DocumentedBody, type DocumentedResponse, type Endpoint, type EndpointAuth, type HttpMethod, type RateLimitRule } from './endpoint';
-import { COMMON_ERRORS, DOCUMENTED_RULES, error, errorCases, errorResponse, EXAMPLE_WEBHOOK_BODY, TEXT_RULES_NOTE } from './openapi-parts';
+import { COMMON_ERRORS, DOCUMENTED_RULES, error, errorCases, errorResponse, EXAMPLE_WEBHOOK_BODY, METRICS_OPERATION, TEXT_RULES_NOTE } from './openapi-parts';
 
 /*
  * The OpenAPI 3.1 description (`GET /api/openapi.json`), generated from the endpoints' definitions (./endpoint.ts) and
@@ -19,6 +29,8 @@ export interface DocumentOptions {
   /** The site's origin: the description's server, and the Origin a state-changing request must send. */
   publicOrigin: string;
   version: string;
+  /** METRICS_TOKEN is set: `GET /metrics` (served before the router, by middleware/http-metrics.ts) is described too. */
+  metrics?: boolean;
 }
 
 /** One operation as the description shows it: an endpoint with the answers its machinery adds. */
@@ -27,7 +39,8 @@ export interface DescribedOperation {
   /** OpenAPI path (`/api/posts/{slug}`). */
   path: string;
   tag: string;
-  security: EndpointAuth;
+  /** An endpoint's auth, or the metrics scraper's bearer token (METRICS_TOKEN). */
+  security: EndpointAuth | 'metrics-token';
   summary: string;
   description?: string;
   params?: Record<string, { description: string; example: string; schema?: z.ZodType }>;
@@ -125,15 +138,25 @@ export function describeEndpoint(endpoint: Endpoint, options: Pick<DocumentOptio
  * The requests the site sends to the owner's endpoints (outgoing webhooks, registered under Integrations in the admin
  * panel): OpenAPI 3.1's `webhooks`. Each payload's example is parsed with its schema by a test.
  */
-export const OUTGOING_WEBHOOKS = WEBHOOK_EVENT_TYPES.map((type) => ({
-  type,
-  description: WEBHOOK_EVENT_DESCRIPTIONS[type],
-  body: { schema: WEBHOOK_PAYLOAD_SCHEMAS[type], example: WEBHOOK_PAYLOAD_EXAMPLES[type] } satisfies DocumentedBody,
-}));
+export const OUTGOING_WEBHOOKS: ReadonlyArray<{ type: string; description: string; body: DocumentedBody & { example: { id: string } } }> = [
+  ...WEBHOOK_EVENT_TYPES.map((type) => ({
+    type,
+    description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+    body: { schema: WEBHOOK_PAYLOAD_SCHEMAS[type], example: WEBHOOK_PAYLOAD_EXAMPLES[type] },
+  })),
+  {
+    type: WEBHOOK_TEST_EVENT,
+    description: "The Integrations screen's 'Send test event' (POST /api/admin/webhooks/{id}/test): sent to that one endpoint only; no endpoint subscribes to it.",
+    body: { schema: webhookTestPayloadSchema, example: WEBHOOK_TEST_PAYLOAD_EXAMPLE },
+  },
+];
+
+/** The W3C trace context header of every delivery attempt (version 00, lowercase hex). */
+export const TRACEPARENT_PATTERN = '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$';
 
 const OUTGOING_WEBHOOK_NOTE = [
   `Sent as POST with a JSON body to each enabled endpoint subscribed to the event. \`${WEBHOOK_HEADERS.signature}: t=<unix seconds>,v1=<hex>\``,
-  'where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site\'s own /api/webhook verifies; reject',
+  "where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject",
   `timestamps more than 5 minutes away). \`${WEBHOOK_HEADERS.event}\` names the event; \`${WEBHOOK_HEADERS.id}\` is the event id, the same on`,
   'every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried',
   'with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed.',
@@ -151,6 +174,11 @@ const ZOD_CHECK_FORMATS = new Set(['starts_with', 'ends_with', 'includes']);
 function normalize({ zodSchema, jsonSchema: s }: { zodSchema: unknown; jsonSchema: JsonObject }) {
   // zod names its string checks (`.startsWith()`) as formats no validator knows; its `pattern` already says the rule.
   if (typeof s.format === 'string' && ZOD_CHECK_FORMATS.has(s.format)) delete s.format;
+  // zod writes a regex's source without its flags: /…/i would be described stricter than the server reads it.
+  const checks = (zodSchema as { _zod?: { def?: { checks?: Array<{ _zod: { def: { pattern?: unknown } } }> } } })._zod?.def?.checks ?? [];
+  for (const pattern of checks.map((c) => c._zod.def.pattern)) {
+    if (pattern instanceof RegExp && /[ims]/.test(pattern.flags)) throw new Error(`The pattern /${pattern.source}/${pattern.flags} cannot be described (JSON Schema patterns have no flags): write it without them`);
+  }
   const rules = DOCUMENTED_RULES.get(zodSchema as z.ZodType);
   if (rules) Object.assign(s, rules);
   const keys = (s.propertyNames as { enum?: unknown[] } | undefined)?.enum;
@@ -196,7 +224,7 @@ const EXAMPLE_SIGNATURE_TIME = 1767225600;
 /** `t=…,v1=…` of the webhook example body (as JSON.stringify writes it) with EXAMPLE_SIGNING_SECRET. */
 export const EXAMPLE_WEBHOOK_SIGNATURE = signWebhookBody(EXAMPLE_SIGNING_SECRET, JSON.stringify(EXAMPLE_WEBHOOK_BODY), EXAMPLE_SIGNATURE_TIME);
 
-function securitySchemes(publicOrigin: string) {
+function securitySchemes(publicOrigin: string, metrics: boolean) {
   // The cookie is named after the transport the server sees (middleware/require-admin.ts): `__Host-…` over https.
   const https = new URL(publicOrigin).protocol === 'https:';
   return {
@@ -226,20 +254,40 @@ function securitySchemes(publicOrigin: string) {
         `Example: the body \`${JSON.stringify(EXAMPLE_WEBHOOK_BODY)}\` signed at t=${EXAMPLE_SIGNATURE_TIME} with the secret \`${EXAMPLE_SIGNING_SECRET}\` gives \`${EXAMPLE_WEBHOOK_SIGNATURE}\`.`,
       ].join(' '),
     },
+    outgoingWebhookSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: WEBHOOK_HEADERS.signature,
+      description: [
+        `What the site sends with each outgoing webhook delivery: \`${WEBHOOK_HEADERS.signature}: t=<unix seconds>,v1=<hex HMAC-SHA256>\`, where v1 = HMAC-SHA256(the endpoint's signing secret, \`<t>.<raw body>\`).`,
+        "Each endpoint has its own secret, shown once when the endpoint is created (POST /api/admin/webhooks answers `secret`) or its secret regenerated (PATCH with `regenerateSecret: true`).",
+        'It is not WEBHOOK_SECRET, which signs the requests sent to this site (`webhookSignature`).',
+      ].join(' '),
+    },
+    ...(metrics
+      ? {
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "`Authorization: Bearer <METRICS_TOKEN>`: the scraper's token, set in the server's environment (compared in constant time). Without METRICS_TOKEN, /metrics is not served.",
+          },
+        }
+      : {}),
   };
 }
 
-const SECURITY: Record<EndpointAuth, JsonObject[]> = {
+const SECURITY: Record<DescribedOperation['security'], JsonObject[]> = {
   public: [],
   // Anyone; an admin session adds details (an empty requirement first: no credentials needed).
   'public-or-admin': [{}, { adminSession: [] }],
   admin: [{ adminSession: [] }],
   webhook: [{ webhookSignature: [] }],
   'deploy-token': [{ deployToken: [] }],
+  'metrics-token': [{ metricsToken: [] }],
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Health: 'Liveness, readiness, versions and this document.',
+  Health: 'Liveness, readiness, versions, metrics, and this document (as JSON, and as a readable page at /api/docs).',
   Contact: 'The contact form.',
   Analytics: 'First-party tracking events.',
   Blog: 'Published posts, categories, feeds, the sitemap and media files.',
@@ -252,6 +300,18 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 function parameterSchema(schema: z.ZodType | JsonObject | undefined): JsonObject {
   if (schema === undefined) return { type: 'string' };
   return schema instanceof z.ZodType ? jsonSchema(schema, 'input') : schema;
+}
+
+/**
+ * An error answer of a path outside /api that is not a JSON document (a feed, a sitemap, /metrics): the server sends the
+ * envelope's message as text/plain (middleware/errors.ts), so that is what is described, the message as its example.
+ */
+function plainTextError(body: DocumentedBody): JsonObject {
+  const message = (value: unknown) => (value as { error?: { message?: string } } | undefined)?.error?.message ?? value;
+  const media: JsonObject = { schema: { type: 'string' } };
+  if (body.examples) media.examples = Object.fromEntries(Object.entries(body.examples).map(([name, e]) => [name, { summary: e.summary, value: message(e.value) }]));
+  else if (body.example !== undefined) media.example = message(body.example);
+  return { 'text/plain': media };
 }
 
 /** The OpenAPI 3.1 document of these operations, for a site at `publicOrigin`. */
@@ -282,7 +342,7 @@ export function openApiDocument(operations: readonly DescribedOperation[], optio
     for (const [status, r] of Object.entries(op.responses)) {
       responses[status] = {
         description: r.description,
-        ...(r.body ? { content: content(r.body, 'output', components) } : {}),
+        ...(r.body ? { content: Number(status) >= 400 && !answersWithEnvelope(op.path) ? plainTextError(r.body) : content(r.body, 'output', components) } : {}),
         ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
       };
     }
@@ -325,10 +385,18 @@ export function openApiDocument(operations: readonly DescribedOperation[], optio
             summary: hook.description,
             description: OUTGOING_WEBHOOK_NOTE,
             // The receiver checks the signature; the site sends it, so the receiver's security is the signature.
-            security: [{ webhookSignature: [] }],
+            security: [{ outgoingWebhookSignature: [] }],
             parameters: [
               { name: WEBHOOK_HEADERS.event, in: 'header', required: true, schema: { type: 'string', const: hook.type } },
               { name: WEBHOOK_HEADERS.id, in: 'header', required: true, schema: { type: 'string' }, example: hook.body.example.id },
+              {
+                name: 'traceparent',
+                in: 'header',
+                required: true,
+                description: "W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.",
+                schema: { type: 'string', pattern: TRACEPARENT_PATTERN },
+                example: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+              },
             ],
             requestBody: { required: true, content: content(hook.body, 'output', components) },
             responses: {
@@ -341,7 +409,7 @@ export function openApiDocument(operations: readonly DescribedOperation[], optio
         },
       ]),
     ),
-    components: { schemas: components, securitySchemes: securitySchemes(options.publicOrigin) },
+    components: { schemas: components, securitySchemes: securitySchemes(options.publicOrigin, options.metrics ?? false) },
   };
 }
 
@@ -352,5 +420,5 @@ export function describedOperations(endpoints: readonly Endpoint[], options: Pic
 
 /** The description of these endpoints (a running app's, or every route file's). */
 export function apiDescription(endpoints: readonly Endpoint[], options: DocumentOptions): JsonObject {
-  return openApiDocument(describedOperations(endpoints, options), options);
+  return openApiDocument([...describedOperations(endpoints, options), ...(options.metrics ? [METRICS_OPERATION] : [])], options);
 }

@@ -6,6 +6,7 @@ import { POST_MAX_RULES, POST_MIN_RULES, POST_TEXT_RULES, postInputSchema, type 
 import { textPattern } from '@site/contracts/text';
 import { webhookUrlSchema } from '@site/contracts/webhooks-out';
 import type { DocumentedResponse } from './endpoint';
+import type { DescribedOperation } from './openapi-document';
 
 /*
  * What the endpoints' descriptions share: the error answers, the examples several endpoints show, and the rules the
@@ -153,4 +154,31 @@ export const EXAMPLE_POST: Post = {
   metaDescription: 'Five simple automations that save a busy salon several hours every single week.',
   ogImage: '/mfe/blog/placeholder-og.jpg',
   source: 'n8n',
+};
+
+// ------------------------------------------------------------------------------------------------------------------
+
+/**
+ * `GET /metrics` (middleware/http-metrics.ts): served before the router, so it has no endpoint definition; described
+ * from here when METRICS_TOKEN is set, the only time it is served.
+ */
+export const METRICS_OPERATION: DescribedOperation = {
+  method: 'get',
+  path: '/metrics',
+  tag: 'Health',
+  security: 'metrics-token',
+  summary: 'Prometheus metrics (with METRICS_TOKEN)',
+  description:
+    'The Prometheus text exposition of this instance (requests by route and status, render and job timings, and the process). Never cached; each instance answers for itself.',
+  responses: {
+    200: {
+      description: 'The metrics, in the Prometheus text format (version 0.0.4).',
+      body: { schema: z.string(), contentType: 'text/plain', example: '# HELP site_http_requests_total HTTP requests answered, by method, route pattern and status.\n# TYPE site_http_requests_total counter\nsite_http_requests_total{method="GET",route="/api/posts",status="200"} 42\n' },
+    },
+    401: {
+      description: 'No `Authorization: Bearer` header, or another token than METRICS_TOKEN.',
+      body: { schema: z.string(), contentType: 'text/plain', example: 'A bearer token is required.\n' },
+      headers: { 'WWW-Authenticate': '`Bearer realm="metrics"`.' },
+    },
+  },
 };

@@ -13,7 +13,7 @@ interface Served {
 const served = new WeakMap<ApiRouter, Served>();
 
 /** `GET /api/openapi.json`: the OpenAPI 3.1 description of the API, generated from the endpoints of the router that serves it. */
-export const openApiRoutes = defineEndpoints({ config: ['publicOrigin'] }, (endpoint) => [
+export const openApiRoutes = defineEndpoints({ config: ['publicOrigin', 'metricsToken'] }, (endpoint) => [
   endpoint({
     method: 'get',
     path: '/api/openapi.json',
@@ -25,7 +25,7 @@ export const openApiRoutes = defineEndpoints({ config: ['publicOrigin'] }, (endp
       const router = (ctx as unknown as { router: ApiRouter }).router;
       let copy = served.get(router);
       if (!copy) {
-        const document = apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION });
+        const document = apiDescription(registeredEndpoints(router), { publicOrigin: config.publicOrigin, version: API_VERSION, metrics: Boolean(config.metricsToken) });
         // Built once, and compressed once per encoding (a few hundred KB: compressing it per request cost ~15 ms each).
         copy = { document: Buffer.from(JSON.stringify(document, null, 2)), compressed: new Map() };
         served.set(router, copy);

@@ -1,6 +1,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { z } from 'zod';
 import { describeIssues, type FieldIssue } from '@site/contracts/error';
+import { queryNumberIssues } from '@site/contracts/query-numbers';
 import { InvalidInputError } from '../lib/domain-errors';
 
 /**
@@ -19,6 +20,7 @@ export function parseQuery<S extends z.ZodObject>(schema: S, query: ParsedUrlQue
     if (Array.isArray(value)) issues.push({ path: name, message: `must be given once, got ${value.length} values` });
     else if (value !== undefined && !(options.emptyAsAbsent && value === '')) values[name] = value;
   }
+  issues.push(...queryNumberIssues(schema, values));
   if (issues.length > 0) throw new InvalidInputError(describeIssues(issues), { details: issues });
   return schema.parse(values);
 }

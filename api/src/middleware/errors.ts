@@ -49,6 +49,15 @@ interface HttpLikeError {
 }
 
 /**
+ * Whether an error at `path` is answered with the JSON envelope: the API and the site's JSON documents (/page-token.json,
+ * /remotes.json). Pages and files (a feed, a sitemap, /metrics) answer its message as text/plain. The API description
+ * describes each error answer by the same rule.
+ */
+export function answersWithEnvelope(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || path.endsWith('.json');
+}
+
+/**
  * The one error handler, at the head of the chain. Everything thrown below becomes the JSON envelope
  * `{ error: { code, message, details? } }` (plain text outside `/api`); a 500 never carries a stack.
  */
@@ -104,8 +113,7 @@ export function errors(options: {
       ctx.remove('ETag');
       ctx.remove('Last-Modified');
       ctx.set('Cache-Control', 'no-store');
-      // The API and the site's JSON documents (/page-token.json, /remotes.json) answer the envelope; pages and files, its message.
-      if (ctx.path === '/api' || ctx.path.startsWith('/api/') || ctx.path.endsWith('.json')) {
+      if (answersWithEnvelope(ctx.path)) {
         ctx.type = 'application/json; charset=utf-8';
         ctx.body = envelope;
       } else {

@@ -5,6 +5,8 @@ import {
   WEBHOOK_MESSAGES,
   WEBHOOK_RESPONSE_EXCERPT_BYTES,
   WEBHOOK_RETRY_WINDOW_MS,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_TEST_MESSAGE,
   webhookDeliveryListQuerySchema,
   webhookEndpointCreateSchema,
   webhookEndpointUpdateSchema,
@@ -16,6 +18,7 @@ import {
   type WebhookEndpointWithSecret,
   type WebhookEventType,
   type WebhookPayload,
+  type WebhookTestPayload,
 } from '@site/contracts/webhooks-out';
 import type { StoredWebhookDelivery, StoredWebhookEndpoint, WebhooksOutRepository } from './outgoing-webhooks-repository';
 import type { Kysely } from 'kysely';
@@ -28,6 +31,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-e
 import type { Logger } from '../lib/logger';
 import type { AlertService } from '../admin/alert-service';
 import { blogPostPath } from '@site/contracts/blog-routes';
+import { describeIssues } from '@site/contracts/error';
+import { queryNumberIssues } from '@site/contracts/query-numbers';
 import { isRecordKey } from '@site/contracts/text';
 import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import type { WebhookSender } from './webhook-sender';
@@ -36,7 +41,7 @@ import { savedTargetProblem } from './webhook-targets';
 type EventData<T extends WebhookEventType> = Extract<WebhookPayload, { type: T }>['data'];
 
 /** The event a 'Send test event' delivers (not subscribable). */
-export const TEST_EVENT = 'webhook.test';
+export const TEST_EVENT = WEBHOOK_TEST_EVENT;
 
 export interface WebhooksOutService {
   listEndpoints(): Promise<WebhookEndpointList>;
@@ -387,13 +392,15 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
       if (!endpoint.enabled) throw new InvalidInputError('Enable the endpoint before sending a test event.', { code: 'webhook_disabled' });
       const createdAt = clock().toISOString();
       const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
-      const payload = JSON.stringify({ id: eventId, type: TEST_EVENT, createdAt, data: { message: 'A test event from the Integrations screen.' } });
+      const payload = JSON.stringify({ id: eventId, type: TEST_EVENT, createdAt, data: { message: WEBHOOK_TEST_MESSAGE } } satisfies WebhookTestPayload);
       const [row] = await enqueue([endpoint], TEST_EVENT, eventId, payload, createdAt);
       return tryNow(row!.id);
     },
 
     async deliveries(id, query) {
       await mustFind(id);
+      const issues = queryNumberIssues(webhookDeliveryListQuerySchema, (query ?? {}) as Record<string, unknown>);
+      if (issues.length > 0) throw new InvalidInputError(describeIssues(issues), { details: issues });
       const parsed = webhookDeliveryListQuerySchema.safeParse(query ?? {});
       if (!parsed.success) throw invalid(parsed.error);
       return { deliveries: (await repository.listDeliveries(id, parsed.data.limit)).map(toDelivery) };

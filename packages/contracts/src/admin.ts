@@ -363,9 +363,9 @@ export const adminLeadListSchema = z.object({
 });
 export type AdminLeadList = z.infer<typeof adminLeadListSchema>;
 
-/** `PATCH /api/admin/leads/:id` body: at least one flag. Answers `adminLeadSchema`; unknown id -> 404. */
+/** `PATCH /api/admin/leads/:id` body: at least one flag, and nothing else. Answers `adminLeadSchema`; unknown id -> 404. */
 export const adminLeadUpdateSchema = z
-  .object({ read: z.boolean().optional(), handled: z.boolean().optional() })
+  .strictObject({ read: z.boolean().optional(), handled: z.boolean().optional() })
   .refine((v) => v.read !== undefined || v.handled !== undefined, { error: 'Send read or handled' });
 export type AdminLeadUpdate = z.infer<typeof adminLeadUpdateSchema>;
 

@@ -179,7 +179,7 @@ export const releaseProvenanceSchema = z.object({
   notes: z.string().max(RELEASE_PROVENANCE_LIMITS.notesMax, RELEASE_PROVENANCE_MESSAGES.notes).optional().describe('What this release is, in a line (at most 500 characters)'),
   commit: z
     .string()
-    .regex(/^[0-9a-f]{7,40}$/i, RELEASE_PROVENANCE_MESSAGES.commit)
+    .regex(/^[0-9a-fA-F]{7,40}$/, RELEASE_PROVENANCE_MESSAGES.commit)
     .transform((sha) => sha.toLowerCase())
     .optional()
     .describe('The commit it was built from: 7 to 40 hexadecimal digits'),
@@ -247,7 +247,7 @@ export const appStatusSchema = z.object({
 export type AppStatus = z.infer<typeof appStatusSchema>;
 
 /** POST /api/releases/{app}/rollback */
-export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
+export const rollbackRequestSchema = z.object({ version: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.').optional() }).strict();
 
 export const CANARY_MESSAGES = {
   percent: 'percent is a whole number from 1 to 100: the share of visitors served this release (100: everyone).',
@@ -261,7 +261,7 @@ export const CANARY_MESSAGES = {
  */
 export const promoteRequestSchema = z
   .object({
-    version: z.string().regex(/^[A-Z0-9][\w.+-]{0,99}$/i, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.'),
+    version: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'A release name: letters, digits, . _ + - (not first), at most 100 characters.'),
     percent: z.number({ error: CANARY_MESSAGES.percent }).int(CANARY_MESSAGES.percent).min(1, CANARY_MESSAGES.percent).max(100, CANARY_MESSAGES.percent).optional(),
     promoteAfter: z.iso.datetime({ offset: true, error: CANARY_MESSAGES.promoteAfter }).optional(),
     /** Serve it even though its version is below the served one (semver); the deploy log records the downgrade. */

@@ -50,4 +50,4 @@ export type RemoteErrorKind = (typeof REMOTE_ERROR_KINDS)[number];
 /** The longest error message a `remote_error` event carries (its first line, cut). */
 export const MAX_REMOTE_ERROR_MESSAGE = 200;
 /** A release version as an event names it (the release folder names of the server, at most 64 characters). */
-export const RELEASE_LABEL = /^[A-Z0-9][\w.+-]{0,63}$/i;
+export const RELEASE_LABEL = /^[A-Za-z0-9][\w.+-]{0,63}$/;

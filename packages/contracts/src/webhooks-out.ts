@@ -326,6 +326,23 @@ export const WEBHOOK_PAYLOAD_EXAMPLES: { [K in WebhookEventType]: z.infer<(typeo
   },
 };
 
+/** The event 'Send test event' delivers to one endpoint (never subscribed to): the same envelope, with a message. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+export const WEBHOOK_TEST_MESSAGE = 'A test event from the Integrations screen.';
+export const webhookTestPayloadSchema = z.object({
+  id: z.string(),
+  type: z.literal(WEBHOOK_TEST_EVENT),
+  createdAt: z.string(),
+  data: z.object({ message: z.string() }),
+});
+export type WebhookTestPayload = z.infer<typeof webhookTestPayloadSchema>;
+export const WEBHOOK_TEST_PAYLOAD_EXAMPLE: WebhookTestPayload = {
+  id: 'evt_3c8a6e2f0b9d4e71a2c5',
+  type: WEBHOOK_TEST_EVENT,
+  createdAt: '2026-11-26T09:00:00.000Z',
+  data: { message: WEBHOOK_TEST_MESSAGE },
+};
+
 /** The receiving side's check, in Node (shown on the Integrations screen and in the README). */
 export const WEBHOOK_VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -20,6 +20,7 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const WEBHOOK_SECRET = 'contract-test-webhook-secret';
+const METRICS_TOKEN = 'contract-test-metrics-token';
 const SEED = 20_260_504;
 
 type Json = Record<string, unknown>;
@@ -111,6 +112,8 @@ function queryMutations(params: Json[], valid: Json): Array<{ kind: string; quer
     }
     if (schema.type === 'integer' || schema.type === 'number') {
       set('wrong type', 'not-a-number');
+      // Numbers JavaScript reads but a query's integer is not: exponent, hexadecimal, surrounding space.
+      if (schema.type === 'integer') for (const odd of ['1e1', '0x10', ' 5']) set(`not decimal digits (${JSON.stringify(odd)})`, odd);
       if (typeof schema.minimum === 'number') set('too small', schema.minimum - 1);
       if (typeof schema.maximum === 'number') set('too large', schema.maximum + 1);
     }
@@ -144,6 +147,7 @@ async function send(o: Operation, init: { query?: Json; body?: unknown; multipar
   const headers: Record<string, string> = { origin: server.config.publicOrigin };
   if (JSON.stringify(o.op.security).includes('adminSession') && o.path !== '/api/admin/login') headers.cookie = cookie;
   if (JSON.stringify(o.op.security).includes('deployToken')) headers.authorization = `Bearer ${deployToken}`;
+  if (JSON.stringify(o.op.security).includes('metricsToken')) headers.authorization = `Bearer ${METRICS_TOKEN}`;
   let body: string | FormData | Blob | undefined;
   if (init.multipart) body = init.multipart;
   else if (init.gzip) {
@@ -208,7 +212,7 @@ beforeAll(async () => {
   sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook`;
   server = await startTestServer({
     // The webhook sink listens on 127.0.0.1: a private target, sent to only when allowed.
-    env: { ...ADMIN_ENV, WEBHOOK_SECRET, RATE_LIMIT_MULTIPLIER: '100000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    env: { ...ADMIN_ENV, WEBHOOK_SECRET, METRICS_TOKEN, RATE_LIMIT_MULTIPLIER: '100000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     // No DNS, no outside network: every website, image and webhook host name "does not resolve".
     deps: {
       analysis: { website: { resolver: async () => Promise.reject(new Error('NXDOMAIN')), timeoutMs: 2000 } },

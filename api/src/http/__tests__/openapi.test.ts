@@ -5,6 +5,7 @@ import { apiDescription, describedOperations, EXAMPLE_WEBHOOK_SIGNATURE, OUTGOIN
 import { API_VERSION } from '../../lib/version';
 import { EXAMPLE_WEBHOOK_BODY } from '../openapi-parts';
 import { verifyWebhookSignature } from '../../incoming-webhook/incoming-webhook-service';
+import { answersWithEnvelope } from '../../middleware/errors';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 
 /** Koa router path (`/api/posts/:slug`) as OpenAPI writes it (`/api/posts/{slug}`). */
@@ -136,14 +137,17 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
     expect(examples).toBeGreaterThanOrEqual(30);
   });
 
-  it('every request body has an example, and every 4xx answer is the error envelope (the contact form\'s also success and message)', () => {
+  it('every request body has an example, and every 4xx answer is the error envelope (the contact form\'s also success and message), or its message as text/plain outside /api', () => {
     for (const op of OPERATIONS) {
       const entry = doc.paths[op.path][op.method];
       if (op.body && op.body.contentType === undefined) expect(entry.requestBody.content['application/json'].example, `${op.method} ${op.path}`).toBeDefined();
       // The spec's contact answer is { success, message } (section 7); its failures carry both beside the envelope.
       const fields = op.path === '/api/contact' ? ['error', 'message', 'success'] : ['error'];
       for (const [status, response] of Object.entries(entry.responses) as Array<[string, { content?: Record<string, { schema: { properties?: object } }> }]>) {
-        if (Number(status) >= 400 && Number(status) < 500) expect(Object.keys(response.content?.['application/json']?.schema.properties ?? {}).sort(), `${op.path} ${status}`).toEqual(fields);
+        if (Number(status) < 400 || Number(status) >= 500) continue;
+        // Outside /api (a feed, a sitemap, /metrics) an error is its message as text/plain (middleware/errors.ts).
+        if (!answersWithEnvelope(op.path)) expect(Object.keys(response.content ?? { 'text/plain': {} }), `${op.path} ${status}`).toEqual(['text/plain']);
+        else expect(Object.keys(response.content?.['application/json']?.schema.properties ?? {}).sort(), `${op.path} ${status}`).toEqual(fields);
       }
     }
   });
@@ -167,15 +171,16 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
   });
 
   it('documents the outgoing webhooks (OpenAPI 3.1 webhooks), each example valid for its payload schema', () => {
-    expect(Object.keys(doc.webhooks)).toEqual(['lead.created', 'analysis.completed', 'post.published', 'post.updated', 'post.deleted']);
+    expect(Object.keys(doc.webhooks)).toEqual(['lead.created', 'analysis.completed', 'post.published', 'post.updated', 'post.deleted', 'webhook.test']);
     for (const hook of OUTGOING_WEBHOOKS) {
       const parsed = hook.body.schema.safeParse(hook.body.example);
       expect(parsed.success, hook.type).toBe(true);
       const entry = doc.webhooks[hook.type].post;
       expect(entry.requestBody.content['application/json'].example).toEqual(hook.body.example);
       expect(entry.description).toMatch(/X-Webhook-Signature: t=<unix seconds>,v1=<hex>/);
-      expect(entry.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Webhook-Event', 'X-Webhook-Id']);
-      expect(entry.security).toEqual([{ webhookSignature: [] }]);
+      expect(entry.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Webhook-Event', 'X-Webhook-Id', 'traceparent']);
+      // Signed with the endpoint's own secret, not WEBHOOK_SECRET (the incoming webhook's).
+      expect(entry.security).toEqual([{ outgoingWebhookSignature: [] }]);
     }
   });
 

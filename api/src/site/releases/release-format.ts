@@ -41,7 +41,7 @@ export const MANIFEST_FILE = 'mfe-manifest.json';
 /** Where the serving shell says what it provides to the remotes (written by its build). */
 export const SHELL_MANIFEST_FILE = path.join('shell', 'dist', 'shell-manifest.json');
 /** A release folder name: what `current` may hold. No dot first, so `.incoming-*` copies can never be named. */
-export const RELEASE_NAME = /^[A-Z0-9][\w.+-]{0,99}$/i;
+export const RELEASE_NAME = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 /** The remote entry every release must hold (the shell loads `/mfe/<name>/assets/remoteEntry.js`). */
 export const REMOTE_ENTRY_FILE = 'assets/remoteEntry.js';
 /** How many earlier releases still answer for content-hashed assets (open tabs of an older version). */

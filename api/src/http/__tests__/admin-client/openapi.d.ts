@@ -962,6 +962,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document, as a readable page
+         * @description An HTML page that renders this document (Swagger UI, served by this site with its files below /api/docs/assets/).
+         */
+        get: operations["getApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/assets/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of the API reference page */
+        get: operations["getApiDocsAssetsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/media": {
         parameters: {
             query?: never;
@@ -1237,7 +1274,7 @@ export interface webhooks {
         put?: never;
         /**
          * A visitor sent the contact form (the fields you see in the leads inbox).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookLeadCreated"];
         delete?: never;
@@ -1257,7 +1294,7 @@ export interface webhooks {
         put?: never;
         /**
          * A visitor ran a new business analysis (business, location, score, report link).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookAnalysisCompleted"];
         delete?: never;
@@ -1277,7 +1314,7 @@ export interface webhooks {
         put?: never;
         /**
          * A post went live (from the admin panel, the n8n webhook or the scheduler).
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostPublished"];
         delete?: never;
@@ -1297,7 +1334,7 @@ export interface webhooks {
         put?: never;
         /**
          * A published post was saved again.
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostUpdated"];
         delete?: never;
@@ -1317,9 +1354,29 @@ export interface webhooks {
         put?: never;
         /**
          * A post was deleted.
-         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(endpoint secret, `<t>.<raw body>`) (the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
          */
         post: operations["webhookPostDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Integrations screen's 'Send test event' (POST /api/admin/webhooks/{id}/test): sent to that one endpoint only; no endpoint subscribes to it.
+         * @description Sent as POST with a JSON body to each enabled endpoint subscribed to the event. `X-Webhook-Signature: t=<unix seconds>,v1=<hex>` where v1 is HMAC-SHA256(the endpoint's own signing secret, `<t>.<raw body>`) (see `outgoingWebhookSignature`; the scheme the site's own /api/webhook verifies; reject timestamps more than 5 minutes away). `X-Webhook-Event` names the event; `X-Webhook-Id` is the event id, the same on every retry: de-duplicate on it. Any 2xx is a delivery. Network errors, timeouts (connect 5 s, total 10 s), 5xx and 429 are retried with exponential backoff and jitter for 24 hours (Retry-After honoured); other 4xx are not retried. Redirects are not followed. Each attempt carries a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the trace of the request that caused the event (a visitor's contact message: the same trace id as its owner mail), with a span id of that attempt's own.
+         */
+        post: operations["webhookWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3773,27 +3830,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "validation_failed",
-                     *         "message": "limit: Too big: expected number to be <=100",
-                     *         "details": [
-                     *           {
-                     *             "path": "limit",
-                     *             "message": "Too big: expected number to be <=100"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
+                    /** @example limit: Too big: expected number to be <=100 */
+                    "text/plain": string;
                 };
             };
             /** @description A part past the last one. */
@@ -3802,21 +3840,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such part of the sitemap"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
+                    /** @example No such part of the sitemap */
+                    "text/plain": string;
                 };
             };
         };
@@ -7847,7 +7872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Neither flag, or a flag that is not true/false. */
+            /** @description Neither flag, a flag that is not true/false, or another field. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8878,6 +8903,100 @@ export interface operations {
             };
         };
     };
+    getApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API reference page. */
+            200: {
+                headers: {
+                    /** @description The page's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The client has this version (its If-None-Match names the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getApiDocsAssetsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's name, as the page names it.
+                 * @example api-docs.js
+                 */
+                asset: "swagger-ui-bundle.js" | "swagger-ui.css" | "api-docs.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (the renderer's script and style sheet, and the page's setup). */
+            200: {
+                headers: {
+                    /** @description The file's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description The client has this version (its If-None-Match names the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field breaks a rule; `details` names each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "limit: Too big: expected number to be <=100",
+                     *         "details": [
+                     *           {
+                     *             "path": "limit",
+                     *             "message": "Too big: expected number to be <=100"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getApiAdminMedia: {
         parameters: {
             query?: {
@@ -9579,21 +9698,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such media file."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
+                    /** @example No such media file. */
+                    "text/plain": string;
                 };
             };
             /** @description The image was just uploaded and none of its variants is made yet. */
@@ -9604,21 +9710,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "media_processing",
-                     *         "message": "This image was just uploaded and is being processed. Try again in a few seconds."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
+                    /** @example This image was just uploaded and is being processed. Try again in a few seconds. */
+                    "text/plain": string;
                 };
             };
         };
@@ -11409,6 +11502,11 @@ export interface operations {
                 "X-Webhook-Event": "lead.created";
                 /** @example evt_2b7f0c9e6a1d4f53b8e2 */
                 "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
             };
             path?: never;
             cookie?: never;
@@ -11486,6 +11584,11 @@ export interface operations {
                 "X-Webhook-Event": "analysis.completed";
                 /** @example evt_5c1e9a7b3d2f4e60a1b4 */
                 "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
             };
             path?: never;
             cookie?: never;
@@ -11564,6 +11667,11 @@ export interface operations {
                 "X-Webhook-Event": "post.published";
                 /** @example evt_7a3d5f1c9e2b4a68c3d6 */
                 "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
             };
             path?: never;
             cookie?: never;
@@ -11647,6 +11755,11 @@ export interface operations {
                 "X-Webhook-Event": "post.updated";
                 /** @example evt_9e5b7d3a1c4f4b70d5e8 */
                 "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
             };
             path?: never;
             cookie?: never;
@@ -11730,6 +11843,11 @@ export interface operations {
                 "X-Webhook-Event": "post.deleted";
                 /** @example evt_1f7c9b5e3a6d4c82e7f0 */
                 "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
             };
             path?: never;
             cookie?: never;
@@ -11771,6 +11889,76 @@ export interface operations {
                         publishedAt: string | null;
                         updatedAt: string;
                         url: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Refused by the receiver: not retried (any 4xx but 429). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after Retry-After (or with backoff). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with backoff for 24 hours. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Webhook-Event": "webhook.test";
+                /** @example evt_3c8a6e2f0b9d4e71a2c5 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description W3C trace context: the trace of the request that caused the event, with a span id of this attempt's own.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3c8a6e2f0b9d4e71a2c5",
+                 *       "type": "webhook.test",
+                 *       "createdAt": "2026-11-26T09:00:00.000Z",
+                 *       "data": {
+                 *         "message": "A test event from the Integrations screen."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                    createdAt: string;
+                    data: {
+                        message: string;
                     };
                 };
             };
