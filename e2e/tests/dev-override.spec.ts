@@ -14,8 +14,9 @@ import { startRemoteHost, type RunningServer } from '../support/servers';
  * built blog with another heading) is served by a static server on 127.0.0.1 with CORS, as `npm run dev` serves its
  * watch build. The blog's deploy token asks for an override link naming that build's remote entry; the browser that
  * opens it is asked first (what would run, from where, until when), and once it presses Turn on renders the blog from
- * that server (the heading only that build has) under the override's banner, on every page, until it leaves; a second
- * browser that opens the link and presses Cancel gets the served blog. A plain http URL of another host is refused.
+ * that server (the heading only that build has) under the override's banner, on every page but the admin's (loaded
+ * from the server, even when reached inside the page), until it leaves; a second browser that opens the link and
+ * presses Cancel gets the served blog. A plain http URL of another host is refused.
  */
 
 const HEADING = 'AI Automation Blog';
@@ -97,6 +98,20 @@ test.describe('a development override of the blog, for one browser', () => {
     await page.goto('/');
     await expectHydrated(page);
     await expect(banner(page)).toBeVisible();
+    await page.goto('/blog');
+    await expect(heading(page)).toHaveText(LOCAL_HEADING);
+
+    // Going to the admin inside the page (as the site's router does) loads it from the server: a new document, the
+    // admin's login without the override, so the local build's code is not where the password is typed.
+    await expectHydrated(page);
+    await page.evaluate(() => {
+      (window as { stillThisDocument?: boolean }).stillThisDocument = true;
+      history.pushState(null, '', '/admin');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+    await expect(banner(page)).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { stillThisDocument?: boolean }).stillThisDocument)).toBeUndefined();
     await page.goto('/blog');
     await expect(heading(page)).toHaveText(LOCAL_HEADING);
 

@@ -6,6 +6,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
 import { ShellRoot } from './app/shell-root';
 import { CLIENT_RENDER_DIGEST, REMOTE_FAILED_DIGEST } from './features/remotes/lib/remote-environment';
+import { devOverrideInPage } from './features/remotes/lib/dev-override';
 import { loadRemoteApp } from './features/remotes/lib/load-remote';
 import { preloadCurrentRemote } from './features/remotes/lib/preload-remote';
 import './index.css';
@@ -14,7 +15,7 @@ preloadCurrentRemote();
 
 const container = document.getElementById('root')!;
 const tree = (
-  <ShellRoot environment={{ load: loadRemoteApp }}>
+  <ShellRoot environment={{ load: loadRemoteApp, devOverride: devOverrideInPage() }}>
     <BrowserRouter>
       <App />
     </BrowserRouter>

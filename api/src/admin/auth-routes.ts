@@ -9,6 +9,8 @@ import {
   type AdminSession,
 } from '@site/contracts/admin';
 import { sessionCookieName, sessionToken, type AdminState } from '../middleware/require-admin';
+import { DEV_OVERRIDE_COOKIE } from '../site/releases/dev-override-tokens';
+import { setDevOverrideCookie } from '../site/render/dev-override';
 import { defineEndpoints } from '../http/endpoint';
 import { COMMON_ERRORS, error, errorResponse } from '../http/openapi-parts';
 
@@ -55,6 +57,9 @@ export const adminAuthRoutes = defineEndpoints({ config: ['bodyLimit', 'publicOr
       const { password } = auth.passwordConfigured ? adminLoginRequestSchema.parse(body ?? {}) : { password: '' };
       const { token, session } = await auth.login(password, ctx.ip);
       setSessionCookie(ctx, token);
+      // A development override ends with the login: its code may be in a tab the admin uses, and it stays off until
+      // the developer opens a new link (the confirmation page refuses while this session lives).
+      if (ctx.cookies.get(DEV_OVERRIDE_COOKIE)) setDevOverrideCookie(ctx, null);
       return session satisfies AdminSession;
     },
   }),

@@ -5,7 +5,7 @@ import { deployTokenCreatedSchema, devOverrideCreatedSchema, DEV_OVERRIDE_MESSAG
 import { createDevOverrideTokens } from '../../site/releases/dev-override-tokens';
 import { newSigningKey, trustedKeyEntry } from '../../site/releases/release-signature';
 import { signDists } from '../../test-support/signed-dists';
-import { ADMIN_ENV, adminCookie } from '../../test-support/admin-session';
+import { ADMIN_ENV, adminCookie, TEST_ADMIN_PASSWORD } from '../../test-support/admin-session';
 import { describeNeedingBuild, missingFiles, REPO_ROOT } from '../../test-support/built-site';
 import { createSiteFixture, MANIFESTS, renderingBlogEntry } from '../../test-support/site-fixture';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
@@ -17,8 +17,8 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
  * gets that entry in its remotes map, its origin in its pages' CSP, the blog rendered in the browser (not on the
  * server) and a banner on every page, privately and outside the render cache; another browser gets the site as it is;
  * the cookie ends with its time (the app's clock); a plain http URL of another host, another app's token and no token
- * are refused. The admin never runs an override: not on its pages, not with a live admin session; and a site that takes
- * only signed releases accepts only an entry on the developer's own computer.
+ * are refused. The admin never runs an override: not on its pages, not with a live admin session, and logging in ends
+ * it; and a site that takes only signed releases accepts only an entry on the developer's own computer.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -330,6 +330,29 @@ describeNeedingBuild('development overrides', { missing: missingFiles(['shell/di
     const posted = await fetch(`${s.server.url}${link.pathname}${link.search}`, { method: 'POST', redirect: 'manual', headers: { ...FROM_SITE, cookie: s.admin } });
     expect([posted.status, posted.headers.get('set-cookie')]).toEqual([403, null]);
     expect(textOf(await posted.text())).toContain('Log out of the admin first');
+  });
+
+  it('ends when the browser logs into the admin: the login clears its cookie', async () => {
+    const s = await start();
+    const override = devOverrideCreatedSchema.parse((await ask(s, { entryUrl: ENTRY }, s.blogToken)).body);
+    const { cookie, turnedOn } = await turnOn(s, override.url);
+    const login = (password: string) =>
+      fetch(`${s.server.url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: s.server.config.publicOrigin, cookie },
+        body: JSON.stringify({ password }),
+      });
+    const overrideCookies = (res: Response) => res.headers.getSetCookie().filter((c) => c.startsWith('site_dev_override='));
+    // A wrong password changes nothing.
+    const wrong = await login('not the password');
+    expect([wrong.status, overrideCookies(wrong)]).toEqual([401, []]);
+    // Logged in: the cookie as it was set (path, SameSite, HttpOnly), empty and expired.
+    const ok = await login(TEST_ADMIN_PASSWORD);
+    expect(ok.status).toBe(200);
+    const attributes = (c: string) => c.split('; ').slice(1).filter((a) => !a.startsWith('expires='));
+    const [cleared] = overrideCookies(ok);
+    expect(cleared).toMatch(/^site_dev_override=; .*expires=Thu, 01 Jan 1970 00:00:00 GMT/);
+    expect(attributes(cleared!).sort()).toEqual(attributes(overrideCookies(turnedOn)[0]!).sort());
   });
 
   it('on a site that takes only signed releases, accepts only an entry on the developer\'s own computer', async () => {

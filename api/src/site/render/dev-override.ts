@@ -14,8 +14,9 @@ import { escapeHtml } from './document-html';
  * same address) puts the token in a cookie of that browser and sends it to the page without the token.
  * `?dev-override=off` (the banner's link) takes it out. The admin never gets an override: not on its pages, and not on
  * any page of a browser with a live admin session (its requests to /api/admin would carry the session); the
- * confirmation page refuses while an admin session cookie is there. What a request with the cookie gets is
- * release-choice.ts's to say.
+ * confirmation page refuses while an admin session cookie is there, and logging in clears the override's cookie (a tab
+ * that loaded the override before, the shell leaves for the admin's pages with a full load). What a request with the
+ * cookie gets is release-choice.ts's to say.
  */
 
 /** Who the admin is, for keeping overrides away from it (app.ts: the admin app's routes and its session store). */
@@ -176,8 +177,8 @@ export function devOverrideLinks(options: { tokens: DevOverrideTokens; admin: De
 
     /**
      * The request as the release choice reads it: without its override cookie on the admin's pages and when it carries
-     * a live admin session (or one that cannot be checked now). The cookie is ignored, not cleared: the developer who
-     * is also the admin gets it back after logging out.
+     * a live admin session (or one that cannot be checked now). The cookie is ignored here, not cleared: the admin's
+     * login clears it (admin/auth-routes.ts), so a browser that logs in has it off until a new link is opened.
      */
     async choiceRequest(ctx: Context): Promise<ChoiceRequest> {
       if (!ctx.cookies.get(DEV_OVERRIDE_COOKIE)) return ctx;

@@ -2,6 +2,7 @@ import { useContext, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { RemotesMap } from '@site/contracts/manifest';
 import { Button, NotFound, useSiteData } from '@site/ui';
+import { needsFullLoad } from '../lib/dev-override';
 import { findRemote } from '../lib/find-remote';
 import { RemoteEnvironmentContext } from '../lib/remote-environment';
 import { useRemotes } from '../hooks/use-remotes';
@@ -19,7 +20,7 @@ function ShellNotFound() {
  * routes is the remote's own not-found state (the server rendered it so, with status 404).
  */
 export function RemoteRouter() {
-  const { pathname } = useLocation();
+  const { pathname, search, hash } = useLocation();
   const environment = useContext(RemoteEnvironmentContext);
   const site = useSiteData();
   const store = useRemotes();
@@ -28,6 +29,14 @@ export function RemoteRouter() {
   useEffect(() => {
     if (!remotes) void load();
   }, [remotes, load]);
+  const name = remotes ? findRemote(remotes, pathname) : null;
+  // With a development override on, the admin's pages come from the server (which serves them without it), so the
+  // override's code is not in the page where the admin logs in; its area is never rendered here.
+  const fullLoad = needsFullLoad(environment.devOverride, name, pathname);
+  const href = `${pathname}${search}${hash}`;
+  useEffect(() => {
+    if (fullLoad) window.location.assign(href);
+  }, [fullLoad, href]);
 
   if (error)
     return (
@@ -39,7 +48,7 @@ export function RemoteRouter() {
         </Button>
       </div>
     );
-  if (!remotes)
+  if (!remotes || fullLoad)
     return (
       <div role="status" aria-live="polite" className="min-h-screen">
         <span className="sr-only">Loading…</span>
@@ -48,7 +57,6 @@ export function RemoteRouter() {
 
   // A 404 the server rendered with the shell's not-found page (no remote's page: e.g. one without server rendering).
   if (site?.status === 404 && !site.remote && site.path === pathname) return <ShellNotFound />;
-  const name = findRemote(remotes, pathname);
   if (!name) return <ShellNotFound />;
   return <RemoteArea key={name} name={name} entry={remotes[name]!.entry} version={remotes[name]!.version} load={environment.load} server={environment.server?.area} />;
 }

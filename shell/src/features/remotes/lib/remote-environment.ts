@@ -16,6 +16,8 @@ export type ServerArea = ContractArea<ReactNode>;
  */
 export interface RemoteEnvironment {
   load?: LoadRemoteApp;
+  /** In the browser, when the server served this page with a development override (dev-override.ts). */
+  devOverride?: { loadedAt: string };
   server?: { remotes: Partial<RemotesMap>; area: ServerArea };
 }
 
