@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@site/contracts/admin';
 import { createPostsRepository } from '../posts-repository';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
-import { createPostService, DELETED_POST_NOT_FOUND, type PostService } from '../post-service';
+import { createPostService, type PostService } from '../post-service';
+import { DELETED_POST_NOT_FOUND } from '../post-history';
 
 const valid = {
   title: 'First title of a revised post',

@@ -6,7 +6,8 @@ import { PG_WALK_SETTINGS, SEARCH_RANK_LIMIT } from '../../db/full-text-search';
 import { uniqueSchema } from '../../test-support/databases';
 import type { BlogPostsTable } from '../blog-schema';
 import { postRow } from '../../test-support/post-rows';
-import { createPostsRepository, PG_POSTS_PROBE } from '../posts-repository';
+import { createPostsRepository } from '../posts-repository';
+import { PG_POSTS_PROBE } from '../posts-search-repository';
 import { analyzedPlan, rowsRead } from '../../test-support/query-plans';
 
 /*
