@@ -11,9 +11,10 @@ import {
   type VerificationLink,
 } from '@site/contracts/analysis';
 import type { AnalysisFacts, PlacesLookup, YelpLookup } from './types';
+import { buildSignals } from './build-signals';
+import { citationComparisons } from './citations';
+import { websiteProblem } from './signal-reasons';
 import {
-  buildSignals,
-  citationComparisons,
   FACTOR_POINTS,
   gradeFor,
   insightFor,
@@ -22,7 +23,6 @@ import {
   SCORING_MODEL_VERSION,
   securityScore,
   SIGNALS,
-  websiteProblem,
   type FactorResult,
   type Signal,
   type SignalKey,
