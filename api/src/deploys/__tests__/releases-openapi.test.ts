@@ -221,7 +221,11 @@ describe('the release endpoints as the OpenAPI document describes them', () => {
     for (const [code, where] of codes) expect(source.includes(`'${code}'`), `${code} (${where.join(', ')}) is not in the server's source`).toBe(true);
     // What the release code and the deploy token check send: each named in the document.
     const sent = new Set(
-      ['site/releases/release-deployer.ts', 'site/releases/smoke-render.ts', 'deploys/releases-routes.ts'].flatMap((file) =>
+      [
+        ...['release-deployer', 'release-checks', 'release-backends', 'deploy-commands', 'promote-commands'].map((file) => `site/releases/${file}.ts`),
+        'site/releases/smoke-render.ts',
+        'deploys/releases-routes.ts',
+      ].flatMap((file) =>
         [...readFileSync(path.join(API_SRC, file), 'utf8').matchAll(/code: '([a-z_]+)'/g)].map((m) => m[1]!),
       ),
     );

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_NAMES, type AppName } from '@site/contracts/app-names';
-import { freeName, manifestVersion, readFolder } from './release-deployer';
+import { freeName, manifestVersion, readFolder } from './release-checks';
 import { SIGNATURE_FILE, signFiles } from './release-signature';
 import { packReleaseTarball } from './release-tarball';
 

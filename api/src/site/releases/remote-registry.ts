@@ -1,38 +1,31 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { REMOTE_NAMES, type MfeManifest, type RemoteName, type RemotesMap } from '@site/contracts/manifest';
-import type { RemoteServerModule } from '@site/contracts/server-render';
 import type { Logger } from '../../lib/logger';
-import { statGeneration, statShared } from '../../lib/stat-shared';
-import type { RemotesSnapshot, ServedRemote, ServerEntryStatus } from '../../health/deployed-remotes';
+import { statShared } from '../../lib/stat-shared';
+import type { RemotesSnapshot, ServedRemote } from '../../health/deployed-remotes';
+import { createChosenReleases, type Chosen } from './chosen-releases';
+import { createEarlierReleases } from './earlier-releases';
+import { coalescedReads, createInputReader, type Inputs } from './registry-freshness';
 import {
-  POINTER_FILE,
-  PREVIOUS_RELEASES_SERVED,
-  RELEASE_NAME,
-  RELEASES_DIR,
+  REMOTE_ENTRY_FILE,
   currentReleasePolicy,
-  currentShell,
   distDir as distPathOf,
-  importRelease,
   incompatibility,
-  judgeRelease,
   readHistory,
   readManifest,
   readShellBuiltWith,
-  releaseDir,
   remoteDir as remoteDirOf,
-  stagedDir as stagedDirOf,
   serverFiles,
   servingOrder,
   type SharedModules,
 } from './release-format';
-import { SIGNATURE_FILE, verifyRelease, type SignatureCheck, type TrustedKey } from './release-signature';
+import { createReleaseInspector, servedRemote, type Probe, type ReleaseImporter } from './release-inspection';
+import type { TrustedKey } from './release-signature';
 import type { ChoiceReason, ReleaseChoice } from './release-choice';
 
-/** Loads a release's server module(s): release-format's importRelease unless a test wraps it. */
-export type ReleaseImporter = (dir: string, manifest: MfeManifest, shared?: SharedModules) => ReturnType<typeof importRelease>;
+export type { ReleaseImporter } from './release-inspection';
 
-const REMOTE_ENTRY = 'assets/remoteEntry.js';
 // The release format (layout, names, checks, the importer) is release-format.ts, shared with npm run deploy.
 export { HISTORY_FILE, POINTER_FILE, PREVIOUS_RELEASES_SERVED, RELEASE_NAME, RELEASES_DIR, REMOTE_ENTRY_FILE } from './release-format';
 
@@ -61,13 +54,6 @@ export interface RemoteRegistry {
   stagedDir(name: RemoteName, version: string): Promise<string | null>;
 }
 
-interface Inputs {
-  /** Changes whenever anything that decides what is served changes. */
-  key: string;
-  /** Version `current` names; null without a pointer (the `dist/` layout). */
-  pointer: string | null;
-}
-
 interface RemoteState {
   inputs: string;
   /** Version `current` named when this was resolved; null in the `dist/` layout. */
@@ -78,19 +64,8 @@ interface RemoteState {
   generation: number;
 }
 
-type Inspection = { ok: true; manifest: MfeManifest; dir: string } | { ok: false; reason: string };
-type Chosen = { ok: true; served: ServedRemote; manifest: MfeManifest; generation: number } | { ok: false; reason: string };
-/** Staged releases kept resolved (their server modules loaded) at a time, across every preview. */
-const MAX_CHOSEN = 8;
 type Resolution = { served: ServedRemote | null; manifest: MfeManifest | null };
-type Probe = { status: ServerEntryStatus; module: RemoteServerModule | null; reason?: string };
 
-const noop = () => undefined;
-
-const statKey = async (file: string) => {
-  const info = await statShared(file);
-  return info ? `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${info.size}` : 'absent';
-};
 /**
  * Serves each remote from `mfe-<name>/releases/<current>/` when a `current` pointer exists, else from
  * `mfe-<name>/dist/`. A release is served only when it is complete (release-format's checkRelease), can run in the
@@ -124,195 +99,30 @@ export function createRemoteRegistry(options: {
 }): RemoteRegistry {
   const { logger } = options;
   const trustedKeys = options.trustedKeys ?? [];
-  /** Signature checks by folder and signature file (a release folder never changes once named). */
-  const verified = new Map<string, { key: string; check: Promise<SignatureCheck> }>();
-  /** The signature check of a folder, done again only when its signature file changes. */
-  async function verifyCached(dir: string, name: RemoteName): Promise<SignatureCheck> {
-    const key = await statKey(path.join(dir, SIGNATURE_FILE));
-    let entry = verified.get(dir);
-    if (entry?.key !== key) {
-      entry = { key, check: verifyRelease(dir, name, trustedKeys) };
-      verified.set(dir, entry);
-    }
-    return entry.check;
-  }
-  /** Why a folder may not run, or undefined when it may (signed by a trusted key, or no key is configured). */
-  async function unsigned(dir: string, name: RemoteName): Promise<string | undefined> {
-    if (trustedKeys.length === 0) return undefined;
-    const check = await verifyCached(dir, name);
-    return check.ok ? undefined : `not signed by a key trusted for ${name}: ${check.reason}`;
-  }
-  const importer = options.importer ?? importRelease;
+  const inspector = createReleaseInspector({ siteRoot: options.siteRoot, trustedKeys, importer: options.importer, shared: options.shared });
+  const { unsigned, inspectRelease, probeServer } = inspector;
+  const { chosenRelease, applyChoice, applyDevOverride } = createChosenReleases({ siteRoot: options.siteRoot, logger, stagedCopy: options.stagedCopy, inspector });
+  const { previousDirs } = createEarlierReleases({ siteRoot: options.siteRoot, unsigned });
   const states = new Map<RemoteName, RemoteState>();
   const resolving = new Map<RemoteName, { inputs: string; promise: Promise<RemoteState> }>();
   /** The last resolution started per remote: the next one starts after it (serialised, newest lands last). */
   const tails = new Map<RemoteName, Promise<unknown>>();
-  const pointers = new Map<RemoteName, { key: string; version: string }>();
   /** Server files named by the last `dist/` manifest: an in-place copy of them changes what is served. */
   const distServerFiles = new Map<RemoteName, string[]>();
   /** The last release served with its server module loaded, per remote: the last known good. */
   const lastGood = new Map<RemoteName, string>();
   /** The pointer the resolution under way reads (resolutions of one remote take turns). */
   const pointerOf = new Map<RemoteName, string | null>();
-  const previousCache = new Map<RemoteName, { key: string; dirs: Array<{ version: string; dir: string; mtimeMs: number }> }>();
   let generation = 0;
   let lastKey = '';
   let lastSnapshot: RemotesSnapshot = { manifests: [], map: {}, routes: [], served: {} };
+  const readInputs = createInputReader(options.siteRoot, distServerFiles);
 
   const remoteDir = (name: RemoteName) => remoteDirOf(options.siteRoot, name);
   const distPath = (name: RemoteName) => distPathOf(options.siteRoot, name);
 
-  async function readInputs(name: RemoteName): Promise<Inputs> {
-    const pointerFile = path.join(remoteDir(name), POINTER_FILE);
-    const pointerKey = await statKey(pointerFile);
-    // The serving shell (its release, else its dist): a remote is judged against what it provides.
-    const shell = await currentShell(options.siteRoot);
-    const shellKey = `${shell.version ?? 'dist'}:${await statKey(path.join(shell.dir, 'shell-manifest.json'))}`;
-    if (pointerKey === 'absent') {
-      const dist = distPath(name);
-      const keys = await Promise.all([path.join(dist, 'mfe-manifest.json'), ...(distServerFiles.get(name) ?? [])].map(statKey));
-      return { key: `dist|${shellKey}|${keys.join('|')}`, pointer: null };
-    }
-    let cached = pointers.get(name);
-    if (cached?.key !== pointerKey) {
-      let version: string;
-      try {
-        version = (await readFile(pointerFile, 'utf8')).trim();
-      } catch {
-        version = '';
-      }
-      cached = { key: pointerKey, version };
-      pointers.set(name, cached);
-    }
-    const version = cached.version;
-    const manifestKey = RELEASE_NAME.test(version) ? await statKey(path.join(releaseDir(options.siteRoot, name, version), 'mfe-manifest.json')) : 'invalid';
-    return { key: `release|${shellKey}|${pointerKey}|${version}|${manifestKey}`, pointer: version };
-  }
-
-  /** A release is served when it is complete and can run in the serving shell (a staged one: in staged/). */
-  async function inspectRelease(name: RemoteName, version: string, where: 'releases' | 'staged' = 'releases'): Promise<Inspection> {
-    if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
-    const dir = where === 'staged' ? stagedDirOf(options.siteRoot, name, version) : releaseDir(options.siteRoot, name, version);
-    if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) return { ok: false, reason: `${where}/${version}/ does not exist` };
-    // The deployer's judgement of an upload, made again of what is on disk (release-format's judgeRelease).
-    const check = await judgeRelease(dir, name, { siteRoot: options.siteRoot, trustedKeys, verify: verifyCached });
-    if (!check.ok) return { ok: false, reason: check.part === 'format' ? `${where}/${version}/${check.problem}` : `${where}/${version}: ${check.problem}` };
-    return { ok: true, manifest: { ...check.manifest, version }, dir };
-  }
-
-  /** Staged releases resolved for a choice, by `name@version`: what decides it (key) and the outcome. */
-  const chosenStates = new Map<string, { key: string; outcome: Promise<Chosen> }>();
-  /** Snapshots with a choice applied, per base snapshot and choice (the same object while nothing changes). */
-  const chosenSnapshots = new WeakMap<RemotesSnapshot, Map<string, RemotesSnapshot>>();
-  let chosenGeneration = 0;
-
-  /** A staged release as a request that chose it gets it, or why it may not run. Re-read only when its files change. */
-  async function chosenRelease(name: RemoteName, version: string): Promise<Chosen> {
-    if (!RELEASE_NAME.test(version)) return { ok: false, reason: `"${version.slice(0, 100)}" is not a release name` };
-    const dir = stagedDirOf(options.siteRoot, name, version);
-    if (options.stagedCopy && !(await statShared(dir))) {
-      await options.stagedCopy(name, version).catch((error: unknown) => logger?.warn({ remote: name, version, err: error }, 'a staged release could not be copied here'));
-    }
-    const shell = await currentShell(options.siteRoot);
-    const keys = await Promise.all([dir, path.join(dir, 'mfe-manifest.json'), path.join(dir, SIGNATURE_FILE), path.join(shell.dir, 'shell-manifest.json')].map(statKey));
-    const key = `${shell.version ?? 'dist'}|${keys.join('|')}`;
-    const id = `${name}@${version}`;
-    const known = chosenStates.get(id);
-    if (known?.key === key) return known.outcome;
-    const outcome = (async (): Promise<Chosen> => {
-      const inspection = await inspectRelease(name, version, 'staged');
-      if (!inspection.ok) return { ok: false, reason: inspection.reason === `staged/${version}/ does not exist` ? `no staged release of ${name} is named ${version} (promoted, or removed)` : inspection.reason };
-      const probe = await probeServer(inspection.dir, inspection.manifest);
-      if (probe.status === 'failed') return { ok: false, reason: probe.reason ?? 'its server module does not load' };
-      const served: ServedRemote = { ...servedOf(name, version, inspection.dir, 'release', probe, new Date().toISOString()), pointer: null, chosen: 'preview' };
-      return { ok: true, served, manifest: inspection.manifest, generation: ++chosenGeneration };
-    })();
-    chosenStates.delete(id);
-    chosenStates.set(id, { key, outcome });
-    // A few previews at a time: the oldest resolutions (and the modules they hold) go first.
-    for (const oldest of chosenStates.keys()) {
-      if (chosenStates.size <= MAX_CHOSEN) break;
-      chosenStates.delete(oldest);
-    }
-    return outcome;
-  }
-
-  function applyChoice(base: RemotesSnapshot, chosen: Array<{ name: RemoteName; why: ChoiceReason; release: Extract<Chosen, { ok: true }> }>): RemotesSnapshot {
-    const key = chosen.map((c) => `${c.name}#${c.release.generation}:${c.why}`).join(',');
-    let perBase = chosenSnapshots.get(base);
-    if (!perBase) chosenSnapshots.set(base, (perBase = new Map()));
-    const known = perBase.get(key);
-    if (known) return known;
-    const byName = new Map(chosen.map((c) => [c.name, c.release]));
-    const manifests = base.manifests.map((m) => byName.get(m.name)?.manifest ?? m);
-    for (const c of chosen) if (!base.manifests.some((m) => m.name === c.name)) manifests.push(c.release.manifest);
-    const map: Partial<RemotesMap> = { ...base.map };
-    const served: Partial<Record<RemoteName, ServedRemote>> = { ...base.served };
-    for (const { name, why, release } of chosen) {
-      // Why this request has it: a preview's page says so (its banner); a canary's looks like any served page.
-      served[name] = release.served.chosen === why ? release.served : { ...release.served, chosen: why };
-      // Its own address: the served release's remoteEntry.js stays what every other browser (and cache) gets there.
-      map[name] = {
-        entry: `/mfe/${name}/${REMOTE_ENTRY}?release=${encodeURIComponent(release.manifest.version)}`,
-        version: release.manifest.version,
-        routes: release.manifest.routes,
-        owns: [...currentReleasePolicy().appRoutes[name]],
-      };
-    }
-    const snapshot: RemotesSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
-    if (perBase.size >= MAX_CHOSEN) perBase.clear();
-    perBase.set(key, snapshot);
-    return snapshot;
-  }
-
-  /** Snapshots with a development override applied, per snapshot and override (the same object while nothing changes). */
-  const devSnapshots = new WeakMap<RemotesSnapshot, Map<string, RemotesSnapshot>>();
-  /**
-   * A development override (dev-override-tokens.ts): the app's entry in the remotes map is the developer's URL, and its
-   * manifest names no server module, so its pages render in the browser alone (the server never runs the developer's
-   * code, nor renders the served release's markup for the browser to hydrate with another build). Its routes stay the
-   * served release's. An app with nothing served is left as it is: there is no manifest to route its pages with.
-   */
-  function applyDevOverride(base: RemotesSnapshot, dev: { app: RemoteName; entryUrl: string }): RemotesSnapshot {
-    const current = base.manifests.find((m) => m.name === dev.app);
-    const entry = base.map[dev.app];
-    if (!current || !entry) return base;
-    const key = `${dev.app}\n${dev.entryUrl}`;
-    let perBase = devSnapshots.get(base);
-    if (!perBase) devSnapshots.set(base, (perBase = new Map()));
-    const known = perBase.get(key);
-    if (known) return known;
-    const { server: _server, ...inBrowser } = current;
-    const manifests = base.manifests.map((m) => (m === current ? inBrowser : m));
-    const served = { ...base.served };
-    const was = served[dev.app];
-    if (was) served[dev.app] = { ...was, module: null, serverEntry: 'none' };
-    const map: Partial<RemotesMap> = { ...base.map, [dev.app]: { ...entry, entry: dev.entryUrl } };
-    const snapshot: RemotesSnapshot = Object.freeze({ manifests, map, routes: manifests.flatMap((m) => m.routes), served });
-    if (perBase.size >= MAX_CHOSEN) perBase.clear();
-    perBase.set(key, snapshot);
-    return snapshot;
-  }
-
-  /** Imports the server module(s) of a release with release-format's importer, the same as the deploy checks them. */
-  async function probeServer(dir: string, manifest: MfeManifest): Promise<Probe> {
-    if (serverFiles(manifest).length === 0) return { status: 'none', module: null };
-    const result = await importer(dir, manifest, await options.shared?.());
-    if (!result.ok) return { status: 'failed', module: null, reason: result.reason };
-    return { status: 'ok', module: result.module };
-  }
-
-  const servedOf = (name: RemoteName, version: string, dir: string, layout: ServedRemote['layout'], probe: Probe, since: string): ServedRemote => ({
-    name,
-    version,
-    dir,
-    layout,
-    serverEntry: probe.status,
-    ...(probe.reason ? { serverError: probe.reason } : {}),
-    module: probe.module,
-    since,
-    pointer: layout === 'release' ? pointerOf.get(name) ?? null : null,
-  });
+  const servedOf = (name: RemoteName, version: string, dir: string, layout: ServedRemote['layout'], probe: Probe, since: string): ServedRemote =>
+    servedRemote(name, version, dir, layout, probe, since, layout === 'release' ? pointerOf.get(name) ?? null : null);
 
   async function resolveDist(name: RemoteName, since: string): Promise<Resolution> {
     const dir = distPath(name);
@@ -447,34 +257,6 @@ export function createRemoteRegistry(options: {
     return enqueue(name, inputs.key);
   }
 
-  /** Earlier releases, newest first (by folder time: deploy order), and `dist/` for tabs opened before the first release. */
-  async function previousDirs(name: RemoteName, served: ServedRemote | null): Promise<string[]> {
-    if (served?.layout === 'dist') return [];
-    const releases = path.join(remoteDir(name), RELEASES_DIR);
-    const key = await statKey(releases);
-    let cached = previousCache.get(name);
-    if (cached?.key !== key) {
-      const dirs: Array<{ version: string; dir: string; mtimeMs: number }> = [];
-      try {
-        for (const entry of await readdir(releases, { withFileTypes: true })) {
-          if (!entry.isDirectory() || !RELEASE_NAME.test(entry.name)) continue;
-          const dir = path.join(releases, entry.name);
-          const info = await stat(dir).catch(() => undefined);
-          if (info) dirs.push({ version: entry.name, dir, mtimeMs: info.mtimeMs });
-        }
-      } catch {
-        // No releases folder: nothing earlier to serve.
-      }
-      dirs.sort((a, b) => b.mtimeMs - a.mtimeMs);
-      cached = { key, dirs };
-      previousCache.set(name, cached);
-    }
-    const earlier = cached.dirs.filter((d) => d.version !== served?.version).slice(0, PREVIOUS_RELEASES_SERVED);
-    // With trusted keys, only signed folders answer for files (a stored but unsigned release serves nothing).
-    const allowed = await Promise.all([...earlier.map((d) => d.dir), distPath(name)].map(async (dir) => ((await unsigned(dir, name)) ? null : dir)));
-    return allowed.filter((dir): dir is string => dir !== null);
-  }
-
   async function readSnapshot(): Promise<RemotesSnapshot> {
     const resolved = await Promise.all(REMOTE_NAMES.map(current));
     const key = resolved.map((s) => s.generation).join('|');
@@ -488,7 +270,7 @@ export function createRemoteRegistry(options: {
       const m = s.manifest;
       served[m.name] = s.served;
       map[m.name] = {
-        entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY}`,
+        entry: options.remoteUrls[m.name] ?? `/mfe/${m.name}/${REMOTE_ENTRY_FILE}`,
         version: m.version,
         routes: m.routes,
         // The shell gives a path to its owner by these (the site's patterns), never to the first remote declaring it.
@@ -501,46 +283,7 @@ export function createRemoteRegistry(options: {
     return lastSnapshot;
   }
 
-  let checking: Promise<RemotesSnapshot> | undefined;
-  let nextCheck: Promise<RemotesSnapshot> | undefined;
-  function startCheck(): Promise<RemotesSnapshot> {
-    const check = readSnapshot();
-    checking = check;
-    void check
-      .finally(() => {
-        if (checking === check) checking = undefined;
-      })
-      .catch(() => undefined);
-    return check;
-  }
-
-  /** The last snapshot with the stats' generation it was read at: kept while no file it read has changed. */
-  let known: { generation: number; snapshot: Promise<RemotesSnapshot> } | undefined;
-
-  function snapshot(): Promise<RemotesSnapshot> {
-    const generation = statGeneration();
-    if (known?.generation === generation) return known.snapshot;
-    const read = checkedSnapshot();
-    const entry = { generation, snapshot: read };
-    known = entry;
-    read.catch(() => {
-      if (known === entry) known = undefined;
-    });
-    return read;
-  }
-
-  function checkedSnapshot(): Promise<RemotesSnapshot> {
-    // Every page request asks, and under load hundreds ask at once. A check (a few stats per remote) already under
-    // way began before this caller asked (a deploy may have landed since), so the caller waits for the next one,
-    // which starts when that one ends and is shared by everyone who asks meanwhile: what each caller gets was read
-    // after it asked, and there is one check at a time however many ask.
-    if (!checking) return startCheck();
-    nextCheck ??= checking.then(noop, noop).then(() => {
-      nextCheck = undefined;
-      return startCheck();
-    });
-    return nextCheck;
-  }
+  const snapshot = coalescedReads(readSnapshot);
 
   return {
     async snapshotFor(choice) {
