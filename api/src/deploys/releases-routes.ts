@@ -41,29 +41,63 @@ const TOKEN_FAILURES_LIMIT: RateLimitRule = {
 const addressOf = (ctx: Context) => ctx.ip;
 
 
-export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits', 'devOverrides'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
-  /** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
-  async function authorise(
-    services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
-    ctx: Context,
-    app: AppName,
-    action: 'deploy' | 'rollback' | 'stage' | 'promote' | 'canary' | null,
-  ): Promise<{ by: string; from: string }> {
-    const from = addressOf(ctx);
-    try {
-      const token = await services.deployTokens.authenticate({ authorization: ctx.get('Authorization') || undefined, app, from });
-      return { by: token.name, from };
-    } catch (failure) {
-      if (action) {
-        const message = failure instanceof Error ? failure.message : String(failure);
-        const tokenName = (failure as { tokenName?: unknown }).tokenName;
-        const by = typeof tokenName === 'string' ? tokenName : 'a bad deploy token';
-        await (services.deployLog.record as (entry: unknown) => Promise<unknown>)({ app, action, version: null, previous: null, result: 'refused', by, from, message }).catch(() => undefined);
-      }
-      throw failure;
+/** Checks the token for `app`; a refusal is written to the deploy log before it is answered. */
+async function authorise(
+  services: { deployTokens: { authenticate(input: { authorization: string | undefined; app: AppName; from: string }): Promise<{ name: string }> }; deployLog: { record(entry: never): Promise<unknown> } },
+  ctx: Context,
+  app: AppName,
+  action: 'deploy' | 'rollback' | 'stage' | 'promote' | 'canary' | null,
+): Promise<{ by: string; from: string }> {
+  const from = addressOf(ctx);
+  try {
+    const token = await services.deployTokens.authenticate({ authorization: ctx.get('Authorization') || undefined, app, from });
+    return { by: token.name, from };
+  } catch (failure) {
+    if (action) {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      const tokenName = (failure as { tokenName?: unknown }).tokenName;
+      const by = typeof tokenName === 'string' ? tokenName : 'a bad deploy token';
+      await (services.deployLog.record as (entry: unknown) => Promise<unknown>)({ app, action, version: null, previous: null, result: 'refused', by, from, message }).catch(() => undefined);
     }
+    throw failure;
   }
+}
 
+/** What `GET /api/releases/{app}/status` answers while a canary runs, for the API reference. */
+const APP_STATUS_EXAMPLE: z.input<typeof appStatusSchema> = {
+  app: 'blog',
+  served: { version: '1.3.2', since: '2026-11-27T09:58:10.000Z', by: 'blog CI', notes: 'Faster search', commit: '3f2a9c1', ciUrl: 'https://ci.example.com/blog/runs/812' },
+  staged: [{ version: '1.4.0', createdAt: '2026-11-27T10:10:41.000Z', by: 'blog CI', notes: null, commit: '9b1e0d4', ciUrl: null }],
+  canary: {
+    version: '1.4.0',
+    current: '1.3.2',
+    percent: 10,
+    startedAt: '2026-11-27T10:12:03.000Z',
+    promoteAfter: '2026-11-27T11:12:03.000Z',
+    pageViews: 118,
+    errors: 1,
+    errorRate: 0.0085,
+    servedPageViews: 1043,
+    servedErrors: 2,
+    servedErrorRate: 0.0019,
+  },
+  log: [
+    {
+      action: 'canary',
+      version: '1.4.0',
+      previous: '1.3.2',
+      at: '2026-11-27T10:12:03.000Z',
+      result: 'ok',
+      reason: 'serves 1.4.0 to 10% of visitors (sticky per visitor); the others keep 1.3.2',
+      by: 'blog CI',
+      notes: null,
+      commit: '9b1e0d4',
+      ciUrl: null,
+    },
+  ],
+};
+
+export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'releases', 'deployLog', 'canaries'], context: ['rateLimits', 'devOverrides'], config: ['rateLimitMultiplier', 'bodyLimit'] }, (endpoint) => {
   return [
     endpoint({
       method: 'post',
@@ -173,38 +207,7 @@ export const releasesRoutes = defineEndpoints({ services: ['deployTokens', 'rele
           description: 'The app as it is now.',
           body: {
             schema: appStatusSchema,
-            example: {
-              app: 'blog',
-              served: { version: '1.3.2', since: '2026-11-27T09:58:10.000Z', by: 'blog CI', notes: 'Faster search', commit: '3f2a9c1', ciUrl: 'https://ci.example.com/blog/runs/812' },
-              staged: [{ version: '1.4.0', createdAt: '2026-11-27T10:10:41.000Z', by: 'blog CI', notes: null, commit: '9b1e0d4', ciUrl: null }],
-              canary: {
-                version: '1.4.0',
-                current: '1.3.2',
-                percent: 10,
-                startedAt: '2026-11-27T10:12:03.000Z',
-                promoteAfter: '2026-11-27T11:12:03.000Z',
-                pageViews: 118,
-                errors: 1,
-                errorRate: 0.0085,
-                servedPageViews: 1043,
-                servedErrors: 2,
-                servedErrorRate: 0.0019,
-              },
-              log: [
-                {
-                  action: 'canary',
-                  version: '1.4.0',
-                  previous: '1.3.2',
-                  at: '2026-11-27T10:12:03.000Z',
-                  result: 'ok',
-                  reason: 'serves 1.4.0 to 10% of visitors (sticky per visitor); the others keep 1.3.2',
-                  by: 'blog CI',
-                  notes: null,
-                  commit: '9b1e0d4',
-                  ciUrl: null,
-                },
-              ],
-            },
+            example: APP_STATUS_EXAMPLE,
           },
         },
       },

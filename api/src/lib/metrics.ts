@@ -60,33 +60,8 @@ const HTTP_LABELS = ['method', 'route', 'status'] as const;
 /** HTTP methods we label by name; anything else a client invents is `other` (bounded label values). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-export function createMetrics(sources: MetricSources = {}, options: { logger?: Logger } = {}): AppMetrics {
-  const registry = new Registry();
-  const now = sources.now ?? Date.now;
-  // Event-loop lag, heap and process memory, CPU, handles, GC (prom-client's defaults, on this registry).
-  collectDefaultMetrics({ register: registry });
-
-  const requests = new Counter({ name: 'site_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: HTTP_LABELS, registers: [registry] });
-  const durations = new Histogram({
-    name: 'site_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to the last byte of a streamed page), by method, route pattern and status.',
-    labelNames: HTTP_LABELS,
-    buckets: HTTP_BUCKETS,
-    registers: [registry],
-  });
-  const renderSeconds = new Histogram({
-    name: 'site_ssr_render_duration_seconds',
-    help: "Server render of a page (its data, the remote's render and the shell's), by remote and outcome (browser: an area was left to the browser).",
-    labelNames: ['remote', 'outcome'],
-    buckets: RENDER_BUCKETS,
-    registers: [registry],
-  });
-  const queueSeconds = new Histogram({ name: 'site_ssr_queue_wait_seconds', help: 'Time a page render waited for its turn (SSR_CONCURRENCY).', buckets: RENDER_BUCKETS, registers: [registry] });
-  const queueRejected = new Counter({
-    name: 'site_ssr_queue_rejected_total',
-    help: 'Page renders that waited longer than SSR_QUEUE_MS and were left to the browser.',
-    registers: [registry],
-  });
+/** The render queue and the render cache, read from their own counters at each scrape. */
+function registerRenderGauges(registry: Registry, sources: MetricSources): void {
   new Gauge({
     name: 'site_ssr_queue',
     help: 'Page renders running and waiting now.',
@@ -133,6 +108,82 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
       if (stats) this.set(stats.entries);
     },
   });
+}
+
+/** The background jobs and the database pool, read from them at each scrape. */
+function registerJobAndPoolGauges(registry: Registry, sources: MetricSources, now: () => number): void {
+  new Gauge({
+    name: 'site_job_running',
+    help: 'Whether a run of each background job kind is in progress on this instance now (1) or not (0).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const job of sources.jobs?.() ?? []) this.set({ kind: job.name }, job.running ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'site_job_last_run_age_seconds',
+    help: 'Seconds since each background job kind last ran on this instance (a stuck job grows).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const job of sources.jobs?.() ?? []) if (job.lastRunAt) this.set({ kind: job.name }, Math.max(0, (now() - Date.parse(job.lastRunAt)) / 1000));
+    },
+  });
+
+  new Gauge({
+    name: 'site_db_pool_connections',
+    help: 'PostgreSQL pool connections, by state: total (open) and idle.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = sources.dbPool?.();
+      if (pool?.total === undefined) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'site_db_pool_waiting',
+    help: "Queries waiting for a database connection (PostgreSQL: the pool's queue; SQLite: the file's one connection).",
+    registers: [registry],
+    collect() {
+      const pool = sources.dbPool?.();
+      if (pool) this.set(pool.waiting);
+    },
+  });
+}
+
+export function createMetrics(sources: MetricSources = {}, options: { logger?: Logger } = {}): AppMetrics {
+  const registry = new Registry();
+  const now = sources.now ?? Date.now;
+  // Event-loop lag, heap and process memory, CPU, handles, GC (prom-client's defaults, on this registry).
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({ name: 'site_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: HTTP_LABELS, registers: [registry] });
+  const durations = new Histogram({
+    name: 'site_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request (to the last byte of a streamed page), by method, route pattern and status.',
+    labelNames: HTTP_LABELS,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const renderSeconds = new Histogram({
+    name: 'site_ssr_render_duration_seconds',
+    help: "Server render of a page (its data, the remote's render and the shell's), by remote and outcome (browser: an area was left to the browser).",
+    labelNames: ['remote', 'outcome'],
+    buckets: RENDER_BUCKETS,
+    registers: [registry],
+  });
+  const queueSeconds = new Histogram({ name: 'site_ssr_queue_wait_seconds', help: 'Time a page render waited for its turn (SSR_CONCURRENCY).', buckets: RENDER_BUCKETS, registers: [registry] });
+  const queueRejected = new Counter({
+    name: 'site_ssr_queue_rejected_total',
+    help: 'Page renders that waited longer than SSR_QUEUE_MS and were left to the browser.',
+    registers: [registry],
+  });
+  registerRenderGauges(registry, sources);
 
   // The outboxes: one query pair per scrape, shared by the three gauges below.
   let outboxRead: Promise<Awaited<ReturnType<NonNullable<MetricSources['outboxes']>>> | undefined> | undefined;
@@ -220,48 +271,7 @@ export function createMetrics(sources: MetricSources = {}, options: { logger?: L
     buckets: HTTP_BUCKETS,
     registers: [registry],
   });
-  new Gauge({
-    name: 'site_job_running',
-    help: 'Whether a run of each background job kind is in progress on this instance now (1) or not (0).',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const job of sources.jobs?.() ?? []) this.set({ kind: job.name }, job.running ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'site_job_last_run_age_seconds',
-    help: 'Seconds since each background job kind last ran on this instance (a stuck job grows).',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const job of sources.jobs?.() ?? []) if (job.lastRunAt) this.set({ kind: job.name }, Math.max(0, (now() - Date.parse(job.lastRunAt)) / 1000));
-    },
-  });
-
-  new Gauge({
-    name: 'site_db_pool_connections',
-    help: 'PostgreSQL pool connections, by state: total (open) and idle.',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const pool = sources.dbPool?.();
-      if (pool?.total === undefined) return;
-      this.set({ state: 'total' }, pool.total);
-      this.set({ state: 'idle' }, pool.idle ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'site_db_pool_waiting',
-    help: "Queries waiting for a database connection (PostgreSQL: the pool's queue; SQLite: the file's one connection).",
-    registers: [registry],
-    collect() {
-      const pool = sources.dbPool?.();
-      if (pool) this.set(pool.waiting);
-    },
-  });
+  registerJobAndPoolGauges(registry, sources, now);
   // Per release: the labels are only the releases this process keeps a name for (served now, or among the last few
   // per app: release-errors' RECENT_RELEASES_PER_APP), so made-up versions in browsers' reports never become series.
   const releaseCounter = (name: string, help: string, field: 'pageViews' | 'renderErrors' | 'clientErrors') =>

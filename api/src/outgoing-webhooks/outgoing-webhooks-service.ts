@@ -4,7 +4,6 @@ import {
   WEBHOOK_MAX_ENDPOINTS,
   WEBHOOK_MESSAGES,
   WEBHOOK_RESPONSE_EXCERPT_BYTES,
-  WEBHOOK_RETRY_WINDOW_MS,
   WEBHOOK_TEST_EVENT,
   WEBHOOK_TEST_MESSAGE,
   webhookDeliveryListQuerySchema,
@@ -36,6 +35,7 @@ import { queryNumberIssues } from '@site/contracts/query-numbers';
 import { isRecordKey } from '@site/contracts/text';
 import { signWebhookBody } from '../incoming-webhook/incoming-webhook-service';
 import type { WebhookSender } from './webhook-sender';
+import { afterAttempt, endpointFailed } from './delivery-outcome';
 import { savedTargetProblem } from './webhook-targets';
 
 type EventData<T extends WebhookEventType> = Extract<WebhookPayload, { type: T }>['data'];
@@ -107,25 +107,13 @@ export interface WebhooksOutServiceDeps {
 const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3600_000) * (0.8 + Math.random() * 0.4);
 /** The default lease of a claimed delivery (three times the longest send, 10 s). */
 export const WEBHOOK_CLAIM_MS = 30_000;
-/** A Retry-After is honoured up to this (a receiver cannot park a delivery past the retry window). */
-const MAX_RETRY_AFTER_MS = 6 * 3600_000;
 /**
  * A backstop on attempts per delivery, whatever the schedule and window: the default schedule reaches 27 to 37 in
  * its 24 hours (jitter), so by default the window ends retries and this never does.
  */
 export const DEFAULT_MAX_WEBHOOK_ATTEMPTS = 40;
 
-/**
- * When the next attempt may be: the schedule's delay, or the receiver's Retry-After when that is longer (up to
- * MAX_RETRY_AFTER_MS). A `Retry-After: 0` (or any shorter one) never brings a retry before the schedule: it made a
- * retry at every outbox poll, thousands a day per delivery, each stored.
- */
-export function nextRetryDelayMs(scheduleMs: number, retryAfterMs: number | undefined): number {
-  return Math.max(scheduleMs, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
-}
-
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
-const isRetryable = (status: number) => status >= 500 || status === 429;
 
 function toEndpoint(e: StoredWebhookEndpoint): WebhookEndpoint {
   return {
@@ -185,25 +173,6 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     return endpoint;
   };
 
-  /** Called after a failed attempt: an endpoint failing for the whole retry window is turned off, with one alert. */
-  async function endpointFailed(endpointId: string, now: Date) {
-    const endpoint = await repository.markEndpointFailing(endpointId, now.toISOString());
-    if (!endpoint?.failingSince || !endpoint.enabled) return;
-    if (now.getTime() - Date.parse(endpoint.failingSince) < WEBHOOK_RETRY_WINDOW_MS) return;
-    const reason = `Every delivery failed since ${endpoint.failingSince}; turned off after 24 hours.`;
-    if (!(await repository.disableEndpoint(endpointId, reason, now.toISOString()))) return;
-    logger.warn({ webhookEndpointId: endpointId, url: endpoint.url }, 'outgoing webhook endpoint disabled after 24 h of failures');
-    deps.alerts?.notify({
-      type: 'webhookDelivery',
-      severity: 'high',
-      title: 'Webhook endpoint disabled',
-      message: `${endpoint.url} failed every delivery for 24 hours and was turned off. Fix it, then enable it again under Integrations.`,
-      detail: reason,
-      key: `webhook:${endpointId}`,
-      cooldownMs: 60 * 60_000,
-    });
-  }
-
   async function attempt(d: StoredWebhookDelivery, endpoint: StoredWebhookEndpoint): Promise<boolean> {
     const now = clock();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -216,19 +185,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
     });
     const at = clock();
     const attempts = d.attempts + 1;
-    const delivered = result.kind === 'answered' && result.status >= 200 && result.status < 300;
-    // A refused target (metadata, or private while that is off) fails at once: it would be refused on every retry.
-    const retryable = result.kind === 'network' || (result.kind === 'answered' && isRetryable(result.status));
-    const deadline = Date.parse(d.createdAt) + WEBHOOK_RETRY_WINDOW_MS;
-    let status: 'pending' | 'delivered' | 'failed' = delivered ? 'delivered' : 'failed';
-    let nextAttemptAt: string | null = null;
-    // Past the window or the cap on attempts the delivery is failed (given up), as a 4xx answer fails it at once.
-    if (!delivered && retryable && at.getTime() < deadline && attempts < maxAttempts) {
-      const wanted = nextRetryDelayMs(retryDelay(attempts), result.kind === 'answered' ? result.retryAfterMs : undefined);
-      status = 'pending';
-      // The last try lands on the end of the window, so a receiver back within 24 h still gets the event.
-      nextAttemptAt = new Date(Math.min(at.getTime() + Math.max(wanted, 1000), deadline)).toISOString();
-    }
+    const { delivered, status, nextAttemptAt } = afterAttempt(result, d.createdAt, at, attempts, { maxAttempts, retryDelay });
     await repository.recordAttempt(d.id, {
       at: at.toISOString(),
       attempts,
@@ -249,7 +206,7 @@ export function createWebhooksOutService(deps: WebhooksOutServiceDeps): Webhooks
           'outgoing webhook delivery failed',
         );
       }
-      await endpointFailed(endpoint.id, at);
+      await endpointFailed(deps, endpoint.id, at);
     }
     return delivered;
   }
