@@ -32,7 +32,8 @@ import { createHealthService, type HealthService } from './health/health-service
 import { createDiskState, type DiskState } from './health/disk-state';
 import type { DeployedRemotes } from './health/deployed-remotes';
 import type { RenderCacheHealth } from '@site/contracts/manifest';
-import { createAdminServices, type AdminServices } from './admin/admin-services';
+import { createAdminAlerts, createAdminServices, createAlertMailer, type AdminServices } from './admin/admin-services';
+import type { AlertService } from './admin/alert-service';
 import { createMediaBlobsRepository, createMediaRepository } from './media/media-repository';
 import { createMediaService, type MediaService } from './media/media-service';
 import { configureImageProcessing } from './media/media-processing';
@@ -41,7 +42,7 @@ import { createFileMediaStore, type MediaStore } from './media/media-store';
 import { createRemoteImageImporter } from './media/import-remote-image';
 import path from 'node:path';
 import { createDeployLog, type DeployLog } from './deploys/deploy-log';
-import { createCanaryWatch, type CanaryWatch } from './deploys/canary-watch';
+import type { CanaryWatch } from './deploys/canary-watch';
 import type { Canary, ReleaseDeployer } from './deploys/deployer-port';
 import { createDeployTokensRepository } from './deploys/deploy-tokens-repository';
 import { createDeployTokenService, type DeployTokenService } from './deploys/deploy-tokens-service';
@@ -61,7 +62,7 @@ export interface Services {
   events: EventService;
   contact: ContactService;
   posts: PostService;
-  /** Publishes scheduled posts at their time (its jobs run in createApp's job runner). */
+  /** Publishes scheduled posts at their time (its jobs run in the app's job runner, container.ts). */
   scheduler: PostScheduler;
   webhook: WebhookService;
   analysis: AnalysisService;
@@ -72,7 +73,7 @@ export interface Services {
   admin: AdminServices;
   /** The media library: uploads, their variants, alt text, where used. */
   media: MediaService;
-  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in createApp's job runner). */
+  /** Outgoing webhooks: the owner's endpoints and the delivery outbox (its job runs in the app's job runner, container.ts). */
   webhooksOut: WebhooksOutService;
   /** Every deploy, rollback and refusal of the five apps, as it happens (issue 33). */
   deployLog: DeployLog;
@@ -80,12 +81,73 @@ export interface Services {
   releases: ReleaseDeployer;
   /** The deploy tokens the admin issues to a team's CI, and the check of each deploy request's token (issue 33). */
   deployTokens: DeployTokenService;
-  /** Deletes what is kept for a while only, when its time is over (a job kind of createApp's runner). */
+  /** Deletes what is kept for a while only, when its time is over (a job kind of the app's runner). */
   retention: RetentionService;
   /** Page views and errors of each remote's releases, their rate, and the alert of a failing release (issue 34). */
   releaseErrors: ReleaseErrorsService;
   /** The running canaries with their live figures, and the check that rolls one back by itself (issue 34). */
   canaries: CanaryWatch;
+}
+
+/** Every service but the deployer and the canary watch, which are built from these (container.ts adds them). */
+export type DomainServices = Omit<Services, 'releases' | 'canaries'>;
+
+/**
+ * The owner's alerts and the per-release error counts, built before the other services: those report into the alerts,
+ * and GET /metrics (built next, container.ts) reads the counts while the services count into it.
+ */
+export interface Alerting {
+  /** The alerts' mailer (SMTP_URL set): the admin services close it. */
+  mailer: Mailer | undefined;
+  alerts: AlertService;
+  releaseErrors: ReleaseErrorsService;
+}
+
+export function createAlerting(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  jobs: Pick<JobRunner, 'add'>;
+  config: Pick<
+    Config,
+    | 'smtpUrl'
+    | 'contactEmailTo'
+    | 'mailFrom'
+    | 'publicOrigin'
+    | 'releaseErrorRatePercent'
+    | 'releaseErrorMinPageViews'
+    | 'releaseErrorWindowMinutes'
+    | 'releaseErrorMinReporters'
+  >;
+  /** The deployed remotes: their served releases' reports are counted. */
+  remotes?: Pick<DeployedRemotes, 'snapshot'>;
+  /** The canaries this instance serves now (site/releases/release-choice.ts's cache): their releases are served too. */
+  runningCanaries?: () => readonly Canary[];
+}): Alerting {
+  const { db, clock, logger, config } = deps;
+  const mailer = createAlertMailer(config, logger);
+  const alerts = createAdminAlerts({ db, clock, logger, config, mailer });
+  const releaseErrors = createReleaseErrorsService({
+    repository: createReleaseCountsRepository(db),
+    clock,
+    logger,
+    // The manifest's version: the one the remotes map gives the browser, so its reports name the same release.
+    // A canary's release is served too (to its share of visitors): the browser's reports of it are counted.
+    servedReleases: async () => [
+      ...(await (deps.remotes ?? NO_REMOTES).snapshot()).manifests.map((m) => ({ app: m.name, release: m.version })),
+      ...(deps.runningCanaries?.() ?? []).map((c) => ({ app: c.app, release: c.version })),
+    ],
+    alerts,
+    state: createAdminStateRepository(db),
+    jobs: deps.jobs,
+    rules: {
+      ...(config.releaseErrorRatePercent !== undefined ? { rate: config.releaseErrorRatePercent / 100 } : {}),
+      ...(config.releaseErrorMinPageViews !== undefined ? { minPageViews: config.releaseErrorMinPageViews } : {}),
+      ...(config.releaseErrorWindowMinutes !== undefined ? { windowMs: config.releaseErrorWindowMinutes * 60_000 } : {}),
+      ...(config.releaseErrorMinReporters !== undefined ? { minReporters: config.releaseErrorMinReporters } : {}),
+    },
+  });
+  return { mailer, alerts, releaseErrors };
 }
 
 /** No remotes deployed (a container built without a site root). */
@@ -127,15 +189,7 @@ export function createServices(deps: {
     | 'retentionReleaseDays'
     | 'retentionReleaseKeep'
     | 'retentionReleaseCountDays'
-    | 'releaseErrorRatePercent'
-    | 'releaseErrorMinPageViews'
-    | 'releaseErrorWindowMinutes'
-    | 'releaseErrorMinReporters'
     | 'releaseErrorCounting'
-    | 'releaseCanaryMaxRatePercent'
-    | 'releaseCanaryRatio'
-    | 'releaseCanaryMinViews'
-    | 'releaseCanaryCheckMs'
   > &
     Partial<Pick<Config, 'readyDbGraceMs'>>;
   /** The database round trip the health check makes. */
@@ -167,17 +221,16 @@ export function createServices(deps: {
   databaseDialect?: 'sqlite' | 'postgres';
   /** Counts for GET /metrics (only when METRICS_TOKEN is set). */
   metrics?: ServiceMetrics;
-  /** Deploys and rollbacks, checked and switched by the server (site/releases/release-deployer.ts, built by app.ts). */
-  releases: ReleaseDeployer;
-  /** The canaries this instance serves now (site/releases/release-choice.ts's cache): their releases are served too. */
-  runningCanaries?: () => readonly Canary[];
-}): Services {
+  /** The alerts and release error counts, built first (createAlerting). */
+  alerting: Alerting;
+}): DomainServices {
   const events = createEventsRepository(deps.db);
   const logger = deps.logger ?? createLogger({ level: 'silent' });
   const deployLog = createDeployLog(deps.db, deps.clock);
   const disk = createDiskState({ dir: deps.config.dataDir, minFreeBytes: deps.config.diskMinFreeBytes, clock: deps.clock });
   // Every way a post changes (admin, webhook, the scheduler, imports) goes through it: it keeps each revision and tells
   // the render cache which public pages a change touched.
+  const { alerts, releaseErrors } = deps.alerting;
   const admin = createAdminServices({
     db: deps.db,
     clock: deps.clock,
@@ -187,8 +240,9 @@ export function createServices(deps: {
     remotes: deps.remotes ?? NO_REMOTES,
     rateLimits: deps.rateLimits,
     metrics: deps.metrics,
-    // The release-errors service needs the admin's alerts, so it is made below; read only when the checks run.
     releases: () => releaseErrors.served(),
+    alerts,
+    mailer: deps.alerting.mailer,
   });
   // Events reach the owner's endpoints through a delivery outbox in the database (one row per event x endpoint).
   const webhooksOut = createWebhooksOutService({
@@ -197,7 +251,7 @@ export function createServices(deps: {
     allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
     clock: deps.clock,
     logger,
-    alerts: admin.alerts,
+    alerts,
     jobs: deps.jobs,
     pollMs: deps.webhookPollMs,
   });
@@ -227,43 +281,8 @@ export function createServices(deps: {
     // The owner's alt text of a media-library image is that image's alt wherever a post shows it.
     imageAlts: async (urls) => new Map([...(await media.describe(urls))].flatMap(([url, facts]) => (facts.alt ? [[url, facts.alt] as const] : []))),
   });
-  const releaseErrors = createReleaseErrorsService({
-    repository: createReleaseCountsRepository(deps.db),
-    clock: deps.clock,
-    logger,
-    // The manifest's version: the one the remotes map gives the browser, so its reports name the same release.
-    // A canary's release is served too (to its share of visitors): the browser's reports of it are counted.
-    servedReleases: async () => [
-      ...(await (deps.remotes ?? NO_REMOTES).snapshot()).manifests.map((m) => ({ app: m.name, release: m.version })),
-      ...(deps.runningCanaries?.() ?? []).map((c) => ({ app: c.app, release: c.version })),
-    ],
-    alerts: admin.alerts,
-    state: createAdminStateRepository(deps.db),
-    jobs: deps.jobs,
-    rules: {
-      ...(deps.config.releaseErrorRatePercent !== undefined ? { rate: deps.config.releaseErrorRatePercent / 100 } : {}),
-      ...(deps.config.releaseErrorMinPageViews !== undefined ? { minPageViews: deps.config.releaseErrorMinPageViews } : {}),
-      ...(deps.config.releaseErrorWindowMinutes !== undefined ? { windowMs: deps.config.releaseErrorWindowMinutes * 60_000 } : {}),
-      ...(deps.config.releaseErrorMinReporters !== undefined ? { minReporters: deps.config.releaseErrorMinReporters } : {}),
-    },
-  });
-  const canaries = createCanaryWatch({
-    releaseErrors,
-    releases: deps.releases,
-    alerts: admin.alerts,
-    clock: deps.clock,
-    logger,
-    jobs: deps.jobs,
-    checkMs: deps.config.releaseCanaryCheckMs,
-    rules: {
-      ...(deps.config.releaseCanaryMaxRatePercent !== undefined ? { maxRate: deps.config.releaseCanaryMaxRatePercent / 100 } : {}),
-      ...(deps.config.releaseCanaryRatio !== undefined ? { ratio: deps.config.releaseCanaryRatio } : {}),
-      ...(deps.config.releaseCanaryMinViews !== undefined ? { minPageViews: deps.config.releaseCanaryMinViews } : {}),
-    },
-  });
   return {
     releaseErrors,
-    canaries,
     webhooksOut,
     posts,
     media,
@@ -318,7 +337,6 @@ export function createServices(deps: {
     }),
     admin,
     deployLog,
-    releases: deps.releases,
     deployTokens: createDeployTokenService({ repository: createDeployTokensRepository(deps.db), clock: deps.clock, logger }),
     retention: createRetentionService({
       repository: createRetentionRepository(deps.db),

@@ -44,7 +44,7 @@ export interface AdminServices {
   /**
    * The `admin-monitor` job: the health checks (and the purge of expired sessions) every `intervalMs`, on one instance
    * of many, the holder of its lease (renewed each run; another instance takes over when it lapses after 2.5
-   * intervals, or at once when the holder stops). app.ts adds it to the job runner.
+   * intervals, or at once when the holder stops). container.ts adds it to the job runner.
    */
   monitorJob(intervalMs?: number): JobKind;
   /** Waits for alert mails in progress and closes the mailer (after the job runner has stopped). */
@@ -69,24 +69,38 @@ export interface AdminServicesDeps {
   rateLimits?: RateLimitStore;
   /** Failed logins and lockouts, for GET /metrics. */
   metrics?: Pick<ServiceMetrics, 'loginFailed' | 'clientLockedOut'>;
-  /** Each served release's errors over the alert window (release-errors/, built after these services: read when called). */
+  /** Each served release's errors over the alert window (release-errors/). */
   releases?: HealthServiceDeps['releases'];
+  /** The alerts, when the container built them first (everything reports into them); made here from `mailer` else. */
+  alerts?: AlertService;
 }
 
-export function createAdminServices(deps: AdminServicesDeps): AdminServices {
-  const { config, clock, logger } = deps;
-  const mailer = deps.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, { onError: (err) => logger.warn({ err }, 'SMTP transport error') }) : undefined);
-  const leases = createLeasesRepository(deps.db);
-  const alerts = createAlertService({
+/** The mailer of the owner's alerts (SMTP_URL set); closed by the admin services' close(). */
+export function createAlertMailer(config: Pick<Config, 'smtpUrl'>, logger: Logger): Mailer | undefined {
+  return config.smtpUrl ? createSmtpMailer(config.smtpUrl, { onError: (err) => logger.warn({ err }, 'SMTP transport error') }) : undefined;
+}
+
+/** The owner's alerts: stored, shown in the admin panel, mailed with `mailer`. */
+export function createAdminAlerts(
+  deps: Pick<AdminServicesDeps, 'db' | 'clock' | 'logger' | 'mailer'> & { config: Pick<Config, 'contactEmailTo' | 'mailFrom'> & Partial<Pick<Config, 'publicOrigin'>> },
+): AlertService {
+  const { config } = deps;
+  return createAlertService({
     alerts: createAlertsRepository(deps.db),
-    slots: leases,
-    clock,
-    logger,
-    mailer,
+    slots: createLeasesRepository(deps.db),
+    clock: deps.clock,
+    logger: deps.logger,
+    mailer: deps.mailer,
     mailTo: config.contactEmailTo,
     mailFrom: config.mailFrom,
     publicOrigin: config.publicOrigin,
   });
+}
+
+export function createAdminServices(deps: AdminServicesDeps): AdminServices {
+  const { config, clock, logger } = deps;
+  const mailer = deps.mailer ?? createAlertMailer(config, logger);
+  const alerts = deps.alerts ?? createAdminAlerts({ ...deps, mailer });
   const auth = createAdminAuthService({
     sessions: createAdminSessionsRepository(deps.db),
     verifier: createPasswordVerifier({ password: config.adminPassword, passwordHash: config.adminPasswordHash }),

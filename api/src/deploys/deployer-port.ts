@@ -2,7 +2,7 @@ import type { AppName, AppReleases, CanaryStatus, ReleaseChange } from '@site/co
 
 /*
  * What the services and routes know of deploys (issue 33): an interface. The deployer itself, which reads and writes
- * releases in the site's folders and store, is site/releases/release-deployer.ts; app.ts builds it and passes it in.
+ * releases in the site's folders and store, is site/releases/release-deployer.ts; container.ts builds it and passes it in.
  */
 
 /**

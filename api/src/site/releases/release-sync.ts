@@ -44,6 +44,49 @@ const exists = (file: string) => stat(file).then(
   () => false,
 );
 
+/**
+ * Copies one stored release into releases/<version>/ (a staged one: staged/<version>/) unless it is there; throws why
+ * it cannot. A staged release is never copied to releases/, nor a served one to staged/. The registry calls it (its
+ * `stagedCopy`) for a preview's staged release, before any sync exists.
+ */
+export async function copyStoredRelease(
+  { db, siteRoot, logger }: { db: ReleasesDb; siteRoot: string; logger: Logger },
+  name: AppName,
+  version: string,
+  where: 'releases' | 'staged' = 'releases',
+): Promise<void> {
+  if (!RELEASE_NAME.test(version)) throw new Error(`${JSON.stringify(version)} is not a release name`);
+  const target = where === 'staged' ? stagedDir(siteRoot, name, version) : releaseDir(siteRoot, name, version);
+  if (await exists(target)) return;
+  const release = await readStoredRelease(db, name, version);
+  if (!release) throw new Error(`release ${version} is not in the store`);
+  if ((release.stagedAt !== null) !== (where === 'staged')) throw new Error(`release ${version} is ${release.stagedAt !== null ? 'staged: promote it' : 'not staged'}`);
+  await mkdir(path.dirname(target), { recursive: true });
+  const blobs = await readBlobs(db, Object.values(release.files));
+  const incoming = path.join(path.dirname(target), `.incoming-${version}-${process.pid}-${randomUUID().slice(0, 6)}`);
+  try {
+    for (const [file, hash] of Object.entries(release.files)) {
+      const destination = path.resolve(incoming, file);
+      if (!destination.startsWith(incoming + path.sep)) throw new Error(`${file} is outside the release`);
+      await mkdir(path.dirname(destination), { recursive: true });
+      await writeFile(destination, blobs.get(hash)!);
+      // What is on disk is what was stored.
+      if (sha256(await readFile(destination)) !== hash) throw new Error(`${file} did not copy intact`);
+    }
+    const check = name === 'shell' ? await checkShellRelease(incoming) : await checkRelease(incoming, name);
+    if (!check.ok) throw new Error(check.problems.join('; '));
+    // Dated by its deploy: the registry answers old hashed chunks from the newest earlier releases.
+    const at = new Date(release.createdAt);
+    await utimes(incoming, at, at);
+    await rename(incoming, target);
+    refreshStats();
+    logger.info({ remote: name, version, files: Object.keys(release.files).length }, 'copied a shared release to this instance');
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export function createReleaseSync(options: {
   db: ReleasesDb;
   /** The PostgreSQL URL (LISTEN needs a connection of its own). */
@@ -69,42 +112,7 @@ export function createReleaseSync(options: {
   /** Why a remote's stored release could not be copied here (reported with what is served). */
   const problems = new Map<AppName, string>();
 
-  /**
-   * Copies one stored release into releases/<version>/ (a staged one: staged/<version>/) unless it is there; throws why
-   * it cannot. A staged release is never copied to releases/, nor a served one to staged/.
-   */
-  async function materialise(name: AppName, version: string, where: 'releases' | 'staged' = 'releases'): Promise<void> {
-    if (!RELEASE_NAME.test(version)) throw new Error(`${JSON.stringify(version)} is not a release name`);
-    const target = where === 'staged' ? stagedDir(siteRoot, name, version) : releaseDir(siteRoot, name, version);
-    if (await exists(target)) return;
-    const release = await readStoredRelease(db, name, version);
-    if (!release) throw new Error(`release ${version} is not in the store`);
-    if ((release.stagedAt !== null) !== (where === 'staged')) throw new Error(`release ${version} is ${release.stagedAt !== null ? 'staged: promote it' : 'not staged'}`);
-    await mkdir(path.dirname(target), { recursive: true });
-    const blobs = await readBlobs(db, Object.values(release.files));
-    const incoming = path.join(path.dirname(target), `.incoming-${version}-${process.pid}-${randomUUID().slice(0, 6)}`);
-    try {
-      for (const [file, hash] of Object.entries(release.files)) {
-        const destination = path.resolve(incoming, file);
-        if (!destination.startsWith(incoming + path.sep)) throw new Error(`${file} is outside the release`);
-        await mkdir(path.dirname(destination), { recursive: true });
-        await writeFile(destination, blobs.get(hash)!);
-        // What is on disk is what was stored.
-        if (sha256(await readFile(destination)) !== hash) throw new Error(`${file} did not copy intact`);
-      }
-      const check = name === 'shell' ? await checkShellRelease(incoming) : await checkRelease(incoming, name);
-      if (!check.ok) throw new Error(check.problems.join('; '));
-      // Dated by its deploy: the registry answers old hashed chunks from the newest earlier releases.
-      const at = new Date(release.createdAt);
-      await utimes(incoming, at, at);
-      await rename(incoming, target);
-      refreshStats();
-      logger.info({ remote: name, version, files: Object.keys(release.files).length }, 'copied a shared release to this instance');
-    } catch (error) {
-      await rm(incoming, { recursive: true, force: true });
-      throw error;
-    }
-  }
+  const materialise = (name: AppName, version: string, where: 'releases' | 'staged' = 'releases') => copyStoredRelease({ db, siteRoot, logger }, name, version, where);
 
   async function syncRemote(name: AppName, pointer: SharedPointer): Promise<void> {
     const dir = remoteDir(siteRoot, name);
