@@ -161,6 +161,72 @@ function interimVariant(variants: readonly StoredMediaVariant[], width: number |
   return [...variants].sort((a, b) => rank(a) - rank(b) || distance(a) - distance(b))[0];
 }
 
+/** The type the bytes say, checked against the name and the declared type (an SVG is refused). */
+async function checkType(file: MediaUpload): Promise<MediaFormat> {
+  if (file.size === 0) throw new InvalidInputError(UPLOAD_MESSAGES.empty, { code: 'empty_file' });
+  const extension = file.filename.includes('.') ? file.filename.split('.').pop()!.toLowerCase() : '';
+  const declared = file.mimeType.toLowerCase();
+  if (extension === 'svg' || extension === 'svgz' || declared.includes('svg')) throw new InvalidInputError(UPLOAD_MESSAGES.svg, { code: 'svg_refused' });
+  // The bytes decide what the file is; the name and the declared type must agree with them.
+  const sniffed = await fileTypeFromFile(file.path);
+  const format = sniffed ? formatOfMime(sniffed.mime) : undefined;
+  if (!format) throw new InvalidInputError(UPLOAD_MESSAGES.unsupported, { code: 'unsupported_type' });
+  const name = format === 'jpeg' ? 'JPEG' : format.toUpperCase();
+  if (file.source === 'url') return format;
+  if (!(MEDIA_FORMATS[format].extensions as readonly string[]).includes(extension)) {
+    throw new InvalidInputError(UPLOAD_MESSAGES.mismatch(name, `name (.${extension || 'no extension'})`), { code: 'type_mismatch' });
+  }
+  if (declared && declared !== 'application/octet-stream' && declared !== MEDIA_FORMATS[format].mime) {
+    throw new InvalidInputError(UPLOAD_MESSAGES.mismatch(name, `type (${declared})`), { code: 'type_mismatch' });
+  }
+  return format;
+}
+
+async function storedOrNotFound(repository: MediaRepository, id: string): Promise<StoredMedia> {
+  // An id that no record can have (a NUL byte, which PostgreSQL refuses in text) is not looked up.
+  const media = isRecordKey(id) ? await repository.byId(id) : undefined;
+  if (!media) throw new NotFoundError('No such image.', { code: 'media_not_found' });
+  return media;
+}
+
+/** What each media address serves: the image's alt text, and the file's size and type once it is made. */
+async function describeMediaUrls(repository: MediaRepository, urls: readonly string[]): Promise<Map<string, MediaUrlFacts>> {
+  // Each address as `file` reads it: the stored name it serves, and the Content-Type it is sent with.
+  const wanted = new Map<string, { hash: string; name: string; ext: string }>();
+  for (const url of urls) {
+    const m = url.startsWith(MEDIA_PATH) ? FILE_NAME.exec(url.slice(MEDIA_PATH.length)) : null;
+    if (m) wanted.set(url, { hash: m[1]!, name: m[2] ? `${m[1]}-${m[2]}.${m[3]}` : `${m[1]}-og.jpg`, ext: m[3]! });
+  }
+  const rows = new Map((await repository.byHashes([...new Set([...wanted.values()].map((w) => w.hash))])).map((row) => [row.hash, row]));
+  const facts = new Map<string, MediaUrlFacts>();
+  for (const [url, { hash, name, ext }] of wanted) {
+    const row = rows.get(hash);
+    if (!row) continue;
+    // The file this address serves for good: made (a variant of that name), so neither a stand-in nor a failure.
+    const made = row.state === 'failed' ? undefined : row.variants.find((v) => v.name === name);
+    const type = MEDIA_CONTENT_TYPES[ext];
+    facts.set(url, { alt: row.alt, ...(made && type && Number.isInteger(made.size) ? { file: { bytes: made.size, type } } : {}) });
+  }
+  return facts;
+}
+
+/** The file a media address names, else the nearest variant made so far while the image is processed. */
+async function mediaFile(store: MediaStore, repository: MediaRepository, name: string, meanMs: number): Promise<MediaFile | undefined> {
+  const m = FILE_NAME.exec(name);
+  if (!m) return undefined;
+  const [, hash, width, ext] = m;
+  const stored = width ? `${hash}-${width}.${ext}` : `${hash}-og.jpg`;
+  const body = await store.get(stored);
+  if (body) return { body, contentType: MEDIA_CONTENT_TYPES[ext!]!, name: stored };
+  // Not made yet? A page may use an image as soon as it is uploaded: it gets the nearest variant made so far.
+  const media = await repository.byHash(hash!);
+  if (!media || media.state !== 'processing') return undefined;
+  const interim = interimVariant(media.variants, width ? Number(width) : undefined, width ? ext! : 'jpg');
+  const interimBody = interim && (await store.get(interim.name));
+  if (!interim || !interimBody) return { pending: true, retryAfterSeconds: Math.max(1, Math.min(30, Math.ceil(meanMs / 1000))) };
+  return { body: interimBody, contentType: MEDIA_CONTENT_TYPES[extOf(interim.name)]!, name: interim.name, interim: true };
+}
+
 export function createMediaService(deps: {
   repository: MediaRepository;
   store: MediaStore;
@@ -192,32 +258,7 @@ export function createMediaService(deps: {
   /** Deleted posts restorable since then still use their images. */
   const deletedSince = () => new Date(clock().getTime() - DELETED_POST_RETENTION_MS).toISOString();
 
-  async function checkType(file: MediaUpload): Promise<MediaFormat> {
-    if (file.size === 0) throw new InvalidInputError(UPLOAD_MESSAGES.empty, { code: 'empty_file' });
-    const extension = file.filename.includes('.') ? file.filename.split('.').pop()!.toLowerCase() : '';
-    const declared = file.mimeType.toLowerCase();
-    if (extension === 'svg' || extension === 'svgz' || declared.includes('svg')) throw new InvalidInputError(UPLOAD_MESSAGES.svg, { code: 'svg_refused' });
-    // The bytes decide what the file is; the name and the declared type must agree with them.
-    const sniffed = await fileTypeFromFile(file.path);
-    const format = sniffed ? formatOfMime(sniffed.mime) : undefined;
-    if (!format) throw new InvalidInputError(UPLOAD_MESSAGES.unsupported, { code: 'unsupported_type' });
-    const name = format === 'jpeg' ? 'JPEG' : format.toUpperCase();
-    if (file.source === 'url') return format;
-    if (!(MEDIA_FORMATS[format].extensions as readonly string[]).includes(extension)) {
-      throw new InvalidInputError(UPLOAD_MESSAGES.mismatch(name, `name (.${extension || 'no extension'})`), { code: 'type_mismatch' });
-    }
-    if (declared && declared !== 'application/octet-stream' && declared !== MEDIA_FORMATS[format].mime) {
-      throw new InvalidInputError(UPLOAD_MESSAGES.mismatch(name, `type (${declared})`), { code: 'type_mismatch' });
-    }
-    return format;
-  }
-
-  async function getStored(id: string): Promise<StoredMedia> {
-    // An id that no record can have (a NUL byte, which PostgreSQL refuses in text) is not looked up.
-    const media = isRecordKey(id) ? await repository.byId(id) : undefined;
-    if (!media) throw new NotFoundError('No such image.', { code: 'media_not_found' });
-    return media;
-  }
+  const getStored = (id: string) => storedOrNotFound(repository, id);
 
   /** The queue has room for one more image, or the upload is refused with a guess of when it will have. */
   async function checkRoom(): Promise<void> {
@@ -419,39 +460,7 @@ export function createMediaService(deps: {
       // A run making its variants now sees the row gone and removes what it makes after this.
       await store.remove([...media.variants.map((v) => v.name), sourceName(media.hash)]);
     },
-    async describe(urls) {
-      // Each address as `file` reads it: the stored name it serves, and the Content-Type it is sent with.
-      const wanted = new Map<string, { hash: string; name: string; ext: string }>();
-      for (const url of urls) {
-        const m = url.startsWith(MEDIA_PATH) ? FILE_NAME.exec(url.slice(MEDIA_PATH.length)) : null;
-        if (m) wanted.set(url, { hash: m[1]!, name: m[2] ? `${m[1]}-${m[2]}.${m[3]}` : `${m[1]}-og.jpg`, ext: m[3]! });
-      }
-      const rows = new Map((await repository.byHashes([...new Set([...wanted.values()].map((w) => w.hash))])).map((row) => [row.hash, row]));
-      const facts = new Map<string, MediaUrlFacts>();
-      for (const [url, { hash, name, ext }] of wanted) {
-        const row = rows.get(hash);
-        if (!row) continue;
-        // The file this address serves for good: made (a variant of that name), so neither a stand-in nor a failure.
-        const made = row.state === 'failed' ? undefined : row.variants.find((v) => v.name === name);
-        const type = MEDIA_CONTENT_TYPES[ext];
-        facts.set(url, { alt: row.alt, ...(made && type && Number.isInteger(made.size) ? { file: { bytes: made.size, type } } : {}) });
-      }
-      return facts;
-    },
-    async file(name) {
-      const m = FILE_NAME.exec(name);
-      if (!m) return undefined;
-      const [, hash, width, ext] = m;
-      const stored = width ? `${hash}-${width}.${ext}` : `${hash}-og.jpg`;
-      const body = await store.get(stored);
-      if (body) return { body, contentType: MEDIA_CONTENT_TYPES[ext!]!, name: stored };
-      // Not made yet? A page may use an image as soon as it is uploaded: it gets the nearest variant made so far.
-      const media = await repository.byHash(hash!);
-      if (!media || media.state !== 'processing') return undefined;
-      const interim = interimVariant(media.variants, width ? Number(width) : undefined, width ? ext! : 'jpg');
-      const interimBody = interim && (await store.get(interim.name));
-      if (!interim || !interimBody) return { pending: true, retryAfterSeconds: Math.max(1, Math.min(30, Math.ceil(meanMs / 1000))) };
-      return { body: interimBody, contentType: MEDIA_CONTENT_TYPES[extOf(interim.name)]!, name: interim.name, interim: true };
-    },
+    describe: (urls) => describeMediaUrls(repository, urls),
+    file: (name) => mediaFile(store, repository, name, meanMs),
   };
 }
