@@ -15,7 +15,7 @@
 //     packages/ui imports no app.
 // It also holds eslint-plugin-regexp, so no regular expression can backtrack super-linearly.
 // And the size limits (issue 53): no source file over 500 lines, no function over 250 (tests, benches, e2e, generated
-// types and data tables aside; factories still to split are listed by name).
+// types and data tables aside).
 // When a boundary blocks you, move the shared code down instead of disabling the rule.
 // scripts/__tests__/lint-boundaries.test.ts proves every boundary reports.
 import { readdirSync } from 'node:fs';
@@ -228,14 +228,6 @@ export default tseslint.config(
       'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 250, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
-  },
-  {
-    // To split: issue 53. Factories still over 250 lines, each to be split by use case; the list only shrinks, and
-    // every other file keeps both limits.
-    files: [
-      'api/src/admin/system-health-service.ts', // createHealthService: the checks, their schedule and the stored results
-    ],
-    rules: { 'max-lines-per-function': 'off' },
   },
   {
     rules: {

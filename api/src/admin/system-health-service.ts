@@ -58,6 +58,158 @@ const RANK: Record<HealthStatus, number> = { ok: 0, unknown: 1, warning: 2, down
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
 
+/**
+ * With releases shared through PostgreSQL: the shared pointer and what every instance serves since when, e.g.
+ * "shared pointer 1.1.0 (since 2026-11-26 10:02 UTC); instances: web-1 1.1.0 since 10:02 UTC, web-2 1.0.0 since
+ * 09:40 UTC (release 1.1.0 could not be copied here: …)".
+ * `behind` when an instance does not serve the pointer's release.
+ */
+function sharedSummary(name: AppName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
+  const pointer = shared?.pointers[name];
+  if (!shared || !pointer) return undefined;
+  const instances = shared.instances.filter((report) => report.remote === name);
+  const described = instances.map((report) => {
+    const who = report.instance === shared.self ? `${report.instance} (this one)` : report.instance;
+    const problem = report.version !== pointer.version && report.problem ? ` (${report.problem})` : '';
+    const since = report.since ? ` since ${report.since.slice(11, 16)} UTC` : '';
+    return `${who} ${report.version ?? 'nothing'}${since}${problem}`;
+  });
+  return {
+    text: `; shared pointer ${pointer.version} (since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC); instances: ${described.join(', ') || 'none reported'}`,
+    behind: instances.some((report) => report.version !== pointer.version),
+  };
+}
+
+/** A remote's check, a warning while its served release is failing for visitors (its errors per page view). */
+function withReleaseErrors(c: HealthCheck, failing: Map<string, NonNullable<Awaited<ReturnType<NonNullable<HealthServiceDeps['releases']>>>>[number]>): HealthCheck {
+  const verdict = c.version ? failing.get(`${c.id.slice('remote:'.length)}@${c.version}`) : undefined;
+  if (!verdict || c.status === 'down') return c;
+  const { pageViews, renderErrors, clientErrors, rate } = verdict.window;
+  return {
+    ...c,
+    status: 'warning',
+    message: `Release ${verdict.release} is failing: ${renderErrors} server render errors and ${clientErrors} browser errors in ${pageViews} page views (${Math.round((rate ?? 0) * 1000) / 10}%) lately. ${c.message}`,
+  };
+}
+
+/** The alerts the checks call for: a check going down or slow, a threshold passed (CPU: for CPU_SUSTAINED_MS). */
+async function raiseAlerts(
+  alerts: Pick<AlertService, 'raise'>,
+  turned: (id: string, bad: boolean) => boolean,
+  checks: HealthCheck[],
+  thresholds: Record<'diskSpace' | 'memory' | 'cpu', number>,
+  cpuSustained: { lowest: number } | null,
+) {
+  const raises: Promise<unknown>[] = [];
+  for (const c of checks) {
+    if (c.kind === 'database' || c.kind === 'remote') {
+      if (turned(`${c.id}:down`, c.status === 'down')) {
+        raises.push(
+          alerts.raise({
+            type: 'healthCheck',
+            severity: c.kind === 'database' ? 'critical' : 'high',
+            title: c.kind === 'database' ? 'Database is down' : `${c.name} is down`,
+            message: c.message,
+            key: c.id,
+          }),
+        );
+      }
+      const slowLimit = c.kind === 'database' ? SLOW_DATABASE_MS : SLOW_REMOTE_MS;
+      if (turned(`${c.id}:slow`, c.status !== 'down' && (c.responseTimeMs ?? 0) > slowLimit)) {
+        raises.push(
+          alerts.raise({
+            type: 'performance',
+            severity: 'medium',
+            title: `${c.name} is slow`,
+            message: `${c.name} took ${c.responseTimeMs} ms (limit ${slowLimit} ms)`,
+            key: c.id,
+          }),
+        );
+      }
+    }
+    if (c.kind === 'cpu') {
+      const threshold = thresholds.cpu;
+      if (turned(`${c.id}:threshold`, cpuSustained !== null) && cpuSustained) {
+        const window = minutes(CPU_SUSTAINED_MS);
+        raises.push(
+          alerts.raise({
+            type: 'cpu',
+            severity: cpuSustained.lowest >= 95 ? 'critical' : 'medium',
+            title: `CPU load above ${threshold}% for ${window}`,
+            message: `Every check in the last ${window} read at least ${threshold}% (lowest ${cpuSustained.lowest}%). Now: ${c.message}`,
+            key: c.id,
+          }),
+        );
+      }
+      continue;
+    }
+    const thresholdType = c.kind === 'disk' ? 'diskSpace' : c.kind === 'memory' ? 'memory' : undefined;
+    if (thresholdType && c.value !== null) {
+      const threshold = thresholds[thresholdType];
+      if (turned(`${c.id}:threshold`, c.value >= threshold)) {
+        raises.push(
+          alerts.raise({
+            type: thresholdType,
+            severity: c.value >= 95 ? 'critical' : 'high',
+            title: `${c.name} above ${threshold}%`,
+            message: c.message,
+            key: c.id,
+          }),
+        );
+      }
+    }
+  }
+  await Promise.allSettled(raises);
+}
+
+/** Deployments (a remote's version changed), a new API version, a new commit, a new audit report. */
+async function raiseChangeAlerts(deps: Pick<HealthServiceDeps, 'state' | 'alerts' | 'apiVersion' | 'siteRoot' | 'clock'>, checks: HealthCheck[]) {
+  const at = deps.clock().toISOString();
+  const versions = Object.fromEntries(checks.filter((c) => c.kind === 'remote' && c.version).map((c) => [c.id.slice(7), c.version!]));
+  const seen = await deps.state.get<Record<string, string>>('versions:remotes');
+  if (seen) {
+    for (const [name, version] of Object.entries(versions)) {
+      if (seen[name] && seen[name] !== version) {
+        await deps.alerts.raise({ type: 'deployment', severity: 'low', title: `mfe-${name} deployed`, message: `mfe-${name} changed from version ${seen[name]} to ${version}` });
+      }
+    }
+  }
+  await deps.state.set('versions:remotes', { ...seen, ...versions }, at);
+
+  const api = await deps.state.get<string>('versions:api');
+  if (api !== undefined && api !== deps.apiVersion) {
+    await deps.alerts.raise({ type: 'serverUpdate', severity: 'low', title: 'Server updated', message: `The API now runs version ${deps.apiVersion} (was ${api})` });
+  }
+  if (api !== deps.apiVersion) await deps.state.set('versions:api', deps.apiVersion, at);
+
+  const head = await gitHead(deps.siteRoot);
+  if (head) {
+    const lastHead = await deps.state.get<string>('versions:git');
+    if (lastHead && lastHead !== head) {
+      await deps.alerts.raise({ type: 'newCommit', severity: 'low', title: 'New commit deployed', message: `The site root is now at commit ${head.slice(0, 12)} (was ${lastHead.slice(0, 12)})` });
+    }
+    if (lastHead !== head) await deps.state.set('versions:git', head, at);
+  }
+
+  const audit = await vulnerabilitySummary({ siteRoot: deps.siteRoot });
+  if (audit.available) {
+    const signature = `${audit.generatedAt}:${audit.critical}:${audit.high}:${audit.moderate}:${audit.low}`;
+    const lastAudit = await deps.state.get<string>('versions:audit');
+    if (lastAudit !== signature) {
+      await deps.state.set('versions:audit', signature, at);
+      if (audit.critical + audit.high > 0) {
+        await deps.alerts.raise({
+          type: 'vulnerabilityScan',
+          severity: audit.critical > 0 ? 'critical' : 'high',
+          title: 'Vulnerable dependencies',
+          message: `The dependency audit found ${audit.critical} critical, ${audit.high} high, ${audit.moderate} moderate and ${audit.low} low advisories`,
+          detail: `Report: ${audit.source} (${audit.generatedAt})`,
+        });
+      }
+    }
+  }
+}
+
 export function createHealthService(deps: HealthServiceDeps): HealthService {
   const fetcher = deps.fetch ?? fetch;
   /** Status of each check in the previous run: alerts are raised when a check turns bad, not every minute. */
@@ -93,28 +245,6 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
       unit: 'ms',
       message: slow ? `Round trip took ${ms} ms (slow)` : `Round trip ${ms} ms`,
     });
-  }
-
-  /**
-   * With releases shared through PostgreSQL: the shared pointer and what every instance serves since when, e.g.
-   * "shared pointer 1.1.0 (since 2026-11-26 10:02 UTC); instances: web-1 1.1.0 since 10:02 UTC, web-2 1.0.0 since
-   * 09:40 UTC (release 1.1.0 could not be copied here: …)".
-   * `behind` when an instance does not serve the pointer's release.
-   */
-  function sharedSummary(name: AppName, shared: SharedReleases | undefined): { text: string; behind: boolean } | undefined {
-    const pointer = shared?.pointers[name];
-    if (!shared || !pointer) return undefined;
-    const instances = shared.instances.filter((report) => report.remote === name);
-    const described = instances.map((report) => {
-      const who = report.instance === shared.self ? `${report.instance} (this one)` : report.instance;
-      const problem = report.version !== pointer.version && report.problem ? ` (${report.problem})` : '';
-      const since = report.since ? ` since ${report.since.slice(11, 16)} UTC` : '';
-      return `${who} ${report.version ?? 'nothing'}${since}${problem}`;
-    });
-    return {
-      text: `; shared pointer ${pointer.version} (since ${pointer.since.slice(0, 16).replace('T', ' ')} UTC); instances: ${described.join(', ') || 'none reported'}`,
-      behind: instances.some((report) => report.version !== pointer.version),
-    };
   }
 
   /** The shell this instance serves (its release, since when), and on PostgreSQL what every instance serves of it. */
@@ -262,133 +392,6 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     return bad && was !== 'bad';
   }
 
-  async function raiseAlerts(
-    checks: HealthCheck[],
-    thresholds: Record<'diskSpace' | 'memory' | 'cpu', number>,
-    cpuSustained: { lowest: number } | null,
-  ) {
-    const raises: Promise<unknown>[] = [];
-    for (const c of checks) {
-      if (c.kind === 'database' || c.kind === 'remote') {
-        if (turned(`${c.id}:down`, c.status === 'down')) {
-          raises.push(
-            deps.alerts.raise({
-              type: 'healthCheck',
-              severity: c.kind === 'database' ? 'critical' : 'high',
-              title: c.kind === 'database' ? 'Database is down' : `${c.name} is down`,
-              message: c.message,
-              key: c.id,
-            }),
-          );
-        }
-        const slowLimit = c.kind === 'database' ? SLOW_DATABASE_MS : SLOW_REMOTE_MS;
-        if (turned(`${c.id}:slow`, c.status !== 'down' && (c.responseTimeMs ?? 0) > slowLimit)) {
-          raises.push(
-            deps.alerts.raise({
-              type: 'performance',
-              severity: 'medium',
-              title: `${c.name} is slow`,
-              message: `${c.name} took ${c.responseTimeMs} ms (limit ${slowLimit} ms)`,
-              key: c.id,
-            }),
-          );
-        }
-      }
-      if (c.kind === 'cpu') {
-        const threshold = thresholds.cpu;
-        if (turned(`${c.id}:threshold`, cpuSustained !== null) && cpuSustained) {
-          const window = minutes(CPU_SUSTAINED_MS);
-          raises.push(
-            deps.alerts.raise({
-              type: 'cpu',
-              severity: cpuSustained.lowest >= 95 ? 'critical' : 'medium',
-              title: `CPU load above ${threshold}% for ${window}`,
-              message: `Every check in the last ${window} read at least ${threshold}% (lowest ${cpuSustained.lowest}%). Now: ${c.message}`,
-              key: c.id,
-            }),
-          );
-        }
-        continue;
-      }
-      const thresholdType = c.kind === 'disk' ? 'diskSpace' : c.kind === 'memory' ? 'memory' : undefined;
-      if (thresholdType && c.value !== null) {
-        const threshold = thresholds[thresholdType];
-        if (turned(`${c.id}:threshold`, c.value >= threshold)) {
-          raises.push(
-            deps.alerts.raise({
-              type: thresholdType,
-              severity: c.value >= 95 ? 'critical' : 'high',
-              title: `${c.name} above ${threshold}%`,
-              message: c.message,
-              key: c.id,
-            }),
-          );
-        }
-      }
-    }
-    await Promise.allSettled(raises);
-  }
-
-  /** Deployments (a remote's version changed), a new API version, a new commit, a new audit report. */
-  async function raiseChangeAlerts(checks: HealthCheck[]) {
-    const at = now().toISOString();
-    const versions = Object.fromEntries(checks.filter((c) => c.kind === 'remote' && c.version).map((c) => [c.id.slice(7), c.version!]));
-    const seen = await deps.state.get<Record<string, string>>('versions:remotes');
-    if (seen) {
-      for (const [name, version] of Object.entries(versions)) {
-        if (seen[name] && seen[name] !== version) {
-          await deps.alerts.raise({ type: 'deployment', severity: 'low', title: `mfe-${name} deployed`, message: `mfe-${name} changed from version ${seen[name]} to ${version}` });
-        }
-      }
-    }
-    await deps.state.set('versions:remotes', { ...seen, ...versions }, at);
-
-    const api = await deps.state.get<string>('versions:api');
-    if (api !== undefined && api !== deps.apiVersion) {
-      await deps.alerts.raise({ type: 'serverUpdate', severity: 'low', title: 'Server updated', message: `The API now runs version ${deps.apiVersion} (was ${api})` });
-    }
-    if (api !== deps.apiVersion) await deps.state.set('versions:api', deps.apiVersion, at);
-
-    const head = await gitHead(deps.siteRoot);
-    if (head) {
-      const lastHead = await deps.state.get<string>('versions:git');
-      if (lastHead && lastHead !== head) {
-        await deps.alerts.raise({ type: 'newCommit', severity: 'low', title: 'New commit deployed', message: `The site root is now at commit ${head.slice(0, 12)} (was ${lastHead.slice(0, 12)})` });
-      }
-      if (lastHead !== head) await deps.state.set('versions:git', head, at);
-    }
-
-    const audit = await vulnerabilitySummary({ siteRoot: deps.siteRoot });
-    if (audit.available) {
-      const signature = `${audit.generatedAt}:${audit.critical}:${audit.high}:${audit.moderate}:${audit.low}`;
-      const lastAudit = await deps.state.get<string>('versions:audit');
-      if (lastAudit !== signature) {
-        await deps.state.set('versions:audit', signature, at);
-        if (audit.critical + audit.high > 0) {
-          await deps.alerts.raise({
-            type: 'vulnerabilityScan',
-            severity: audit.critical > 0 ? 'critical' : 'high',
-            title: 'Vulnerable dependencies',
-            message: `The dependency audit found ${audit.critical} critical, ${audit.high} high, ${audit.moderate} moderate and ${audit.low} low advisories`,
-            detail: `Report: ${audit.source} (${audit.generatedAt})`,
-          });
-        }
-      }
-    }
-  }
-
-  /** A remote's check, a warning while its served release is failing for visitors (its errors per page view). */
-  function withReleaseErrors(c: HealthCheck, failing: Map<string, NonNullable<Awaited<ReturnType<NonNullable<HealthServiceDeps['releases']>>>>[number]>): HealthCheck {
-    const verdict = c.version ? failing.get(`${c.id.slice('remote:'.length)}@${c.version}`) : undefined;
-    if (!verdict || c.status === 'down') return c;
-    const { pageViews, renderErrors, clientErrors, rate } = verdict.window;
-    return {
-      ...c,
-      status: 'warning',
-      message: `Release ${verdict.release} is failing: ${renderErrors} server render errors and ${clientErrors} browser errors in ${pageViews} page views (${Math.round((rate ?? 0) * 1000) / 10}%) lately. ${c.message}`,
-    };
-  }
-
   async function runOnce(): Promise<AdminHealth> {
     const thresholds = await deps.alerts.thresholds().catch(() => ({ diskSpace: 85, memory: 90, cpu: 90 }));
     const snapshot = await deps.remotes.snapshot();
@@ -409,8 +412,8 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
     const health: AdminHealth = { status, checkedAt, checks };
     // The database may be the thing that is down: results and alerts are best effort, the answer is not.
     await deps.state.set(STATE_KEY, health, checkedAt).catch((err: unknown) => deps.logger.warn({ err }, 'could not store health results'));
-    await raiseAlerts(checks, thresholds, cpu.sustained).catch((err: unknown) => deps.logger.warn({ err }, 'could not raise health alerts'));
-    await raiseChangeAlerts(checks).catch((err: unknown) => deps.logger.warn({ err }, 'could not check versions'));
+    await raiseAlerts(deps.alerts, turned, checks, thresholds, cpu.sustained).catch((err: unknown) => deps.logger.warn({ err }, 'could not raise health alerts'));
+    await raiseChangeAlerts(deps, checks).catch((err: unknown) => deps.logger.warn({ err }, 'could not check versions'));
     return health;
   }
 
