@@ -64,6 +64,8 @@ async function checkAll(): Promise<void> {
   }
 }
 
+let checkEveryMs = STAT_CHECK_MS;
+
 function startChecking(): void {
   if (timer) return;
   // node:timers, not the global: a test's fake clock must not stop the site from seeing a deploy.
@@ -72,8 +74,26 @@ function startChecking(): void {
     checking = checkAll().finally(() => {
       checking = undefined;
     });
-  }, STAT_CHECK_MS);
+  }, checkEveryMs);
   timer.unref();
+}
+
+/**
+ * For tests that must know when the check runs: checks every `ms` from now on (a long period holds it off; the test
+ * runs it with checkStatsNow). Returns what puts the period back.
+ */
+export function setStatCheckEvery(ms: number): () => void {
+  const before = checkEveryMs;
+  const restart = (period: number) => {
+    checkEveryMs = period;
+    if (timer) {
+      clearInterval(timer);
+      timer = undefined;
+      startChecking();
+    }
+  };
+  restart(ms);
+  return () => restart(before);
 }
 
 /** `fs.stat` of a file, undefined when it is not there (or cannot be read), as of the last check (at most a second old). */

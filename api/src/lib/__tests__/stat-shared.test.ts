@@ -2,14 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatsNow, refreshStats, statGeneration, statShared } from '../stat-shared';
+import { checkStatsNow, refreshStats, setStatCheckEvery, statGeneration, statShared } from '../stat-shared';
 
 describe('stats held in memory', () => {
   let dir: string;
+  let restore: () => void;
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stat-shared-'));
+    // The once-a-second check runs when the test says (checkStatsNow), never in between.
+    restore = setStatCheckEvery(3_600_000);
   });
   afterEach(async () => {
+    restore();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -26,13 +30,13 @@ describe('stats held in memory', () => {
     expect(statGeneration()).toBe(generation);
 
     await checkStatsNow();
-    expect((await statShared(file))?.size).toBe(7);
+    const second = await statShared(file);
+    expect(second?.size).toBe(7);
     expect(statGeneration()).toBeGreaterThan(generation);
 
-    // Nothing changed: a check keeps the generation.
-    const settled = statGeneration();
+    // Nothing changed in it: a check keeps its answer (other files of this process may have changed meanwhile).
     await checkStatsNow();
-    expect(statGeneration()).toBe(settled);
+    expect(await statShared(file)).toBe(second);
   });
 
   it('remembers a missing file as missing until it appears, and forgets everything when this process changes the files', async () => {

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { checkStatsNow } from '../../../lib/stat-shared';
+import { checkStatsNow, setStatCheckEvery } from '../../../lib/stat-shared';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../lib/logger';
@@ -204,7 +204,9 @@ describe('the remote registry', () => {
     const warm = await registry.snapshot();
     expect(warm.served?.blog?.version).toBe('1.0.0');
 
-    // The whole site folder moved away: a page that still needed a stat or a read would see nothing served.
+    // The whole site folder moved away: a page that still needed a stat or a read would see nothing served. The
+    // once-a-second check is held off meanwhile (it would rightly see the folder gone).
+    const restore = setStatCheckEvery(3_600_000);
     const away = `${site.root}-away`;
     await rename(site.root, away);
     try {
@@ -212,6 +214,7 @@ describe('the remote registry', () => {
       expect(await currentShell(site.root)).toEqual(await currentShell(site.root));
     } finally {
       await rename(away, site.root);
+      restore();
     }
 
     // Another process moves the pointer (no call into this one): the once-a-second check sees it.
