@@ -21,24 +21,7 @@ export async function overHttp(command, name, values) {
     return await tool.runOverHttp(
       command,
       name,
-      {
-        to: values.to,
-        token: values.token,
-        from,
-        key: values.key ? path.resolve(values.cwd, values.key) : undefined,
-        version: values.version,
-        stage: values.stage,
-        dryRun: values['dry-run'],
-        allowDowngrade: values['allow-downgrade'],
-        notes: values.notes,
-        commit: values.commit,
-        ciUrl: values['ci-url'],
-        percent: values.percent,
-        promoteAfter: values['promote-after'],
-        wait: values.wait,
-        timeout: values.timeout,
-        json: values.json,
-      },
+      tool.overHttpOptions(values, { to: values.to, from, key: values.key ? path.resolve(values.cwd, values.key) : undefined }),
       { env: process.env, cwd: values.cwd, out: (line) => console.log(line), hint, check },
     );
   } catch (error) {

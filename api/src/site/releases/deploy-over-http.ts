@@ -42,6 +42,28 @@ export interface OverHttpOptions {
   json?: boolean;
 }
 
+/** The command line's flags (node:util parseArgs values) as the options; the site, folder and key already resolved. */
+export function overHttpOptions(values: Readonly<Record<string, string | boolean | undefined>>, resolved: { to: string; from: string; key: string | undefined }): OverHttpOptions {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const flag = (name: string) => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined);
+  return {
+    ...resolved,
+    token: text('token'),
+    version: text('version'),
+    stage: flag('stage'),
+    dryRun: flag('dry-run'),
+    allowDowngrade: flag('allow-downgrade'),
+    notes: text('notes'),
+    commit: text('commit'),
+    ciUrl: text('ci-url'),
+    percent: text('percent'),
+    promoteAfter: text('promote-after'),
+    wait: flag('wait'),
+    timeout: text('timeout'),
+    json: flag('json'),
+  };
+}
+
 /** What the sender checks of a build before sending it: its version, else every problem found. */
 export type BuildCheck = { ok: true; version: string } | { ok: false; problems: string[] };
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { APP_NAMES } from '@site/contracts/app-names';
-import { DeployToolError, isAppName, OVER_HTTP_COMMANDS, runOverHttp, type OverHttpCommand } from './deploy-over-http';
+import { DeployToolError, isAppName, OVER_HTTP_COMMANDS, overHttpOptions, runOverHttp, type OverHttpCommand } from './deploy-over-http';
 
 /*
  * site-deploy.mjs (issue 52): this file and what it imports, bundled into one ES module (api/build.mjs) that the site
@@ -12,7 +12,7 @@ import { DeployToolError, isAppName, OVER_HTTP_COMMANDS, runOverHttp, type OverH
  * scripts/deploy-remote.mjs imports runOverHttp from the built file for `npm run deploy -- <app> --to <url>`.
  */
 
-export { DeployToolError, runOverHttp, OVER_HTTP_COMMANDS } from './deploy-over-http';
+export { DeployToolError, overHttpOptions, runOverHttp, OVER_HTTP_COMMANDS } from './deploy-over-http';
 
 const USAGE = `Usage: node site-deploy.mjs <command> <app> --to <site URL> --token <deploy token> [options]
   deploy <app> [--from <dir>] [--key <file>] [--version <v>] [--stage] [--dry-run] [--allow-downgrade]
@@ -98,24 +98,11 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return await runOverHttp(
       command as OverHttpCommand,
       app,
-      {
+      overHttpOptions(values, {
         to: (values.to || env.SITE_URL)!,
-        token: values.token,
         from: path.resolve(cwd, values.from ?? 'dist'),
         key: values.key ? path.resolve(cwd, values.key) : undefined,
-        version: values.version,
-        stage: values.stage,
-        dryRun: values['dry-run'],
-        allowDowngrade: values['allow-downgrade'],
-        notes: values.notes,
-        commit: values.commit,
-        ciUrl: values['ci-url'],
-        percent: values.percent,
-        promoteAfter: values['promote-after'],
-        wait: values.wait,
-        timeout: values.timeout,
-        json: values.json,
-      },
+      }),
       {
         env,
         cwd,
