@@ -320,6 +320,24 @@ function buildServices(config: Config, deps: AppDeps, infra: Infrastructure, sit
 }
 
 /** Everything createApp composes Koa from. */
+/** The first copy of the shared releases, waited for at most FIRST_SYNC_MS; the sync job carries on after it. */
+const FIRST_SYNC_MS = 10_000;
+async function firstSync(sync: ReleaseSync, logger: Logger): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), FIRST_SYNC_MS);
+    timer.unref();
+  });
+  try {
+    const outcome = await Promise.race([sync.sync().then(() => 'done' as const), late]);
+    if (outcome === 'late') logger.warn('the shared releases were not copied here within 10 s: serving what this folder holds until they are');
+  } catch (error) {
+    logger.warn({ err: error }, 'the shared releases could not be copied here at start: serving what this folder holds until they are');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface Container extends Omit<Infrastructure, 'jobRuns' | 'renderQueue' | 'contentEvents'>, Omit<Site, 'shellServer' | 'deployed' | 'releaseSync' | 'canaryCache' | 'previewLink'> {
   services: Services;
   /** The Prometheus metrics (METRICS_TOKEN set); undefined without. */
@@ -352,6 +370,9 @@ export async function createContainer(config: Config, deps: AppDeps = {}): Promi
     // changed build's under `npm start`), before the first request is served.
     const importBuilds = config.releaseImportBuilds ?? 'first';
     if (importBuilds !== 'off') await services.releases.importBuilds(importBuilds, importBuilds === 'first' ? 'first start (the built output)' : 'npm start (a new build)');
+    // On PostgreSQL the shared store's releases are copied here before the first request, so a start never serves the
+    // build in its folder for a moment; bounded, so a slow store delays the start by seconds, never stops it.
+    if (site.releaseSync) await firstSync(site.releaseSync, infra.logger);
     const { jobs } = infra;
     if (deps.adminMonitor) jobs.add(services.admin.monitorJob(deps.adminMonitor === true ? undefined : deps.adminMonitor.intervalMs));
     // Every job kind runs now (work left by a previous process: mails and deliveries due, posts whose time passed while
