@@ -5,7 +5,8 @@ import type { Signal, SignalKey } from './scoring';
 /*
  * Recommendations derived from the findings: each rule looks at one or more signals and, when it fires, gives a
  * priority and a value (how much it moves the scorecard or the business). Sorted High -> Low, then by value.
- * Rules never fire on unverified signals: we do not advise fixing what we could not check.
+ * Rules never fire on unverified signals: we do not advise fixing what we could not check; and the website's rules
+ * need a website (without one, 'Create a simple, fast website' is the advice, not its headers or alt text).
  */
 
 interface Candidate extends Recommendation {
@@ -14,6 +15,28 @@ interface Candidate extends Recommendation {
 }
 
 const PRIORITY_RANK = { High: 0, Medium: 1, Low: 2 } as const;
+
+/** Spaces collapsed and trimmed: text from providers (an address, a title) may carry runs of them. */
+const tidy = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** `text` without the characters of `chars` at either end (a loop: a trailing-class regexp is quadratic). */
+function trimmed(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start]!)) start++;
+  while (end > start && chars.includes(text[end - 1]!)) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * A finding followed by why it matters: "12 Google reviews. Customers trust…". A signal may have no finding to
+ * state (no Google profile: no review count), and then the item is the sentence alone, never ". Customers trust…".
+ */
+function withInsight(insight: string, sentence: string): string {
+  const finding = trimmed(tidy(insight), ' .,;:');
+  if (!finding) return sentence;
+  return /[!?]$/.test(finding) ? `${finding} ${sentence}` : `${finding}. ${sentence}`;
+}
 
 export function buildRecommendations(facts: AnalysisFacts, signals: readonly Signal[]): Recommendation[] {
   const by = new Map<string, Signal>(signals.map((s) => [s.key, s]));
@@ -42,17 +65,17 @@ export function buildRecommendations(facts: AnalysisFacts, signals: readonly Sig
   }
   if ((s = below('citationConsistency', 1))) {
     add({ priority: 'High', category: 'Visibility', value: 80, title: 'Make your name, address and phone match everywhere',
-      description: `${s.insight}. Mismatched details confuse customers and lower local search ranking.`,
+      description: withInsight(s.insight, 'Mismatched details confuse customers and lower local search ranking.'),
       actions: ['Pick one exact spelling of name, address and phone', 'Update Google, Yelp and the website structured data to match', 'Check directory listings (Apple Maps, Bing Places) as well'] }, s);
   }
   const reviews = below('reviewPercentile', 0.5);
   if (reviews) {
     add({ priority: 'High', category: 'Reputation', value: 90, title: 'Catch up with local competitors on reviews',
-      description: `${reviews.insight}. Review count is one of the strongest local ranking and trust signals.`,
+      description: withInsight(reviews.insight, 'Review count is one of the strongest local ranking and trust signals.'),
       actions: ['Send an automated review request by text or email after every visit', 'Add a review link to receipts and your website', 'Reply to every review within 48 hours'] }, reviews);
   } else if ((s = below('googleReviews', 0.6))) {
     add({ priority: 'Medium', category: 'Reputation', value: 60, title: 'Collect more Google reviews',
-      description: `${s.insight}. Customers trust businesses with a steady stream of recent reviews.`,
+      description: withInsight(s.insight, 'Customers trust businesses with a steady stream of recent reviews.'),
       actions: ['Automate review requests after each sale or appointment', 'Put a QR code to your review page at the counter'] }, s);
   }
   const rating = counted('googleRating');
@@ -90,12 +113,12 @@ export function buildRecommendations(facts: AnalysisFacts, signals: readonly Sig
   }
   if (w && (s = below('metaDescription', 1))) {
     add({ priority: 'Medium', category: 'Content Quality', value: 50, title: 'Write a meta description for search results',
-      description: `${s.insight}. It is the text people read under your name in Google before they click.`,
+      description: withInsight(s.insight, 'The description is the text people read under your name in Google before they click.'),
       actions: [`Write 50-160 characters naming your main service and ${town}`, 'Give every important page its own description'] }, s);
   }
   if (w && (s = below('title', 1))) {
     add({ priority: 'Medium', category: 'Content Quality', value: 48, title: 'Fix the page title',
-      description: `${s.insight}. The title is the clickable headline in search results.`,
+      description: withInsight(s.insight, 'The title is the clickable headline in search results.'),
       actions: ['Use "Business name | main service in town", 10-70 characters'] }, s);
   }
   if ((s = below('yelpListing', 1))) {
@@ -108,39 +131,39 @@ export function buildRecommendations(facts: AnalysisFacts, signals: readonly Sig
       description: 'Your Google profile has no opening hours; customers skip businesses that may be closed.',
       actions: ['Add regular and holiday hours', 'Keep them in sync with the website automatically'] }, s);
   }
-  if ((s = below('securityHeaders', 0.5))) {
+  if (w && (s = below('securityHeaders', 0.5))) {
     add({ priority: 'Medium', category: 'Website Trust', value: 40, title: 'Add basic security headers',
-      description: `${s.insight}. They protect visitors from clickjacking and content injection.`,
+      description: withInsight(s.insight, 'Security headers protect visitors from clickjacking and content injection.'),
       actions: ['Enable HSTS, X-Content-Type-Options: nosniff and X-Frame-Options (or CSP frame-ancestors)', 'Add a Content-Security-Policy'] }, s);
   }
-  if ((s = below('performance', 0.7))) {
+  if (w && (s = below('performance', 0.7))) {
     add({ priority: 'Medium', category: 'Website Trust', value: 45, title: 'Speed up your website',
-      description: `${s.insight}. Slow pages lose mobile visitors before they load.`,
+      description: withInsight(s.insight, 'Slow pages lose mobile visitors before they load.'),
       actions: ['Compress images and serve them in modern formats', 'Use a CDN or a faster host', 'Remove unused scripts and plugins'] }, s);
   }
-  if ((s = below('contactDetails', 1))) {
+  if (w && (s = below('contactDetails', 1))) {
     add({ priority: 'Medium', category: 'Content Quality', value: 42, title: 'Show how to reach you on every page',
-      description: `${s.insight}. Visitors who cannot find a phone number or form leave.`,
+      description: withInsight(s.insight, 'Visitors who cannot find a phone number or form leave.'),
       actions: ['Put a click-to-call phone number in the header', 'Add a short contact form that forwards to your inbox or CRM'] }, s);
   }
   if ((s = below('photos', 1)) && p) {
     add({ priority: 'Low', category: 'Profile Quality', value: 30, title: 'Add more photos to your Google profile',
-      description: `${s.insight}. Profiles with photos get more requests for directions and calls.`,
+      description: withInsight(s.insight, 'Profiles with photos get more requests for directions and calls.'),
       actions: ['Upload at least 10 photos: storefront, interior, team, products or work'] }, s);
   }
-  if ((s = below('structuredData', 1))) {
+  if (w && (s = below('structuredData', 1))) {
     add({ priority: 'Low', category: 'Content Quality', value: 28, title: 'Add LocalBusiness structured data',
       description: 'Structured data tells search engines your exact name, address, phone and hours.',
       actions: ['Add a LocalBusiness JSON-LD block matching your Google profile'] }, s);
   }
-  if ((s = below('imageAlt', 0.8))) {
+  if (w && (s = below('imageAlt', 0.8))) {
     add({ priority: 'Low', category: 'Content Quality', value: 20, title: 'Describe your images',
-      description: `${s.insight}. Alt text helps screen-reader users and image search.`,
+      description: withInsight(s.insight, 'Alt text helps screen-reader users and image search.'),
       actions: ['Write a short alt text for every meaningful image'] }, s);
   }
-  if ((s = below('wordCount', 1))) {
+  if (w && (s = below('wordCount', 1))) {
     add({ priority: 'Low', category: 'Content Quality', value: 22, title: 'Say more about your services',
-      description: `${s.insight}. Pages with a few hundred words about services and area rank better.`,
+      description: withInsight(s.insight, 'Pages with a few hundred words about services and area rank better.'),
       actions: ['Describe each service, who it is for and the towns you serve', 'Answer the questions customers ask on the phone'] }, s);
   }
   const customer = counted('googleReviews');
@@ -152,6 +175,6 @@ export function buildRecommendations(facts: AnalysisFacts, signals: readonly Sig
     .sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.value - a.value)
     .map(({ value: _value, basedOnSimulation, ...r }) => ({
       ...r,
-      description: basedOnSimulation ? `${r.description} (Based on simulated data.)` : r.description,
+      description: tidy(basedOnSimulation ? `${r.description} (Based on simulated data.)` : r.description),
     }));
 }
