@@ -3460,8 +3460,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any unique id of this delivery (e.g. the n8n execution id); surrounding white space is ignored and only the first 200 characters count.
-                 * @example n8n-exec-4711
+                 * @description One per post, the same when that post is sent again: the recipes use the SHA-256 (hex) of the body. A key two posts share (a date, an n8n execution with several items) makes the second a 409. Surrounding white space is ignored and only the first 200 characters count.
+                 * @example 9f2b7c4e0d1a5e8f3b6c2d7a4e1f0b9c8d5e2a7f4c1b6e3d0a9f8c7b2e5d4a1f
                  */
                 "Idempotency-Key"?: string;
             };

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BUSINESS_TIME_ZONE_LABEL, businessLocalToIso, toBusinessLocalInput } from '@site/contracts/post-schedule';
 import { POST_MIN_RULES, type WebhookPostInput } from '@site/contracts/posts';
+import { N8N_CODE_RECIPE, N8N_NODES_RECIPE, webhookCurlRecipe } from '@site/contracts/webhook-recipes';
 import { Button } from '@site/ui';
 import { CopyBlock, copyText } from '../../../components/copy-block';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
@@ -38,41 +39,13 @@ function scheduledExample(example: WebhookPostInput, publishAt: string): string 
   return JSON.stringify({ ...example, status: 'scheduled', publishAt }, null, 2);
 }
 
-function curlExample(endpoint: string, example: WebhookPostInput): string {
-  return `SECRET='the value of WEBHOOK_SECRET on the server'
-BODY='${sampleBody(example)}'
-T=$(date +%s)
-SIG=$(printf '%s.%s' "$T" "$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
-curl -sS -X POST '${endpoint}' \\
-  -H 'Content-Type: application/json' \\
-  -H "${SIGNATURE_HEADER}: t=$T,v1=$SIG" \\
-  -H "Idempotency-Key: salon-post-$(date +%Y%m%d)" \\
-  --data-binary "$BODY"`;
-}
-
-const N8N_CODE = `// n8n Code node (JavaScript), placed before the HTTP Request node.
-// Self-hosted n8n: allow the module with NODE_FUNCTION_ALLOW_BUILTIN=crypto.
-const crypto = require('crypto');
-const secret = $vars.WEBHOOK_SECRET; // an n8n variable or credential, never typed into the workflow
-const body = JSON.stringify({
-  title: $json.title,
-  excerpt: $json.excerpt,
-  content: $json.html,
-  author: 'Tri-Valley AI Team',
-  category: 'AI Automation',
-  metaDescription: $json.metaDescription,
-  keywords: $json.keywords ?? [],
-  status: 'draft',
-});
-const t = Math.floor(Date.now() / 1000);
-const v1 = crypto.createHmac('sha256', secret).update(\`\${t}.\${body}\`).digest('hex');
-return [{ json: { body, signature: \`t=\${t},v1=\${v1}\`, key: $execution.id } }];`;
-
 const code = 'rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[0.85em] text-fg';
 
 /**
  * How an n8n workflow (or any sender) publishes to this site: endpoint, fields, signature, a curl example and the
- * n8n setup. The secret itself lives only in the server's environment and is never shown here.
+ * n8n setup, the free edition's nodes first. The recipes are docs/integrations.md's (one text:
+ * packages/contracts/src/webhook-recipes.ts). The secret itself lives only in the server's environment and is never
+ * shown here.
  */
 export function WebhookDocs() {
   const endpoint = `${window.location.origin}/api/webhook`;
@@ -150,8 +123,9 @@ export function WebhookDocs() {
             is the HMAC-SHA256 of the string <code className={code}>&lt;t&gt;.&lt;raw body&gt;</code> (the exact bytes you send), keyed with the server's{' '}
             <code className={code}>WEBHOOK_SECRET</code>. A missing or wrong signature, or a <code className={code}>t</code> more than {TOLERANCE_SECONDS}{' '}
             seconds from the server's clock, is refused (401). A signature is accepted once: the same signed call sent again creates nothing and answers the
-            first result. Add an <code className={code}>Idempotency-Key</code> header (e.g. the n8n execution id) so a retry with a fresh signature answers
-            the first result instead of creating a duplicate.
+            first result. Add an <code className={code}>Idempotency-Key</code> header, one per post (the examples use the SHA-256 of the body), so a
+            retry of that post with a fresh signature answers the first result instead of creating a duplicate. A key two posts share, such as the
+            date, makes the second a 409.
           </p>
           <p className="mt-2 text-muted-fg">
             Answers: <strong className="text-fg">201</strong> with <code className={code}>{'{ id, slug, status, adminUrl, url }'}</code>:{' '}
@@ -172,7 +146,7 @@ export function WebhookDocs() {
         </div>
 
         {withExample((body) => (
-          <CopyBlock label="curl example (bash)" code={curlExample(endpoint, body)} />
+          <CopyBlock label="curl example (bash)" code={webhookCurlRecipe(endpoint, sampleBody(body))} />
         ))}
 
         <div>
@@ -193,25 +167,42 @@ export function WebhookDocs() {
         ))}
 
         <div>
-          <h3 className="font-semibold">n8n setup</h3>
+          <h3 className="font-semibold">n8n setup (any plan, the free edition included)</h3>
+          <p className="mt-2 text-muted-fg">Three built-in nodes, no code and no n8n variables:</p>
           <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-muted-fg">
-            <li>Store the secret as an n8n variable or credential named WEBHOOK_SECRET.</li>
-            <li>Add a Code node that builds the body once and signs exactly that string (below).</li>
             <li>
-              Add an <strong className="text-fg">HTTP Request</strong> node: method <code className={code}>POST</code>, URL <code className={`${code} break-all`}>{endpoint}</code>.
+              An <strong className="text-fg">Edit Fields (Set)</strong> node writes the body once, as a string, and the time: fields{' '}
+              <code className={code}>t</code> (Number) and <code className={code}>body</code> (String), as below.
             </li>
             <li>
-              Headers: <code className={code}>Content-Type: application/json</code>, <code className={code}>{SIGNATURE_HEADER}: {'{{ $json.signature }}'}</code>,{' '}
-              <code className={code}>Idempotency-Key: {'{{ $json.key }}'}</code>.
+              A <strong className="text-fg">Crypto</strong> node signs exactly that string: Action Hmac, Type SHA256, Encoding HEX, Property Name{' '}
+              <code className={code}>v1</code>, Value <code className={code}>{'{{ $json.t }}.{{ $json.body }}'}</code>. Its credential is a Crypto credential
+              whose Hmac Secret is the server's WEBHOOK_SECRET (n8n stores it encrypted).
             </li>
             <li>
-              Body content type <strong className="text-fg">Raw</strong> with <code className={code}>{'{{ $json.body }}'}</code> (not "JSON": it would re-serialize the
-              body and break the signature).
+              An <strong className="text-fg">HTTP Request</strong> node: method <code className={code}>POST</code>, URL <code className={`${code} break-all`}>{endpoint}</code>,
+              headers <code className={code}>{SIGNATURE_HEADER}: {'t={{ $json.t }},v1={{ $json.v1 }}'}</code> and{' '}
+              <code className={code}>Idempotency-Key: {"{{ $json.body.hash('sha256') }}"}</code> (one key per post).
             </li>
-            <li>Turn on "Retry On Fail": retries are safe thanks to the idempotency key.</li>
+            <li>
+              Body content type <strong className="text-fg">Raw</strong>, content type <code className={code}>application/json</code>, body{' '}
+              <code className={code}>{'{{ $json.body }}'}</code> (not "JSON": it would re-serialize the body and break the signature).
+            </li>
+            <li>Turn on "Retry On Fail": a retry sends the same key, so it gets the first answer instead of a second post.</li>
           </ol>
         </div>
-        <CopyBlock label="n8n Code node" code={N8N_CODE} />
+        <CopyBlock label="n8n nodes (any plan)" code={N8N_NODES_RECIPE} />
+
+        <div>
+          <h3 className="font-semibold">Alternative: a Code node</h3>
+          <p className="mt-2 text-muted-fg">
+            Where your n8n has both, a Code node can build and sign the body instead of the Edit Fields and Crypto nodes. It reads{' '}
+            <code className={code}>$vars</code> (n8n variables, paid plans only) and needs <code className={code}>NODE_FUNCTION_ALLOW_BUILTIN=crypto</code>{' '}
+            (self-hosted n8n). Set its Mode to Run Once for Each Item; the HTTP Request node then sends{' '}
+            <code className={code}>{'{{ $json.signature }}'}</code> and <code className={code}>{'{{ $json.key }}'}</code> as the two headers.
+          </p>
+        </div>
+        <CopyBlock label="n8n Code node (alternative)" code={N8N_CODE_RECIPE} />
       </div>
     </Panel>
   );
