@@ -12,6 +12,7 @@ import { AiPanels } from './ai-panels';
 import { ANALYZING_SIGNALS, GENERATING_RECOMMENDATIONS } from './ai-parts';
 import { ReportDialog } from './report-dialog';
 import { SampleMark } from './sample-mark';
+import { savingsSplit } from './savings-split';
 import { scoreTone, TONE_TEXT } from './score-tone';
 import { useScorecardTracking } from './use-scorecard-tracking';
 
@@ -45,6 +46,8 @@ function AiReadinessCard({ data }: { data: ScorecardData }) {
   const ai = data.aiAssessment;
   const readiness = typeof ai?.overallReadiness === 'number' ? ai.overallReadiness : null;
   const opportunities = Array.isArray(ai?.topOpportunities) ? ai.topOpportunities.slice(0, 3) : [];
+  // The total counts every task; the list shows the top ones: one line says what the rest is, in figures that add up.
+  const split = savingsSplit(ai, opportunities);
   return (
     <section aria-labelledby="ai-readiness-heading" className="flex flex-col rounded-2xl border border-border bg-surface p-5 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -69,6 +72,12 @@ function AiReadinessCard({ data }: { data: ScorecardData }) {
               </p>
             )}
           </div>
+          {split && typeof ai?.totalPotentialSavings === 'number' && (
+            <p className="mt-1 text-sm text-muted-fg">
+              Of the {usd(ai.totalPotentialSavings)}: {usd(split.listed)} from the {split.listedCount === 1 ? 'opportunity' : `${split.listedCount} opportunities`} below,{' '}
+              {usd(split.rest)} from {split.restCount === 1 ? '1 more task' : `${split.restCount} more tasks`} in the full AI report.
+            </p>
+          )}
           {data.assessmentIsSample && (
             <p className="mt-2 text-sm font-medium text-amber-900 screen-dark:text-amber-200">
               Readiness, hours and savings here rest on sample data: an example of what the analysis shows, not figures for {data.businessName}.
