@@ -180,19 +180,44 @@ export function websiteCacheKey(input: WebsiteInput): string {
   return `website|${norm(input.url)}|${norm(input.location)}`;
 }
 
-/**
- * The key shared by every report of one business, whatever its age: SMB mode by name and location (a typed
- * website does not make it another business), website mode by URL and location. A prefix of the cache key.
- */
 /** How often a permalink's opening is written (retention counts in months: a day is precise enough). */
 const OPENED_WRITE_EVERY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * A report's website as one business's: the host in lower case without `www.` (and a port only when not the
+ * default), then the path without trailing slashes; no scheme, query or fragment. So `https://www.Bella.example/`,
+ * `http://bella.example` and `bella.example/?utm_source=gbp` are one website, `bella.example/danville` another.
+ * Empty for a report with no website (or only a sample one). `|`, the key's separator, is escaped.
+ */
+export function websiteKeyOf(website: string | undefined): string {
+  const raw = (website ?? '').trim();
+  if (!raw) return '';
+  let key: string;
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+    let path = url.pathname;
+    while (path.endsWith('/')) path = path.slice(0, -1);
+    key = `${url.host.toLowerCase().replace(/^www\./, '')}${path}`;
+  } catch {
+    const end = raw.search(/[?#]/);
+    key = end >= 0 ? raw.slice(0, end) : raw;
+    while (key.endsWith('/')) key = key.slice(0, -1);
+  }
+  return key.toLowerCase().replaceAll('|', '%7C');
+}
+
+/**
+ * The key shared by every report of one business, whatever its age: SMB mode by name, location and the report's
+ * website (two businesses of one name in one town are two businesses: issue 54), website mode by URL and location.
+ * A report without a website matches only another without one.
+ */
 export function businessKeyOf(stored: Pick<StoredAnalysis, 'mode' | 'cacheKey' | 'report'>): string {
   if (stored.mode === 'website') return stored.cacheKey;
-  const { businessName, location } = stored.report.businessInfo;
+  const { businessName, location, website } = stored.report.businessInfo;
   const withLocation = `smb|${norm(businessName)}|${norm(location)}|`;
   // A report without a location says 'Unknown Location'; its key has an empty location part.
-  return stored.cacheKey.startsWith(withLocation) ? withLocation : `smb|${norm(businessName)}||`;
+  const base = stored.cacheKey.startsWith(withLocation) ? withLocation : `smb|${norm(businessName)}||`;
+  return `${base}${websiteKeyOf(website)}`;
 }
 
 /** A stored score counts simulated figures (reports stored before `sample` existed: a counted simulated signal). */

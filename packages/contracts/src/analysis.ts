@@ -278,7 +278,11 @@ export type AiAssessment = z.infer<typeof aiAssessmentSchema>;
 
 export const dataSourceStatusSchema = z.enum(['live', 'simulated', 'error', 'not_applicable']);
 
-/** The earlier stored report of the same business and location, so the scorecard can show what changed. */
+/**
+ * The earlier stored report of the same business, so the scorecard can show what changed: in SMB mode the same name,
+ * location and website (a report without a website matches only another without one), in website mode the same URL
+ * and location.
+ */
 export const previousReportSchema = z.object({
   id: z.string(),
   analyzedAt: z.string(),
@@ -305,7 +309,7 @@ export const analysisResponseSchema = z.object({
     social: z.literal('links_only'),
   }),
   scoringModel: z.string(),
-  /** The latest earlier report of the same business and location, when one exists. */
+  /** The latest earlier report of the same business (name, location and website), when one exists. */
   previous: previousReportSchema.nullable().optional(),
 });
 export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisBusinessKeyMigration } from '../../db/migrations/0016-analysis-business-key';
+import { analysisBusinessWebsiteMigration } from '../../db/migrations/0041-analysis-business-website';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
 import { createAnalysesRepository } from '../analyses-repository';
-import { businessKeyOf } from '../analysis-service';
+import { businessKeyOf, websiteKeyOf } from '../analysis-service';
 
 /*
  * A report's permalink finds the earlier reports of the same business by an indexed column (migration 0016), not by a
@@ -59,6 +60,67 @@ for (const backend of testBackends()) {
         );
         expect(rows.map((r) => r.detail).join('\n')).toContain('analyses_business_key_created_at_idx');
       }
+    });
+  });
+}
+
+describe('the website part of an SMB business (issue 54, item 4)', () => {
+  it('is one website however it is written: no scheme, www., case, trailing slash, query or fragment', () => {
+    const bella = ['https://www.Bella.example/', 'http://bella.example', 'bella.example/', 'HTTPS://BELLA.EXAMPLE/?utm_source=gbp#top', 'https://bella.example:443'];
+    for (const url of bella) expect(websiteKeyOf(url), url).toBe('bella.example');
+    expect(websiteKeyOf('https://bella.example/danville/')).toBe('bella.example/danville');
+    expect(websiteKeyOf('https://bella.example:8080/')).toBe('bella.example:8080');
+    expect(websiteKeyOf('https://bellasalon.example/')).not.toBe('bella.example');
+    expect(websiteKeyOf('')).toBe('');
+    expect(websiteKeyOf(undefined)).toBe('');
+    // The key's separator cannot make one business's key another's.
+    expect(websiteKeyOf('https://bella.example/a|b')).not.toContain('|');
+  });
+});
+
+const smbReport = (businessName: string, location: string, website: string) => JSON.stringify({ businessInfo: { businessName, location, website } });
+const STORED = [
+  // As migration 0016 (and the service before 0041) keyed them: name and location only.
+  { id: 'b1', mode: 'smb', cache_key: 'smb|bella salon|danville, ca|https://bella.example', business_key: 'smb|bella salon|danville, ca|', report: smbReport('Bella Salon', 'Danville, CA', 'https://www.bella.example/') },
+  { id: 'b2', mode: 'smb', cache_key: 'smb|bella salon|danville, ca|', business_key: 'smb|bella salon|danville, ca|', report: smbReport('Bella Salon', 'Danville, CA', 'https://bellasalon-danville.example/') },
+  { id: 'b3', mode: 'smb', cache_key: 'smb|bella salon|danville, ca|', business_key: 'smb|bella salon|danville, ca|', report: smbReport('Bella Salon', 'Danville, CA', '') },
+  { id: 'b4', mode: 'website', cache_key: 'website|https://bella.example|danville', business_key: 'website|https://bella.example|danville', report: smbReport('Bella Salon', 'Danville', 'https://bella.example/') },
+] as const;
+
+for (const backend of testBackends()) {
+  describe(`migration 0041: the stored SMB analyses keyed on their website too (${backend.name})`, () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await backend.open();
+    });
+    afterAll(async () => {
+      await database?.dispose();
+    });
+
+    it('gives the rows stored before it the key the service gives new ones, and down takes it back', async () => {
+      const db = database.handle.db;
+      await db
+        .insertInto('analyses')
+        .values(STORED.map((r, i) => ({ ...r, created_at: `2026-0${i + 1}-01T00:00:00.000Z` })))
+        .execute();
+      await analysisBusinessWebsiteMigration.up(db);
+      const keys = async () => Object.fromEntries((await db.selectFrom('analyses').select(['id', 'business_key']).execute()).map((r) => [r.id, r.business_key]));
+      const expected = Object.fromEntries(STORED.map((r) => [r.id, businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never })]));
+      expect(await keys()).toEqual(expected);
+      expect(expected).toEqual({
+        b1: 'smb|bella salon|danville, ca|bella.example',
+        b2: 'smb|bella salon|danville, ca|bellasalon-danville.example',
+        b3: 'smb|bella salon|danville, ca|',
+        b4: 'website|https://bella.example|danville',
+      });
+      // Two businesses of one name in one town: each finds only its own earlier reports.
+      const repo = createAnalysesRepository(db);
+      const before = new Date('2027-01-01T00:00:00.000Z');
+      expect((await repo.findEarlierOfBusiness(expected.b1!, before, 5)).map((a) => a.id)).toEqual(['b1']);
+      expect((await repo.findEarlierOfBusiness(expected.b3!, before, 5)).map((a) => a.id)).toEqual(['b3']);
+
+      await analysisBusinessWebsiteMigration.down!(db);
+      expect(await keys()).toEqual(Object.fromEntries(STORED.map((r) => [r.id, r.business_key])));
     });
   });
 }
