@@ -21,7 +21,7 @@ const settingsAnswer = (description: string) => ({ description, body: { schema: 
 
 /**
  * The dashboard and alert management: health checks (latest, refresh), alert settings and history, traffic,
- * Docker and vulnerability summaries, and the funnel of tracking events.
+ * Docker and vulnerability summaries, and the funnel of tracking events and stored leads.
  */
 export const adminMonitoringRoutes = defineEndpoints(
   { config: ['bodyLimit', 'publicOrigin', 'googlePlacesApiKey', 'yelpApiKey'], services: ['admin'] },
@@ -146,6 +146,8 @@ export const adminMonitoringRoutes = defineEndpoints(
         tag: 'Admin',
         auth: 'admin',
         summary: 'Analyses, contact messages and page views of the last 7 and 30 days',
+        description:
+          'Analyses and page views count the tracking events the site stored; contact messages count the messages stored (the leads the inbox lists, sent by the form or by an API client such as n8n), each on the UTC day it arrived.',
         responses: { 200: { description: 'The two windows.', body: { schema: adminFunnelSchema } } },
         handle: (_input, { services }) => services.admin.funnel.summary(),
       }),

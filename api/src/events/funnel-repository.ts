@@ -22,10 +22,18 @@ export interface RawRange {
   to?: string;
 }
 
+/** Stored contact messages of one UTC day. */
+export interface DayLeads {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  count: number;
+}
+
 /**
  * What the admin funnel reads (same SQL on SQLite and PostgreSQL): the days whose events are rolled up (event_days_rolled,
  * migration 0022), their daily aggregates (event_daily, 0018), and raw events of the days that are not rolled up (today,
  * and a day the retention job has not reached yet). A day is read from one side only, so nothing is counted twice.
+ * The contact step is not an event: it is the contact messages stored (contact_messages, migration 0003), however sent.
  */
 export interface FunnelRepository {
   /** The days from `fromDay` to `toDay` (YYYY-MM-DD, both included) whose events event_daily holds whole. */
@@ -34,6 +42,12 @@ export interface FunnelRepository {
   rolledTallies(days: readonly string[], names: readonly string[]): Promise<DayTally[]>;
   /** Raw events of the given names in the given ranges, counted as event_daily counts them. */
   rawTallies(ranges: readonly RawRange[], names: readonly string[]): Promise<DayTally[]>;
+  /**
+   * The contact messages stored with `created_at` from `from` up to (not including) `to`, counted per UTC day (days
+   * without one are left out). One range read of the created_at index (contact_messages_created_at_idx, 0003): as many
+   * index entries as messages in the range, never the whole table.
+   */
+  leadsByDay(from: string, to: string): Promise<DayLeads[]>;
 }
 
 type Count = number | string | bigint;
@@ -71,6 +85,19 @@ export function createFunnelRepository(db: Kysely<Database>): FunnelRepository {
         ) raw
         group by day, name, path, props`.execute(db);
       return rows.map((r) => ({ day: r.day, name: r.name, path: r.path, props: r.props, count: Number(r.n) }));
+    },
+    async leadsByDay(from, to) {
+      if (to <= from) return [];
+      // created_at is the server's ISO time in UTC (contact-service.ts): its first 10 characters are its UTC day.
+      const day = sql<string>`substr(created_at, 1, 10)`;
+      const rows = await db
+        .selectFrom('contact_messages')
+        .select([day.as('day'), (eb) => eb.fn.countAll<Count>().as('n')])
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .groupBy(day)
+        .execute();
+      return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
     },
   };
 }

@@ -3,12 +3,15 @@ import { REFERRER_CLASSES, type ReferrerClass } from '@site/contracts/events';
 import type { DayTally, FunnelRepository, RawRange } from './funnel-repository';
 import type { Clock } from '../lib/clock';
 
-/** Tracking event names behind each funnel figure. */
-const FIGURES: Record<keyof FunnelCounts, string> = {
+/**
+ * Tracking event names behind each funnel figure but the contact step. Contact messages are the leads stored
+ * (contact_messages), not the browser's `contact_submitted` events: a lead sent to POST /api/contact by n8n or another
+ * API client sends no event, and a browser that blocks tracking sends none either, yet the message is in the inbox.
+ */
+const FIGURES: Record<Exclude<keyof FunnelCounts, 'contactSubmits'>, string> = {
   analysesStarted: 'analysis_started',
   analysesCompleted: 'analysis_completed',
   analysesErrored: 'analysis_error',
-  contactSubmits: 'contact_submitted',
   pageViews: 'page_view',
 };
 const NAMES = Object.values(FIGURES);
@@ -89,6 +92,14 @@ export interface FunnelService {
  * days of the windows add up to is kept in memory while the set of those days stays the same (a day rolled up, or the
  * windows moving at midnight, makes a new set): a request reads the list of rolled-up days (at most 30 rows) and one
  * day of raw events, whatever the history.
+ *
+ * Contact messages: the leads stored in the windows' days, counted per UTC day by one range read of the created_at
+ * index on each request (never kept in memory: a lead arrives at any time, and the inbox beside the funnel shows it at
+ * once). For every day, old or new, the figure is the messages the inbox holds now, and never the browser's events: the
+ * two are not mixed, so no day counts a lead twice or a browser's submit that stored nothing. Retention: raw events
+ * are deleted after RETENTION_EVENT_DAYS (90) and their daily rollups kept, but the retention job deletes no contact
+ * message, and the longest window (30 days) is inside the events' 90; should leads ever be deleted (by hand, or by a
+ * rule added later), the days they were in count fewer, as the inbox does, rather than falling back to events.
  */
 export function createFunnelService(deps: { funnel: FunnelRepository; clock: Clock }): FunnelService {
   let memo: { key: string; parts: WindowPart[] } | undefined;
@@ -120,14 +131,19 @@ export function createFunnelService(deps: { funnel: FunnelRepository; clock: Clo
         memo = { key, parts };
         return parts;
       };
-      const [oldParts, rawTallies] = await Promise.all([rolledParts(), deps.funnel.rawTallies(ranges, NAMES)]);
+      const [oldParts, rawTallies, leads] = await Promise.all([
+        rolledParts(),
+        deps.funnel.rawTallies(ranges, NAMES),
+        deps.funnel.leadsByDay(windowStart(longest), new Date(today + DAY_MS).toISOString()),
+      ]);
+      const leadsOn = new Map(leads.map((l) => [l.day, l.count]));
 
       const windows: FunnelWindow[] = FUNNEL_WINDOWS.map((days, i) => {
         const old = oldParts[i]!;
         const fresh = windowPart(rawTallies, windowStart(days).slice(0, 10), false);
         const daily = Array.from({ length: days }, (_, d) => {
           const date = dayOf(today - (days - 1 - d) * DAY_MS);
-          return { date, ...(fresh.byDay.get(date) ?? old.byDay.get(date) ?? emptyCounts()) };
+          return { date, ...(fresh.byDay.get(date) ?? old.byDay.get(date) ?? emptyCounts()), contactSubmits: leadsOn.get(date) ?? 0 };
         });
         const totals = emptyCounts();
         for (const day of daily) for (const k of Object.keys(totals) as (keyof FunnelCounts)[]) totals[k] += day[k];

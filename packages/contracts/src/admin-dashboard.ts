@@ -10,6 +10,7 @@ const funnelCountsSchema = z.object({
   analysesStarted: z.number().int().min(0),
   analysesCompleted: z.number().int().min(0),
   analysesErrored: z.number().int().min(0),
+  /** Contact messages stored (the inbox's leads, from the form or the API), by the day they arrived; not browser events. */
   contactSubmits: z.number().int().min(0),
   pageViews: z.number().int().min(0),
 });
@@ -33,7 +34,7 @@ export const funnelWindowSchema = funnelCountsSchema.extend({
 });
 export type FunnelWindow = z.infer<typeof funnelWindowSchema>;
 
-/** `GET /api/admin/funnel`: the last 7 and the last 30 days, from the stored tracking events. */
+/** `GET /api/admin/funnel`: the last 7 and the last 30 days, from the stored tracking events and contact messages. */
 export const adminFunnelSchema = z.object({ windows: z.array(funnelWindowSchema) });
 export type AdminFunnel = z.infer<typeof adminFunnelSchema>;
 

@@ -82,8 +82,13 @@ for (const backend of testBackends()) {
       expect(await dailyRows()).toEqual(rolled);
       expect(await service.summary()).toEqual(fromRaw);
 
-      // Today's events show at once (the same service, its rolled-up part kept): a new path takes the top.
+      // Today's events show at once (the same service, its rolled-up part kept): a new path takes the top. The contact
+      // step is the leads stored, not the browser's contact_submitted events: a stored lead counts, an event does not.
       await insert(Array.from({ length: 100 }, () => event(NOW - 60_000, 'page_view', '/new-today', '{"referrer":"social"}')).concat([event(NOW - 60_000, 'contact_submitted', '/contact', null)]));
+      await db
+        .insertInto('contact_messages')
+        .values({ id: 'lead-today', created_at: iso(NOW - 60_000), ip_hash: 'h', user_agent: null, name: 'Ada', email: 'ada@example.com', company: null, subject: null, message: 'Hello', mail_status: 'disabled', mail_attempts: 0, mail_next_attempt_at: null, mail_last_error: null, mail_sent_at: null })
+        .execute();
       const after = await service.summary();
       for (const [i, before] of fromRaw.windows.entries()) {
         const now = after.windows[i]!;
@@ -93,6 +98,7 @@ for (const backend of testBackends()) {
         expect(now.topPages[0]).toEqual({ path: '/new-today', views: 100 });
         expect(now.topPages.slice(1)).toEqual(before.topPages.slice(0, 9));
         expect(now.daily.at(-1)!.pageViews).toBe(before.daily.at(-1)!.pageViews + 100);
+        expect(now.daily.at(-1)!.contactSubmits).toBe(before.daily.at(-1)!.contactSubmits + 1);
       }
       expect(after).toEqual(await summary());
     });

@@ -935,7 +935,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Analyses, contact messages and page views of the last 7 and 30 days */
+        /**
+         * Analyses, contact messages and page views of the last 7 and 30 days
+         * @description Analyses and page views count the tracking events the site stored; contact messages count the messages stored (the leads the inbox lists, sent by the form or by an API client such as n8n), each on the UTC day it arrived.
+         */
         get: operations["getApiAdminFunnel"];
         put?: never;
         post?: never;

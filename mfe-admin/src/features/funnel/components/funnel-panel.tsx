@@ -69,7 +69,10 @@ function PagePath({ path }: { path: string }) {
   );
 }
 
-/** The visitor funnel from stored tracking events: last 7 or 30 days, top pages, and the daily figures as a table. */
+/**
+ * The visitor funnel from stored tracking events (contact messages: the leads stored): last 7 or 30 days, top pages, and
+ * the daily figures as a table.
+ */
 export function FunnelPanel() {
   const funnel = useFunnelQuery();
   const [days, setDays] = useState(7);
@@ -79,12 +82,15 @@ export function FunnelPanel() {
   const arrivalsId = useId();
   const data = funnel.data;
   const w = data?.windows.find((x) => x.days === days) ?? data?.windows[0];
-  const completion = w && w.analysesStarted > 0 ? Math.round((w.analysesCompleted / w.analysesStarted) * 100) : null;
+  // The one ratio shown, completed of started, both from events. An analysis started just before the window's first
+  // day can complete inside it, so a window may hold more completions than starts: capped at 100%, never "110%". The
+  // contact step (stored leads, from the form or the API) is in no ratio: a lead needs no analysis, nor any event.
+  const completion = w && w.analysesStarted > 0 ? Math.min(100, Math.round((w.analysesCompleted / w.analysesStarted) * 100)) : null;
 
   return (
     <Panel
       title="Visitor funnel"
-      description="From the site's own tracking events."
+      description="From the site's own tracking events; contact messages are those stored in the inbox."
       actions={
         <div role="group" aria-label="Period" className="inline-flex rounded-lg border border-border p-0.5">
           {[7, 30].map((d) => (
