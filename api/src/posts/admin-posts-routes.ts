@@ -12,11 +12,12 @@ import {
   postRevisionListSchema,
   postRevisionRestoreSchema,
   postRevisionSchema,
+  REVISION_IS_CURRENT,
 } from '@site/contracts/admin';
 import { postSchema } from '@site/contracts/posts';
 import type { PostActor } from './post-service';
 import { defineEndpoints } from '../http/endpoint';
-import { documentedPostFields, error, errorResponse, EXAMPLE_POST_INPUT } from '../http/openapi-parts';
+import { documentedPostFields, error, errorCases, errorResponse, EXAMPLE_POST_INPUT } from '../http/openapi-parts';
 
 const expectedUpdatedAtSchema = adminPostUpdateSchema.pick({ expectedUpdatedAt: true });
 
@@ -42,6 +43,14 @@ const POST_CONFLICT = errorResponse(
   error('conflict', ADMIN_MESSAGES.postConflict),
 );
 const EXPECTED_UPDATED_AT = '2026-05-04T09:00:00.000Z';
+/** The restore's refusals: a stale version, or a revision the post already is (nothing would change). Nothing is stored. */
+const RESTORE_CONFLICT = errorCases(
+  'Nothing restored, no revision recorded: the post changed since `expectedUpdatedAt` (`conflict`, `details.current` is the stored post), or it already has every field this revision would restore (`revision_is_current`: title, excerpt, content, keywords, author, category, images and meta description).',
+  [
+    { code: 'conflict', message: ADMIN_MESSAGES.postConflict, summary: 'The post changed since `expectedUpdatedAt`.' },
+    { code: REVISION_IS_CURRENT.code, message: REVISION_IS_CURRENT.message, summary: 'The revision is the current version: restoring it would change nothing.' },
+  ],
+);
 
 /**
  * Posts in the admin panel: every status, search and status filter, create (draft), update refusing stale
@@ -204,7 +213,7 @@ export const adminPostsRoutes = defineEndpoints({ config: ['bodyLimit', 'publicO
       200: post('The post with the restored fields.'),
       400: errorResponse('A field breaks a rule; `details` names each field and its rule.', error('validation_failed', 'expectedUpdatedAt: Invalid input', [{ path: 'expectedUpdatedAt', message: 'Invalid input' }])),
       404: errorResponse('No such post or revision.', error('not_found', 'Revision not found')),
-      409: POST_CONFLICT,
+      409: RESTORE_CONFLICT,
     },
     handle: ({ params, body }, { services }) => services.posts.restoreRevision(params.id, params.revisionId, { expectedUpdatedAt: body.expectedUpdatedAt, actor: ADMIN }),
   }),

@@ -3,6 +3,7 @@ import {
   DELETED_POST_RETENTION_MS,
   REVISION_ACTIONS,
   REVISION_AUTHOR_KINDS,
+  REVISION_IS_CURRENT,
   postRevisionListQuerySchema,
   revisionPostSchema,
   type PostRevisionSummary,
@@ -11,7 +12,7 @@ import {
 } from '@site/contracts/admin';
 import { describeIssues, fieldIssues } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
-import { InvalidInputError, NotFoundError } from '../lib/domain-errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { StoredPost, StoredRevision } from './posts-repository';
 import { findPost, notFound, PostConflictError, toPost, type PostContext } from './post-model';
 import type { PostService } from './post-service';
@@ -82,8 +83,15 @@ export function createPostHistory(ctx: PostContext, writer: PostWriter): PostHis
       // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
       const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: now };
       await ensureCategory(v.category, categorySlug, now);
-      if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt }, 'restore', options.actor ?? { kind: 'admin' }, { restoredFrom: number }))) {
-        throw new PostConflictError(toPost(await mustFind(id)));
+      // The UPDATE itself refuses a restore that would change nothing (the post already has the revision's fields), in
+      // the same statement as the compare-and-set on updatedAt: no read before it decides, so no write can slip between
+      // a check and the restore, and a refused restore stores no revision ("Restored revision #n" of nothing) and no event.
+      const where = { updatedAt: existing.updatedAt, changesRestoredFields: true };
+      if (!(await writeOver(existing, updated, where, 'restore', options.actor ?? { kind: 'admin' }, { restoredFrom: number }))) {
+        const current = await mustFind(id);
+        // Still the version the restore was checked against: what refused it was its fields, the post's already.
+        if (current.updatedAt === existing.updatedAt) throw new ConflictError(REVISION_IS_CURRENT.message, { code: REVISION_IS_CURRENT.code });
+        throw new PostConflictError(toPost(current));
       }
       return toPost(updated);
     },

@@ -142,11 +142,13 @@ export interface PostsRepository {
   insert(post: StoredPost, revision?: NewRevision, also?: InTransaction): Promise<boolean>;
   /**
    * Writes every field of the post: `false` when nothing matched, i.e. the post is gone or, with a condition, it no
-   * longer has that `updatedAt` / status (another request changed it first). A compare-and-set in one UPDATE.
+   * longer has that `updatedAt` / status (another request changed it first), or with `changesRestoredFields` it already
+   * has every field a restore writes as `post` has them (the restore would change nothing). A compare-and-set in one
+   * UPDATE.
    */
   update(
     post: StoredPost,
-    where?: { updatedAt?: string; status?: PostStatus; publishAtBefore?: string },
+    where?: { updatedAt?: string; status?: PostStatus; publishAtBefore?: string; changesRestoredFields?: boolean },
     revision?: NewRevision,
     also?: InTransaction,
   ): Promise<boolean>;

@@ -1,11 +1,35 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { PLACEHOLDER_IMAGE } from '@site/contracts/posts-rules';
 import type { InTransaction } from '../db/in-transaction';
 import type { Database } from '../db/schema';
 import { imagesOfSnapshot, writeMediaUsage, type PostImages } from '../media/media-usage-repository';
-import type { NewRevision, PostsRepository } from './posts-repository';
+import type { NewRevision, PostsRepository, StoredPost } from './posts-repository';
 import { toRow } from './posts-rows-repository';
 
 type PostsWrites = Pick<PostsRepository, 'insert' | 'update' | 'delete' | 'incrementViews' | 'ensureCategory'>;
+
+/**
+ * The stored row already has every field a restore writes as `post` has it (`RESTORED_FIELDS` of the admin contract,
+ * and `isCurrentVersion`'s rule): images as readers get them, a missing featured image being the placeholder and a
+ * missing OG image the featured image. Every column compared is NOT NULL but the images, which are coalesced: the
+ * condition is true or false, never null.
+ */
+function sameRestoredFields(eb: ExpressionBuilder<Database, 'blog_posts'>, post: StoredPost) {
+  const row = toRow(post);
+  const featured = post.featuredImage ?? PLACEHOLDER_IMAGE;
+  return eb.and([
+    eb('title', '=', row.title),
+    eb('excerpt', '=', row.excerpt),
+    eb('content', '=', row.content),
+    eb('keywords', '=', row.keywords),
+    eb('author', '=', row.author),
+    eb('category', '=', row.category),
+    eb('category_slug', '=', row.category_slug),
+    eb('meta_description', '=', row.meta_description),
+    eb(eb.fn.coalesce('featured_image', eb.val(PLACEHOLDER_IMAGE)), '=', featured),
+    eb(eb.fn.coalesce('og_image', 'featured_image', eb.val(PLACEHOLDER_IMAGE)), '=', post.ogImage ?? featured),
+  ]);
+}
 
 /** The posts' writes: each with its revision, its events and the media it uses, in one transaction. */
 export function createPostsWriteRepository(db: Kysely<Database>): PostsWrites {
@@ -82,6 +106,8 @@ export function createPostsWriteRepository(db: Kysely<Database>): PostsWrites {
           if (where.updatedAt !== undefined) query = query.where('updated_at', '=', where.updatedAt);
           if (where.status !== undefined) query = query.where('status', '=', where.status);
           if (where.publishAtBefore !== undefined) query = query.where('publish_at', '<=', where.publishAtBefore);
+          // A restore lands only where it changes something: decided by this UPDATE, not by a read before it.
+          if (where.changesRestoredFields) query = query.where((eb) => eb.not(sameRestoredFields(eb, post)));
           const result = await query.executeTakeFirst();
           return Number(result.numUpdatedRows) > 0;
         },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeChars } from './text';
-import { POST_MAX_RULES, POST_MIN_RULES, POST_STATUSES, postInputSchema, postSchema, postSummarySchema } from './posts';
+import { POST_MAX_RULES, POST_MIN_RULES, POST_STATUSES, postInputSchema, postSchema, postSummarySchema, type Post } from './posts';
+import { PLACEHOLDER_IMAGE } from './posts-rules';
 
 /** The admin API's posts (`/api/admin/posts/*`): the list, edits, scheduling, revisions and deleted posts. */
 
@@ -155,11 +156,42 @@ export type PostRevisionList = z.infer<typeof postRevisionListSchema>;
 /**
  * `POST /api/admin/posts/:id/revisions/:revisionId/restore` `{ expectedUpdatedAt }`: the post's fields become the
  * revision's (sanitized again) as a new revision; the status and slug stay (a published post stays published). 409
- * `conflict` with `details.current` when the post changed since `expectedUpdatedAt`. Answers `postSchema`.
+ * `conflict` with `details.current` when the post changed since `expectedUpdatedAt`; 409 `revision_is_current`
+ * (REVISION_IS_CURRENT) when the post already has every field the restore writes (`isCurrentVersion`): nothing is
+ * stored, no revision recorded. Answers `postSchema`.
  */
 export const postRevisionRestoreSchema = z.object({
   expectedUpdatedAt: z.string({ error: 'expectedUpdatedAt is required' }).min(1, { error: 'expectedUpdatedAt is required' }).max(60),
 });
+
+/** The restore's 409 for a revision that is the post's current version (a restore would change nothing). */
+export const REVISION_IS_CURRENT = { code: 'revision_is_current', message: 'This revision is already the current version.' } as const;
+
+/**
+ * The fields a restore writes (read time follows the content; status, slug, schedule and publishing date stay the
+ * post's): the same list the API's check compares (api/src/posts/posts-write-repository.ts, `sameRestoredFields`).
+ */
+export const RESTORED_FIELDS = ['title', 'excerpt', 'content', 'keywords', 'author', 'category', 'categorySlug', 'featuredImage', 'ogImage', 'metaDescription'] as const;
+type RestoredField = (typeof RESTORED_FIELDS)[number];
+type Restorable = Pick<RevisionPost, RestoredField> | Pick<Post, RestoredField>;
+
+/** The images as readers get them: no featured image is the placeholder, no OG image the featured image (as the API's `Post`). */
+function shownImages(v: Restorable): { featuredImage: string; ogImage: string } {
+  const featuredImage = v.featuredImage || PLACEHOLDER_IMAGE;
+  return { featuredImage, ogImage: v.ogImage || featuredImage };
+}
+
+/**
+ * Whether a revision is the post's current version: every field a restore writes is equal (images as readers get them,
+ * so a revision without an image and the post showing the placeholder agree). The admin offers no Restore for it, and
+ * the API refuses it with 409 `revision_is_current`.
+ */
+export function isCurrentVersion(then: Pick<RevisionPost, RestoredField>, now: Pick<Post, RestoredField>): boolean {
+  const a = shownImages(then);
+  const b = shownImages(now);
+  if (a.featuredImage !== b.featuredImage || a.ogImage !== b.ogImage) return false;
+  return RESTORED_FIELDS.every((field) => field === 'featuredImage' || field === 'ogImage' || JSON.stringify(then[field]) === JSON.stringify(now[field]));
+}
 
 /** Revisions of a deleted post are kept this long; until then the post can be restored. */
 export const DELETED_POST_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

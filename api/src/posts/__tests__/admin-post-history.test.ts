@@ -140,6 +140,46 @@ describe.each(testBackends().map((b) => b.name))('scheduling and history over HT
     expect((await call(server.url, `/api/admin/posts/${id}/revisions`)).status).toBe(401);
   });
 
+  it('refuses to restore the revision that is the current version (409 revision_is_current), recording nothing', async () => {
+    const created = await admin('/api/admin/posts', { method: 'POST', body: article('Restoring the current version') });
+    const id = created.json.id as string;
+    nowMs += 60_000;
+    const edited = await admin(`/api/admin/posts/${id}`, { method: 'PUT', body: { ...article('Restoring the current version, edited'), expectedUpdatedAt: created.json.updatedAt } });
+    expect(edited.status).toBe(200);
+    const history = async () => postRevisionListSchema.parse((await admin(`/api/admin/posts/${id}/revisions`)).json);
+    const [second, first] = (await history()).revisions;
+    const restore = (revisionId: string, expectedUpdatedAt: string) => admin(`/api/admin/posts/${id}/revisions/${revisionId}/restore`, { method: 'POST', body: { expectedUpdatedAt } });
+
+    // The newest revision is the post as it is: nothing to restore.
+    nowMs += 60_000;
+    const current = await restore(second!.id, edited.json.updatedAt);
+    expect(current.status).toBe(409);
+    expect(current.json.error).toEqual({ code: 'revision_is_current', message: 'This revision is already the current version.' });
+    expect(await history()).toMatchObject({ total: 2 });
+    expect((await admin(`/api/admin/posts/${id}`)).json).toMatchObject({ title: 'Restoring the current version, edited', updatedAt: edited.json.updatedAt });
+
+    // An older one restores as before; then it is the current version too, and so is the restore's own revision.
+    const restored = await restore(first!.id, edited.json.updatedAt);
+    expect(restored.status).toBe(200);
+    expect(restored.json.title).toBe('Restoring the current version');
+    const after = await history();
+    expect(after.total).toBe(3);
+    expect(after.revisions[0]).toMatchObject({ action: 'restore', restoredFrom: 1 });
+    nowMs += 60_000;
+    for (const revision of [first!, after.revisions[0]!]) {
+      const again = await restore(revision.id, restored.json.updatedAt);
+      expect(again.status).toBe(409);
+      expect(again.json.error.code).toBe('revision_is_current');
+    }
+    expect(await history()).toMatchObject({ total: 3 });
+    // A stale version is still the conflict it was (with the stored post), whatever the revision.
+    const stale = await restore(second!.id, edited.json.updatedAt);
+    expect(stale.status).toBe(409);
+    expect(stale.json.error).toMatchObject({ code: 'conflict', details: { current: { title: 'Restoring the current version' } } });
+    expect((await restore(second!.id, restored.json.updatedAt)).status).toBe(200);
+    expect(await history()).toMatchObject({ total: 4 });
+  });
+
   it('lists a deleted post under recently deleted and brings it back as a draft', async () => {
     const created = await admin('/api/admin/posts', { method: 'POST', body: article('Deleted and brought back') });
     const id = created.json.id as string;

@@ -74,10 +74,12 @@ describe.each(backends)('posts written by two instances at once ($name)', (backe
   let dispose: () => Promise<void>;
   let posts: [PostService, PostService];
   let webhooks: [WebhookService, WebhookService];
+  let handles: [DatabaseHandle, DatabaseHandle];
 
   beforeAll(async () => {
     const opened = await backend.open();
     dispose = opened.dispose;
+    handles = [opened.a, opened.b];
     const services = (handle: DatabaseHandle) => {
       const postService = createPostService({ posts: createPostsRepository(handle.db), clock: () => new Date() });
       const webhook = createWebhookService({
@@ -125,6 +127,26 @@ describe.each(backends)('posts written by two instances at once ($name)', (backe
     expect(won).toHaveLength(1);
     expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
     expect((await posts[1].getById(original.id)).title).toBe(won[0]!.value.title);
+  });
+
+  it('restores a revision once when both instances restore it at once, even when their clocks give one updatedAt', async () => {
+    // One instant for every write: the compare-and-set on updatedAt cannot tell the versions apart, the restore's own
+    // condition (the post does not have the revision's fields yet) must.
+    const at = new Date('2026-05-04T09:00:00.000Z');
+    const [a, b] = handles.map((h) => createPostService({ posts: createPostsRepository(h.db), clock: () => at })) as [PostService, PostService];
+    const created = await a.create(post('A Post Restored Twice'), { allowStatus: true });
+    const edited = await a.update(created.id, post('A Post Restored Twice, Edited'), { expectedUpdatedAt: created.updatedAt });
+    expect(edited.updatedAt).toBe(created.updatedAt);
+    const first = (await a.revisions(created.id)).revisions.at(-1)!;
+    const outcomes = await Promise.allSettled([
+      a.restoreRevision(created.id, first.id, { expectedUpdatedAt: edited.updatedAt }),
+      b.restoreRevision(created.id, first.id, { expectedUpdatedAt: edited.updatedAt }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict', code: 'revision_is_current' });
+    const history = await b.revisions(created.id);
+    expect(history.revisions.map((r) => r.action)).toEqual(['restore', 'update', 'create']);
+    expect((await b.getById(created.id)).title).toBe('A Post Restored Twice');
   });
 
   it('creates one post when one signed delivery reaches both instances at once', async () => {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES, type PostRevision } from '@site/contracts/admin';
+import { ADMIN_MESSAGES, REVISION_IS_CURRENT, type PostRevision } from '@site/contracts/admin';
 import { formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
 import { server } from '../../../../vitest.setup-dom';
@@ -148,6 +148,52 @@ describe('History', { timeout: 20_000 }, () => {
     expect(requests.at(-1)!.searchParams.get('page')).toBe('1');
   });
 
+  it('offers no Restore for a version that is the current one: "Current version" instead, images and status aside', async () => {
+    serveSession();
+    const revisions = history();
+    // #11: the same fields, but saved with no image (the post shows the placeholder) and while it was published (a
+    // restore keeps the status): restoring it would change nothing either.
+    const eleven = revisions[1]!;
+    revisions[1] = { ...eleven, post: { ...eleven.post, featuredImage: null, ogImage: null, status: 'published', publishedAt: '2024-03-01T10:11:00.000Z' } };
+    // #10: another excerpt: a real change.
+    revisions[2] = { ...revisions[2]!, post: { ...revisions[2]!.post, excerpt: 'An excerpt the post no longer has, from an earlier save.' } };
+    serveEditable(current, revisions);
+    const user = userEvent.setup({ delay: null });
+    renderAdmin(`/admin/posts/${current.id}/edit`);
+    const panel = await screen.findByRole('region', { name: 'History' });
+
+    for (const name of [/#12 Edited/, /#11 Edited/]) {
+      await user.click(await within(panel).findByRole('button', { name }));
+      const label = await within(panel).findByText('Current version');
+      expect(label.textContent).toBe('Current version: restoring it would change nothing');
+      expect(within(panel).queryByRole('button', { name: 'Restore this version' })).toBeNull();
+    }
+    await user.click(within(panel).getByRole('button', { name: /#10 Edited/ }));
+    expect(await within(panel).findByRole('button', { name: 'Restore this version' })).toBeTruthy();
+    expect(within(panel).queryByText('Current version')).toBeNull();
+    await user.click(await within(panel).findByRole('button', { name: 'Older' }));
+    await user.click(await within(panel).findByRole('button', { name: /#1 Created/ }));
+    expect(await within(panel).findByRole('button', { name: 'Restore this version' })).toBeTruthy();
+  });
+
+  it('says so when the server answers that the version is already the current one, with no conflict notice', async () => {
+    serveSession();
+    serveEditable(current);
+    server.use(
+      http.post(`/api/admin/posts/${current.id}/revisions/:revisionId/restore`, () => envelope(409, REVISION_IS_CURRENT.code, REVISION_IS_CURRENT.message)),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderAdmin(`/admin/posts/${current.id}/edit`);
+    const panel = await screen.findByRole('region', { name: 'History' });
+    await user.click(await within(panel).findByRole('button', { name: 'Older' }));
+    await user.click(await within(panel).findByRole('button', { name: /#1 Created/ }));
+    await user.click(await within(panel).findByRole('button', { name: 'Restore this version' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Restore this version' }));
+    expect(await screen.findByText(REVISION_IS_CURRENT.message)).toBeTruthy();
+    expect(screen.queryByText('Someone else changed this post while you were editing it.')).toBeNull();
+    expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe(current.title);
+  });
+
   it('a 409 shows the form’s conflict notice and restores nothing; reloading loads their version', async () => {
     serveSession();
     serveEditable(current);
@@ -158,7 +204,8 @@ describe('History', { timeout: 20_000 }, () => {
     const user = userEvent.setup({ delay: null });
     renderAdmin(`/admin/posts/${current.id}/edit`);
     const panel = await screen.findByRole('region', { name: 'History' });
-    await user.click(await within(panel).findByRole('button', { name: /#12 Edited/ }));
+    await user.click(await within(panel).findByRole('button', { name: 'Older' }));
+    await user.click(await within(panel).findByRole('button', { name: /#1 Created/ }));
     await user.click(await within(panel).findByRole('button', { name: 'Restore this version' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Restore this version' }));
 

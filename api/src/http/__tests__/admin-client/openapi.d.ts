@@ -6424,20 +6424,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The post changed since `expectedUpdatedAt` (`details.current` is the stored post), or its status does not allow this. */
+            /** @description Nothing restored, no revision recorded: the post changed since `expectedUpdatedAt` (`conflict`, `details.current` is the stored post), or it already has every field this revision would restore (`revision_is_current`: title, excerpt, content, keywords, author, category, images and meta description). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "conflict",
-                     *         "message": "This post was changed elsewhere since you opened it. Reload it to see the latest version."
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         error: {
                             code: string;

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { adminPostConflictDetailsSchema, type PostRevisionSummary } from '@site/contracts/admin';
+import { adminPostConflictDetailsSchema, REVISION_IS_CURRENT, type PostRevisionSummary } from '@site/contracts/admin';
 import { BUSINESS_TIME_ZONE_LABEL, formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
 import { ApiError, notify } from '@site/ui';
@@ -54,7 +54,10 @@ export function PostHistory({
         },
         onError: (err) => {
           setConfirming(false);
-          if (err instanceof ApiError && err.status === 409) {
+          if (err instanceof ApiError && err.status === 409 && err.code === REVISION_IS_CURRENT.code) {
+            // The post already has this version's fields (the form's version is the stored one): nothing was recorded.
+            notify.info(REVISION_IS_CURRENT.message);
+          } else if (err instanceof ApiError && err.status === 409) {
             const details = adminPostConflictDetailsSchema.safeParse(err.details);
             onConflict(details.success ? details.data.current : post);
           } else if (err instanceof ApiError && err.status === 404) {

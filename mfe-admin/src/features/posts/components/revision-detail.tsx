@@ -1,5 +1,5 @@
 import type { Ref } from 'react';
-import type { PostRevisionSummary } from '@site/contracts/admin';
+import { isCurrentVersion, type PostRevisionSummary } from '@site/contracts/admin';
 import { formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
 import { Button } from '@site/ui';
@@ -11,9 +11,8 @@ import { statusTone } from '../lib/post-status';
 import { actionText } from './revision-list';
 import { RevisionView } from './revision-view';
 
-/** Loads one revision (with its fields) and shows it against the current version. */
-function RevisionContent({ postId, summary, post }: { postId: string; summary: PostRevisionSummary; post: Post }) {
-  const revision = usePostRevisionQuery(postId, summary.id);
+/** Shows one revision (with its fields, loaded by RevisionDetail) against the current version. */
+function RevisionContent({ revision, post }: { revision: ReturnType<typeof usePostRevisionQuery>; post: Post }) {
   if (revision.error && !revision.isFetching) {
     return <LoadFailed title="Could not load this version" message={errorMessage(revision.error, 'The server did not answer.')} onRetry={() => void revision.refetch()} />;
   }
@@ -21,7 +20,11 @@ function RevisionContent({ postId, summary, post }: { postId: string; summary: P
   return <RevisionView revision={revision.data} post={post} />;
 }
 
-/** The chosen revision: what it was, 'Restore this version', and what changed since (or its preview). */
+/**
+ * The chosen revision: what it was, 'Restore this version', and what changed since (or its preview). A revision whose
+ * restorable fields are all the post's (`isCurrentVersion`, the API's own rule: it answers 409 `revision_is_current`)
+ * offers no Restore, only the words "Current version"; nor does one still loading (its fields are not known yet).
+ */
 export function RevisionDetail({
   summary,
   post,
@@ -33,6 +36,10 @@ export function RevisionDetail({
   headingRef: Ref<HTMLHeadingElement>;
   onRestore: () => void;
 }) {
+  const revision = usePostRevisionQuery(post.id, summary.id);
+  const loaded = revision.data?.id === summary.id ? revision.data : undefined;
+  // Unloadable: Restore stays offered (the server still refuses a restore that would change nothing).
+  const current = loaded ? isCurrentVersion(loaded.post, post) : revision.error ? false : undefined;
   return (
     <div>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
@@ -45,11 +52,18 @@ export function RevisionDetail({
             <StatusPill tone={statusTone(summary.status)}>{summary.status} then</StatusPill>
           </p>
         </div>
-        <Button size="sm" onClick={onRestore}>
-          Restore this version
-        </Button>
+        {current === false && (
+          <Button size="sm" onClick={onRestore}>
+            Restore this version
+          </Button>
+        )}
+        {current === true && (
+          <p className="rounded-lg border border-border bg-surface-muted px-3 py-1.5 text-sm font-semibold text-fg">
+            Current version<span className="sr-only">: restoring it would change nothing</span>
+          </p>
+        )}
       </div>
-      <RevisionContent key={summary.id} postId={post.id} summary={summary} post={post} />
+      <RevisionContent key={summary.id} revision={revision} post={post} />
     </div>
   );
 }
