@@ -2,6 +2,7 @@ import http from 'node:http';
 import { expect, test, type Page } from '../support/test';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { deferred } from '../support/deferred';
+import { BASE_URL, E2E_PORT } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 import { startSiteServer, type RunningServer } from '../support/servers';
 import { nextEvent, readableTracking } from '../support/tracking';
@@ -163,6 +164,27 @@ test('print: the report prints with every panel expanded and without the form', 
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeHidden();
   await page.emulateMedia({ media: 'screen' });
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
+});
+
+test("print: the printout carries the report's permanent address, on the tool page and the report page", async ({ page }) => {
+  await page.goto('/free-analysis');
+  const answer = await runAnalysis(page, 'Permalink Print Bakery');
+  // PUBLIC_ORIGIN of the server under test: the site's own address, as its canonical links name it.
+  const permalink = `${BASE_URL}/free-analysis/report/${answer.id}`;
+  const printed = page.locator('[data-print-permalink]');
+  await expect(printed).toBeHidden();
+  await page.emulateMedia({ media: 'print' });
+  await expect(printed).toBeVisible();
+  await expect(printed).toHaveText(`Permanent link to this report: ${permalink}`);
+  await page.emulateMedia({ media: 'screen' });
+  await expect(printed).toBeHidden();
+
+  // The report's own page, opened by another name of the same server: the printout still names the site's address.
+  await page.goto(`http://localhost:${E2E_PORT}/free-analysis/report/${answer.id}`);
+  await expect(page.getByRole('article', { name: 'Scorecard for Permalink Print Bakery' })).toBeVisible({ timeout: 15_000 });
+  await page.emulateMedia({ media: 'print' });
+  await expect(printed).toBeVisible();
+  await expect(printed).toHaveText(`Permanent link to this report: ${permalink}`);
 });
 
 test("'Calculate your savings' opens the ROI calculator prefilled with the report's inputs", async ({ page }) => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate, type ScorecardData } from './normalize-result';
+import { PrintPermalink } from './print-permalink';
 import { SampleMark } from './sample-mark';
 
 /** The spec's mock-data warning: shown when any evidence detail is simulated, with the distinct sources. */
@@ -49,6 +50,7 @@ export function ScorecardHeader({ data, actions }: { data: ScorecardData; action
             )}
           </dl>
           {data.cacheNote && <p className="mt-2 text-sm text-muted-fg">{data.cacheNote}</p>}
+          <PrintPermalink id={data.id} />
         </div>
         {actions && <div className="flex flex-wrap gap-2 print:hidden">{actions}</div>}
       </div>

@@ -1,11 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, buttonClasses, notify, track } from '@site/ui';
+import { Button, buttonClasses, notify, siteOrigin, track } from '@site/ui';
 import type { AnalysisResult } from '../../../lib/analysis-request';
 import { reportPath, roiCalculatorHref } from '../../../lib/report-links';
 
 const noSubscription = () => () => {};
-const browserOrigin = () => window.location.origin;
 const serverOrigin = () => '';
 
 /**
@@ -15,8 +14,9 @@ const serverOrigin = () => '';
 export function ReportActions({ result }: { result: AnalysisResult }) {
   const path = reportPath(result);
   const roiHref = roiCalculatorHref(result);
-  // The page's origin is the browser's to know: the server (and so the hydrating render) shows the path alone.
-  const origin = useSyncExternalStore(noSubscription, browserOrigin, serverOrigin);
+  // The site's public origin (as canonical links name it, and the printout: print-permalink.tsx), known in the browser:
+  // the server (and so the hydrating render) shows the path alone.
+  const origin = useSyncExternalStore(noSubscription, siteOrigin, serverOrigin);
   const url = path ? `${origin}${path}` : null;
 
   const copy = async () => {
