@@ -61,8 +61,9 @@ export function imageSize(width: number | undefined, height: number | undefined)
 }
 
 /**
- * The head of a page as tags, with every URL made absolute against `origin` (the server's PUBLIC_ORIGIN, the
- * browser's location origin). A full page (description and path) gets its canonical link and Open Graph tags.
+ * The head of a page as tags, with every URL made absolute against `origin` (the server's PUBLIC_ORIGIN, which the
+ * browser reads back from the page: `siteOrigin()` in @site/ui). A full page (description and path) gets its
+ * canonical link and Open Graph tags.
  */
 export function headTags(head: PageHead, origin: string): HeadTags {
   const meta: HeadMetaTag[] = [];

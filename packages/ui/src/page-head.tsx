@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { HEAD_META_KEYS, headTags, type HeadTags, type PageHead } from '@site/contracts/page-head';
+import { siteOrigin } from './site';
 
 export type { PageHead };
 
@@ -19,7 +20,7 @@ const heads: { head: PageHead }[] = [];
 /** Writes the head of the page that owns it now, touching only what differs. */
 function writeTopHead(): void {
   const top = heads.at(-1);
-  if (top && typeof document !== 'undefined') writeHead(headTags(top.head, window.location.origin));
+  if (top && typeof document !== 'undefined') writeHead(headTags(top.head, siteOrigin()));
 }
 
 /**

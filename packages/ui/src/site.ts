@@ -1,4 +1,4 @@
-import { SITE_NAME } from '@site/contracts/site';
+import { SITE_NAME, SITE_ORIGIN_ATTRIBUTE } from '@site/contracts/site';
 
 /** The business's contact facts: the one place pages, structured data and the footer read them from. */
 export const SITE = {
@@ -29,8 +29,17 @@ export const SITE = {
   ],
 } as const;
 
-/** The public origin used in canonical links; the server sets it from PUBLIC_ORIGIN. */
+/**
+ * The public origin of canonical links and og:url: the server's PUBLIC_ORIGIN, which it writes on the page's `<html>`
+ * (`data-site-origin`, api/src/site/render/document-html.ts), so the browser names the same site whatever host the
+ * page was opened by (127.0.0.1 for localhost, the apex for www, a CDN's name). A page without it (the vite dev
+ * server) uses the address it was opened at.
+ */
 export function siteOrigin(): string {
+  if (typeof document !== 'undefined') {
+    const written = document.documentElement.getAttribute(SITE_ORIGIN_ATTRIBUTE);
+    if (written && /^https?:\/\/[^/?#\s]+$/i.test(written)) return written;
+  }
   if (typeof window !== 'undefined') return window.location.origin;
   return 'http://localhost:3000';
 }

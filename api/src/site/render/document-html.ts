@@ -4,7 +4,7 @@ import { absoluteUrl, absolutizeJsonLd, imageSize } from '@site/contracts/page-h
 const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
 const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
 
-import { NOT_FOUND_TITLE } from '@site/contracts/site';
+import { NOT_FOUND_TITLE, SITE_ORIGIN_ATTRIBUTE } from '@site/contracts/site';
 
 export { NOT_FOUND_TITLE };
 
@@ -130,6 +130,8 @@ export function renderShellDocument(
     ? template.replace(HEAD_BLOCK, () => block)
     : template.replace(/<\/head>/i, () => `${block}\n  </head>`);
   html = html.replace(REMOTES_PLACEHOLDER, () => jsonForScript(options.remotes));
+  // The site's origin for the browser's canonical link and og:url (siteOrigin() in @site/ui), whatever host this was asked by.
+  html = html.replace(/<html\b/i, (tag) => `${tag} ${SITE_ORIGIN_ATTRIBUTE}="${escapeHtml(options.publicOrigin)}"`);
   const banners = [options.preview && previewBanner(options.preview), options.devOverride && devOverrideBanner(options.devOverride)].filter(Boolean);
   if (banners.length > 0) html = html.replace(/<body\b[^>]*>/i, (tag) => `${tag}\n    ${banners.join('\n    ')}`);
   const headEnd = html.search(/<\/head>/i);

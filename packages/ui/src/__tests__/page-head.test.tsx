@@ -20,8 +20,8 @@ const BLOG: PageMeta = { path: '/blog', title: 'AI Automation Blog', description
 const ADMIN: PageMeta = { path: '/admin', title: 'Admin Access | Admin', description: 'Administration.', noindex: true };
 
 /** The head block the server writes for CITY (render-page.ts), with the template's tags around it. */
-function serverHead(): string {
-  const url = `${origin()}/local-services/danville-ai-automation`;
+function serverHead(siteOrigin = origin()): string {
+  const url = `${siteOrigin}/local-services/danville-ai-automation`;
   return `<meta charset="UTF-8"><!--site-head-->
     <title>AI Automation in Danville, CA</title>
     <meta name="description" content="Danville automation." />
@@ -176,5 +176,41 @@ describe('the document head manager', () => {
     const script = document.head.querySelector('script[type="application/ld+json"]')!;
     expect(script.textContent).not.toContain('</script>');
     expect(headState().jsonLd).toEqual([{ '@type': 'Article', headline: '</script><b>x</b>' }]);
+  });
+});
+
+describe('the document head manager on a page opened by another host than the site (issue 54, item 2)', () => {
+  // The server's PUBLIC_ORIGIN, as it writes it on <html>; the page itself was opened at window.location.origin.
+  const SITE_ORIGIN = 'https://www.trivalley.test';
+  beforeEach(() => {
+    expect(window.location.origin).not.toBe(SITE_ORIGIN);
+    document.documentElement.setAttribute('data-site-origin', SITE_ORIGIN);
+    document.head.innerHTML = serverHead(SITE_ORIGIN);
+    document.title = 'AI Automation in Danville, CA';
+  });
+  afterEach(() => {
+    document.documentElement.removeAttribute('data-site-origin');
+    document.head.innerHTML = '';
+  });
+
+  it("keeps the server's canonical link and og:url when it hydrates, and names the site's origin after a click", async () => {
+    const before = document.head.innerHTML;
+    render(
+      <MemoryRouter initialEntries={[CITY.path]}>
+        <RemoteRoutes routes={routes} />
+      </MemoryRouter>,
+    );
+    await screen.findByRole('heading', { name: 'Danville' });
+    await act(async () => {});
+    expect(document.head.innerHTML).toBe(before);
+
+    await userEvent.click(screen.getByRole('link', { name: 'Blog' }));
+    await screen.findByRole('heading', { name: 'Blog' });
+    expect(headState()).toMatchObject({ canonical: [`${SITE_ORIGIN}/blog`], ogUrl: [`${SITE_ORIGIN}/blog`] });
+
+    await userEvent.click(screen.getByRole('link', { name: 'Danville' }));
+    await screen.findByRole('heading', { name: 'Danville' });
+    const url = `${SITE_ORIGIN}/local-services/danville-ai-automation`;
+    expect(headState()).toMatchObject({ canonical: [url], ogUrl: [url], jsonLd: [{ ...CITY.jsonLd, url }] });
   });
 });

@@ -118,6 +118,11 @@ describe('renderShellDocument', () => {
     expect(html).not.toContain('<noscript>');
   });
 
+  it("names the site's origin on <html>, for the browser's canonical link and og:url (issue 54, item 2)", () => {
+    const document = renderShellDocument(`<!doctype html>\n<html lang="en">${template.slice('<html>'.length)}`, { ...base, publicOrigin: 'https://www.site.test' });
+    expect(document.start).toMatch(/^<!doctype html>\n<html data-site-origin="https:\/\/www\.site\.test" lang="en"><head>/);
+  });
+
   it('a page the server could not render gets its remote preloaded late, in the head, and the empty #root', () => {
     const document = renderShellDocument(template, base);
     const html = document.start + document.finish(undefined, { preload: ['/mfe/blog/assets/remoteEntry.js'] });
