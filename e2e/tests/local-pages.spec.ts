@@ -174,7 +174,7 @@ for (const t of TOWNS) {
         address: { addressRegion: 'CA' },
         areaServed: { name: `${t.town}, CA` },
         priceRange: '$$',
-        openingHours: 'Mo-Fr 09:00-17:00',
+        openingHours: 'Mo-Fr 09:00-18:00',
       });
       expect(local.geo.latitude).toBeCloseTo(t.geo[0], 1);
       expect(local.geo.longitude).toBeCloseTo(t.geo[1], 1);

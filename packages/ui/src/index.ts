@@ -4,7 +4,7 @@ import './zod-csp';
 export { cn } from './cn';
 export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, type ButtonSize } from './button';
 export { Container, Card, Badge, Section } from './layout';
-export { SITE, siteOrigin } from './site';
+export { SITE, siteOrigin, hoursText, openingHoursSchema, type BusinessHours } from './site';
 export { preparePageToken, recordEvent, reportRemoteError, sendEvents, track, trackingAllowed } from './track';
 export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
 export { useScrollToTop } from './page-meta';

@@ -1,5 +1,41 @@
 import { SITE_NAME, SITE_ORIGIN_ATTRIBUTE } from '@site/contracts/site';
 
+/** Opening hours as schema.org spells them: day range (`Mo-Fr`) and 24-hour times (`09:00`). */
+export interface BusinessHours {
+  days: `${DayCode}-${DayCode}` | DayCode;
+  opens: `${number}:${number}`;
+  closes: `${number}:${number}`;
+}
+type DayCode = 'Mo' | 'Tu' | 'We' | 'Th' | 'Fr' | 'Sa' | 'Su';
+
+const DAY_NAMES: Record<DayCode, string> = { Mo: 'Mon', Tu: 'Tue', We: 'Wed', Th: 'Thu', Fr: 'Fri', Sa: 'Sat', Su: 'Sun' };
+
+/** `09:00` as visitors read it: `9AM`; `18:30`: `6:30PM`. */
+function clockText(time: string): string {
+  const [h = 0, m = 0] = time.split(':').map(Number);
+  return `${h % 12 || 12}${m ? `:${String(m).padStart(2, '0')}` : ''}${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** The hours as the pages show them (footer, hero, contact section): `Mon-Fri 9AM-6PM`. */
+export function hoursText(hours: BusinessHours): string {
+  const days = hours.days
+    .split('-')
+    .map((d) => DAY_NAMES[d as DayCode])
+    .join('-');
+  return `${days} ${clockText(hours.opens)}-${clockText(hours.closes)}`;
+}
+
+/** The hours as structured data's `openingHours` says them: `Mo-Fr 09:00-18:00`. */
+export function openingHoursSchema(hours: BusinessHours): string {
+  return `${hours.days} ${hours.opens}-${hours.closes}`;
+}
+
+/**
+ * The business's opening hours, the one value both the hours visitors read and the structured data's
+ * `openingHours` are derived from (issue 54: the owner's hours are Mon-Fri 9 AM-6 PM).
+ */
+const OPENING_HOURS = { days: 'Mo-Fr', opens: '09:00', closes: '18:00' } as const satisfies BusinessHours;
+
 /** The business's contact facts: the one place pages, structured data and the footer read them from. */
 export const SITE = {
   name: SITE_NAME,
@@ -15,7 +51,10 @@ export const SITE = {
     postalCode: '94526',
     addressCountry: 'US',
   },
-  hours: 'Mon-Fri 9AM-6PM',
+  /** Opening hours as a value; pages show `hours`, structured data `openingHoursSchema(openingHours)`. */
+  openingHours: OPENING_HOURS,
+  /** The opening hours as the pages show them: `Mon-Fri 9AM-6PM`. */
+  hours: hoursText(OPENING_HOURS),
   offerCode: 'DANVILLE20',
   priceFrom: '$300/month',
   /** External scheduling pages, opened in a new tab. */

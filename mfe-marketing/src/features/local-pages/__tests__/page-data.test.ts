@@ -53,13 +53,32 @@ describe('city page data', () => {
         telephone: SITE.phone,
         email: SITE.email,
         priceRange: '$$',
-        openingHours: 'Mo-Fr 09:00-17:00',
+        openingHours: 'Mo-Fr 09:00-18:00',
         serviceArea: { geoRadius: 5000 },
         geo: c.geo,
       });
     }
     const danville = [cities[0]!.meta.jsonLd].flat();
     expect(danville[1]).toMatchObject({ serviceArea: { geoRadius: 50000 } });
+  });
+});
+
+describe("the town pages' hours (issue 54, item 3)", () => {
+  /** schema.org's `Mo-Fr 09:00-18:00` as a visitor reads hours: `Mon-Fri 9AM-6PM`. */
+  const asShown = (openingHours: string) => {
+    const [, from, to, opens, closes] = /^(\w\w)-(\w\w) (\d\d):00-(\d\d):00$/.exec(openingHours) ?? [];
+    const day = (d = '') => ({ Mo: 'Mon', Tu: 'Tue', We: 'Wed', Th: 'Thu', Fr: 'Fri', Sa: 'Sat', Su: 'Sun' })[d];
+    const clock = (h = '') => `${Number(h) % 12 || 12}${Number(h) < 12 ? 'AM' : 'PM'}`;
+    return `${day(from)}-${day(to)} ${clock(opens)}-${clock(closes)}`;
+  };
+
+  it('in structured data are the hours every page shows (Mon-Fri 9AM-6PM)', () => {
+    expect(SITE.hours).toBe('Mon-Fri 9AM-6PM');
+    for (const c of cities) {
+      for (const block of [c.meta.jsonLd].flat() as { openingHours?: string }[]) {
+        expect(asShown(block.openingHours ?? ''), `${c.town}: ${block.openingHours}`).toBe(SITE.hours);
+      }
+    }
   });
 });
 

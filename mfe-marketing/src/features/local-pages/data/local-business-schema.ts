@@ -1,4 +1,4 @@
-import { SITE } from '@site/ui';
+import { SITE, openingHoursSchema } from '@site/ui';
 
 type Geo = { latitude: number; longitude: number };
 
@@ -8,10 +8,12 @@ export const TOWN_SERVICE_RADIUS_M = 5000;
 export const REGION_RADIUS_M = 50000;
 
 const address = { '@type': 'PostalAddress', ...SITE.address };
+/** The hours visitors read on every page (SITE.hours), as structured data spells them: one value, SITE.openingHours. */
+const openingHours = openingHoursSchema(SITE.openingHours);
 
 /**
- * Local-business structured data of one town page (spec section 3). Telephone, email and address come
- * from the one site-contact config; only the town's own facts are passed in.
+ * Local-business structured data of one town page (spec section 3). Telephone, email, address and opening hours
+ * come from the one site-contact config; only the town's own facts are passed in.
  */
 export function localBusinessSchema(town: { town: string; path: string; description: string; geo: Geo }) {
   return {
@@ -31,7 +33,7 @@ export function localBusinessSchema(town: { town: string; path: string; descript
       geoRadius: TOWN_SERVICE_RADIUS_M,
     },
     priceRange: '$$',
-    openingHours: 'Mo-Fr 09:00-17:00',
+    openingHours,
   };
 }
 
@@ -53,6 +55,6 @@ export function regionalSchema(centre: Geo, path: string) {
       geoRadius: REGION_RADIUS_M,
     },
     priceRange: '$$',
-    openingHours: 'Mo-Fr 09:00-17:00',
+    openingHours,
   };
 }
