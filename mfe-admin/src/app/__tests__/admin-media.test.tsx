@@ -123,14 +123,81 @@ describe('Media screen', { timeout: 20_000 }, () => {
     expect(await screen.findByText(/No images yet/)).toBeTruthy();
     const input = container.querySelector('input[type=file]') as HTMLInputElement;
     await user.upload(input, png());
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', "The file's content is a PNG image, but its name (.jpg) says otherwise.");
+    const uploads = await screen.findByRole('list', { name: 'Uploads' });
+    await waitFor(() => expect(within(uploads).getByRole('listitem').textContent).toBe("logo.pngFailed: The file's content is a PNG image, but its name (.jpg) says otherwise.Retry"));
+    expect(screen.getByText('0 of 1 ready, 1 failed')).toBeTruthy();
 
     answer = 'ok';
-    const zone = screen.getByRole('button', { name: 'Choose image' }).parentElement!;
+    const zone = screen.getByRole('button', { name: 'Choose images' }).parentElement!;
     fireEvent.drop(zone, { dataTransfer: { files: [png()] } });
     const grid = await screen.findByRole('list', { name: 'Images' });
     expect(within(grid).getByText('logo.png')).toBeTruthy();
-    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(within(uploads).getAllByRole('listitem')[1]!.textContent).toBe('logo.pngReady'));
+    // The failed one is still listed, and its Retry sends it again (the focus stays on its line).
+    const failed = within(uploads).getAllByRole('listitem')[0]!;
+    await user.click(within(uploads).getByRole('button', { name: 'Retry logo.png' }));
+    expect(document.activeElement).toBe(failed);
+    await waitFor(() => expect(within(uploads).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['logo.pngReady', 'logo.pngReady']));
+    expect(screen.getByText('2 of 2 ready')).toBeTruthy();
+    // Clear finished takes the ready ones off the list; the focus goes back to Choose images.
+    await user.click(screen.getByRole('button', { name: 'Clear finished' }));
+    expect(screen.queryByRole('list', { name: 'Uploads' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose images' }));
+  });
+
+  it('uploads a dropped batch two at a time, waits out each 503 media_busy for its Retry-After, and lands every file', async () => {
+    serveSession();
+    // The server's image queue: room for two images, one more each second; past it 503 media_busy, Retry-After: 1.
+    let room = 2;
+    const refill = setInterval(() => (room = Math.min(2, room + 1)), 1000);
+    const requests: Array<{ start: number; answered: number; busy: boolean }> = [];
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    server.use(
+      http.get('/api/admin/media', () => page([])),
+      http.post('/api/admin/media', async ({ request }) => {
+        const seen = { start: Date.now(), answered: 0, busy: false };
+        requests.push(seen);
+        inFlight += 1;
+        mostAtOnce = Math.max(mostAtOnce, inFlight);
+        const name = ((await request.formData()).get('file') as File).name;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight -= 1;
+        seen.busy = room === 0;
+        seen.answered = Date.now();
+        if (seen.busy) {
+          return HttpResponse.json(
+            { error: { code: 'media_busy', message: 'Other images are being processed right now. Try again in 1 second.' } },
+            { status: 503, headers: { 'Retry-After': '1' } },
+          );
+        }
+        room -= 1;
+        return HttpResponse.json(makeMedia({ id: `id-${name}`, filename: name, url: `/media/${HASH}-${name}` }), { status: 201 });
+      }),
+    );
+    try {
+      renderAdmin('/admin/media');
+      await screen.findByText(/No images yet/);
+      const names = Array.from({ length: 6 }, (_, i) => `salon-${i + 1}.png`);
+      const zone = screen.getByRole('button', { name: 'Choose images' }).parentElement!;
+      fireEvent.drop(zone, { dataTransfer: { files: names.map((name) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, names.indexOf(name)])], name, { type: 'image/png' })) } });
+      const uploads = await screen.findByRole('list', { name: 'Uploads' });
+      expect(within(uploads).getAllByRole('listitem')).toHaveLength(6);
+      // While the server is busy a file says how long it waits, and why.
+      await waitFor(() => expect(uploads.textContent).toMatch(/Waiting to retry in 1 s \(the server is busy with other images\)/), { timeout: 5000 });
+      await waitFor(() => expect(within(uploads).getAllByRole('listitem').map((li) => li.textContent)).toEqual(names.map((n) => `${n}Ready`)), { timeout: 15_000 });
+      expect(screen.getByText('6 of 6 ready')).toBeTruthy();
+      expect(cardsOf(screen.getByRole('list', { name: 'Images' }))).toHaveLength(6);
+
+      expect(requests.filter((r) => r.busy).length).toBeGreaterThan(0);
+      expect(mostAtOnce).toBeLessThanOrEqual(2);
+      // Nothing is sent in the second after a 503 (its Retry-After).
+      for (const refusal of requests.filter((r) => r.busy)) {
+        expect(requests.filter((r) => r.start > refusal.answered && r.start < refusal.answered + 990)).toEqual([]);
+      }
+    } finally {
+      clearInterval(refill);
+    }
   });
 
   it('refuses an SVG and a file over 10 MB before sending anything', async () => {
@@ -148,10 +215,13 @@ describe('Media screen', { timeout: 20_000 }, () => {
     await screen.findByText(/No images yet/);
     const input = container.querySelector('input[type=file]') as HTMLInputElement;
     await user.upload(input, new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/SVG images are not accepted/);
+    const uploads = await screen.findByRole('list', { name: 'Uploads' });
+    expect(within(uploads).getByRole('listitem').textContent).toMatch(/^x\.svgFailed: SVG images are not accepted/);
     const big = new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'big.jpg', { type: 'image/jpeg' });
     await user.upload(input, big);
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The image is larger than 10 MB.'));
+    await waitFor(() => expect(within(uploads).getAllByRole('listitem')[1]!.textContent).toBe('big.jpgFailed: The image is larger than 10 MB.'));
+    // Sending them again cannot help: no Retry.
+    expect(within(uploads).queryByRole('button', { name: /^Retry/ })).toBeNull();
     expect(posts).toBe(0);
   });
 });
@@ -266,7 +336,7 @@ describe('Media library pages and processing', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('list', { name: 'Images' })).toBeNull();
   });
 
-  it('says under the drop zone that the sizes are being made, then that they are ready', async () => {
+  it("says on the file's line that its sizes are being made, then that it is ready", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
     serveSession();
@@ -282,13 +352,15 @@ describe('Media library pages and processing', { timeout: 20_000 }, () => {
     const { container } = renderAdmin('/admin/media');
     await screen.findByText(/No images yet/);
     await user.upload(container.querySelector('input[type=file]') as HTMLInputElement, png());
-    const zone = screen.getByRole('button', { name: 'Choose image' }).parentElement!;
-    expect((await within(zone).findByRole('status')).textContent).toBe("Making the image's sizes… Posts can use it now.");
+    const row = within(await screen.findByRole('list', { name: 'Uploads' })).getByRole('listitem');
+    await waitFor(() => expect(row.textContent).toBe('logo.pngProcessing: making its sizes'));
+    expect(screen.getByText('0 of 1 ready')).toBeTruthy();
     const card = cardsOf(screen.getByRole('list', { name: 'Images' }))[0]!;
     expect(within(card).getByRole('status').textContent).toMatch(/Making the image's sizes…/);
 
     await vi.advanceTimersByTimeAsync(4200);
-    await waitFor(() => expect(within(zone).getByRole('status').textContent).toBe('Ready: every size is made.'));
+    await waitFor(() => expect(row.textContent).toBe('logo.pngReady'));
+    expect(screen.getByText('1 of 1 ready')).toBeTruthy();
     expect(card.querySelector('img')).not.toBeNull();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(polls).toBe(2);

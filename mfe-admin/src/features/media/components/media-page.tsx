@@ -1,10 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { AdminPageHeader } from '../../../components/admin-page-header';
-import { ImageDropZone } from '../../../components/image-drop-zone';
 import { Panel } from '../../../components/panel';
 import { adminPages } from '../../../config/pages';
 import { useMediaLibraryQuery } from '../api/list-media';
-import { prependToLibrary } from '../lib/library-cache';
+import { BatchUpload } from './batch-upload';
 import { MediaLibrary } from './media-library';
 
 /** How many images the panel shows, without claiming a total it does not know while older pages wait. */
@@ -12,9 +10,11 @@ function shownLabel(count: number, more: boolean): string {
   return `${count} ${count === 1 ? 'image' : 'images'}${more ? ' shown' : ''}`;
 }
 
-/** /admin/media: upload, the library as a grid a page at a time, alt text, where each image is used, delete (refused while used). */
+/**
+ * /admin/media: upload any number of images at once, the library as a grid a page at a time, alt text, where each
+ * image is used, delete (refused while used).
+ */
 export function MediaPage() {
-  const client = useQueryClient();
   const library = useMediaLibraryQuery();
   const count = library.data?.pages.reduce((n, page) => n + page.media.length, 0);
 
@@ -25,7 +25,7 @@ export function MediaPage() {
         lead="Images for blog posts. Each upload is stored without its camera data (GPS included) and served in AVIF and WebP at the sizes each screen needs."
       />
       <Panel title="Upload" description="JPEG, PNG, WebP, AVIF or GIF, up to 10 MB. SVG is not accepted.">
-        <ImageDropZone label="Choose image" onUploaded={(item) => prependToLibrary(client, item)} />
+        <BatchUpload />
       </Panel>
       <Panel title="Library" description={count === undefined ? undefined : shownLabel(count, library.hasNextPage)}>
         <MediaLibrary library={library} />
