@@ -13,4 +13,7 @@ export const CONTACT_LIMITS = {
 /** A message shorter than this asks for a little more detail: 'Hi' gives the owner nothing to answer. */
 export const CONTACT_MESSAGE_MIN = 10;
 
+/** What the form says of an address that is no e-mail address (the schema's message; also for one only the browser refuses). */
+export const CONTACT_EMAIL_INVALID = 'Enter a valid email address';
+
 export type ContactField = 'name' | 'email' | 'company' | 'subject' | 'message';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField } from './contact-limits';
+import { CONTACT_EMAIL_INVALID, CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField } from './contact-limits';
 import { errorEnvelopeSchema } from './error';
 import { safeChars } from './text';
 
-export { CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField };
+export { CONTACT_EMAIL_INVALID, CONTACT_LIMITS, CONTACT_MESSAGE_MIN, type ContactField };
 
 const optionalText = (max: number, label: string) =>
   z
@@ -31,7 +31,7 @@ export const contactRequestSchema = z.object({
     .min(1, { message: 'Email is required' })
     .max(CONTACT_LIMITS.email, { message: `Email must be at most ${CONTACT_LIMITS.email} characters` })
     .apply(safeChars())
-    .pipe(z.email({ message: 'Enter a valid email address' }))
+    .pipe(z.email({ message: CONTACT_EMAIL_INVALID }))
     // The description of the input side: the address format and zod's own e-mail rule, which refuses control characters too.
     .meta({ format: 'email', pattern: z.regexes.email.source }),
   company: optionalText(CONTACT_LIMITS.company, 'Company'),

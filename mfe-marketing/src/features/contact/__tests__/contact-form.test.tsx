@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { http, HttpResponse } from 'msw';
@@ -149,14 +149,22 @@ describe('ContactForm', () => {
     expect(sent).toHaveLength(0);
   });
 
-  it('shows its own messages beside the fields when the browser check stops the submit', async () => {
+  it('says what is missing in its own words only: no bubble of the browser beside them (issue 54, item 7)', async () => {
+    const sent = contactApi(() => HttpResponse.json({ success: true, message: 'Should not be sent' }));
     const user = setup();
+    const form = screen.getByRole('form', { name: 'Contact form' }) as HTMLFormElement;
+    // The browser's own check never runs on submit (no bubble), yet the fields still say what they are.
+    expect(form.noValidate).toBe(true);
+    expect(screen.getByLabelText('Email').getAttribute('type')).toBe('email');
+    expect((screen.getByLabelText('Name') as HTMLInputElement).required).toBe(true);
     await user.type(screen.getByLabelText('Email'), 'not-an-email');
-    fireEvent.invalid(screen.getByLabelText('Name'));
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Name is required')).toBeTruthy();
     expect(screen.getByText('Enter a valid email address')).toBeTruthy();
     expect(screen.getByText('Message is required')).toBeTruthy();
     expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    expect(sent).toEqual([]);
   });
 
   it('takes a prefill from the contact draft store', async () => {

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { CONTACT_LIMITS, type ContactField } from '@site/contracts/contact-limits';
+import { flushSync } from 'react-dom';
+import { CONTACT_EMAIL_INVALID, CONTACT_LIMITS, type ContactField } from '@site/contracts/contact-limits';
 import { Button, cn, notify, track } from '@site/ui';
 import { useContactDraft, type ContactDraft } from '../../../lib/contact-draft';
 import { useFieldTracking } from '../hooks/use-field-tracking';
-import { contactSubmitNow, loadContactSubmit, type SubmitCode } from '../lib/load-contact-submit';
+import { contactSubmitNow, loadContactSubmit } from '../lib/load-contact-submit';
 
 type Values = Record<ContactField, string>;
 /** Sends so far on this page: each send's toast has its own id, also across remounts of the form. */
@@ -22,6 +23,22 @@ export const CONTACT_TOASTS = {
   rejected: 'Failed to send message. Please try again.',
   network: 'Failed to send message. Please check your connection and try again.',
 } as const;
+
+/**
+ * Room above a field scrolled to, on top of the page's scroll padding for the sticky header (packages/ui/src/theme.css):
+ * the field's label, not only its box, shows below the header.
+ */
+const FIELD_SCROLL_MARGIN = 'scroll-mt-6';
+
+/**
+ * Moves focus to a field the send check stopped, its label in view below the sticky header: the field (label,
+ * control, message) is scrolled into view as a whole when it is not, then its control is focused where it is.
+ */
+function focusField(form: HTMLFormElement, name: ContactField) {
+  const control = form.elements.namedItem(name) as HTMLElement | null;
+  control?.closest<HTMLElement>('[data-field]')?.scrollIntoView?.({ block: 'nearest' });
+  control?.focus({ preventScroll: true });
+}
 
 const inputClasses =
   'mt-1.5 block w-full rounded-lg border bg-surface px-3.5 py-2.5 text-fg shadow-sm placeholder:text-muted-fg/70 focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40';
@@ -60,18 +77,6 @@ export function ContactForm() {
     if (errors[field]) setErrors((prev) => ({ ...prev, [field]: undefined }));
   };
 
-  // The browser's own check (required, type=email) stops the submit before onSubmit runs: show the same
-  // messages inline as well, so they stay visible and reach screen readers through aria-describedby.
-  const onInvalid = () => {
-    const check = ({ contactRequestSchema, contactFieldErrors }: SubmitCode) => {
-      const parsed = contactRequestSchema.safeParse(values);
-      if (!parsed.success) setErrors(contactFieldErrors(parsed.error));
-    };
-    const now = contactSubmitNow();
-    if (now) check(now);
-    // the browser's own message still shows if the code cannot load; the submit reports the failed load
-    else loadContactSubmit().then(check, () => undefined);
-  };
   const prepare = () => {
     void loadContactSubmit().catch(() => undefined);
     notify.prepare();
@@ -96,11 +101,17 @@ export function ContactForm() {
         return;
       }
       const parsed = code.contactRequestSchema.safeParse(values);
-      if (!parsed.success) {
-        const found = code.contactFieldErrors(parsed.error);
-        setErrors(found);
+      // The form is `noValidate`: no bubble of the browser's beside ours. Its email check still counts (spec section 5),
+      // read without being shown: an address it refuses gets our message too.
+      const emailRefused = (form.elements.namedItem('email') as HTMLInputElement | null)?.validity.typeMismatch ?? false;
+      if (!parsed.success || emailRefused) {
+        const found: Partial<Record<ContactField, string>> = parsed.success ? {} : code.contactFieldErrors(parsed.error);
+        if (emailRefused) found.email ??= CONTACT_EMAIL_INVALID;
+        // The messages are in the page before it scrolls: added later, they would shift the page under a smooth scroll
+        // (scroll anchoring) and stop it short of the field.
+        flushSync(() => setErrors(found));
         const first = FIELD_ORDER.find((f) => found[f]);
-        if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus();
+        if (first) focusField(form, first);
         return;
       }
       setSending(true);
@@ -135,7 +146,7 @@ export function ContactForm() {
     const error = errors[name];
     const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
     return (
-      <div>
+      <div data-field={name} className={FIELD_SCROLL_MARGIN}>
         <label htmlFor={id} className="block text-sm font-medium text-fg">
           {label}
         </label>
@@ -167,7 +178,9 @@ export function ContactForm() {
 
   const messageLength = values.message.length;
   return (
-    <form onSubmit={onSubmit} onInvalidCapture={onInvalid} onFocusCapture={prepare} onPointerEnter={prepare} aria-label="Contact form" className="space-y-5">
+    // noValidate: our messages (beside the fields, read out through aria-describedby), never the browser's bubble too;
+    // required and type=email stay for assistive technology and autofill.
+    <form noValidate onSubmit={onSubmit} onFocusCapture={prepare} onPointerEnter={prepare} aria-label="Contact form" className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
         {field('name', 'Name', (p) => <input {...p} type="text" autoComplete="name" required placeholder="Jordan Lee" />)}
         {field('email', 'Email', (p) => (
