@@ -1,6 +1,6 @@
 import { toBusinessLocalInput } from '@site/contracts/post-schedule';
 import { expect, test, type Page } from '../support/test';
-import { adminLogin, adminSend } from '../support/admin-api';
+import { adminGet, adminLogin, adminSend } from '../support/admin-api';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 import { watchPageErrors } from '../support/page-errors';
 
@@ -107,6 +107,11 @@ test('edit a post three times, see the diff in History, restore the first versio
   await expect(revisions.getByRole('listitem')).toHaveCount(5);
   await expect(revisions.getByRole('listitem').first()).toContainText('current');
   await expect(revisions.getByRole('listitem').first()).toContainText('by Admin');
+  // The newest revision is the post as it is: nothing to restore (issue 54, item 6).
+  await revisions.getByRole('button', { name: /^#5 / }).click();
+  await expect(history.getByRole('heading', { name: /^Revision #5/ })).toBeVisible();
+  await expect(history.getByText(/^Current version/)).toBeVisible();
+  await expect(history.getByRole('button', { name: 'Restore this version' })).toHaveCount(0);
   await revisions.getByRole('button', { name: /^#1 / }).click();
   await expect(history.getByRole('heading', { name: /^Revision #1/ })).toBeVisible();
   // Then and now side by side; the content's words that changed marked.
@@ -127,6 +132,20 @@ test('edit a post three times, see the diff in History, restore the first versio
   await expect(titleField).toHaveValue(first);
   await expect(revisions.getByRole('listitem')).toHaveCount(6);
   await expect(revisions.getByRole('listitem').first()).toContainText('Restored revision #1');
+  // Revision #1 is now the current version too: no second, empty "Restored revision #1" is offered.
+  await revisions.getByRole('button', { name: /^#1 / }).click();
+  await expect(history.getByRole('heading', { name: /^Revision #1/ })).toBeVisible();
+  await expect(history.getByText(/^Current version/)).toBeVisible();
+  await expect(history.getByRole('button', { name: 'Restore this version' })).toHaveCount(0);
+  // The API refuses it as well, and records nothing.
+  const listed = await adminGet<{ revisions: { id: string; number: number }[] }>(page.request, `/api/admin/posts/${post.id}/revisions`);
+  const now = await adminGet<Post>(page.request, `/api/admin/posts/${post.id}`);
+  const again = await adminSend<{ error: { code: string } }>(page.request, 'POST', `/api/admin/posts/${post.id}/revisions/${listed.revisions.find((r) => r.number === 1)!.id}/restore`, {
+    expectedUpdatedAt: now.updatedAt,
+  });
+  expect(again.status).toBe(409);
+  expect(again.body.error.code).toBe('revision_is_current');
+  expect((await adminGet<{ total: number }>(page.request, `/api/admin/posts/${post.id}/revisions`)).total).toBe(6);
 
   // The reader's page: the first version, still published.
   await page.goto(`/blog/${post.slug}`);
