@@ -30,13 +30,13 @@ function runCurlRecipe(recipe: string, body: string): Record<string, string> {
   return headers;
 }
 
-describe('Webhook recipes on the posts page', { timeout: 20_000 }, () => {
+describe('Webhook recipes on the posts page', { timeout: 45_000 }, () => {
   it('the curl example gives each post its own Idempotency-Key (the same again for a retry), never a date', async () => {
     serveSession();
     servePostList([]);
     renderAdmin('/admin/posts');
     // The posts screen is a lazy part, transformed on first import: slow on a busy machine.
-    const docs = await screen.findByRole('region', { name: 'Publishing from n8n (webhook)' }, { timeout: 15_000 });
+    const docs = await screen.findByRole('region', { name: 'Publishing from n8n (webhook)' }, { timeout: 30_000 });
     const curl = await block(docs, 'curl example (bash)');
     expect(curl).not.toMatch(/date \+%[YmdF]/);
 
