@@ -1,12 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, REVISION_IS_CURRENT, type PostRevision } from '@site/contracts/admin';
 import { formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
 import { server } from '../../../../vitest.setup-dom';
 import { envelope, makePost, makeRevision, renderAdmin, serveRevisions, serveSession } from './admin-test-kit';
+
+// The screens are lazy and transformed on their first import: load them before the first test's clock starts.
+beforeAll(async () => {
+  await Promise.all([import('../../features/auth/components/admin-frame'), import('../../features/posts/components/edit-post-page')]);
+}, 60_000);
 
 const current = makePost({
   title: 'Chatbots for Danville restaurants',
