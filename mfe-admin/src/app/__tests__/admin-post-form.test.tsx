@@ -13,7 +13,9 @@ const CONTENT = `<h2>Start small</h2><p>${'Reminders, rebooking and review reque
 async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
   await user.type(await screen.findByLabelText(/^Title/), 'Five automations for busy salons');
   await user.type(screen.getByLabelText(/^Excerpt/), 'Small automations that give a salon team back hours.');
-  await user.click(screen.getByLabelText(/^Content/));
+  // The content as HTML (the editor's HTML view): a script in it shows what the preview makes of pasted markup.
+  await user.click(screen.getByRole('button', { name: 'HTML', pressed: false }));
+  await user.click(screen.getByRole('textbox', { name: /^Content/ }));
   await user.paste(CONTENT);
   await user.type(screen.getByLabelText(/^Author/), 'Tri-Valley AI Team');
   await user.selectOptions(screen.getByRole('combobox', { name: /^Category/ }), 'How-To Guides');

@@ -2,18 +2,20 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { parseKeywords } from '@site/contracts/posts';
 import { TextAreaField, TextField } from '../../../components/form-field';
 import type { PostFormState } from '../lib/post-form-schema';
+import { ContentField } from './content-field';
 import { PostCategoryField } from './post-category-field';
 import { PostImageFields } from './post-image-fields';
 
 const length = (value: string) => value.trim().length;
 
 /**
- * The post's fields (the spec's, with their rules counted beside the labels): title, excerpt and content first, then
- * author, category, keywords, the two images and the meta description. `onEdit` runs on every change.
+ * The post's fields (the spec's, with their rules counted beside the labels): title, excerpt and content (rich text
+ * or its HTML, content-field.tsx) first, then author, category, keywords, the two images and the meta description.
+ * `onEdit` runs on every change.
  */
 export function PostFields({ onEdit }: { onEdit: () => void }) {
   const { register, control, formState } = useFormContext<PostFormState>();
-  const [title, excerpt, content, keywords, metaDescription] = useWatch({ control, name: ['title', 'excerpt', 'content', 'keywords', 'metaDescription'] });
+  const [title, excerpt, keywords, metaDescription] = useWatch({ control, name: ['title', 'excerpt', 'keywords', 'metaDescription'] });
   const error = (field: keyof PostFormState) => formState.errors[field]?.message;
   const field = (name: keyof PostFormState) => register(name, { onChange: onEdit });
   const tags = parseKeywords(keywords);
@@ -31,15 +33,7 @@ export function PostFields({ onEdit }: { onEdit: () => void }) {
           hint="A short summary shown on the blog's cards (cut to 150 characters there)."
           aside={`${length(excerpt)} / 20+ characters`}
         />
-        <TextAreaField
-          label="Content"
-          required
-          rows={14}
-          {...field('content')}
-          error={error('content')}
-          hint="HTML: headings (<h2>, <h3>), paragraphs, lists, links, images, quotes, code and tables. Scripts, styles and embeds are removed."
-          aside={`${length(content)} / 100+ characters`}
-        />
+        <ContentField onEdit={onEdit} />
       </div>
 
       <div className="grid gap-5 rounded-2xl border border-border bg-surface p-4 shadow-sm sm:grid-cols-2 sm:p-6">

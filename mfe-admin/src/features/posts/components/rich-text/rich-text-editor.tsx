@@ -1,0 +1,112 @@
+import { createDocument, getHTMLFromFragment, isNodeEmpty, type Editor } from '@tiptap/core';
+import { startTransition, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { cleanPastedHtml } from '../../lib/clean-pasted-html';
+import type { PostFormState } from '../../lib/post-form-schema';
+import { formHtml } from '../../lib/rich-text-html';
+import { postEditorExtensions } from './editor-extensions';
+import { EditorToolbar } from './editor-toolbar';
+import { ImageDialog, imageTargetOf, type ImageTarget } from './image-dialog';
+import { LinkDialog, linkTargetOf, type LinkTarget } from './link-dialog';
+import { useTiptap, useWriteAfterPaint } from './use-tiptap';
+import './rich-text-editor.css';
+
+export type RichTextEditorProps = {
+  /** The editable area's id (the field's label focuses it). */
+  id: string;
+  /** The "Content" label's id: the area is named by it. */
+  labelId: string;
+  /** The hint's and the error's ids. */
+  describedBy?: string;
+  invalid: boolean;
+  /** Runs on every change made here (the form drops the server's last verdict). */
+  onEdit: () => void;
+  /** Take the focus once made (after leaving the HTML view). */
+  autoFocus?: boolean;
+};
+
+/** The form's HTML of a document, as `formHtml` writes the editor's. */
+const htmlOfDoc = (editor: Editor, html: string) => {
+  const doc = createDocument(html, editor.schema);
+  return formHtml(getHTMLFromFragment(doc.content, editor.schema), isNodeEmpty(doc));
+};
+
+/** The editable area's attributes: a labelled, described multi-line textbox, invalid while the field has an error. */
+function editableAttributes({ id, labelId, describedBy, invalid }: Pick<RichTextEditorProps, 'id' | 'labelId' | 'describedBy' | 'invalid'>): Record<string, string> {
+  return {
+    id,
+    role: 'textbox',
+    'aria-multiline': 'true',
+    'aria-labelledby': labelId,
+    'aria-required': 'true',
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    ...(invalid ? { 'aria-invalid': 'true' } : {}),
+    class: 'post-content rich-text-area min-h-[20rem] px-4 py-3 focus:outline-none sm:px-5',
+  };
+}
+
+/**
+ * The post's content as rich text (Tiptap, on ProseMirror), reading and writing the form's `content` HTML: each change
+ * is written with setValue (dirty, and checked again once the form was submitted), as typing in a field would be; a
+ * value put in the form from elsewhere (a reset to the saved post, a restored revision or draft, the post after a
+ * conflict) is put in the editor, unless it is the same document (the server's copy of what is on screen, with its
+ * rel="noopener noreferrer", leaves the cursor where it is). Loaded on its own (React.lazy in content-field.tsx).
+ */
+export default function RichTextEditor({ id, labelId, describedBy, invalid, onEdit, autoFocus }: RichTextEditorProps) {
+  const { control, getValues, setValue, formState } = useFormContext<PostFormState>();
+  const content = useWatch({ control, name: 'content' });
+  /** What the editor holds, as the form's HTML: the last value written or taken. */
+  const shown = useRef(content);
+  const [link, setLink] = useState<LinkTarget | null>(null);
+  const [image, setImage] = useState<ImageTarget | null>(null);
+  const { editor, mountRef } = useTiptap(() => ({
+    extensions: postEditorExtensions({ placeholder: 'Write the post here…' }),
+    content: getValues('content'),
+    editorProps: { attributes: editableAttributes({ id, labelId, describedBy, invalid }), transformPastedHTML: cleanPastedHtml },
+    autofocus: autoFocus ? 'end' : false,
+    // rich-text-editor.css carries ProseMirror's few rules, in the theme's colours.
+    injectCSS: false,
+  }));
+
+  // The field's names and state on the editable area, as they change (an error shown, then fixed).
+  useEffect(() => {
+    editor.setOptions({ editorProps: { ...editor.options.editorProps, attributes: editableAttributes({ id, labelId, describedBy, invalid }) } });
+  }, [editor, id, labelId, describedBy, invalid]);
+
+  // Each change made here is an edit (the form drops the server's last verdict at once); its HTML goes to the form once
+  // the change has painted: dirty, and checked again once the form was submitted. The re-render that follows (the
+  // whole post form watches the content) is a transition, so the next keystroke is not kept waiting either.
+  useWriteAfterPaint(editor, onEdit, (html) => {
+    const value = formHtml(html, html === '');
+    if (value === shown.current) return;
+    shown.current = value;
+    startTransition(() => setValue('content', value, { shouldDirty: true, shouldValidate: formState.isSubmitted }));
+  });
+
+  const openLink = () => setLink(linkTargetOf(editor));
+  /** Mod-K, which no extension of the editor takes, opens the link form. */
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+      e.preventDefault();
+      openLink();
+    }
+  };
+
+  // A value put in the form from elsewhere goes into the editor (not added to its undo history). A render of a value
+  // the form no longer holds is skipped: typing goes on while the transition above renders, and the editor is ahead.
+  useEffect(() => {
+    if (content === shown.current || content !== getValues('content') || editor.isDestroyed) return;
+    shown.current = content;
+    if (htmlOfDoc(editor, content) === formHtml(editor.getHTML(), editor.isEmpty)) return;
+    editor.chain().setMeta('addToHistory', false).setContent(content, { emitUpdate: false }).run();
+  }, [content, editor, getValues]);
+
+  return (
+    <>
+      <EditorToolbar editor={editor} onLink={openLink} onImage={() => setImage(imageTargetOf(editor))} />
+      <div ref={mountRef} onKeyDown={onKeyDown} />
+      <LinkDialog editor={editor} target={link} onClose={() => setLink(null)} />
+      <ImageDialog editor={editor} target={image} onClose={() => setImage(null)} />
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { Editor, type EditorOptions } from '@tiptap/core';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+
+/**
+ * A Tiptap editor for a React component, with React's own hooks: made once, mounted into the returned ref's element
+ * (again after a StrictMode remount: `unmount` keeps its state) and unmounted with the component. Not @tiptap/react:
+ * its use-sync-external-store shim requires React as CommonJS, which the federated build bundles as a second copy of
+ * React beside the shared one, and hooks called on that copy fail.
+ */
+export function useTiptap(create: () => Partial<EditorOptions>): { editor: Editor; mountRef: React.RefObject<HTMLDivElement | null> } {
+  const [editor] = useState(() => new Editor({ ...create(), element: null }));
+  const mountRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = mountRef.current;
+    if (!el) return;
+    editor.mount(el);
+    return () => editor.unmount();
+  }, [editor]);
+  return { editor, mountRef };
+}
+
+/**
+ * A value read from the editor's state, kept current through its transactions (a toolbar's pressed buttons). `read`
+ * must return a string or a number (compared by value), so the component renders again only when it changes.
+ */
+export function useEditorValue<T extends string | number>(editor: Editor, read: (editor: Editor) => T): T {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      editor.on('transaction', onChange);
+      return () => {
+        editor.off('transaction', onChange);
+      };
+    },
+    [editor],
+  );
+  return useSyncExternalStore(subscribe, () => read(editor));
+}
+
+/**
+ * Calls `onChange` at each change of the document, and `write` with the editor's HTML once that change has painted
+ * (the next frame, then a task), a run of keystrokes written once: serializing a long post and re-rendering the form
+ * that watches it are not paid before the keystroke shows. Written at once when the editor loses the focus (a click
+ * on Save or Preview, Tab to another field), when the page is hidden, and when the editor goes (the HTML view opens),
+ * so whatever reads the form then reads what is on screen.
+ */
+export function useWriteAfterPaint(editor: Editor, onChange: () => void, write: (html: string) => void) {
+  const latest = useRef({ onChange, write });
+  useEffect(() => {
+    latest.current = { onChange, write };
+  });
+  useLayoutEffect(() => {
+    let pending = false;
+    let frame = 0;
+    let timer = 0;
+    const flush = () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+      if (!pending) return;
+      pending = false;
+      latest.current.write(editor.isEmpty ? '' : editor.getHTML());
+    };
+    const onUpdate = () => {
+      latest.current.onChange();
+      if (pending) return;
+      pending = true;
+      frame = requestAnimationFrame(() => {
+        timer = window.setTimeout(flush, 0);
+      });
+    };
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    editor.on('update', onUpdate);
+    editor.on('blur', flush);
+    document.addEventListener('visibilitychange', onHidden);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      editor.off('update', onUpdate);
+      editor.off('blur', flush);
+      document.removeEventListener('visibilitychange', onHidden);
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [editor]);
+}
