@@ -66,7 +66,11 @@ test.describe('a post from the admin panel, in order', () => {
 
     await page.getByLabel(/^Title/).fill(TITLE);
     await page.getByLabel(/^Excerpt/).fill(EXCERPT);
+    // The content as HTML, in the editor's HTML view: the script in it must never run, in the preview or anywhere.
+    await page.getByRole('button', { name: 'HTML', pressed: false }).click();
     await page.getByLabel(/^Content/).fill(CONTENT);
+    await page.getByRole('button', { name: 'HTML', pressed: true }).click();
+    await expect(page.getByRole('textbox', { name: /^Content/ }).getByRole('heading', { level: 2, name: 'Start small' })).toBeVisible();
     await page.getByLabel(/^Author/).fill('Tri-Valley AI Team');
     await page.getByRole('combobox', { name: /^Category/ }).selectOption('How-To Guides');
     await page.getByLabel(/^Keywords/).fill(' salon, , automation ,');
