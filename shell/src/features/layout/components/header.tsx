@@ -10,9 +10,11 @@ const mobileLinkClass = 'block rounded-lg px-3 py-3 text-base font-medium text-f
 
 export function Header() {
   const menu = useRef<HTMLElement>(null);
-  // What the button says (Open/Close menu, its icon, aria-expanded). The browser opens and closes the menu itself (a
-  // popover: the button's popovertarget, Escape, a tap outside, even before this code has loaded); this follows its
-  // toggle event after the next paint, so the tap that opens the menu costs no React render (the phone menu's INP).
+  // What the button says (Open/Close menu, its icon). The browser opens and closes the menu itself (a popover: the
+  // button's popovertarget, Escape, a tap outside, even before this code has loaded) and tells assistive technology
+  // whether it is expanded (a popovertarget button has that state natively: an aria-expanded beside it is invalid
+  // HTML); this follows its toggle event after the next paint, so the tap that opens the menu costs no React render
+  // (the phone menu's INP).
   const [menuOpen, setMenuOpen] = useState(false);
   const goToSection = useGoToSection();
   const { pathname } = useLocation();
@@ -83,7 +85,6 @@ export function Header() {
             type="button"
             className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
             popoverTarget="mobile-menu"
-            aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           >
