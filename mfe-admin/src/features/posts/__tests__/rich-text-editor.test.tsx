@@ -119,6 +119,20 @@ describe('Rich-text content editor', () => {
     expect((window as { __pasted?: boolean }).__pasted).toBeUndefined();
   });
 
+  it('moving the cursor in a stored post is no edit, though the editor reads it into its own form (an empty paragraph after a closing list)', async () => {
+    edits.length = 0;
+    const stored = '<h2>Start small</h2>\n<ul>\n  <li>One</li>\n</ul>';
+    render(<Harness content={stored} />);
+    const user = userEvent.setup({ delay: null });
+    const area = screen.getByRole('textbox', { name: /^Content/ });
+    act(() => area.focus());
+    await user.keyboard('{ArrowDown}{ArrowLeft}');
+    await waitFor(() => expect(area.lastElementChild?.outerHTML).toBe('<p><br class="ProseMirror-trailingBreak"></p>'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(form().getValues('content')).toBe(stored);
+    expect(edits).toEqual([]);
+  });
+
   it("shows content put in the form from elsewhere (a restored revision or draft), without calling it the writer's edit", async () => {
     edits.length = 0;
     render(<Harness content={STORED} />);

@@ -73,13 +73,25 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
     editor.setOptions({ editorProps: { ...editor.options.editorProps, attributes: editableAttributes({ id, labelId, describedBy, invalid }) } });
   }, [editor, id, labelId, describedBy, invalid]);
 
-  // Each change made here is an edit (the form drops the server's last verdict at once); its HTML goes to the form once
-  // the change has painted: dirty, and checked again once the form was submitted. The re-render that follows (the
-  // whole post form watches the content) is a transition, so the next keystroke is not kept waiting either.
-  useWriteAfterPaint(editor, onEdit, (html) => {
+  /** The form's value as this editor would write it, for a value it did not write (parsed once per value). */
+  const foreign = useRef<{ raw: string; html: string } | null>(null);
+  const sameAsForm = (value: string) => {
+    const raw = shown.current;
+    if (value === raw) return true;
+    if (foreign.current?.raw !== raw) foreign.current = { raw, html: htmlOfDoc(editor, raw) };
+    return value === foreign.current.html;
+  };
+
+  // Each change made here goes to the form once it has painted, as an edit (the form drops the server's last verdict;
+  // the field is dirty, and checked again once the form was submitted). A change of form alone is none: the stored
+  // HTML read into the editor's schema (a <p> in each list item, an empty paragraph kept after a closing list for the
+  // cursor) does not make the post unsaved. The re-render that follows (the whole post form watches the content) is a
+  // transition, so the next keystroke is not kept waiting either.
+  useWriteAfterPaint(editor, (html) => {
     const value = formHtml(html, html === '');
-    if (value === shown.current) return;
+    if (sameAsForm(value)) return;
     shown.current = value;
+    onEdit();
     startTransition(() => setValue('content', value, { shouldDirty: true, shouldValidate: formState.isSubmitted }));
   });
 

@@ -37,16 +37,16 @@ export function useEditorValue<T extends string | number>(editor: Editor, read: 
 }
 
 /**
- * Calls `onChange` at each change of the document, and `write` with the editor's HTML once that change has painted
- * (the next frame, then a task), a run of keystrokes written once: serializing a long post and re-rendering the form
- * that watches it are not paid before the keystroke shows. Written at once when the editor loses the focus (a click
- * on Save or Preview, Tab to another field), when the page is hidden, and when the editor goes (the HTML view opens),
- * so whatever reads the form then reads what is on screen.
+ * Calls `write` with the editor's HTML once a change of the document has painted (the next frame, then a task), a run
+ * of keystrokes written once: serializing a long post and re-rendering the form that watches it are not paid before
+ * the keystroke shows. Written at once when the editor loses the focus (a click on Save or Preview, Tab to another
+ * field), when the page is hidden, and when the editor goes (the HTML view opens), so whatever reads the form then
+ * reads what is on screen.
  */
-export function useWriteAfterPaint(editor: Editor, onChange: () => void, write: (html: string) => void) {
-  const latest = useRef({ onChange, write });
+export function useWriteAfterPaint(editor: Editor, write: (html: string) => void) {
+  const latest = useRef(write);
   useEffect(() => {
-    latest.current = { onChange, write };
+    latest.current = write;
   });
   useLayoutEffect(() => {
     let pending = false;
@@ -57,10 +57,9 @@ export function useWriteAfterPaint(editor: Editor, onChange: () => void, write: 
       window.clearTimeout(timer);
       if (!pending) return;
       pending = false;
-      latest.current.write(editor.isEmpty ? '' : editor.getHTML());
+      latest.current(editor.isEmpty ? '' : editor.getHTML());
     };
     const onUpdate = () => {
-      latest.current.onChange();
       if (pending) return;
       pending = true;
       frame = requestAnimationFrame(() => {
