@@ -77,9 +77,10 @@ test('a post written in the rich-text editor is saved, published and served as h
   const title = `Written in the editor ${stamp}`;
 
   await page.goto('/admin/posts/create');
-  await expect(page.getByRole('heading', { level: 1, name: 'Create Post' })).toBeVisible();
+  // The first screen of a fresh server: the admin's code, then the editor's chunk.
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Post' })).toBeVisible({ timeout: 20_000 });
   const editor = page.getByRole('textbox', { name: /^Content/ });
-  await expect(editor).toHaveAttribute('aria-multiline', 'true');
+  await expect(editor).toHaveAttribute('aria-multiline', 'true', { timeout: 15_000 });
   const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
   const tool = (name: string) => toolbar.getByRole('button', { name, exact: true });
 
@@ -184,6 +185,7 @@ test('pasting Word HTML with a <script> keeps the headings, list and link, drops
   await adminLogin(page.request);
   await page.goto('/admin/posts/create');
   const editor = page.getByRole('textbox', { name: /^Content/ });
+  await expect(editor).toHaveAttribute('aria-multiline', 'true', { timeout: 20_000 });
   await editor.click();
   await editor.evaluate((el, html) => {
     const data = new DataTransfer();
