@@ -141,7 +141,7 @@ test('a post written in the rich-text editor is saved, published and served as h
   // The HTML view shows what is kept, and going back keeps it all.
   await page.getByRole('button', { name: 'HTML', pressed: false }).click();
   const source = page.getByRole('textbox', { name: /^Content/ });
-  await expect(source).toHaveValue(/<h2>Three quick wins<\/h2><ul><li><p>Text reminders<\/p><\/li>/);
+  await expect(source).toHaveValue(/\n<h2>Three quick wins<\/h2>\n<ul><li><p>Text reminders<\/p><\/li>/);
   await page.getByRole('button', { name: 'HTML', pressed: true }).click();
   await expect(editor.getByRole('heading', { level: 2, name: 'Three quick wins' })).toBeVisible();
 

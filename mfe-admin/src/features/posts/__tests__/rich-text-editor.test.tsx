@@ -95,8 +95,8 @@ describe('Rich-text content editor', () => {
     expect(quote.getAttribute('aria-pressed')).toBe('false');
     await user.click(quote);
     await waitFor(() => expect(quote.getAttribute('aria-pressed')).toBe('true'));
-    // Written once the change has painted.
-    await waitFor(() => expect(form().getValues('content')).toBe('<blockquote><h2>Start small</h2></blockquote><p>Reminders pay back fastest.</p>'));
+    // Written once the change has painted, one top-level block a line.
+    await waitFor(() => expect(form().getValues('content')).toBe('<blockquote><h2>Start small</h2></blockquote>\n<p>Reminders pay back fastest.</p>'));
     expect(edits.length).toBeGreaterThan(0);
     expect(area.querySelector('blockquote h2')?.textContent).toBe('Start small');
   });

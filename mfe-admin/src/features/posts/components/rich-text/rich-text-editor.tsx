@@ -1,9 +1,8 @@
-import { createDocument, getHTMLFromFragment, isNodeEmpty, type Editor } from '@tiptap/core';
 import { startTransition, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { cleanPastedHtml } from '../../lib/clean-pasted-html';
 import type { PostFormState } from '../../lib/post-form-schema';
-import { formHtml } from '../../lib/rich-text-html';
+import { docHtml, htmlAsEditorWrites } from './doc-html';
 import { postEditorExtensions } from './editor-extensions';
 import { EditorToolbar } from './editor-toolbar';
 import { ImageDialog, imageTargetOf, type ImageTarget } from './image-dialog';
@@ -23,12 +22,6 @@ export type RichTextEditorProps = {
   onEdit: () => void;
   /** Take the focus once made (after leaving the HTML view). */
   autoFocus?: boolean;
-};
-
-/** The form's HTML of a document, as `formHtml` writes the editor's. */
-const htmlOfDoc = (editor: Editor, html: string) => {
-  const doc = createDocument(html, editor.schema);
-  return formHtml(getHTMLFromFragment(doc.content, editor.schema), isNodeEmpty(doc));
 };
 
 /** The editable area's attributes: a labelled, described multi-line textbox, invalid while the field has an error. */
@@ -78,7 +71,7 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
   const sameAsForm = (value: string) => {
     const raw = shown.current;
     if (value === raw) return true;
-    if (foreign.current?.raw !== raw) foreign.current = { raw, html: htmlOfDoc(editor, raw) };
+    if (foreign.current?.raw !== raw) foreign.current = { raw, html: htmlAsEditorWrites(raw, editor) };
     return value === foreign.current.html;
   };
 
@@ -87,8 +80,8 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
   // HTML read into the editor's schema (a <p> in each list item, an empty paragraph kept after a closing list for the
   // cursor) does not make the post unsaved. The re-render that follows (the whole post form watches the content) is a
   // transition, so the next keystroke is not kept waiting either.
-  useWriteAfterPaint(editor, (html) => {
-    const value = formHtml(html, html === '');
+  useWriteAfterPaint(editor, () => {
+    const value = docHtml(editor.state.doc, editor);
     if (sameAsForm(value)) return;
     shown.current = value;
     onEdit();
@@ -109,7 +102,7 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
   useEffect(() => {
     if (content === shown.current || content !== getValues('content') || editor.isDestroyed) return;
     shown.current = content;
-    if (htmlOfDoc(editor, content) === formHtml(editor.getHTML(), editor.isEmpty)) return;
+    if (htmlAsEditorWrites(content, editor) === docHtml(editor.state.doc, editor)) return;
     editor.chain().setMeta('addToHistory', false).setContent(content, { emitUpdate: false }).run();
   }, [content, editor, getValues]);
 

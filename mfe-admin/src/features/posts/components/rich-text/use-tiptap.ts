@@ -37,13 +37,13 @@ export function useEditorValue<T extends string | number>(editor: Editor, read: 
 }
 
 /**
- * Calls `write` with the editor's HTML once a change of the document has painted (the next frame, then a task), a run
+ * Calls `write` (which reads the editor's HTML) once a change of the document has painted (the next frame, then a task), a run
  * of keystrokes written once: serializing a long post and re-rendering the form that watches it are not paid before
  * the keystroke shows. Written at once when the editor loses the focus (a click on Save or Preview, Tab to another
  * field), when the page is hidden, and when the editor goes (the HTML view opens), so whatever reads the form then
  * reads what is on screen.
  */
-export function useWriteAfterPaint(editor: Editor, write: (html: string) => void) {
+export function useWriteAfterPaint(editor: Editor, write: () => void) {
   const latest = useRef(write);
   useEffect(() => {
     latest.current = write;
@@ -57,7 +57,7 @@ export function useWriteAfterPaint(editor: Editor, write: (html: string) => void
       window.clearTimeout(timer);
       if (!pending) return;
       pending = false;
-      latest.current(editor.isEmpty ? '' : editor.getHTML());
+      latest.current();
     };
     const onUpdate = () => {
       if (pending) return;
