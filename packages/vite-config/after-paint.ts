@@ -13,8 +13,9 @@ import type { Plugin } from 'vite';
  * What a visitor does between the paint and hydration is kept: until the shell's code runs, the loader holds clicks
  * on buttons and form submissions of the server's HTML (a button does nothing without its code; a native submit
  * would reload the page with the fields in the URL) in `window.__siteEarly`, and the shell's
- * `early-interaction.ts` takes them over when it starts, with what the visitor typed meanwhile. Links keep working
- * natively until then.
+ * `early-interaction.ts` takes them over when it starts, with what the visitor typed meanwhile. A held control
+ * visibly waits (`aria-busy`, and `data-waiting`, which the shell's stylesheet shows) until the page's code acts on it.
+ * Links keep working natively until then, and so does a popover's button (the phone menu): the browser opens it.
  *
  * The loader is inline, so its hash is in the CSP (the server hashes the inline scripts of the built index.html).
  */
@@ -63,16 +64,21 @@ function entryLoader(entry: string): string {
         var root = document.getElementById('root');
         if (!root || !root.hasAttribute('data-ssr')) return start();
         // Until the shell's code takes over (early-interaction.ts), a click on a button or a form's submission is
-        // held for it rather than lost or sent as a page reload.
+        // held for it rather than lost or sent as a page reload, and the control shows that it waits. A popover's
+        // button needs no code: the browser opens its popover.
         var held = [];
         function hold(event) {
           var target = event.target;
           var element = event.type === 'submit' ? target
             : event.button === 0 && !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) && target && target.closest
               ? target.closest('button, [role="button"], [role="tab"], [role="switch"]') : null;
-          if (!element || !root.contains(element)) return;
+          if (!element || !root.contains(element) || element.hasAttribute('popovertarget')) return;
           event.preventDefault();
           event.stopPropagation();
+          if (!element.hasAttribute('data-waiting') && !element.hasAttribute('aria-busy')) {
+            element.setAttribute('data-waiting', 'aria-busy');
+            element.setAttribute('aria-busy', 'true');
+          }
           held.push({ kind: event.type, element: element });
         }
         document.addEventListener('click', hold, true);

@@ -13,6 +13,8 @@ import { SERVER_CONTRACT_VERSION, SHARED_SINGLETONS, type BuiltWith } from '../c
 import { afterPaintEntryPlugin } from './after-paint';
 import { onwarn } from './build-logs';
 import { precompressPlugin } from './precompress';
+import { reactDomClientAtTopLevelPlugin } from './react-dom-client';
+import { linkRemoteStylesOncePlugin } from './remote-styles';
 
 /** Shared as singletons through federation: one React, one router, one toaster, one design system. */
 export const SHARED = ['react', 'react-dom', 'react-router-dom', 'zustand', 'sonner', 'zod', '@site/ui'];
@@ -328,6 +330,7 @@ export function remoteConfig({ root, name, port, serverRender = true }: RemoteOp
         exposes: { './App': './src/app/App.tsx' },
         shared: sharedWithVersions(root),
       }),
+      linkRemoteStylesOncePlugin(),
       ...(browserOnly ? [] : [routeTablePlugin(root, name, serverRender)]),
       standaloneFallback(base),
       ...(browserOnly ? [] : [precompressPlugin()]),
@@ -353,6 +356,7 @@ export function shellConfig({ root, port }: { root: string; port: number }): Use
         remotes: { placeholder: '/mfe/placeholder/remoteEntry.js' },
         shared: sharedWithVersions(root),
       }),
+      reactDomClientAtTopLevelPlugin(root),
       shellServerPlugin(root),
       afterPaintEntryPlugin(),
       precompressPlugin(),

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Section } from '@site/ui';
+import { HydrateWhenVisible, Section } from '@site/ui';
 import { useEngagementTracking } from '../hooks/use-engagement-tracking';
 import { Hero } from './hero';
 import { IndustryInsightsSection } from './industry-insights-section';
@@ -13,22 +13,34 @@ import { TestimonialsSection } from './testimonials-section';
  */
 export function HomePage({ calculator, contact }: { calculator: ReactNode; contact: ReactNode }) {
   useEngagementTracking('home');
+  // Below the hero, each section comes to life on its own when it nears the screen or the browser is idle (issue 54,
+  // item 11): the page's hydration is the hero's, not the whole page's in one task.
   return (
     <>
       <Hero />
-      <ServicesSection />
-      <IndustryInsightsSection />
-      <ProjectsSection />
-      <TestimonialsSection />
-      <Section
-        id="roi-calculator"
-        eyebrow="ROI calculator"
-        title="What is your busywork costing you?"
-        intro="Move the sliders to match your week. Results appear when you press Calculate ROI, and you can share the link with your partner or accountant."
-      >
-        {calculator}
-      </Section>
-      {contact}
+      <HydrateWhenVisible>
+        <ServicesSection />
+      </HydrateWhenVisible>
+      <HydrateWhenVisible>
+        <IndustryInsightsSection />
+      </HydrateWhenVisible>
+      <HydrateWhenVisible>
+        <ProjectsSection />
+      </HydrateWhenVisible>
+      <HydrateWhenVisible>
+        <TestimonialsSection />
+      </HydrateWhenVisible>
+      <HydrateWhenVisible>
+        <Section
+          id="roi-calculator"
+          eyebrow="ROI calculator"
+          title="What is your busywork costing you?"
+          intro="Move the sliders to match your week. Results appear when you press Calculate ROI, and you can share the link with your partner or accountant."
+        >
+          {calculator}
+        </Section>
+      </HydrateWhenVisible>
+      <HydrateWhenVisible>{contact}</HydrateWhenVisible>
     </>
   );
 }

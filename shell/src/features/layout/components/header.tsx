@@ -10,42 +10,18 @@ const mobileLinkClass = 'block rounded-lg px-3 py-3 text-base font-medium text-f
 
 export function Header() {
   const menu = useRef<HTMLElement>(null);
-  // What the button says (Open/Close menu, its icon). The browser opens and closes the menu itself (a popover: the
-  // button's popovertarget, Escape, a tap outside, even before this code has loaded) and tells assistive technology
-  // whether it is expanded (a popovertarget button has that state natively: an aria-expanded beside it is invalid
-  // HTML); this follows its toggle event after the next paint, so the tap that opens the menu costs no React render
-  // (the phone menu's INP).
-  const [menuOpen, setMenuOpen] = useState(false);
   const goToSection = useGoToSection();
   const { pathname } = useLocation();
-  useEffect(() => {
-    const nav = menu.current;
-    if (!nav) return;
-    let pending = 0;
-    const onToggle = (e: Event) => {
-      const open = (e as ToggleEvent).newState === 'open';
-      cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(() => setTimeout(() => setMenuOpen(open)));
-    };
-    // Where it opens: under the header, which is at the top of the window (top-16) unless a release preview's or a
-    // development override's banner is above it; only then is the header's place read (a layout read on the tap is
-    // slow on a phone).
-    const onBeforeToggle = (e: Event) => {
-      if ((e as ToggleEvent).newState !== 'open') return;
-      nav.style.top = document.querySelector('#release-preview, #dev-override') ? `${Math.max(0, nav.parentElement!.getBoundingClientRect().bottom)}px` : '';
-    };
-    nav.addEventListener('toggle', onToggle);
-    nav.addEventListener('beforetoggle', onBeforeToggle);
-    return () => {
-      cancelAnimationFrame(pending);
-      nav.removeEventListener('toggle', onToggle);
-      nav.removeEventListener('beforetoggle', onBeforeToggle);
-    };
-  }, []);
   // The menu closes when its link has been followed (and before a section link scrolls, which measures the page).
   const close = () => hideMenu(menu.current);
-  // A new page closes the menu, however the page was opened.
-  useEffect(() => hideMenu(menu.current), [pathname]);
+  // A new page closes the menu, however the page was opened; not the first page's hydration (a menu the visitor opened
+  // before the page's code had loaded stays open).
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    hideMenu(menu.current);
+  }, [pathname]);
   const [home, ...rest] = NAV_ITEMS;
 
   return (
@@ -53,7 +29,12 @@ export function Header() {
       {/* Wider than the page column: the name, the full navigation and both buttons fit side by side from 1280 px. */}
       <div className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Link to="/" className="flex items-center gap-2 font-bold text-fg">
-          <img src="/favicon.svg" alt="" width="32" height="32" />
+          {/* The site's mark inline (what /favicon.svg draws): an SVG <img> is a document of its own to the browser, a
+              long task on a phone while the page comes to life (issue 54, item 11). */}
+          <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" className="shrink-0">
+            <rect width="32" height="32" rx="7" fill="#1d4ed8" />
+            <path d="M9 22l5-12h4l5 12h-3.4l-1-2.6h-5.2l-1 2.6zm5.4-5.2h3.2L16 12.6z" fill="#fff" />
+          </svg>
           {/* The name in two short lines fits beside the full navigation at every width, so it is never hidden. */}
           <span className="flex flex-col leading-tight">
             <span className="whitespace-nowrap">{SITE.shortName}</span>{' '}
@@ -81,17 +62,7 @@ export function Header() {
               Free Consultation
             </Button>
           </div>
-          <button
-            type="button"
-            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
-            popoverTarget="mobile-menu"
-            aria-controls="mobile-menu"
-            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          >
-            <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
-            </svg>
-          </button>
+          <MenuButton menuId={MENU_ID} />
         </div>
       </div>
 
@@ -101,7 +72,7 @@ export function Header() {
       */}
       <nav
         ref={menu}
-        id="mobile-menu"
+        id={MENU_ID}
         aria-label="Mobile"
         popover="auto"
         className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto max-h-[calc(100vh-4rem)] w-full max-w-none overflow-y-auto border-x-0 border-y border-border bg-surface p-0 text-fg shadow-lg xl:hidden"
@@ -137,6 +108,60 @@ export function Header() {
         </Container>
       </nav>
     </header>
+  );
+}
+
+const MENU_ID = 'mobile-menu';
+
+/**
+ * The phone menu's button. The browser opens and closes the menu itself (a popover: the button's popovertarget,
+ * Escape, a tap outside, even before this code has loaded) and tells assistive technology whether it is expanded (a
+ * popovertarget button has that state natively: an aria-expanded beside it is invalid HTML). What the button says
+ * (Open/Close menu, its icon) follows the menu's toggle event after the next paint, so the tap that opens the menu
+ * costs no React render; and this is a component of its own, so that render is the button's alone, not the header's
+ * with all its links (the phone menu's INP, e2e/scripts/inp.mjs).
+ */
+function MenuButton({ menuId }: { menuId: string }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => {
+    const nav = document.getElementById(menuId);
+    if (!nav) return;
+    let pending = 0;
+    const follow = (open: boolean) => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => setTimeout(() => setMenuOpen(open)));
+    };
+    const onToggle = (e: Event) => follow((e as ToggleEvent).newState === 'open');
+    // Where it opens: under the header, which is at the top of the window (top-16) unless a release preview's or a
+    // development override's banner is above it; only then is the header's place read (a layout read on the tap is
+    // slow on a phone).
+    const onBeforeToggle = (e: Event) => {
+      if ((e as ToggleEvent).newState !== 'open') return;
+      const top = document.querySelector('#release-preview, #dev-override') ? `${Math.max(0, nav.parentElement!.getBoundingClientRect().bottom)}px` : '';
+      if (nav.style.top !== top) nav.style.top = top;
+    };
+    nav.addEventListener('toggle', onToggle);
+    nav.addEventListener('beforetoggle', onBeforeToggle);
+    // Opened before this code had loaded (the browser opens the popover itself): the button says so from now on.
+    if (typeof nav.showPopover === 'function' && nav.matches(':popover-open')) follow(true);
+    return () => {
+      cancelAnimationFrame(pending);
+      nav.removeEventListener('toggle', onToggle);
+      nav.removeEventListener('beforetoggle', onBeforeToggle);
+    };
+  }, [menuId]);
+  return (
+    <button
+      type="button"
+      className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-border text-fg xl:hidden cursor-pointer"
+      popoverTarget={menuId}
+      aria-controls={menuId}
+      aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+    >
+      <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
+      </svg>
+    </button>
   );
 }
 

@@ -72,7 +72,9 @@ export function useScrollRestoration(): void {
     pathRef.current = location.pathname;
     const firstRender = previousPath === null;
 
-    if (navigationType === 'POP') {
+    // The first page of a visit opened anew (a link, a typed address) has no position to return to: sessionStorage,
+    // whose first read is slow on a phone, is not read while the page is coming to life (issue 54, item 11).
+    if (navigationType === 'POP' && !(firstRender && !reloadedOrRevisited())) {
       const saved = readPositions()[location.key];
       if (saved !== undefined) return restore(saved);
       if (firstRender) return; // a first visit: the browser and the #hash handler decide
@@ -86,6 +88,12 @@ export function useScrollRestoration(): void {
     }
     window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [location.key, location.pathname, location.hash, navigationType]);
+}
+
+/** Whether this document was loaded by a reload or by Back/Forward (not a new visit), when the browser says. */
+function reloadedOrRevisited(): boolean {
+  const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return !entry || entry.type === 'reload' || entry.type === 'back_forward';
 }
 
 /** Scrolls to `y` as soon as the page is tall enough, unless the visitor scrolls first. */

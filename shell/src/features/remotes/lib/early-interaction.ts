@@ -4,7 +4,9 @@
  * no handler yet) or ignored (text typed into a field whose state does not know it). This keeps it: clicks on
  * controls that are not hydrated are held and clicked again once they are, and fields changed before hydration hand
  * their value to the page once hydrated, in the order the visitor acted. Links are held too (the app navigates and
- * records as it would) and fall back to a plain navigation if their code never comes.
+ * records as it would) and fall back to a plain navigation if their code never comes. A held control visibly waits
+ * until then (`aria-busy`, and `data-waiting`, which shell/src/index.css shows), and a popover's button is never held:
+ * the browser opens its popover without any code (the phone menu).
  */
 
 /** React marks every element it has hydrated with its props (an internal key, stable since React 16). */
@@ -41,6 +43,23 @@ const isHydrated = isLive;
 /** What a click acts on, held until hydrated. Checkboxes and radios toggle natively and are handed over as fields. */
 const CLICKABLE = 'a[href], button, [role="button"], [role="tab"], [role="switch"], summary';
 const FIELD = 'input, textarea, select';
+
+/** The mark of a control that waits for the page's code (set here, or by the page's inline loader: after-paint.ts). */
+const WAITING = 'data-waiting';
+
+/** Shows that `element` waits for the page's code, unless it already says it is busy. */
+function markWaiting(element: Element): void {
+  if (element.hasAttribute(WAITING) || element.hasAttribute('aria-busy')) return;
+  element.setAttribute(WAITING, 'aria-busy');
+  element.setAttribute('aria-busy', 'true');
+}
+
+/** The page's code has acted on `element` (or never will): it no longer waits. */
+function clearWaiting(element: Element): void {
+  if (!element.hasAttribute(WAITING)) return;
+  if (element.getAttribute(WAITING) === 'aria-busy') element.removeAttribute('aria-busy');
+  element.removeAttribute(WAITING);
+}
 
 /** Once committed, the page's effects (a form's subscription to a prefill, say) run within a frame: wait this long. */
 const SETTLE_MS = 50;
@@ -118,6 +137,7 @@ export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000)
       if (!isHydrated(element)) {
         if (performance.now() - (started.get(held) ?? 0) > timeoutMs) {
           queue.shift();
+          clearWaiting(element);
           // The code never came: a link still goes where it points.
           if (held.kind === 'click' && element instanceof HTMLAnchorElement) window.location.assign(element.href);
           continue;
@@ -127,6 +147,7 @@ export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000)
       }
       queue.shift();
       timer = setTimeout(() => {
+        clearWaiting(held.element);
         if (held.kind === 'click') held.element.click();
         else if (held.kind === 'submit') held.element.requestSubmit();
         else if (held.kind === 'key') {
@@ -142,6 +163,7 @@ export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000)
 
   const hold = (held: Held) => {
     started.set(held, performance.now());
+    if (held.kind !== 'field') markWaiting(held.element);
     queue.push(held);
     if (!timer) timer = setTimeout(drain, POLL_MS);
   };
@@ -150,6 +172,7 @@ export function keepEarlyInteraction(container: HTMLElement, timeoutMs = 10_000)
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const control = event.target instanceof Element ? event.target.closest(CLICKABLE) : null;
     if (!(control instanceof HTMLElement) || !container.contains(control) || isHydrated(control)) return;
+    if (control.hasAttribute('popovertarget')) return;
     event.preventDefault();
     event.stopPropagation();
     hold({ kind: 'click', element: control });

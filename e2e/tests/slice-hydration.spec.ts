@@ -1,0 +1,76 @@
+import { expect, test, type Page } from '../support/test';
+import { deferred } from '../support/deferred';
+import { watchPageErrors } from '../support/page-errors';
+
+/*
+ * A page comes to life in slices (issue 54, item 11): the shell's header first, the page's remote after, and the
+ * parts of a long page below the screen when they come into view (or the browser is idle). Meanwhile the server's
+ * HTML is the page: what a visitor taps works, or visibly waits for the code and then takes effect.
+ */
+
+/** Whether React has hydrated the element with this id (it marks each element it owns with its fiber). */
+const hydrated = (page: Page, id: string) =>
+  page.evaluate((elementId) => Object.keys(document.getElementById(elementId) ?? {}).some((k) => k.startsWith('__reactFiber$')), id);
+
+test('a tap on the theme toggle and on the phone menu right at load, before the page has any code, take effect', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // None of the site's scripts arrives until the taps are made: the visitor's phone is still downloading them.
+  const codeHeld = deferred();
+  await page.route(/\/(assets|mfe)\/.*\.js(\?.*)?$/, async (route) => {
+    await codeHeld.promise;
+    await route.continue();
+  });
+  const errors = watchPageErrors(page);
+  try {
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.waitForLoadState('domcontentloaded');
+    const toggle = page.getByRole('button', { name: /^Theme: Light/ });
+    await toggle.click();
+    // The toggle has no code yet: it shows that it waits, and the theme has not changed.
+    await expect(toggle).toHaveAttribute('aria-busy', 'true');
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    // The phone menu needs none: the browser opens it (a popover) at once.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+  } finally {
+    codeHeld.resolve();
+  }
+  // Once the code has come, the held tap is made: the page turns dark and the toggle stops waiting.
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  const toggle = page.getByRole('button', { name: /^Theme: Dark/ });
+  await expect(toggle).toBeVisible();
+  await expect(toggle).not.toHaveAttribute('aria-busy');
+  await expect(toggle).not.toHaveAttribute('data-waiting');
+  // The menu opened before the code stays open, and its button now says what a tap on it does.
+  await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
+  await page.getByRole('button', { name: 'Close menu' }).click();
+  await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+  errors.expectClean();
+});
+
+test('a section below the screen keeps its server HTML, with no mismatch, and comes to life when scrolled to', async ({ page }) => {
+  // A browser that is never idle: only coming into view (or a touch) may bring the section to life.
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+  const errors = watchPageErrors(page);
+  await page.goto('/');
+  // The page is live (its hero hydrated) while the calculator far below is still the server's HTML.
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await expect(page.locator('#roi-calculator')).not.toBeInViewport();
+  await page.evaluate(() => ((window as unknown as { serverSection: Element | null }).serverSection = document.getElementById('roi-calculator')));
+  // Given time, it stays so: nothing hydrates it until it is needed.
+  await page.waitForTimeout(1000);
+  expect(await hydrated(page, 'roi-calculator')).toBe(false);
+
+  await page.locator('#roi-calculator').scrollIntoViewIfNeeded();
+  await expect.poll(() => hydrated(page, 'roi-calculator')).toBe(true);
+  // React kept the server's element (no mismatch, nothing rendered again) and made it work.
+  expect(await page.evaluate(() => (window as unknown as { serverSection: Element | null }).serverSection === document.getElementById('roi-calculator'))).toBe(true);
+  const calculator = page.locator('#roi-calculator');
+  await calculator.getByRole('button', { name: 'Calculate ROI' }).click();
+  await expect(calculator.getByRole('heading', { name: 'Your estimated savings' })).toBeVisible();
+  errors.expectClean();
+});
