@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { CONTACT_EMAIL_INVALID, CONTACT_LIMITS, type ContactField } from '@site/contracts/contact-limits';
 import { Button, cn, notify, track } from '@site/ui';
 import { useContactDraft, type ContactDraft } from '../../../lib/contact-draft';
+import { formatCount } from '../../../lib/format';
 import { useFieldTracking } from '../hooks/use-field-tracking';
 import { contactSubmitNow, loadContactSubmit } from '../lib/load-contact-submit';
 
@@ -196,7 +197,7 @@ export function ContactForm() {
         'Message',
         (p) => <textarea {...p} required rows={5} placeholder="Tell us what eats up your week: phone orders, scheduling, invoices, follow-ups…" />,
         <span aria-live={messageLength > CONTACT_LIMITS.message - 200 ? 'polite' : 'off'}>
-          {messageLength.toLocaleString('en-US')} / {CONTACT_LIMITS.message.toLocaleString('en-US')} characters
+          {formatCount(messageLength)} / {formatCount(CONTACT_LIMITS.message)} characters
         </span>,
       )}
       {/* Honeypot: hidden from people and assistive technology; bots that fill it are dropped by the API. */}
