@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, useTransition, type CSSProperties } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, useTransition, type CSSProperties, type RefObject } from 'react';
 import { useLocation } from 'react-router-dom';
 import {
   calculateRoi,
@@ -84,7 +84,10 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const inputs = useMemo(() => toInputs(draft), [draft]);
-  const result = useMemo(() => calculateRoi(inputs), [inputs]);
+  // A slider's move renders its field at once; the results (figures, chart) follow in a render React may interrupt
+  // and slice, so a drag stays smooth with the results on screen (INP, e2e/scripts/inp.mjs).
+  const resultInputs = useDeferredValue(inputs);
+  const result = useMemo(() => calculateRoi(resultInputs), [resultInputs]);
 
   // Mirror the scenario in the address bar (debounced: a dragged slider fires many changes).
   useEffect(() => {
@@ -98,7 +101,8 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
     return () => window.clearTimeout(timer);
   }, [shown, inputs, shareHash]);
 
-  const setField = (key: RoiInputKey, value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  // Stable, so a field that did not change is not rendered again (RoiField is memoized).
+  const setField = useCallback((key: RoiInputKey, value: string) => setDraft((d) => ({ ...d, [key]: value })), []);
 
   const onCalculate = () => {
     // Focus moves to the results once they are there, so keyboard and screen-reader users land on them.
@@ -108,7 +112,7 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
       focusResults.current = true;
       startReveal(() => setShown(true));
     }
-    track('roi_calculated', { annualSavings: Math.round(result.annualSavings), efficiency: inputs.automationEfficiency });
+    track('roi_calculated', { annualSavings: Math.round(calculateRoi(inputs).annualSavings), efficiency: inputs.automationEfficiency });
   };
   useEffect(() => {
     if (!shown || !focusResults.current) return;
@@ -118,79 +122,10 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
 
   const onReset = () => setDraft(toDraft(ROI_DEFAULTS));
 
-  const copyLink = async () => {
-    try {
-      await navigator.clipboard.writeText(shareUrl);
-      notify.success('Link copied', { description: 'Anyone who opens it sees this scenario and its results.' });
-    } catch {
-      notify.error('Could not copy the link', { description: 'Select the link and copy it by hand.' });
-    }
-  };
+  const field = (spec: FieldSpec) => (
+    <RoiField key={spec.key} spec={spec} id={`${uid}-${spec.key}`} draftValue={draft[spec.key]} value={inputs[spec.key]} onSet={setField} />
+  );
 
-  const field = (spec: FieldSpec) => {
-    const id = `${uid}-${spec.key}`;
-    const value = inputs[spec.key];
-    const over = toRoiNumber(draft[spec.key]) > ROI_LIMITS[spec.key];
-    const describedBy = [spec.help && `${id}-help`, over && `${id}-error`].filter(Boolean).join(' ') || undefined;
-    return (
-      <div key={spec.key}>
-        <div className="flex items-center justify-between gap-3">
-          <label htmlFor={id} className="text-sm font-medium text-fg">
-            {spec.label}
-          </label>
-          <div className="flex items-center gap-1">
-            {spec.prefix && <span className="text-sm text-muted-fg" aria-hidden="true">{spec.prefix}</span>}
-            <input
-              id={spec.slider ? `${id}-number` : id}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              max={ROI_LIMITS[spec.key]}
-              step={spec.slider?.step ?? 'any'}
-              value={draft[spec.key]}
-              onChange={(e) => setField(spec.key, e.target.value)}
-              aria-label={spec.slider ? `${spec.label} (${spec.unit})` : undefined}
-              aria-describedby={describedBy}
-              aria-invalid={over || undefined}
-              className={cn(
-                'rounded-md border bg-surface px-2 py-1 text-right text-sm text-fg focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40',
-                over ? 'border-red-600 dark:border-red-400' : 'border-border',
-                spec.key === 'monthlyRevenue' ? 'w-28' : 'w-20',
-              )}
-            />
-            {spec.slider && <span className="w-8 text-xs text-muted-fg" aria-hidden="true">{spec.key === 'automationEfficiency' ? '%' : 'h/wk'}</span>}
-          </div>
-        </div>
-        {spec.slider && (
-          <input
-            id={id}
-            type="range"
-            min={spec.slider.min}
-            max={spec.slider.max}
-            step={spec.slider.step}
-            value={Math.min(Math.max(value, spec.slider.min), spec.slider.max)}
-            onChange={(e) => setField(spec.key, e.target.value)}
-            aria-valuetext={`${value} ${spec.unit}`}
-            aria-describedby={spec.help ? `${id}-help` : undefined}
-            className="roi-range mt-2 w-full"
-            style={{ '--fill': (Math.min(Math.max(value, spec.slider.min), spec.slider.max) - spec.slider.min) / (spec.slider.max - spec.slider.min) } as CSSProperties}
-          />
-        )}
-        {spec.help && (
-          <p id={`${id}-help`} className="mt-1 text-xs text-muted-fg">
-            {spec.help}
-          </p>
-        )}
-        {over && (
-          <p id={`${id}-error`} role="alert" className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
-            {overLimitMessage(spec)}
-          </p>
-        )}
-      </div>
-    );
-  };
-
-  const afterCost = Math.max(result.totalCostPerMonth - result.automationSavings, 0);
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <Card className="space-y-8 p-6 sm:p-8">
@@ -220,64 +155,7 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
 
       <div>
         {shown ? (
-          <section aria-labelledby={`${uid}-results`} className="space-y-5">
-            <h3 id={`${uid}-results`} ref={resultsHeading} tabIndex={-1} className="text-2xl font-bold text-fg focus:outline-none">
-              Your estimated savings
-            </h3>
-            <dl className="grid gap-4 sm:grid-cols-2">
-              <Figure label="Monthly savings" value={formatUsd(result.automationSavings)} tone="accent" note={`${formatHours(result.hoursSavedPerMonth)} hours back each month`} />
-              <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" note="Monthly savings times 12" />
-              <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
-              <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} note="Those hours times your cost per hour" />
-              {inputs.monthlyRevenue > 0 ? (
-                <>
-                  <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="What ROI means here: your annual savings as a share of your annual revenue" />
-                  {result.annualSavings > 0 ? (
-                    <Figure
-                      label="Payback period"
-                      value={`${formatOneDecimal(result.paybackPeriod)} years`}
-                      note="What payback means here: how many years of these savings add up to one year of your revenue (annual revenue divided by annual savings)"
-                    />
-                  ) : (
-                    // The formula's 0 would read as instant payback; with no savings there is none.
-                    <Figure label="Payback period" missing={NO_SAVINGS_MESSAGE} note="Add weekly hours, a cost per hour and an automation efficiency above 0." />
-                  )}
-                </>
-              ) : (
-                // Without revenue the formulas give 0% and 0 years, which read as 'no return' and 'instant payback'.
-                <Figure
-                  label="ROI and payback period"
-                  missing={NO_REVENUE_MESSAGE}
-                  note="Both compare your savings with your annual revenue, so they need it."
-                  className="sm:col-span-2"
-                />
-              )}
-            </dl>
-            {inputs.staffCount > 0 && result.hoursSavedPerMonth > 0 && (
-              <p className="rounded-xl bg-accent-soft px-4 py-3 text-sm text-fg">
-                That is about <strong>{formatHours(result.hoursSavedPerStaff)} hours a month</strong> back for each of your{' '}
-                {inputs.staffCount} staff members: time for customers instead of copy-and-paste.
-              </p>
-            )}
-            <RoiChart before={result.totalCostPerMonth} after={afterCost} />
-            <div className="rounded-xl border border-border bg-surface p-4">
-              <label htmlFor={`${uid}-share`} className="text-sm font-semibold text-fg">
-                Shareable link to this scenario
-              </label>
-              <div className="mt-2 flex gap-2">
-                <input
-                  id={`${uid}-share`}
-                  readOnly
-                  value={shareUrl}
-                  onFocus={(e) => e.currentTarget.select()}
-                  className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-2 py-1.5 text-xs text-fg"
-                />
-                <Button variant="secondary" size="sm" onClick={copyLink} disabled={!shareUrl}>
-                  Copy link
-                </Button>
-              </div>
-            </div>
-          </section>
+          <RoiResults uid={uid} result={result} inputs={resultInputs} shareUrl={shareUrl} headingRef={resultsHeading} />
         ) : (
           <Card className="border-dashed lg:sticky lg:top-24">
             <p className="text-lg font-semibold text-fg">Your results appear here</p>
@@ -302,6 +180,169 @@ export function RoiCalculator({ shareHash = '' }: { shareHash?: string }) {
     </div>
   );
 }
+
+/** One input of the calculator (a slider's with its number field). Memoized: a change renders only its own field. */
+const RoiField = memo(function RoiField({
+  spec,
+  id,
+  draftValue,
+  value,
+  onSet,
+}: {
+  spec: FieldSpec;
+  id: string;
+  /** What the visitor typed. */
+  draftValue: string;
+  /** The number it counts as (clamped). */
+  value: number;
+  onSet: (key: RoiInputKey, value: string) => void;
+}) {
+  const over = toRoiNumber(draftValue) > ROI_LIMITS[spec.key];
+  const describedBy = [spec.help && `${id}-help`, over && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <div className="flex items-center justify-between gap-3">
+        <label htmlFor={id} className="text-sm font-medium text-fg">
+          {spec.label}
+        </label>
+        <div className="flex items-center gap-1">
+          {spec.prefix && <span className="text-sm text-muted-fg" aria-hidden="true">{spec.prefix}</span>}
+          <input
+            id={spec.slider ? `${id}-number` : id}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={ROI_LIMITS[spec.key]}
+            step={spec.slider?.step ?? 'any'}
+            value={draftValue}
+            onChange={(e) => onSet(spec.key, e.target.value)}
+            aria-label={spec.slider ? `${spec.label} (${spec.unit})` : undefined}
+            aria-describedby={describedBy}
+            aria-invalid={over || undefined}
+            className={cn(
+              'rounded-md border bg-surface px-2 py-1 text-right text-sm text-fg focus:border-primary focus:outline-none focus:ring-2 focus:ring-ring/40',
+              over ? 'border-red-600 dark:border-red-400' : 'border-border',
+              spec.key === 'monthlyRevenue' ? 'w-28' : 'w-20',
+            )}
+          />
+          {spec.slider && <span className="w-8 text-xs text-muted-fg" aria-hidden="true">{spec.key === 'automationEfficiency' ? '%' : 'h/wk'}</span>}
+        </div>
+      </div>
+      {spec.slider && (
+        <input
+          id={id}
+          type="range"
+          min={spec.slider.min}
+          max={spec.slider.max}
+          step={spec.slider.step}
+          value={Math.min(Math.max(value, spec.slider.min), spec.slider.max)}
+          onChange={(e) => onSet(spec.key, e.target.value)}
+          aria-valuetext={`${value} ${spec.unit}`}
+          aria-describedby={spec.help ? `${id}-help` : undefined}
+          className="roi-range mt-2 w-full"
+          style={{ '--fill': (Math.min(Math.max(value, spec.slider.min), spec.slider.max) - spec.slider.min) / (spec.slider.max - spec.slider.min) } as CSSProperties}
+        />
+      )}
+      {spec.help && (
+        <p id={`${id}-help`} className="mt-1 text-xs text-muted-fg">
+          {spec.help}
+        </p>
+      )}
+      {over && (
+        <p id={`${id}-error`} role="alert" className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
+          {overLimitMessage(spec)}
+        </p>
+      )}
+    </div>
+  );
+});
+
+/**
+ * The results once shown: the figures, the chart and the share box, from the inputs as React has deferred them
+ * (useDeferredValue). Memoized: a move of a slider does not render them in the same frame.
+ */
+const RoiResults = memo(function RoiResults({
+  uid,
+  result,
+  inputs,
+  shareUrl,
+  headingRef,
+}: {
+  uid: string;
+  result: ReturnType<typeof calculateRoi>;
+  inputs: RoiInputs;
+  shareUrl: string;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(shareUrl);
+      notify.success('Link copied', { description: 'Anyone who opens it sees this scenario and its results.' });
+    } catch {
+      notify.error('Could not copy the link', { description: 'Select the link and copy it by hand.' });
+    }
+  };
+  return (
+    <section aria-labelledby={`${uid}-results`} className="space-y-5">
+      <h3 id={`${uid}-results`} ref={headingRef} tabIndex={-1} className="text-2xl font-bold text-fg focus:outline-none">
+        Your estimated savings
+      </h3>
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <Figure label="Monthly savings" value={formatUsd(result.automationSavings)} tone="accent" note={`${formatHours(result.hoursSavedPerMonth)} hours back each month`} />
+        <Figure label="Annual savings" value={formatUsd(result.annualSavings)} tone="accent" note="Monthly savings times 12" />
+        <Figure label="Time on repetitive tasks" value={`${formatHours(result.totalHoursPerMonth)} hours/month`} note={`${formatHours(result.totalHoursPerWeek)} hours a week`} />
+        <Figure label="Monthly cost of that time" value={formatUsd(result.totalCostPerMonth)} note="Those hours times your cost per hour" />
+        {inputs.monthlyRevenue > 0 ? (
+          <>
+            <Figure label="ROI" value={formatPercent(result.roiPercentage)} note="What ROI means here: your annual savings as a share of your annual revenue" />
+            {result.annualSavings > 0 ? (
+              <Figure
+                label="Payback period"
+                value={`${formatOneDecimal(result.paybackPeriod)} years`}
+                note="What payback means here: how many years of these savings add up to one year of your revenue (annual revenue divided by annual savings)"
+              />
+            ) : (
+              // The formula's 0 would read as instant payback; with no savings there is none.
+              <Figure label="Payback period" missing={NO_SAVINGS_MESSAGE} note="Add weekly hours, a cost per hour and an automation efficiency above 0." />
+            )}
+          </>
+        ) : (
+          // Without revenue the formulas give 0% and 0 years, which read as 'no return' and 'instant payback'.
+          <Figure
+            label="ROI and payback period"
+            missing={NO_REVENUE_MESSAGE}
+            note="Both compare your savings with your annual revenue, so they need it."
+            className="sm:col-span-2"
+          />
+        )}
+      </dl>
+      {inputs.staffCount > 0 && result.hoursSavedPerMonth > 0 && (
+        <p className="rounded-xl bg-accent-soft px-4 py-3 text-sm text-fg">
+          That is about <strong>{formatHours(result.hoursSavedPerStaff)} hours a month</strong> back for each of your{' '}
+          {inputs.staffCount} staff members: time for customers instead of copy-and-paste.
+        </p>
+      )}
+      <RoiChart before={result.totalCostPerMonth} after={Math.max(result.totalCostPerMonth - result.automationSavings, 0)} />
+      <div className="rounded-xl border border-border bg-surface p-4">
+        <label htmlFor={`${uid}-share`} className="text-sm font-semibold text-fg">
+          Shareable link to this scenario
+        </label>
+        <div className="mt-2 flex gap-2">
+          <input
+            id={`${uid}-share`}
+            readOnly
+            value={shareUrl}
+            onFocus={(e) => e.currentTarget.select()}
+            className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-2 py-1.5 text-xs text-fg"
+          />
+          <Button variant="secondary" size="sm" onClick={copyLink} disabled={!shareUrl}>
+            Copy link
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+});
 
 /** A result: its figure, or (`missing`) what the figure needs that the inputs do not give. */
 function Figure({
