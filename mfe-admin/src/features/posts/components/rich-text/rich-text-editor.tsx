@@ -66,7 +66,7 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
     editor.setOptions({ editorProps: { ...editor.options.editorProps, attributes: editableAttributes({ id, labelId, describedBy, invalid }) } });
   }, [editor, id, labelId, describedBy, invalid]);
 
-  /** The form's value as this editor would write it, for a value it did not write (parsed once per value). */
+  /** The form's value as this editor would write it (a value it did not write is parsed once). */
   const foreign = useRef<{ raw: string; html: string } | null>(null);
   const sameAsForm = (value: string) => {
     const raw = shown.current;
@@ -84,6 +84,8 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
     const value = docHtml(editor.state.doc, editor);
     if (sameAsForm(value)) return;
     shown.current = value;
+    // Its own HTML is already in the editor's form: the next comparison parses nothing.
+    foreign.current = { raw: value, html: value };
     onEdit();
     startTransition(() => setValue('content', value, { shouldDirty: true, shouldValidate: formState.isSubmitted }));
   });
