@@ -36,8 +36,9 @@ test('a tap on the theme toggle and on the phone menu right at load, before the 
   } finally {
     codeHeld.resolve();
   }
-  // Once the code has come, the held tap is made: the page turns dark and the toggle stops waiting.
-  await expect(page.locator('html')).toHaveClass(/dark/);
+  // Once the code has come, the held tap is made: the page turns dark and the toggle stops waiting (the whole site's
+  // code arrives at once here: on a loaded machine, seconds).
+  await expect(page.locator('html')).toHaveClass(/dark/, { timeout: 20_000 });
   const toggle = page.getByRole('button', { name: /^Theme: Dark/ });
   await expect(toggle).toBeVisible();
   await expect(toggle).not.toHaveAttribute('aria-busy');
@@ -72,5 +73,29 @@ test('a section below the screen keeps its server HTML, with no mismatch, and co
   const calculator = page.locator('#roi-calculator');
   await calculator.getByRole('button', { name: 'Calculate ROI' }).click();
   await expect(calculator.getByRole('heading', { name: 'Your estimated savings' })).toBeVisible();
+  errors.expectClean();
+});
+
+test('a long page lays out only what is near the screen at first, and a section link still lands exactly on its section', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const errors = watchPageErrors(page);
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  // The browser skips the rendering of a section far below (content-visibility), not of the hero on screen.
+  const rendered = (selector: string) =>
+    page.locator(selector).first().evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true } as CheckVisibilityOptions));
+  expect(await rendered('h1')).toBe(true);
+  expect(await rendered('#contact h2')).toBe(false);
+  expect(await rendered('footer a')).toBe(false);
+  // A section link lays the page out in full first, so the section ends right under the sticky header.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.locator('#mobile-menu').getByRole('button', { name: 'Free Consultation' }).click();
+  await expect(page.locator('#contact h2')).toBeInViewport();
+  await expect
+    .poll(() => page.locator('#contact').evaluate((el) => Math.abs(el.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom)), {
+      timeout: 10_000,
+    })
+    .toBeLessThanOrEqual(8);
+  expect(await rendered('#contact h2')).toBe(true);
   errors.expectClean();
 });

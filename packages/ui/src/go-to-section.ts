@@ -4,9 +4,19 @@ import { useLocation, useNavigate } from 'react-router-dom';
 /** Delay between arriving on the home page and scrolling to a section (spec section 9). */
 export const SECTION_SCROLL_DELAY_MS = 100;
 
+/**
+ * Lays out the whole page from now on: the sections a long page renders only near the screen (`render-near-screen`
+ * in theme.css) take their real heights, so a scroll to a place further down lands where it aims instead of where the
+ * sections' estimated heights put it.
+ */
+export function renderWholePage(): void {
+  document.documentElement.setAttribute('data-render-all', '');
+}
+
 export function scrollToId(id: string): boolean {
   const el = document.getElementById(id);
   if (!el) return false;
+  renderWholePage();
   const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
   el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
   return true;

@@ -6,7 +6,7 @@ export { Button, ButtonLink, ExternalLink, buttonClasses, type ButtonVariant, ty
 export { Container, Card, Badge, Section } from './layout';
 export { SITE, siteOrigin, hoursText, openingHoursSchema, type BusinessHours } from './site';
 export { preparePageToken, recordEvent, reportRemoteError, sendEvents, track, trackingAllowed } from './track';
-export { useGoToSection, scrollToId, scrollWhenPresent, SECTION_SCROLL_DELAY_MS } from './go-to-section';
+export { useGoToSection, scrollToId, scrollWhenPresent, renderWholePage, SECTION_SCROLL_DELAY_MS } from './go-to-section';
 export { useScrollToTop } from './page-meta';
 export { usePageHead, RouteHead, type PageHead } from './page-head';
 export {

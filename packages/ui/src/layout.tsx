@@ -40,7 +40,7 @@ export function Section({
 }) {
   const headingId = id ? `${id}-heading` : undefined;
   return (
-    <section id={id} aria-labelledby={headingId} className={cn('py-16 sm:py-20', className)}>
+    <section id={id} aria-labelledby={headingId} className={cn('render-near-screen py-16 sm:py-20', className)}>
       <Container>
         <div className="mx-auto mb-10 max-w-3xl text-center">
           {eyebrow && <p className="mb-2 text-sm font-semibold uppercase tracking-wider text-primary dark:text-blue-300">{eyebrow}</p>}

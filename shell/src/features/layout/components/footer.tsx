@@ -7,7 +7,7 @@ const footerLink = 'text-sm text-muted-fg hover:text-fg hover:underline';
 
 export function Footer() {
   return (
-    <footer className="border-t border-border bg-surface">
+    <footer className="render-near-screen border-t border-border bg-surface [contain-intrinsic-size:auto_600px]">
       <Container className="grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="font-bold text-fg">{SITE.name}</p>

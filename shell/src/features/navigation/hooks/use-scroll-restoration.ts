@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
-import { scrollWhenPresent } from '@site/ui';
+import { renderWholePage, scrollWhenPresent } from '@site/ui';
 
 const STORAGE_KEY = 'scroll-positions';
 /** How long Back/Forward waits for a lazily loaded page to grow tall enough to restore its position. */
@@ -106,6 +106,8 @@ function restore(y: number): () => void {
   };
   const events = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
   events.forEach((e) => window.addEventListener(e, cancel, { passive: true, once: true }));
+  // The saved position is in the page as it was laid out in full.
+  renderWholePage();
   const attempt = () => {
     if (cancelled) return;
     const reachable = document.documentElement.scrollHeight - window.innerHeight >= y;
