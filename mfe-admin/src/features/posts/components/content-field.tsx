@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { cn } from '@site/ui';
 import type { PostFormState } from '../lib/post-form-schema';
@@ -38,15 +38,13 @@ function EditorLoading() {
  * revisions and the preview see one value. The length beside the label counts the HTML, as the rules do. A post whose
  * HTML holds what the editor cannot show (a figure, a table caption) opens in the HTML view and says why.
  */
-export function ContentField({ onEdit }: { onEdit: () => void }) {
-  const { register, control, formState } = useFormContext<PostFormState>();
-  const content = useWatch({ control, name: 'content' });
+export const ContentField = memo(function ContentField({ onEdit }: { onEdit: () => void }) {
+  const { register, getValues, formState } = useFormContext<PostFormState>();
   const id = useId();
   const [labelId, areaId, hintId, errorId] = [`${id}-label`, `${id}-area`, `${id}-hint`, `${id}-error`];
   const error = formState.errors.content?.message;
-  const drops = useMemo(() => elementsTheEditorDrops(content), [content]);
   // `toggled`: the writer switched views, so the view that opens takes the focus (not on the page's first render).
-  const [view, setView] = useState(() => ({ html: drops.length > 0, toggled: false }));
+  const [view, setView] = useState(() => ({ html: elementsTheEditorDrops(getValues('content')).length > 0, toggled: false }));
   const html = view.html;
   // The editor keeps one onEdit for its life: this one always calls the form's latest.
   const latestOnEdit = useRef(onEdit);
@@ -69,7 +67,7 @@ export function ContentField({ onEdit }: { onEdit: () => void }) {
           Content <span className="font-normal text-muted-fg">(required)</span>
         </label>
         <div className="flex items-center gap-3">
-          <span className="text-xs text-muted-fg">{`${content.trim().length} / 100+ characters`}</span>
+          <ContentLength />
           <button
             type="button"
             aria-pressed={html}
@@ -82,11 +80,7 @@ export function ContentField({ onEdit }: { onEdit: () => void }) {
           </button>
         </div>
       </div>
-      {drops.length > 0 && (
-        <p className="mt-2 rounded-lg bg-warning-soft px-3 py-2 text-sm text-fg">
-          This post&apos;s HTML has {drops.map((d) => `<${d}>`).join(', ')}, which the editor cannot show: edit it in the HTML view, or it is dropped by a change in the editor.
-        </p>
-      )}
+      <DroppedElements />
       <div
         className={cn(
           'mt-1.5 rounded-lg border bg-bg text-fg shadow-sm',
@@ -123,5 +117,26 @@ export function ContentField({ onEdit }: { onEdit: () => void }) {
         {html ? HTML_HINT : RICH_HINT}
       </p>
     </div>
+  );
+});
+
+/**
+ * The parts that follow the content as it changes, each watching it on its own: a change of the content (each edit
+ * in the editor) renders these, not the field with its editor.
+ */
+function ContentLength() {
+  const content = useWatch<PostFormState, 'content'>({ name: 'content' });
+  return <span className="text-xs text-muted-fg">{`${content.trim().length} / 100+ characters`}</span>;
+}
+
+/** What the editor cannot show, while the content has it. */
+function DroppedElements() {
+  const content = useWatch<PostFormState, 'content'>({ name: 'content' });
+  const drops = useMemo(() => elementsTheEditorDrops(content), [content]);
+  if (drops.length === 0) return null;
+  return (
+    <p className="mt-2 rounded-lg bg-warning-soft px-3 py-2 text-sm text-fg">
+      This post&apos;s HTML has {drops.map((d) => `<${d}>`).join(', ')}, which the editor cannot show: edit it in the HTML view, or it is dropped by a change in the editor.
+    </p>
   );
 }

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { adminPostConflictDetailsSchema, REVISION_IS_CURRENT, type PostRevisionSummary } from '@site/contracts/admin';
 import { BUSINESS_TIME_ZONE_LABEL, formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
@@ -14,8 +14,9 @@ import { RevisionList } from './revision-list';
  * The edit screen's History: the post's revisions newest first, page by page (every save, publish, schedule or
  * restore asks them again); one of them against the current version; and 'Restore this version', which sends the
  * updatedAt the form loaded so a change made elsewhere is never overwritten (409: the form's conflict notice takes over).
+ * Rendered again when its props change, not on every edit of the form (the callbacks given are stable).
  */
-export function PostHistory({
+export const PostHistory = memo(function PostHistory({
   post,
   dirty,
   onRestored,
@@ -109,4 +110,4 @@ export function PostHistory({
       </ConfirmDialog>
     </Panel>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { adminPostConflictDetailsSchema, ADMIN_MESSAGES, postFieldErrors, type PostRevisionSummary } from '@site/contracts/admin';
@@ -18,6 +18,18 @@ const focusSoon = (ref: { current: HTMLElement | null }, scroll = false) =>
     if (scroll) ref.current?.scrollIntoView?.({ block: 'center' });
     ref.current?.focus();
   });
+
+/**
+ * `fn` as one function for the component's life, calling the latest render's: a memoized part given it (the fields, the
+ * history) is not rendered again on every edit of the form, and still calls what the form is now.
+ */
+function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const latest = useRef(fn);
+  useLayoutEffect(() => {
+    latest.current = fn;
+  });
+  return useCallback((...args: A) => latest.current(...args), []);
+}
 
 /**
  * The state of the create and edit form: the fields (react-hook-form, checked with the contract's rules), the stored
@@ -53,13 +65,13 @@ export function usePostEditor(initial: Post | null) {
     focusSoon(summaryRef);
   };
   /** Any change drops the server's verdict on the last save (the form's own checks take over). */
-  const clearServerErrors = () => {
+  const clearServerErrors = useStableCallback(() => {
     if (form.formState.errors.root?.server) form.clearErrors();
-  };
+  });
 
-  function showConflict(current: Post) {
+  const showConflict = useStableCallback((current: Post) => {
     setConflict(current);
-  }
+  });
   // The notice takes the focus once React has put it on the page: an effect runs after that commit, where the next
   // animation frame may come before it.
   useEffect(() => {
@@ -149,13 +161,13 @@ export function usePostEditor(initial: Post | null) {
   const savedForStatusChange = async (): Promise<Post | null> => (!post ? null : !dirty ? post : saveChanges());
 
   /** A revision restored from the history: edits not saved yet stay on this device and are offered, as after a conflict. */
-  function onRestored(updated: Post, from: PostRevisionSummary) {
+  const onRestored = useStableCallback((updated: Post, from: PostRevisionSummary) => {
     const [mine, hadEdits] = [values, dirty];
     loadPost(updated);
     setConflict(null);
     if (hadEdits && !sameValues(mine, valuesFromPost(updated))) autosave.keepAndOffer(mine);
     notify.success('Version restored', { description: `The post now has the title, content and fields of revision #${from.number}.` });
-  }
+  });
 
   return {
     form, post, setPost, values, state, dirty, saving, autosave, summary, summaryRef, conflict, setConflict, conflictRef, formAlert, preview,

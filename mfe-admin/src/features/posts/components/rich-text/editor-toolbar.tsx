@@ -1,5 +1,5 @@
 import type { Editor } from '@tiptap/core';
-import { Fragment, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useEditorValue } from './use-tiptap';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
@@ -106,9 +106,9 @@ const ICONS = {
  * The formatting toolbar: one Tab stop (arrow keys, Home and End move between its buttons, as WAI-ARIA's toolbar
  * pattern says), each button named, its shortcut in its tooltip and in aria-keyshortcuts, and aria-pressed where the
  * cursor is in bold, a heading, a list, a link or a quote. A click keeps the cursor in the text (mousedown does not
- * take the focus) and the command returns the focus to it.
+ * take the focus) and the command returns the focus to it. Rendered again only when a pressed state (or a prop) changes.
  */
-export function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onLink: () => void; onImage: () => void }) {
+export const EditorToolbar = memo(function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onLink: () => void; onImage: () => void }) {
   const bits = useEditorValue(editor, activeBits);
   const pressed = (state: keyof ActiveStates) => (bits & (1 << STATE_NAMES.indexOf(state))) !== 0;
   const [current, setCurrent] = useState(0);
@@ -176,4 +176,4 @@ export function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onL
       })}
     </div>
   );
-}
+});

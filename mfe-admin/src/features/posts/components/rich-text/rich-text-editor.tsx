@@ -1,4 +1,5 @@
-import { startTransition, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import type { Editor } from '@tiptap/core';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { cleanPastedHtml } from '../../lib/clean-pasted-html';
 import type { PostFormState } from '../../lib/post-form-schema';
@@ -7,7 +8,7 @@ import { postEditorExtensions } from './editor-extensions';
 import { EditorToolbar } from './editor-toolbar';
 import { ImageDialog, imageTargetOf, type ImageTarget } from './image-dialog';
 import { LinkDialog, linkTargetOf, type LinkTarget } from './link-dialog';
-import { useTiptap, useWriteAfterPaint } from './use-tiptap';
+import { useTiptap, useWarmUp, useWriteAfterPaint } from './use-tiptap';
 import './rich-text-editor.css';
 
 export type RichTextEditorProps = {
@@ -46,10 +47,9 @@ function editableAttributes({ id, labelId, describedBy, invalid }: Pick<RichText
  * rel="noopener noreferrer", leaves the cursor where it is). Loaded on its own (React.lazy in content-field.tsx).
  */
 export default function RichTextEditor({ id, labelId, describedBy, invalid, onEdit, autoFocus }: RichTextEditorProps) {
-  const { control, getValues, setValue, formState } = useFormContext<PostFormState>();
-  const content = useWatch({ control, name: 'content' });
+  const { getValues, setValue, formState } = useFormContext<PostFormState>();
   /** What the editor holds, as the form's HTML: the last value written or taken. */
-  const shown = useRef(content);
+  const shown = useRef(getValues('content'));
   const [link, setLink] = useState<LinkTarget | null>(null);
   const [image, setImage] = useState<ImageTarget | null>(null);
   const { editor, mountRef } = useTiptap(() => ({
@@ -90,7 +90,16 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
     startTransition(() => setValue('content', value, { shouldDirty: true, shouldValidate: formState.isSubmitted }));
   });
 
-  const openLink = () => setLink(linkTargetOf(editor));
+  // What the first edit would otherwise pay, done while the writer reads: the form's HTML as this editor writes it (the
+  // first write compares with it) and the link detector's tables (built on the first space or Enter otherwise).
+  useWarmUp(editor, () => {
+    if (foreign.current?.raw !== shown.current) foreign.current = { raw: shown.current, html: htmlAsEditorWrites(shown.current, editor) };
+  });
+
+  const openLink = useCallback(() => setLink(linkTargetOf(editor)), [editor]);
+  const openImage = useCallback(() => setImage(imageTargetOf(editor)), [editor]);
+  const closeLink = useCallback(() => setLink(null), []);
+  const closeImage = useCallback(() => setImage(null), []);
   /** Mod-K, which no extension of the editor takes, opens the link form. */
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
@@ -99,21 +108,31 @@ export default function RichTextEditor({ id, labelId, describedBy, invalid, onEd
     }
   };
 
-  // A value put in the form from elsewhere goes into the editor (not added to its undo history). A render of a value
-  // the form no longer holds is skipped: typing goes on while the transition above renders, and the editor is ahead.
-  useEffect(() => {
-    if (content === shown.current || content !== getValues('content') || editor.isDestroyed) return;
-    shown.current = content;
-    if (htmlAsEditorWrites(content, editor) === docHtml(editor.state.doc, editor)) return;
-    editor.chain().setMeta('addToHistory', false).setContent(content, { emitUpdate: false }).run();
-  }, [content, editor, getValues]);
-
   return (
     <>
-      <EditorToolbar editor={editor} onLink={openLink} onImage={() => setImage(imageTargetOf(editor))} />
+      <FormContentToEditor editor={editor} shownRef={shown} />
+      <EditorToolbar editor={editor} onLink={openLink} onImage={openImage} />
       <div ref={mountRef} onKeyDown={onKeyDown} />
-      <LinkDialog editor={editor} target={link} onClose={() => setLink(null)} />
-      <ImageDialog editor={editor} target={image} onClose={() => setImage(null)} />
+      <LinkDialog editor={editor} target={link} onClose={closeLink} />
+      <ImageDialog editor={editor} target={image} onClose={closeImage} />
     </>
   );
+}
+
+/**
+ * A value put in the form from elsewhere goes into the editor (not added to its undo history). The one part that
+ * watches the form's content, and renders nothing: a write of the editor's own HTML re-renders no toolbar, editor or
+ * dialog. A render of a value the form no longer holds is skipped: typing goes on while the form's transition
+ * renders, and the editor is ahead.
+ */
+function FormContentToEditor({ editor, shownRef }: { editor: Editor; shownRef: RefObject<string> }) {
+  const { control, getValues } = useFormContext<PostFormState>();
+  const content = useWatch({ control, name: 'content' });
+  useEffect(() => {
+    if (content === shownRef.current || content !== getValues('content') || editor.isDestroyed) return;
+    shownRef.current = content;
+    if (htmlAsEditorWrites(content, editor) === docHtml(editor.state.doc, editor)) return;
+    editor.chain().setMeta('addToHistory', false).setContent(content, { emitUpdate: false }).run();
+  }, [content, editor, getValues, shownRef]);
+  return null;
 }
