@@ -1,4 +1,5 @@
 import { Editor, type EditorOptions } from '@tiptap/core';
+import { Selection, TextSelection } from '@tiptap/pm/state';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 /**
@@ -81,4 +82,42 @@ export function useWriteAfterPaint(editor: Editor, write: () => void) {
       flush();
     };
   }, [editor]);
+}
+
+/** When the page is idle: `requestIdleCallback`, or a timeout where there is none (Safari). */
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 200);
+  return () => window.clearTimeout(id);
+}
+
+/**
+ * Work the first edit would otherwise pay, done once when the page is idle after the editor is made: `prepare`, then
+ * the link detector's tables (the autolink plugin builds them on the first space or Enter typed, tens of ms on a
+ * phone): a space typed at the start of the document is applied to a copy of the state, which is then dropped (the
+ * editor, its history and the form see nothing).
+ */
+export function useWarmUp(editor: Editor, prepare: () => void) {
+  const latest = useRef(prepare);
+  useEffect(() => {
+    latest.current = prepare;
+  });
+  useEffect(
+    () =>
+      whenIdle(() => {
+        if (editor.isDestroyed) return;
+        latest.current();
+        try {
+          const { state } = editor;
+          const at = Selection.atStart(state.doc);
+          if (at instanceof TextSelection) state.apply(state.tr.insertText('warm ', at.from));
+        } catch {
+          // Only a head start: the first edit builds the tables if this could not.
+        }
+      }),
+    [editor],
+  );
 }
