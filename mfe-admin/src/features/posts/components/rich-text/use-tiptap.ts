@@ -37,12 +37,17 @@ export function useEditorValue<T extends string | number>(editor: Editor, read: 
   return useSyncExternalStore(subscribe, () => read(editor));
 }
 
+/** A run of edits is written once it pauses this long (ms)… */
+const QUIET_MS = 300;
+/** …or, while it goes on, at least this often (ms). */
+const MAX_WAIT_MS = 1000;
+
 /**
- * Calls `write` (which reads the editor's HTML) once a change of the document has painted (the next frame, then a task), a run
- * of keystrokes written once: serializing a long post and re-rendering the form that watches it are not paid before
- * the keystroke shows. Written at once when the editor loses the focus (a click on Save or Preview, Tab to another
- * field), when the page is hidden, and when the editor goes (the HTML view opens), so whatever reads the form then
- * reads what is on screen.
+ * Calls `write` (which reads the editor's HTML) once a change of the document has painted and the edits have paused
+ * (QUIET_MS, at least every MAX_WAIT_MS while they go on), a run of keystrokes written once: serializing a long post
+ * and re-rendering the form that watches it are not paid per keystroke, nor before it shows. Written at once when the
+ * editor loses the focus (a click on Save or Preview, Tab to another field), when the page is hidden, and when the
+ * editor goes (the HTML view opens), so whatever reads the form then reads what is on screen.
  */
 export function useWriteAfterPaint(editor: Editor, write: () => void) {
   const latest = useRef(write);
@@ -51,6 +56,8 @@ export function useWriteAfterPaint(editor: Editor, write: () => void) {
   });
   useLayoutEffect(() => {
     let pending = false;
+    /** When the first edit not written yet was made. */
+    let since = 0;
     let frame = 0;
     let timer = 0;
     const flush = () => {
@@ -61,10 +68,16 @@ export function useWriteAfterPaint(editor: Editor, write: () => void) {
       latest.current();
     };
     const onUpdate = () => {
-      if (pending) return;
-      pending = true;
+      const now = performance.now();
+      if (!pending) {
+        pending = true;
+        since = now;
+      }
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+      const wait = Math.max(0, Math.min(QUIET_MS, since + MAX_WAIT_MS - now));
       frame = requestAnimationFrame(() => {
-        timer = window.setTimeout(flush, 0);
+        timer = window.setTimeout(flush, wait);
       });
     };
     const onHidden = () => {
