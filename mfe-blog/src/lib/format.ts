@@ -1,20 +1,3 @@
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** `January 15, 2024` (UTC, so a date never shifts by a day between server and reader). */
-export function formatDate(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  // Written out rather than toLocaleDateString: the page's first Intl formatter loads the browser's locale data, a long
-  // task on a phone while the page comes to life (issue 54, item 11). The same text.
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
-}
-
-/** `1,234 views` (grouped as en-US, without Intl: see the date above). */
-export function formatViews(n: number): string {
-  const digits = String(n);
-  let grouped = '';
-  for (let i = 0; i < digits.length; i++) grouped += (i > 0 && (digits.length - i) % 3 === 0 ? ',' : '') + digits[i];
-  return `${grouped} ${n === 1 ? 'view' : 'views'}`;
-}
-export const formatReadTime = (minutes: number) => `${minutes} min read`;
+// A post's date, views and read time as the article shows them: one definition (@site/ui/post-format, written out
+// without Intl so a page's first formatter does not load locale data while it comes to life, issue 54, item 11).
+export { formatPostDate as formatDate, formatPostViews as formatViews, formatReadTime } from '@site/ui/post-format';

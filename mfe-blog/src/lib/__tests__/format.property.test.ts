@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPostDate, formatPostViews } from '@site/ui/post-article';
+import { formatPostDate, formatPostViews } from '@site/ui/post-format';
 import { formatDate, formatViews } from '../format';
 
 const asIntlDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
