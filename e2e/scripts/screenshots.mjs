@@ -29,6 +29,9 @@ for (const theme of ['light', 'dark']) {
     for (const p of pages) {
       await page.goto(new URL(p, base).href, { waitUntil: 'networkidle' });
       await page.evaluate(() => document.fonts.ready);
+      // A full-page shot captures beyond the screen, where sections are not rendered yet (content-visibility in
+      // packages/ui/src/theme.css): render them all, as a visitor scrolling down would see them.
+      await page.evaluate(() => document.documentElement.setAttribute('data-render-all', ''));
       const file = path.join(outDir, `${(p.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home')}-${theme}-${viewport.name}.png`);
       await page.screenshot({ path: file, fullPage: true });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -87,6 +87,11 @@ test('a long page lays out only what is near the screen at first, and a section 
   expect(await rendered('h1')).toBe(true);
   expect(await rendered('#contact h2')).toBe(false);
   expect(await rendered('footer a')).toBe(false);
+  // A printed page shows every section.
+  await page.emulateMedia({ media: 'print' });
+  expect(await rendered('#contact h2')).toBe(true);
+  await page.emulateMedia({ media: 'screen' });
+  expect(await rendered('#contact h2')).toBe(false);
   // A section link lays the page out in full first, so the section ends right under the sticky header.
   await page.getByRole('button', { name: 'Open menu' }).click();
   await page.locator('#mobile-menu').getByRole('button', { name: 'Free Consultation' }).click();
