@@ -10,7 +10,7 @@ const devOverride = devOverrideInPage();
 preloadCurrentRemote();
 
 /**
- * The page comes to life in steps, each in a task of its own, so none holds the main thread long (issue 54, item 11):
+ * The page comes to life in steps, each in a task of its own, so none holds the main thread long:
  * React DOM and the shell's own code are requested at once (the page's remote already is) and each is evaluated as
  * it arrives; the browser gets a turn between the steps (input, paint); then hydration starts, which React slices
  * itself: the shell first (the header's controls), then each Suspense boundary (the remote's area, and within it

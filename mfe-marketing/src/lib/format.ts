@@ -1,6 +1,5 @@
 // Numbers as en-US shows them, written out here rather than with Intl.NumberFormat: the first Intl formatter of a page
-// loads the browser's locale data, tens of milliseconds on a phone in the middle of the page coming to life (issue 54,
-// item 11). The same strings: grouping commas, rounding half away from zero, a minus for negatives (and -0).
+// loads the browser's locale data, a long task on a phone while the page comes to life. The same strings: grouping commas, rounding half away from zero, a minus for negatives (and -0).
 
 /** `n` rounded half away from zero to `digits` decimals, as whole units of 10^-digits (on its decimal form, as Intl). */
 function units(abs: number, digits: number): number {

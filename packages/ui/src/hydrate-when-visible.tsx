@@ -4,8 +4,7 @@ import { Suspense, use, useId, useSyncExternalStore, type ReactNode } from 'reac
  * A part of a server-rendered page that comes to life later: while the page hydrates, this part keeps the server's
  * HTML as it is (visible, its links working) and React hydrates it once it comes near the screen, once the visitor
  * touches or focuses something in it, or when the browser is idle after the rest (one such part per idle moment), in
- * a render and commit of its own instead of inside the page's (issue 54, item 11: no long task while a page comes to
- * life). Rendered in the browser without hydration (a move inside the site), it renders at once, as on the server.
+ * a render and commit of its own instead of inside the page's, so no task hydrates the whole page. Rendered in the browser without hydration (a move inside the site), it renders at once, as on the server.
  *
  * How: a Suspense boundary whose first child, during hydration only, suspends on a promise that one of those moments
  * resolves; React leaves a suspended boundary's server HTML in place and hydrates it when the promise resolves. The

@@ -8,7 +8,7 @@ export function formatPostDate(iso: string | null): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   // Written out rather than toLocaleDateString: the page's first Intl formatter loads the browser's locale data, a long
-  // task on a phone while the page comes to life (issue 54, item 11). The same text.
+  // task on a phone while the page comes to life. The same text.
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 

@@ -8,7 +8,7 @@ import { ShellRoot } from './shell-root';
 /**
  * The shell's tree in the browser (main.tsx hydrates or renders it): the same shape as the server's
  * (server-entry.tsx), with the federation loader for the remotes. A module of its own, so that main.tsx evaluates
- * it in a task of its own (issue 54, item 11).
+ * it in a task of its own.
  */
 export function browserTree(devOverride: { loadedAt: string } | undefined) {
   return (

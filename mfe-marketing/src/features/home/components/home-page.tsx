@@ -13,8 +13,8 @@ import { TestimonialsSection } from './testimonials-section';
  */
 export function HomePage({ calculator, contact }: { calculator: ReactNode; contact: ReactNode }) {
   useEngagementTracking('home');
-  // Below the hero, each section comes to life on its own when it nears the screen or the browser is idle (issue 54,
-  // item 11): the page's hydration is the hero's, not the whole page's in one task.
+  // Below the hero, each section comes to life on its own when it nears the screen or the browser is idle: the page's
+  // hydration is the hero's, not the whole page's in one task.
   return (
     <>
       <Hero />

@@ -13,17 +13,22 @@ describe('Header', () => {
     window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
   });
 
-  const toggle = (target: Element, newState: 'open' | 'closed') =>
-    target.dispatchEvent(Object.assign(new Event('toggle'), { newState, oldState: newState === 'open' ? 'closed' : 'open' }));
-
-  it('opens the Mobile navigation as a popover of the menu button, and says Close menu while it is open', async () => {
+  /** The header on the home page: its menu button and the navigation that button opens. */
+  const renderHeader = () => {
     render(
       <MemoryRouter initialEntries={['/']}>
         <Header />
       </MemoryRouter>,
     );
     const button = screen.getByRole('button', { name: 'Open menu' });
-    const nav = document.getElementById(button.getAttribute('popovertarget')!)!;
+    return { button, nav: document.getElementById(button.getAttribute('popovertarget')!)! };
+  };
+
+  const toggle = (target: Element, newState: 'open' | 'closed') =>
+    target.dispatchEvent(Object.assign(new Event('toggle'), { newState, oldState: newState === 'open' ? 'closed' : 'open' }));
+
+  it('opens the Mobile navigation as a popover of the menu button, and says Close menu while it is open', async () => {
+    const { button, nav } = renderHeader();
     expect(nav.getAttribute('popover')).toBe('auto');
     expect(nav.getAttribute('aria-label')).toBe('Mobile');
     expect(button.getAttribute('aria-controls')).toBe(nav.id);
@@ -37,13 +42,7 @@ describe('Header', () => {
   // The browser exposes whether a popovertarget button's popover is open; an aria-expanded beside popovertarget is
   // invalid HTML (the Nu checker rejects it), whatever the menu's state.
   it('leaves the expanded state of the menu button to the popover: no aria-expanded beside popovertarget', async () => {
-    render(
-      <MemoryRouter initialEntries={['/']}>
-        <Header />
-      </MemoryRouter>,
-    );
-    const button = screen.getByRole('button', { name: 'Open menu' });
-    const nav = document.getElementById(button.getAttribute('popovertarget')!)!;
+    const { button, nav } = renderHeader();
     expect(button.hasAttribute('aria-expanded')).toBe(false);
     toggle(nav, 'open');
     await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Close menu'));

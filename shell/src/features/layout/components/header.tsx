@@ -30,7 +30,7 @@ export function Header() {
       <div className="mx-auto flex h-16 w-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Link to="/" className="flex items-center gap-2 font-bold text-fg">
           {/* The site's mark inline (what /favicon.svg draws): an SVG <img> is a document of its own to the browser, a
-              long task on a phone while the page comes to life (issue 54, item 11). */}
+              long task on a phone while the page comes to life. */}
           <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" className="shrink-0">
             <rect width="32" height="32" rx="7" fill="#1d4ed8" />
             <path d="M9 22l5-12h4l5 12h-3.4l-1-2.6h-5.2l-1 2.6zm5.4-5.2h3.2L16 12.6z" fill="#fff" />

@@ -73,7 +73,7 @@ export function useScrollRestoration(): void {
     const firstRender = previousPath === null;
 
     // The first page of a visit opened anew (a link, a typed address) has no position to return to: sessionStorage,
-    // whose first read is slow on a phone, is not read while the page is coming to life (issue 54, item 11).
+    // whose first read is slow on a phone, is not read while the page is coming to life.
     if (navigationType === 'POP' && !(firstRender && !reloadedOrRevisited())) {
       const saved = readPositions()[location.key];
       if (saved !== undefined) return restore(saved);
