@@ -70,7 +70,19 @@ export async function plainPng(width: number, height: number): Promise<Buffer> {
  * thousands of stills. Header, a two-colour table, the looping extension, then per frame a delay and one pixel.
  */
 export function tinyFramesGif(frames: number): Buffer {
-  const header = Buffer.from('474946383961' + '01000100' + '800000' + '000000ffffff', 'hex');
+  return framesOnCanvasGif(1, 1, frames);
+}
+
+/**
+ * An animated GIF whose `frames` frames are each a width x height picture as a decoder sees it (the GIF's canvas), each
+ * holding one pixel in its bytes: the header an upload's limits read, written in microseconds where sharp takes
+ * seconds to encode as many full frames.
+ */
+export function framesOnCanvasGif(width: number, height: number, frames: number): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt16LE(width, 0);
+  size.writeUInt16LE(height, 2);
+  const header = Buffer.concat([Buffer.from('474946383961', 'hex'), size, Buffer.from('800000' + '000000ffffff', 'hex')]);
   const loop = Buffer.from('21ff0b' + Buffer.from('NETSCAPE2.0').toString('hex') + '0301000000', 'hex');
   // Graphic control (10 cs delay), image descriptor 1x1, LZW data: clear, the pixel (black or white by turns, so no
   // encoder merges them), end.
