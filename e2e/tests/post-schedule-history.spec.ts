@@ -5,10 +5,16 @@ import { expectNoSeriousA11yViolations } from '../support/axe';
 import { watchPageErrors } from '../support/page-errors';
 
 /*
- * Issue 23 from a real browser to where the owner and the readers look: a post scheduled from the admin 20 seconds
- * ahead is absent from /blog and the RSS feed until its time and there after it, with no restart; a post edited three
+ * Issue 23 from a real browser to where the owner and the readers look: a post scheduled from the admin is absent
+ * from /blog and the RSS feed while it waits, and there once its time has come, with no restart; a post edited three
  * times shows its history, the diff, and a restore of its first version reaches /blog/<slug>.
  */
+
+/**
+ * How far ahead the post is moved to be published: room for the dialog's fill, click and save on a loaded machine,
+ * and the only real time the test waits. The checks of a post that waits run while it is scheduled an hour ahead.
+ */
+const PUBLISH_LEAD_MS = 6_000;
 
 const stamp = Date.now();
 const body = (title: string) => ({
@@ -35,42 +41,57 @@ const blogShows = async (page: Page, title: string) => {
 };
 const feedShows = async (page: Page, slug: string) => (await (await page.request.get('/blog/rss.xml')).text()).includes(`/blog/${slug}<`);
 
-test('a post scheduled 20 s ahead from the admin is hidden from /blog and the feed until then, and there after', async ({ page }) => {
+test('a post scheduled from the admin is hidden from /blog and the feed until its time, and there after it', async ({ page }) => {
   test.setTimeout(90_000);
   const errors = watchPageErrors(page);
   const title = `Scheduled from the admin ${stamp}`;
   const post = await createPost(page, title);
 
+  const scheduleDialog = async () => {
+    await expect(page.getByRole('heading', { level: 1, name: 'Edit Post' })).toBeVisible();
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule post' });
+    await expect(dialog).toBeVisible();
+    const field = dialog.getByLabel('Publish on (Pacific Time (Los Angeles))');
+    await expect(field).toBeFocused();
+    return { dialog, field };
+  };
+  // The picker is read in Pacific time whatever the browser's zone; the seconds, when given, are the test's.
+  const withSeconds = (at: Date) => `${toBusinessLocalInput(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`;
+
   await page.goto(`/admin/posts/${post.id}/edit`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Edit Post' })).toBeVisible();
-  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Schedule post' });
-  await expect(dialog).toBeVisible();
-  const field = dialog.getByLabel('Publish on (Pacific Time (Los Angeles))');
-  await expect(field).toBeFocused();
+  const first = await scheduleDialog();
   await expectNoSeriousA11yViolations(page, 'schedule dialog');
 
   // A time already gone is refused next to the field, in words, and nothing is sent.
-  await field.fill(toBusinessLocalInput(new Date(Date.now() - 3_600_000)));
-  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await expect(dialog.getByRole('alert')).toHaveText(/^The publishing time must be in the future/);
+  await first.field.fill(toBusinessLocalInput(new Date(Date.now() - 3_600_000)));
+  await first.dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(first.dialog.getByRole('alert')).toHaveText(/^The publishing time must be in the future/);
 
-  const at = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000);
-  // The picker is read in Pacific time whatever the browser's zone: the seconds are the test's, to be 20 s ahead.
-  await field.fill(`${toBusinessLocalInput(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`);
-  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await expect(dialog).toBeHidden();
+  const later = new Date(Math.ceil((Date.now() + 3_600_000) / 1000) * 1000);
+  await first.field.fill(withSeconds(later));
+  await first.dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(first.dialog).toBeHidden();
 
   // Before its time: in the admin as scheduled, nowhere public.
   await page.goto('/admin/posts?status=scheduled');
-  await expect(page.getByRole('listitem').filter({ hasText: title })).toContainText('Scheduled for');
+  const row = page.getByRole('listitem').filter({ hasText: title });
+  await expect(row).toContainText('Scheduled for');
   expect(await blogShows(page, title)).toBe(false);
   expect(await feedShows(page, post.slug)).toBe(false);
   expect((await page.request.get(`/blog/${post.slug}`)).status()).toBe(404);
+
+  // Moved from the admin to a few seconds ahead: the server's timer follows the new time.
+  await row.getByRole('link', { name: title, exact: true }).click();
+  const moved = await scheduleDialog();
+  const at = new Date(Math.ceil((Date.now() + PUBLISH_LEAD_MS) / 1000) * 1000);
+  await moved.field.fill(withSeconds(at));
+  await moved.dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(moved.dialog).toBeHidden();
   expect(Date.now()).toBeLessThan(at.getTime());
 
-  // At its time (the server publishes within seconds): on /blog, in the feed, and its own page, without a restart.
-  await expect.poll(() => blogShows(page, title), { timeout: 45_000, intervals: [1000] }).toBe(true);
+  // At its time (the server publishes within moments): on /blog, in the feed, and its own page, without a restart.
+  await expect.poll(() => blogShows(page, title), { timeout: 45_000, intervals: [250] }).toBe(true);
   const shownAt = Date.now();
   expect(shownAt).toBeGreaterThanOrEqual(at.getTime());
   expect(await feedShows(page, post.slug)).toBe(true);
