@@ -213,3 +213,51 @@ test('pasting Word HTML with a <script> keeps the headings, list and link, drops
   expect(saved.content).not.toMatch(/script|style|class=|<span|mso|o:p/i);
   errors.expectClean();
 });
+
+test('the link form is a modal the keyboard, Cancel and a tap beside it all close, each time giving the text back its cursor', async ({ page }) => {
+  test.setTimeout(60_000);
+  const errors = watchPageErrors(page);
+  await adminLogin(page.request);
+  await page.goto('/admin/posts/create');
+  const editor = page.getByRole('textbox', { name: /^Content/ });
+  await expect(editor).toHaveAttribute('aria-multiline', 'true', { timeout: 20_000 });
+  await editor.click();
+  await page.keyboard.type('Book online');
+  const linkForm = page.getByRole('dialog', { name: 'Add link' });
+  const address = linkForm.getByLabel('Link address');
+
+  // Escape, then the form again at once (closed by the browser, it opens again).
+  await page.keyboard.press('ControlOrMeta+k');
+  await expect(address).toBeFocused();
+  // Modal: Tab never reaches the page behind it (past its last button the focus leaves the page, then comes back).
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    const outside = await page.evaluate(() => {
+      const at = document.activeElement;
+      return at && at !== document.body && !at.closest('dialog') ? at.outerHTML.slice(0, 80) : null;
+    });
+    expect(outside, 'the focus stays in the link form').toBeNull();
+  }
+  await address.focus();
+  await page.keyboard.press('Escape');
+  await expect(linkForm).toBeHidden();
+  await expect(editor).toBeFocused();
+
+  await page.keyboard.press('ControlOrMeta+k');
+  await expect(address).toBeFocused();
+  await address.fill('https://example.com/book');
+  await linkForm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(linkForm).toBeHidden();
+  await expect(editor).toBeFocused();
+  await expect(editor.getByRole('link')).toHaveCount(0);
+
+  // A tap on the dimmed page beside the form.
+  await page.keyboard.press('ControlOrMeta+k');
+  await expect(address).toBeFocused();
+  await page.mouse.click(5, 5);
+  await expect(linkForm).toBeHidden();
+  await expect(editor).toBeFocused();
+  await page.keyboard.type('!');
+  await expect(editor).toContainText('Book online!');
+  errors.expectClean();
+});

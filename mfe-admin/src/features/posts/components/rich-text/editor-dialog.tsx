@@ -1,10 +1,17 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
-import { cn } from '@site/ui';
+import { createContext, useContext, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { buttonClasses, cn } from '@site/ui';
+
+const CloseContext = createContext<() => void>(() => {});
 
 /**
- * The frame of the editor's dialogs (link, image): modal, titled and described, Escape and Cancel close it. On close
- * the focus goes back to the text (`onClosed`), not to the toolbar button, so typing carries on where it was.
+ * The frame of the editor's dialogs (link, image): the browser's own modal `<dialog>`, titled and described; Escape
+ * (the browser's own), Cancel and a click beside it close it. On close the focus goes back to the text (`onClosed`), not to the toolbar
+ * button, so typing carries on where it was.
+ *
+ * The browser's modal, not a script's: opening it makes the rest of the page inert and moves the focus in one step,
+ * where a scripted modal walks the page to hide it from screen readers and injects a scroll-lock stylesheet, restyling
+ * the whole of a long post on every opening.
  */
 export function EditorDialog({
   open,
@@ -23,26 +30,76 @@ export function EditorDialog({
   wide?: boolean;
   children: ReactNode;
 }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const latest = useRef({ onClose, onClosed });
+  useLayoutEffect(() => {
+    latest.current = { onClose, onClosed };
+  });
+
+  // Opened and closed as `open` says, once its content is in place (the browser focuses its first field on opening).
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  // However it closes (Escape, Cancel, a choice made), the owner's state follows and the text takes the focus back.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onCloseEvent = () => {
+      latest.current.onClose();
+      latest.current.onClosed();
+    };
+    dialog.addEventListener('close', onCloseEvent);
+    return () => {
+      dialog.removeEventListener('close', onCloseEvent);
+      if (dialog.open) dialog.close();
+    };
+  }, []);
+
+  // In <body>, not inside the post's form: the dialog's own form must not be a form within a form.
+  return createPortal(
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={descriptionId}
+      // A press on the backdrop lands on the dialog itself (its content fills it): that is a click beside the form.
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={cn(
+        'm-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-hidden rounded-2xl border border-border bg-surface p-0 text-fg shadow-2xl backdrop:bg-slate-950/65 focus:outline-none',
+        wide ? 'max-w-3xl' : 'max-w-md',
+      )}
+    >
+      {open && (
+        <CloseContext.Provider value={onClose}>
+          <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto overscroll-contain p-5 sm:p-6">
+            <h2 id={titleId} className="text-lg font-bold">
+              {title}
+            </h2>
+            <p id={descriptionId} className="mt-1.5 text-sm text-muted-fg">
+              {description}
+            </p>
+            {children}
+          </div>
+        </CloseContext.Provider>
+      )}
+    </dialog>,
+    document.body,
+  );
+}
+
+/** The dialog's Cancel button: closes it, changing nothing. */
+export function EditorDialogCancel() {
+  const close = useContext(CloseContext);
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
-      <Dialog.Portal>
-        {/* No backdrop blur (the other dialogs have one): blurring a long post's page cost a phone's frame on opening. */}
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/65" />
-        <Dialog.Content
-          className={cn(
-            'fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-y-auto rounded-2xl border border-border bg-surface p-5 text-fg shadow-2xl focus:outline-none sm:p-6',
-            wide ? 'max-w-3xl' : 'max-w-md',
-          )}
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            onClosed();
-          }}
-        >
-          <Dialog.Title className="text-lg font-bold">{title}</Dialog.Title>
-          <Dialog.Description className="mt-1.5 text-sm text-muted-fg">{description}</Dialog.Description>
-          {children}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <button type="button" onClick={close} className={buttonClasses('secondary')}>
+      Cancel
+    </button>
   );
 }

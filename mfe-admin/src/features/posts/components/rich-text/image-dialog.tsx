@@ -1,13 +1,12 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import type { Editor } from '@tiptap/core';
 import { useId, useState, type FormEvent } from 'react';
 import { MEDIA_ALT_MAX, type MediaItem } from '@site/contracts/media';
-import { Button, buttonClasses, cn } from '@site/ui';
+import { Button, cn } from '@site/ui';
 import { controlClass } from '../../../../components/form-field';
 import { LoadFailed, LoadingRows } from '../../../../components/load-state';
 import { errorMessage } from '../../../../lib/admin-request';
 import { useLibraryImagesQuery } from '../../api/list-library-images';
-import { EditorDialog } from './editor-dialog';
+import { EditorDialog, EditorDialogCancel } from './editor-dialog';
 
 /** What the dialog does: insert an image from the library, or change the alt text of the image selected in the text. */
 export type ImageTarget = { mode: 'insert' } | { mode: 'edit'; src: string; alt: string };
@@ -64,7 +63,7 @@ function AltField({ id, value, onChange }: { id: string; value: string; onChange
 function Actions({ submit, disabled }: { submit: string; disabled?: boolean }) {
   return (
     <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-      <Dialog.Close className={buttonClasses('secondary')}>Cancel</Dialog.Close>
+      <EditorDialogCancel />
       <Button type="submit" aria-disabled={disabled || undefined}>
         {submit}
       </Button>

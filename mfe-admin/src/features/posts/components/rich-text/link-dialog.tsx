@@ -1,10 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import type { Editor } from '@tiptap/core';
 import { useId, useState, type FormEvent } from 'react';
-import { Button, buttonClasses } from '@site/ui';
+import { Button } from '@site/ui';
 import { controlClass } from '../../../../components/form-field';
 import { readLinkAddress } from '../../lib/link-address';
-import { EditorDialog } from './editor-dialog';
+import { EditorDialog, EditorDialogCancel } from './editor-dialog';
 
 /** What the form starts from: the link under the cursor, and whether there is text to turn into a link. */
 export type LinkTarget = { href: string; hasText: boolean };
@@ -112,7 +111,7 @@ function LinkForm({ editor, target, onDone }: { editor: Editor; target: LinkTarg
             Remove link
           </Button>
         )}
-        <Dialog.Close className={buttonClasses('secondary')}>Cancel</Dialog.Close>
+        <EditorDialogCancel />
         <Button type="submit">{target.href ? 'Save link' : 'Add link'}</Button>
       </div>
     </form>
