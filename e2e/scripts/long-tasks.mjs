@@ -12,12 +12,14 @@
 //     compare (it is what the same page costs a phone 4x slower than this machine's core);
 //   - wall: the task's length as the page saw it (the Long Tasks API), machine load included.
 //
-//   node e2e/scripts/long-tasks.mjs [baseUrl=http://127.0.0.1:3000] [--runs 3] [--routes / /blog ...] [--frames] [--trace] [--rate 4]
+//   node e2e/scripts/long-tasks.mjs [baseUrl=http://127.0.0.1:3000] [--runs 3] [--routes / /blog ...] [--frames] [--trace] [--rate 4] [--no-js]
 //
 // --rate: the CPU slowdown (4 unless told).
 // Without --routes: /, a town page, a case study, /blog, the newest post, /free-analysis, /roi-calculator.
 // --frames: what ran in each long animation frame of the first run (Long Animation Frames API): its scripts (what
 //   invoked each, file, function, time) and its rendering (style and layout).
+// --no-js: the same pages with the page's scripts off (the no-JS floor): what the browser's own parsing, styling, layout
+//   and painting of the server's HTML cost, measured from the load instead of the hydration.
 // --trace: what each task over 50 ms (cpu) of the first run was made of: its biggest parts (script evaluation with
 //   its file, function calls, timers, style, layout, parsing, garbage collection), from the same trace.
 // Needs a running site (npm start, or `PORT=… node api/dist/server.js`); only loopback addresses are measured.
@@ -33,6 +35,7 @@ const { values: opts, positionals } = parseArgs({
     routes: { type: 'string', multiple: true },
     frames: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
+    'no-js': { type: 'boolean', default: false },
   },
 });
 // `--routes / /blog`: the positionals after the first route are routes too.
@@ -105,7 +108,14 @@ async function settle(page, since) {
 const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline', 'v8.execute', 'loading'];
 
 async function measure(browser, route, detail) {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, userAgent: PHONE_UA });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+    userAgent: PHONE_UA,
+    javaScriptEnabled: !opts['no-js'],
+  });
   const page = await context.newPage();
   await page.addInitScript(RECORDER);
   const cdp = await context.newCDPSession(page);
@@ -115,16 +125,17 @@ async function measure(browser, route, detail) {
     traceConfig: { includedCategories: TRACE_CATEGORIES, excludedCategories: ['*'] },
   });
   await page.goto(base + route, { waitUntil: 'load' });
-  await settle(page, 0);
+  // With no script the page is as alive as it gets once loaded: quiet from then on.
+  await settle(page, opts['no-js'] ? await page.evaluate(() => performance.now()) : 0);
   const load = await page.evaluate(() => window.__lt);
   const scrollFrom = await page.evaluate((mark) => performance.mark(mark).startTime, SCROLL_MARK);
-  // Down the page a screen at a time, as a reader would: what hydrates when visible runs now.
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight * 0.8) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  });
+  // Down the page a screen at a time, as a reader would: what hydrates when visible runs now. The pauses are the
+  // script's (with the page's scripts off, the page's own timers do not run).
+  const { height, screen } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, screen: innerHeight }));
+  for (let y = 0; y < height; y += screen * 0.8) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await sleep(300);
+  }
   await settle(page, await page.evaluate(() => performance.now()));
   const all = await page.evaluate(() => window.__lt.tasks);
   const trace = await readTrace(cdp);
@@ -140,6 +151,8 @@ async function measure(browser, route, detail) {
   const scrolling = (tasks, scroll) => tasks.filter((t) => t.start >= scroll);
   return {
     cpu: max(loading(cpuTasks, 0, scrollAt)),
+    // The longest of the tasks that are mostly the page's code (not the browser rendering the server's HTML).
+    cpuScript: max(loading(cpuTasks, 0, scrollAt).filter((t) => t.script >= t.duration / 2)),
     cpuTbt: sum(loading(cpuTasks, 0, scrollAt)),
     cpuScroll: max(scrolling(cpuTasks, scrollAt)),
     wall: max(loading(all, fcp, scrollFrom)),
@@ -177,6 +190,9 @@ const PARTS = new Set([
   'MinorGC', 'HitTest', 'V8.CompileCode', 'V8.ParseFunction', 'IntersectionObserverController::computeIntersections', 'Commit',
 ]);
 
+/** What runs the page's code (compiling it included), as opposed to the browser's own rendering work. */
+const SCRIPT_PARTS = new Set(['EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall', 'TimerFire', 'FireIdleCallback', 'FireAnimationFrame', 'EventDispatch', 'RunMicrotasks']);
+
 function label(e) {
   const d = e.args?.data ?? {};
   const url = String(d.url || e.args?.fileName || '');
@@ -202,6 +218,22 @@ function mainThreadTasks(events, detail) {
   const tasks = onMain
     .filter((e) => e.name === 'ThreadControllerImpl::RunTask')
     .map((e) => ({ start: (e.ts - nav.ts) / 1000, duration: (e.tdur ?? e.dur) / 1000, wall: e.dur / 1000, event: e }));
+  // The page's code in each task of 20 ms or more: the thread time of its outermost script events (the styles and
+  // layouts a script forces count as the script's); the rest is the browser's own parsing, styling, layout and paint.
+  const byStart = [...onMain].sort((a, b) => a.ts - b.ts);
+  for (const t of tasks) {
+    t.script = 0;
+    if (t.duration < 20) continue;
+    const { ts, dur } = t.event;
+    let coveredUntil = -1;
+    for (const e of byStart) {
+      if (e.ts < ts) continue;
+      if (e.ts > ts + dur) break;
+      if (!SCRIPT_PARTS.has(e.name) || e.ts < coveredUntil) continue;
+      t.script += (e.tdur ?? e.dur) / 1000;
+      coveredUntil = e.ts + e.dur;
+    }
+  }
   const parts = !detail
     ? []
     : tasks
@@ -223,7 +255,7 @@ function mainThreadTasks(events, detail) {
           const top = [...byLabel].sort((a, b) => b[1] - a[1]).filter(([, us]) => us >= 2000).slice(0, 6);
           return { start: t.start, duration: t.duration, wall: t.wall, parts: top.map(([l, us]) => `${l} ${Math.round(us / 1000)}`) };
         });
-  return { tasks: tasks.map(({ start, duration, wall }) => ({ start, duration, wall })), parts, scrollAt };
+  return { tasks: tasks.map(({ start, duration, wall, script }) => ({ start, duration, wall, script })), parts, scrollAt };
 }
 
 /** One long animation frame: when, how long, how much of it blocked, its scripts and its rendering. */
@@ -245,7 +277,7 @@ try {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, route, opts.trace && i === 0));
     rows.push({ route, runs });
-    console.error(`${route}: longest ${runs.map((r) => `${r.cpu}/${r.wall}`).join(', ')} ms (cpu/wall), TBT ${runs.map((r) => `${r.cpuTbt}/${r.wallTbt}`).join(', ')} ms`);
+    console.error(`${route}: longest ${runs.map((r) => `${r.cpu}/${r.wall}`).join(', ')} ms (cpu/wall), longest script task ${runs.map((r) => r.cpuScript).join(', ')} ms, TBT ${runs.map((r) => `${r.cpuTbt}/${r.wallTbt}`).join(', ')} ms`);
     if (opts.frames) for (const f of runs[0].frames) console.error(`  ${describeFrame(f)}`);
     if (opts.trace) for (const t of runs[0].parts) console.error(`  task at ${Math.round(t.start)} ms, ${Math.round(t.duration)} ms cpu (${Math.round(t.wall)} wall): ${t.parts.join('; ')}`);
   }
@@ -253,11 +285,12 @@ try {
   await browser.close();
 }
 
-console.log(`\nMain thread while the page comes to life: 390 px, phone UA, CPU ${RATE}x slower, median of ${RUNS} runs, ${base}`);
+console.log(`\nMain thread while the page comes to life${opts['no-js'] ? ' (scripts off: the no-JS floor)' : ''}: 390 px, phone UA, CPU ${RATE}x slower, median of ${RUNS} runs, ${base}`);
 console.log('longest task and TBT (sum over 50 ms) from the first paint until hydrated and quiet; cpu = thread time, wall = as the page saw it\n');
-console.log('| page | longest task cpu (ms) | TBT cpu (ms) | longest task wall (ms) | TBT wall (ms) | longest while scrolling cpu / wall (ms) | FCP (ms) | hydrated at (ms) |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('longest script task: the longest of the tasks mostly running the page\'s code (script at least half its cpu), the rest being the browser\'s own rendering\n');
+console.log('| page | longest task cpu (ms) | longest script task cpu (ms) | TBT cpu (ms) | longest task wall (ms) | TBT wall (ms) | longest while scrolling cpu / wall (ms) | FCP (ms) | hydrated at (ms) |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const { route, runs } of rows) {
   const m = (k) => median(runs.map((r) => r[k] ?? 0));
-  console.log(`| ${route} | ${m('cpu')} | ${m('cpuTbt')} | ${m('wall')} | ${m('wallTbt')} | ${m('cpuScroll')} / ${m('wallScroll')} | ${m('fcp')} | ${m('hydrated')} |`);
+  console.log(`| ${route} | ${m('cpu')} | ${m('cpuScript')} | ${m('cpuTbt')} | ${m('wall')} | ${m('wallTbt')} | ${m('cpuScroll')} / ${m('wallScroll')} | ${m('fcp')} | ${m('hydrated')} |`);
 }
