@@ -72,7 +72,7 @@ export function EditorDialog({
         if (event.target === event.currentTarget) onClose();
       }}
       className={cn(
-        'm-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-hidden rounded-2xl border border-border bg-surface p-0 text-fg shadow-2xl backdrop:bg-slate-950/65 focus:outline-none',
+        'm-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-hidden rounded-2xl border border-border bg-surface p-0 text-fg shadow-lg backdrop:bg-slate-950/65 focus:outline-none',
         wide ? 'max-w-3xl' : 'max-w-md',
       )}
     >
