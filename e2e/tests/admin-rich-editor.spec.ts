@@ -179,14 +179,20 @@ const WORD_PASTE = `<html xmlns:o="urn:schemas-microsoft-com:office:office"><hea
 <p class=MsoListParagraphCxSpLast style='mso-list:l0 level1 lfo1'><![if !supportLists]><span style='font-family:Symbol;mso-list:Ignore'>·<span>&nbsp;</span></span><![endif]>Second point<o:p></o:p></p>
 <script>window.__pastedScript = true</script><!--EndFragment--></body></html>`;
 
-test('pasting Word HTML with a <script> keeps the headings, list and link, drops the script, and saves without it', async ({ page }) => {
-  test.setTimeout(90_000);
-  const errors = watchPageErrors(page);
+/** Signed in, on a new post's form, the cursor in its (empty) rich-text content. */
+async function editorOnANewPost(page: Page) {
   await adminLogin(page.request);
   await page.goto('/admin/posts/create');
   const editor = page.getByRole('textbox', { name: /^Content/ });
   await expect(editor).toHaveAttribute('aria-multiline', 'true', { timeout: 20_000 });
   await editor.click();
+  return editor;
+}
+
+test('pasting Word HTML with a <script> keeps the headings, list and link, drops the script, and saves without it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = watchPageErrors(page);
+  const editor = await editorOnANewPost(page);
   await editor.evaluate((el, html) => {
     const data = new DataTransfer();
     data.setData('text/html', html);
@@ -217,11 +223,7 @@ test('pasting Word HTML with a <script> keeps the headings, list and link, drops
 test('the link form is a modal the keyboard, Cancel and a tap beside it all close, each time giving the text back its cursor', async ({ page }) => {
   test.setTimeout(60_000);
   const errors = watchPageErrors(page);
-  await adminLogin(page.request);
-  await page.goto('/admin/posts/create');
-  const editor = page.getByRole('textbox', { name: /^Content/ });
-  await expect(editor).toHaveAttribute('aria-multiline', 'true', { timeout: 20_000 });
-  await editor.click();
+  const editor = await editorOnANewPost(page);
   await page.keyboard.type('Book online');
   const linkForm = page.getByRole('dialog', { name: 'Add link' });
   const address = linkForm.getByLabel('Link address');
