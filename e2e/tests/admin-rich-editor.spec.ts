@@ -231,6 +231,10 @@ test('the link form is a modal the keyboard, Cancel and a tap beside it all clos
   // Escape, then the form again at once (closed by the browser, it opens again).
   await page.keyboard.press('ControlOrMeta+k');
   await expect(address).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'the link form, light');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await expectNoSeriousA11yViolations(page, 'the link form, dark');
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
   // Modal: Tab never reaches the page behind it (past its last button the focus leaves the page, then comes back).
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Tab');

@@ -5,13 +5,9 @@ import { buttonClasses, cn } from '@site/ui';
 const CloseContext = createContext<() => void>(() => {});
 
 /**
- * The frame of the editor's dialogs (link, image): the browser's own modal `<dialog>`, titled and described; Escape
- * (the browser's own), Cancel and a click beside it close it. On close the focus goes back to the text (`onClosed`), not to the toolbar
- * button, so typing carries on where it was.
- *
- * The browser's modal, not a script's: opening it makes the rest of the page inert and moves the focus in one step,
- * where a scripted modal walks the page to hide it from screen readers and injects a scroll-lock stylesheet, restyling
- * the whole of a long post on every opening.
+ * The frame of the editor's dialogs (link, image): the browser's own modal `<dialog>` (the rest of the page inert, the
+ * focus moved in), titled and described. Escape, Cancel and a click beside it close it. On close the focus goes back
+ * to the text (`onClosed`), not to the toolbar button, so typing carries on where it was.
  */
 export function EditorDialog({
   open,
