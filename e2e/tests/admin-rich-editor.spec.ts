@@ -231,6 +231,9 @@ test('the link form is a modal the keyboard, Cancel and a tap beside it all clos
   // Escape, then the form again at once (closed by the browser, it opens again).
   await page.keyboard.press('ControlOrMeta+k');
   await expect(address).toBeFocused();
+  // The click's veil (painted before the dialog opens) has handed over to the dialog's backdrop: the page is dimmed
+  // once, not twice.
+  await expect(dimmingLayers(page)).resolves.toBe(1);
   await expectNoSeriousA11yViolations(page, 'the link form, light');
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await expectNoSeriousA11yViolations(page, 'the link form, dark');
@@ -265,5 +268,21 @@ test('the link form is a modal the keyboard, Cancel and a tap beside it all clos
   await expect(editor).toBeFocused();
   await page.keyboard.type('!');
   await expect(editor).toContainText('Book online!');
+  await expect(dimmingLayers(page)).resolves.toBe(0);
   errors.expectClean();
 });
+
+/** How many layers dim the page at its top-left corner: the open dialog's backdrop, and any veil shown there. */
+function dimmingLayers(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const dim = (color: string) => color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent';
+    const dialog = document.querySelector('dialog:modal');
+    const backdrop = dialog && dim(getComputedStyle(dialog, '::backdrop').backgroundColor) ? 1 : 0;
+    const veils = [...document.body.children].filter((el) => {
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      return style.position === 'fixed' && style.display !== 'none' && box.left <= 0 && box.top <= 0 && box.right >= innerWidth && dim(style.backgroundColor);
+    }).length;
+    return backdrop + veils;
+  });
+}

@@ -8,6 +8,12 @@ const CloseContext = createContext<() => void>(() => {});
  * The frame of the editor's dialogs (link, image): the browser's own modal `<dialog>` (the rest of the page inert, the
  * focus moved in), titled and described. Escape, Cancel and a click beside it close it. On close the focus goes back
  * to the text (`onClosed`), not to the toolbar button, so typing carries on where it was.
+ *
+ * Opening answers in two steps. The click paints a veil over the page at once (the backdrop's colour); the dialog
+ * opens as modal in the next task, after that paint. `showModal()` makes the whole rest of the page inert, and the
+ * browser restyles every element of it for that: about 30 ms of a 4x slower phone's CPU on a long post's edit
+ * page, which kept the click's next paint past 100 ms (e2e/scripts/editor-inp.mjs). Opened this way, the click paints
+ * in about 40 ms, and the dialog follows a frame later.
  */
 export function EditorDialog({
   open,
@@ -34,12 +40,26 @@ export function EditorDialog({
     latest.current = { onClose, onClosed };
   });
 
-  // Opened and closed as `open` says, once its content is in place (the browser focuses its first field on opening).
+  // Opened and closed as `open` says, once its content is in place (the browser focuses its first field on opening):
+  // closed at once, opened after the veil has painted (a frame, then a task).
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (!open) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    if (dialog.open) return;
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => {
+        if (dialog.isConnected && !dialog.open) dialog.showModal();
+      });
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
   }, [open]);
 
   // However it closes (Escape, Cancel, a choice made), the owner's state follows and the text takes the focus back.
@@ -59,33 +79,47 @@ export function EditorDialog({
 
   // In <body>, not inside the post's form: the dialog's own form must not be a form within a form.
   return createPortal(
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      // A press on the backdrop lands on the dialog itself (its content fills it): that is a click beside the form.
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-      className={cn(
-        'm-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-hidden rounded-2xl border border-border bg-surface p-0 text-fg shadow-lg backdrop:bg-slate-950/65 focus:outline-none',
-        wide ? 'max-w-3xl' : 'max-w-md',
-      )}
-    >
+    <>
+      <dialog
+        ref={ref}
+        aria-labelledby={titleId}
+        aria-describedby={descriptionId}
+        // A press on the backdrop lands on the dialog itself (its content fills it): that is a click beside the form.
+        onMouseDown={(event) => {
+          if (event.target === event.currentTarget) onClose();
+        }}
+        className={cn(
+          'peer m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-hidden rounded-2xl border border-border bg-surface p-0 text-fg shadow-lg backdrop:bg-slate-950/65 focus:outline-none',
+          wide ? 'max-w-3xl' : 'max-w-md',
+        )}
+      >
+        {open && (
+          <CloseContext.Provider value={onClose}>
+            <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto overscroll-contain p-5 sm:p-6">
+              <h2 id={titleId} className="text-lg font-bold">
+                {title}
+              </h2>
+              <p id={descriptionId} className="mt-1.5 text-sm text-muted-fg">
+                {description}
+              </p>
+              {children}
+            </div>
+          </CloseContext.Provider>
+        )}
+      </dialog>
+      {/* The veil, until the dialog itself is open (then its backdrop, the same colour, takes over). A press on it is
+          a press beside the dialog. */}
       {open && (
-        <CloseContext.Provider value={onClose}>
-          <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto overscroll-contain p-5 sm:p-6">
-            <h2 id={titleId} className="text-lg font-bold">
-              {title}
-            </h2>
-            <p id={descriptionId} className="mt-1.5 text-sm text-muted-fg">
-              {description}
-            </p>
-            {children}
-          </div>
-        </CloseContext.Provider>
+        <div
+          aria-hidden="true"
+          onMouseDown={(event) => {
+            event.preventDefault();
+            onClose();
+          }}
+          className="fixed inset-0 z-50 bg-slate-950/65 peer-open:hidden"
+        />
       )}
-    </dialog>,
+    </>,
     document.body,
   );
 }
