@@ -9,11 +9,9 @@ const CloseContext = createContext<() => void>(() => {});
  * focus moved in), titled and described. Escape, Cancel and a click beside it close it. On close the focus goes back
  * to the text (`onClosed`), not to the toolbar button, so typing carries on where it was.
  *
- * Opening answers in two steps. The click paints a veil over the page at once (the backdrop's colour); the dialog
- * opens as modal in the next task, after that paint. `showModal()` makes the whole rest of the page inert, and the
- * browser restyles every element of it for that: about 30 ms of a 4x slower phone's CPU on a long post's edit
- * page, which kept the click's next paint past 100 ms (e2e/scripts/editor-inp.mjs). Opened this way, the click paints
- * in about 40 ms, and the dialog follows a frame later.
+ * Opening answers in two steps: the click paints a veil over the page at once (the backdrop's colour), and the dialog
+ * opens as modal in the next task, after that paint. `showModal()` restyles the whole page to make it inert, which is
+ * too slow for the click's own frame on a phone (docs/decisions.md, "The post editor is Tiptap").
  */
 export function EditorDialog({
   open,
@@ -53,7 +51,7 @@ export function EditorDialog({
     let timer = 0;
     const frame = requestAnimationFrame(() => {
       timer = window.setTimeout(() => {
-        if (dialog.isConnected && !dialog.open) dialog.showModal();
+        if (!dialog.open) dialog.showModal();
       });
     });
     return () => {
@@ -107,8 +105,8 @@ export function EditorDialog({
           </CloseContext.Provider>
         )}
       </dialog>
-      {/* The veil, until the dialog itself is open (then its backdrop, the same colour, takes over). A press on it is
-          a press beside the dialog. */}
+      {/* The veil, until the dialog itself is open (then its backdrop, the same colour, takes over: `peer-open`, the
+          veil being rendered after its dialog). A press on it is a press beside the dialog. */}
       {open && (
         <div
           aria-hidden="true"
