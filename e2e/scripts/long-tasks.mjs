@@ -22,6 +22,9 @@
 //   and painting of the server's HTML cost, measured from the load instead of the hydration.
 // --trace: what each task over 50 ms (cpu) of the first run was made of: its biggest parts (script evaluation with
 //   its file, function calls, timers, style, layout, parsing, garbage collection), from the same trace.
+// Playwright turns DevTools' Runtime domain on, as Lighthouse does: under it V8 parses React DOM's module again for
+// source positions while evaluating it, a cost a visitor does not pay (docs/decisions.md, "A page comes to life in
+// slices"): the longest script task here is that much longer than a visitor's.
 // Needs a running site (npm start, or `PORT=… node api/dist/server.js`); only loopback addresses are measured.
 // A benchmark, not a test: it exits 0 whatever the figures.
 import { parseArgs } from 'node:util';
