@@ -15,6 +15,8 @@ import type { Plugin } from 'vite';
  * Its chunk also starts with V8's compile hint `//# allFunctionsCalledOnLoad`: nearly all of React DOM runs while the
  * page hydrates, so the browser compiles all of its functions while the chunk downloads, off the main thread, instead
  * of each on its first call, in the middle of hydration (docs/decisions.md).
+ *
+ * And it creates no `Error` while it is evaluated (`withoutLoadTimeErrors`).
  */
 export const COMPILE_ALL_HINT = '//# allFunctionsCalledOnLoad\n';
 export function reactDomClientAtTopLevelPlugin(root: string): Plugin {
@@ -30,6 +32,12 @@ export function reactDomClientAtTopLevelPlugin(root: string): Plugin {
         build: { commonjsOptions: { strictRequires: 'auto' } },
       };
     },
+    transform(code, id) {
+      if (!production || id.split('?')[0] !== production) return null;
+      const rewritten = withoutLoadTimeErrors(code);
+      if (rewritten.sentinels.length === 0) this.error(`site:react-dom-client-at-top-level: no load-time Error sentinel found in ${production}; see withoutLoadTimeErrors`);
+      return { code: rewritten.code, map: null };
+    },
     generateBundle(_options, bundle) {
       if (!production) return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk' && c.moduleIds.includes(production!));
@@ -37,5 +45,39 @@ export function reactDomClientAtTopLevelPlugin(root: string): Plugin {
       const chunk = chunks[0] as { code: string };
       chunk.code = COMPILE_ALL_HINT + chunk.code;
     },
+  };
+}
+
+/** React DOM's sentinels: `SuspenseException = Error(formatProdErrorMessage(460))`, created once when the file is evaluated. */
+const SENTINEL = /\b(\w+Exception) = Error\(formatProdErrorMessage\((\d+)\)\)/g;
+const ERROR_WITHOUT_STACK = '__siteErrorWithoutStack';
+
+/**
+ * React DOM's production file with its load-time sentinels (the values React throws to unwind a render: a suspended
+ * component, a hydration mismatch; compared by identity, never shown) made without capturing a stack.
+ *
+ * Creating an `Error` captures the stack, and when DevTools' Runtime domain is on (Lighthouse, PageSpeed Insights,
+ * Playwright) a full stack with line numbers: V8 then parses the whole calling module again for its source positions,
+ * and for five `Error`s at the top level of React DOM's chunk that module is React DOM itself: 50-54 ms of a 70 ms
+ * evaluation at 4x CPU on a slower machine (docs/decisions.md, "A page comes to life in slices"). A visitor's browser,
+ * without DevTools, does not pay it; the audits that score the site do. The sentinels stay `instanceof Error` with the
+ * same message; only their stack, which would point at React DOM's loading and not at any caller, is gone.
+ */
+export function withoutLoadTimeErrors(code: string): { code: string; sentinels: string[] } {
+  const sentinels: string[] = [];
+  const rewritten = code.replace(SENTINEL, (_all, name: string, id: string) => {
+    sentinels.push(`${name} (${id})`);
+    return `${name} = ${ERROR_WITHOUT_STACK}(formatProdErrorMessage(${id}))`;
+  });
+  if (sentinels.length === 0) return { code, sentinels };
+  return {
+    sentinels,
+    code: `${rewritten}
+function ${ERROR_WITHOUT_STACK}(message) {
+  var error = Object.create(Error.prototype);
+  Object.defineProperty(error, "message", { value: message, writable: !0, configurable: !0 });
+  return error;
+}
+`,
   };
 }
