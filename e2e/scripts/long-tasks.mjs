@@ -22,10 +22,10 @@
 //   and painting of the server's HTML cost, measured from the load instead of the hydration.
 // --trace: what each task over 50 ms (cpu) of the first run was made of: its biggest parts (script evaluation with
 //   its file, function calls, timers, style, layout, parsing, garbage collection), from the same trace.
-// Playwright turns DevTools' Runtime domain on, as Lighthouse does: under it every `Error` a script creates captures a
-// full stack with line numbers, and V8 parses again each function on that stack for its source positions, a whole
-// module when the `Error` is made at its top level. A visitor's browser does not pay it; the build keeps React DOM's
-// load-time errors stack-free for that reason (docs/decisions.md, "A page comes to life in slices").
+// Playwright turns DevTools' Runtime domain on: under it every `Error` a script creates captures a full stack with line
+// numbers, and V8 parses again each function on that stack for its source positions, a whole module when the `Error`
+// is made at its top level. A visitor's browser does not pay it; the build keeps React DOM's load-time errors
+// stack-free for that reason (docs/decisions.md, "A page comes to life in slices").
 // Needs a running site (npm start, or `PORT=… node api/dist/server.js`); only loopback addresses are measured.
 // A benchmark, not a test: it exits 0 whatever the figures.
 import { parseArgs } from 'node:util';

@@ -56,12 +56,14 @@ const ERROR_WITHOUT_STACK = '__siteErrorWithoutStack';
  * React DOM's production file with its load-time sentinels (the values React throws to unwind a render: a suspended
  * component, a hydration mismatch; compared by identity, never shown) made without capturing a stack.
  *
- * Creating an `Error` captures the stack, and when DevTools' Runtime domain is on (Lighthouse, PageSpeed Insights,
- * Playwright) a full stack with line numbers: V8 then parses the whole calling module again for its source positions,
- * and for five `Error`s at the top level of React DOM's chunk that module is React DOM itself: 50-54 ms of a 70 ms
- * evaluation at 4x CPU on a slower machine (docs/decisions.md, "A page comes to life in slices"). A visitor's browser,
- * without DevTools, does not pay it; the audits that score the site do. The sentinels stay `instanceof Error` with the
- * same message; only their stack, which would point at React DOM's loading and not at any caller, is gone.
+ * Creating an `Error` captures the stack, and when DevTools' Runtime domain is on without its Debugger domain
+ * (Playwright, which our INP and long-task scripts drive; DevTools with its console open) a full stack with line
+ * numbers: V8 then parses the whole calling module again for its source positions, and for five `Error`s at the top
+ * level of React DOM's chunk that module is React DOM itself: 50-54 ms of a 70 ms evaluation at 4x CPU on a slower
+ * machine (docs/decisions.md, "A page comes to life in slices"). A visitor's browser, without DevTools, does not pay
+ * it; the measuring scripts did, and so measured a longer task than a visitor has. The sentinels stay
+ * `instanceof Error` with the same message; only their stack, which would point at React DOM's loading and not at any
+ * caller, is gone.
  */
 export function withoutLoadTimeErrors(code: string): { code: string; sentinels: string[] } {
   const sentinels: string[] = [];
