@@ -4,7 +4,7 @@ import { SCHEDULE_MESSAGES } from '@site/contracts/post-schedule';
 import { fieldIssues } from '@site/contracts/error';
 import { ConflictError } from '../lib/domain-errors';
 import type { StoredPost } from './posts-repository';
-import { findPost, notFound, PostConflictError, toPost, type PostActor, type PostContext } from './post-model';
+import { findPost, nextUpdatedAt, notFound, PostConflictError, toPost, type PostActor, type PostContext } from './post-model';
 import type { PostService } from './post-service';
 import { checkedPublishAt, PostValidationError, validatePost, writableFields, type ValidPost } from './post-validation';
 import type { PostWriter } from './post-writer';
@@ -66,7 +66,7 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
 
     async delete(id, options = {}) {
       const existing = await mustFind(id);
-      const gone: StoredPost = { ...existing, updatedAt: clock().toISOString() };
+      const gone: StoredPost = { ...existing, updatedAt: nextUpdatedAt(existing.updatedAt, clock()) };
       const actor = options.actor ?? { kind: 'admin' };
       const event = eventOf('post.deleted', gone);
       if (!(await posts.delete(id, revisionOf('delete', actor, existing, gone), event))) throw notFound();
@@ -86,8 +86,15 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
       const actor = options.actor ?? { kind: 'admin' };
       const existing = await mustFind(id);
       if (existing.status !== 'draft' && existing.status !== 'scheduled') throw new ConflictError(PUBLISH_ONLY_DRAFTS);
-      const now = clock().toISOString();
-      const updated: StoredPost = { ...existing, status: 'published', updatedAt: now, publishedAt: existing.publishedAt ?? now, publishAt: null };
+      const nowDate = clock();
+      const now = nowDate.toISOString();
+      const updated: StoredPost = {
+        ...existing,
+        status: 'published',
+        updatedAt: nextUpdatedAt(existing.updatedAt, nowDate),
+        publishedAt: existing.publishedAt ?? now,
+        publishAt: null,
+      };
       // Still unpublished, and the version we read: of two publishes at once (two tabs, two instances) one wins, one is told.
       if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: existing.status }, 'publish', actor))) {
         const current = await mustFind(id);
@@ -103,7 +110,7 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
       if (existing.status !== 'draft' && existing.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.onlyDraftsOrScheduled);
       const nowDate = clock();
       const publishAt = checkedPublishAt(publishAtInput, nowDate);
-      const updated: StoredPost = { ...existing, status: 'scheduled', publishAt, updatedAt: nowDate.toISOString() };
+      const updated: StoredPost = { ...existing, status: 'scheduled', publishAt, updatedAt: nextUpdatedAt(existing.updatedAt, nowDate) };
       if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: existing.status }, 'schedule', options.actor ?? { kind: 'admin' }))) {
         throw new PostConflictError(toPost(await mustFind(id)));
       }
@@ -113,7 +120,7 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
     async unschedule(id, options = {}) {
       const existing = await mustFind(id);
       if (existing.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
-      const updated: StoredPost = { ...existing, status: 'draft', publishAt: null, updatedAt: clock().toISOString() };
+      const updated: StoredPost = { ...existing, status: 'draft', publishAt: null, updatedAt: nextUpdatedAt(existing.updatedAt, clock()) };
       if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: 'scheduled' }, 'unschedule', options.actor ?? { kind: 'admin' }))) {
         const current = await mustFind(id);
         if (current.status !== 'scheduled') throw new ConflictError(SCHEDULE_MESSAGES.notScheduled);
@@ -126,12 +133,13 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
       const done: Post[] = [];
       const actor: PostActor = { kind: 'schedule' };
       for (;;) {
-        const now = clock().toISOString();
+        const nowDate = clock();
+        const now = nowDate.toISOString();
         const due = await posts.dueScheduled(now, 50);
         let progressed = false;
         for (const existing of due) {
           const scheduledFor = existing.publishAt ?? now;
-          const updated: StoredPost = { ...existing, status: 'published', publishedAt: scheduledFor, publishAt: null, updatedAt: now };
+          const updated: StoredPost = { ...existing, status: 'published', publishedAt: scheduledFor, publishAt: null, updatedAt: nextUpdatedAt(existing.updatedAt, nowDate) };
           // The slot is taken by the write itself: of the instances that read this post as due, one write matches.
           if (!(await writeOver(existing, updated, { updatedAt: existing.updatedAt, status: 'scheduled', publishAtBefore: now }, 'publish', actor, { scheduledFor }))) continue;
           progressed = true;
@@ -161,7 +169,7 @@ export function createPostCommands(ctx: PostContext, writer: PostWriter): PostCo
       ...writableFields(v, categorySlug, status),
       publishedAt: status === 'published' ? (existing.publishedAt ?? now) : existing.publishedAt,
       publishAt,
-      updatedAt: now,
+      updatedAt: nextUpdatedAt(existing.updatedAt, nowDate),
     };
     await ensureCategory(v.category, categorySlug, now);
     const action: RevisionAction =

@@ -14,7 +14,7 @@ import { describeIssues, fieldIssues } from '@site/contracts/error';
 import { isRecordKey } from '@site/contracts/text';
 import { ConflictError, InvalidInputError, NotFoundError } from '../lib/domain-errors';
 import type { StoredPost, StoredRevision } from './posts-repository';
-import { findPost, notFound, PostConflictError, toPost, type PostContext } from './post-model';
+import { findPost, nextUpdatedAt, notFound, PostConflictError, toPost, type PostContext } from './post-model';
 import type { PostService } from './post-service';
 import { validateRevisionFields, writableFields } from './post-validation';
 import type { PostWriter } from './post-writer';
@@ -78,10 +78,11 @@ export function createPostHistory(ctx: PostContext, writer: PostWriter): PostHis
       const { post: old, number } = await history.revision(id, revisionId);
       // The sanitizer and the rules run again: what was stored then is checked as if it were sent now.
       const v = validateRevisionFields(old);
-      const now = clock().toISOString();
+      const nowDate = clock();
+      const now = nowDate.toISOString();
       const categorySlug = slugify(v.category);
       // The status (and with it the schedule and publishing date) is the post's now: a published post stays published.
-      const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: now };
+      const updated: StoredPost = { ...existing, ...writableFields(v, categorySlug, existing.status), updatedAt: nextUpdatedAt(existing.updatedAt, nowDate) };
       await ensureCategory(v.category, categorySlug, now);
       // The UPDATE itself refuses a restore that would change nothing (the post already has the revision's fields), in
       // the same statement as the compare-and-set on updatedAt: no read before it decides, so no write can slip between

@@ -56,6 +56,17 @@ export class PostConflictError extends DomainError {
 
 export const notFound = () => new NotFoundError(POST_NOT_FOUND);
 
+/**
+ * The `updatedAt` of a post's next version: the clock's time, or one millisecond after the version it replaces when
+ * the clock has not passed it (two writes within one millisecond, or an instance whose clock is behind). `updatedAt`
+ * is the version every compare-and-set write checks, so each write gives a new one: two edits of one version within a
+ * millisecond would otherwise both match it, and the second would overwrite the first unseen.
+ */
+export function nextUpdatedAt(previous: string, now: Date): string {
+  const before = Date.parse(previous);
+  return new Date(Number.isNaN(before) ? now.getTime() : Math.max(now.getTime(), before + 1)).toISOString();
+}
+
 /** The stored post with this id; 404 'Post not found' otherwise (also for an id no post could have). */
 export async function findPost(posts: PostsRepository, id: string): Promise<StoredPost> {
   if (!isRecordKey(id)) throw notFound();

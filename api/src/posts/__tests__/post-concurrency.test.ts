@@ -129,21 +129,43 @@ describe.each(backends)('posts written by two instances at once ($name)', (backe
     expect((await posts[1].getById(original.id)).title).toBe(won[0]!.value.title);
   });
 
-  it('restores a revision once when both instances restore it at once, even when their clocks give one updatedAt', async () => {
-    // One instant for every write: the compare-and-set on updatedAt cannot tell the versions apart, the restore's own
-    // condition (the post does not have the revision's fields yet) must.
+  /** Both instances' services with a clock that stands still: every write happens in the same millisecond. */
+  const frozenServices = () => {
     const at = new Date('2026-05-04T09:00:00.000Z');
-    const [a, b] = handles.map((h) => createPostService({ posts: createPostsRepository(h.db), clock: () => at })) as [PostService, PostService];
+    return handles.map((h) => createPostService({ posts: createPostsRepository(h.db), clock: () => at })) as [PostService, PostService];
+  };
+
+  it('refuses the stale one of two concurrent edits made within one millisecond of the last write', async () => {
+    // The version checked is updatedAt: each write gives a new one even when the clock has not moved, or both edits
+    // would match the version they read and the second would overwrite the first unseen.
+    const [a, b] = frozenServices();
+    const original = await a.create(post('An Edited Post In One Millisecond'), { allowStatus: true });
+    const outcomes = await Promise.allSettled([
+      a.update(original.id, post('An Edited Post In One Millisecond, Version A'), { expectedUpdatedAt: original.updatedAt }),
+      b.update(original.id, post('An Edited Post In One Millisecond, Version B'), { expectedUpdatedAt: original.updatedAt }),
+    ]);
+    const won = outcomes.filter((o): o is PromiseFulfilledResult<Awaited<ReturnType<PostService['update']>>> => o.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
+    const stored = await b.getById(original.id);
+    expect(stored.title).toBe(won[0]!.value.title);
+    expect(stored.updatedAt > original.updatedAt).toBe(true);
+    expect((await b.revisions(original.id)).revisions.map((r) => r.action)).toEqual(['update', 'create']);
+  });
+
+  it('restores a revision once when both instances restore it at once, even when their clocks stand still', async () => {
+    const [a, b] = frozenServices();
     const created = await a.create(post('A Post Restored Twice'), { allowStatus: true });
     const edited = await a.update(created.id, post('A Post Restored Twice, Edited'), { expectedUpdatedAt: created.updatedAt });
-    expect(edited.updatedAt).toBe(created.updatedAt);
+    expect(edited.updatedAt > created.updatedAt).toBe(true);
     const first = (await a.revisions(created.id)).revisions.at(-1)!;
     const outcomes = await Promise.allSettled([
       a.restoreRevision(created.id, first.id, { expectedUpdatedAt: edited.updatedAt }),
       b.restoreRevision(created.id, first.id, { expectedUpdatedAt: edited.updatedAt }),
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict', code: 'revision_is_current' });
+    // The second is told the post changed meanwhile (409 with the current post), and stores nothing.
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
     const history = await b.revisions(created.id);
     expect(history.revisions.map((r) => r.action)).toEqual(['restore', 'update', 'create']);
     expect((await b.getById(created.id)).title).toBe('A Post Restored Twice');
