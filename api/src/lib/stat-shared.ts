@@ -119,6 +119,22 @@ export function statShared(file: string): Promise<Stats | undefined> {
   return entry.value;
 }
 
+/**
+ * `fs.stat` of a file as it is now, remembered for the next `statShared`: for an answer that must not be up to a
+ * second old (a file the last check found missing, asked for by a visitor after another process copied it in).
+ */
+export async function statSharedNow(file: string): Promise<Stats | undefined> {
+  const info = await statNow(file);
+  const key = keyOf(info);
+  const known = entries.get(file);
+  if (known && known.key !== key) {
+    known.value = Promise.resolve(info);
+    known.key = key;
+    generation += 1;
+  }
+  return info;
+}
+
 /** Forgets every remembered stat: this process changed what is served, and its next request reads the files again. */
 export function refreshStats(): void {
   entries.clear();

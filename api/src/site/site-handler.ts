@@ -101,7 +101,7 @@ export function site(options: SiteOptions) {
     // index.html is a template; it only ever goes out rendered. The shell's server entry (server/) stays on the server.
     const shellDirs = await options.shell.dirs();
     const notServed = { exclude: (rel: string) => rel === 'index.html' || rel === 'server' || rel.startsWith('server/') || rel === 'release-signature.json' };
-    if (await sendStaticFile(ctx, shellDirs.current, ctx.path, notServed)) return;
+    if (await sendStaticFile(ctx, shellDirs.current, ctx.path, { ...notServed, lookAgain: ctx.path.startsWith('/assets/') })) return;
     // A hashed asset of an earlier shell release: a tab opened before a shell deploy still loads its chunks.
     if (ctx.path.startsWith('/assets/')) for (const dir of shellDirs.previous) if (await sendStaticFile(ctx, dir, ctx.path, notServed)) return;
 

@@ -18,7 +18,7 @@ export async function sendRemoteFile(ctx: Context, remotes: RemoteRegistry, name
   const staged = chosen ? await remotes.stagedDir(name, chosen) : null;
   if (staged && (await sendStaticFile(ctx, staged, urlPath, { exclude: isServerOnly, private: true }))) return true;
   const { current, previous } = await remotes.staticDirs(name);
-  if (current && (await sendStaticFile(ctx, current, urlPath, { exclude: isServerOnly }))) return true;
+  if (current && (await sendStaticFile(ctx, current, urlPath, { exclude: isServerOnly, lookAgain: true }))) return true;
   const target = safeJoin('/remote', urlPath);
   if (!target || cacheControlOf(target.relative) !== IMMUTABLE) return false;
   for (const dir of previous) {

@@ -2,7 +2,7 @@ import { createReadStream, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
 import { acceptedEncodings, isCompressible, type Encoding } from '../../lib/compression';
-import { statShared } from '../../lib/stat-shared';
+import { statShared, statSharedNow } from '../../lib/stat-shared';
 
 export const NO_CACHE = 'no-cache';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -58,10 +58,12 @@ const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' 
  */
 const isPrecompressedName = (relative: string) => /\.(?:br|gz)$/i.test(relative);
 
-async function fileStats(file: string): Promise<Stats | undefined> {
-  const info = await statShared(file);
+async function isFile(stats: Promise<Stats | undefined>): Promise<Stats | undefined> {
+  const info = await stats;
   return info?.isFile() ? info : undefined;
 }
+
+const fileStats = (file: string) => isFile(statShared(file));
 
 /**
  * Answers GET/HEAD for one file below `root` with type (koa's mime-types lookup), length, validators and caching.
@@ -73,15 +75,21 @@ export async function sendStaticFile(
   ctx: Context,
   root: string,
   urlPath: string,
-  /** `private`: for this browser alone (a preview's files): no shared cache may keep it. */
-  options: { exclude?: (relative: string) => boolean; private?: boolean } = {},
+  /**
+   * `private`: for this browser alone (a preview's files): no shared cache may keep it. `lookAgain`: a file the last
+   * check found missing is looked for again before answering nothing (see below); for folders whose misses are rare
+   * (a release's assets), never for the shell's folder, which every page's path is first looked for in.
+   */
+  options: { exclude?: (relative: string) => boolean; private?: boolean; lookAgain?: boolean } = {},
 ): Promise<boolean> {
   const target = safeJoin(root, urlPath);
   if (!target || options.exclude?.(target.relative)) return false;
   // A precompressed copy goes out only for its file's own name, by Accept-Encoding: asked for by name
   // (`index.html.gz`) it would be a raw template or a body whose encoding no header announces.
   if (isPrecompressedName(target.relative)) return false;
-  const original = await fileStats(target.absolute);
+  // With `lookAgain`, a file the last check found missing is looked for again before the 404: a build copied into the
+  // folder by another process (a remote's `dist/` replaced in place) is served at once, not up to a second later.
+  const original = (await fileStats(target.absolute)) ?? (options.lookAgain ? await isFile(statSharedNow(target.absolute)) : undefined);
   if (!original) return false;
 
   ctx.status = 200;
