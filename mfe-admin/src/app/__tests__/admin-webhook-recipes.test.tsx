@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { SITE_ORIGIN_ATTRIBUTE } from '@site/contracts/site';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renderAdmin, servePostList, serveSession, WEBHOOK_EXAMPLE } from './admin-test-kit';
 
 /*
@@ -70,5 +71,21 @@ describe('Webhook recipes on the posts page', { timeout: 45_000 }, () => {
     const code = await block(docs, 'n8n Code node (alternative)');
     expect(code).toContain('Mode: Run Once for Each Item');
     expect(docs.textContent).toContain('n8n variables, paid plans only');
+  });
+
+  afterEach(() => document.documentElement.removeAttribute(SITE_ORIGIN_ATTRIBUTE));
+
+  it('names the site’s public address, not the one the admin was opened at', async () => {
+    // The server writes PUBLIC_ORIGIN on every page; the admin here is opened at jsdom's own address.
+    document.documentElement.setAttribute(SITE_ORIGIN_ATTRIBUTE, 'https://trivalley.example');
+    expect(window.location.origin).not.toBe('https://trivalley.example');
+    serveSession();
+    servePostList([]);
+    renderAdmin('/admin/posts');
+    const docs = await screen.findByRole('region', { name: 'Publishing from n8n (webhook)' });
+    const curl = await block(docs, 'curl example (bash)');
+    expect(curl).toContain('https://trivalley.example/api/webhook');
+    expect(curl).not.toContain(window.location.origin);
+    expect(within(docs).getAllByText('https://trivalley.example/api/webhook').length).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { BUSINESS_TIME_ZONE_LABEL, businessLocalToIso, toBusinessLocalInput } from '@site/contracts/post-schedule';
 import { POST_MIN_RULES, type WebhookPostInput } from '@site/contracts/posts';
 import { N8N_CODE_RECIPE, N8N_NODES_RECIPE, webhookCurlRecipe } from '@site/contracts/webhook-recipes';
-import { Button } from '@site/ui';
+import { Button, siteOrigin } from '@site/ui';
 import { CopyBlock, copyText } from '../../../components/copy-block';
 import { LoadFailed, LoadingRows } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
@@ -48,7 +48,9 @@ const code = 'rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[0.85em] tex
  * shown here.
  */
 export function WebhookDocs() {
-  const endpoint = `${window.location.origin}/api/webhook`;
+  // The site's public address (PUBLIC_ORIGIN, as the server writes it on the page), not the one this admin was opened
+  // at: an admin reached as 127.0.0.1 or through an internal name would hand n8n an address it cannot reach.
+  const endpoint = `${siteOrigin()}/api/webhook`;
   const publishAt = examplePublishAt(new Date());
   const example = useWebhookExampleQuery();
   /** An example block: the example body once the API description has arrived. */
