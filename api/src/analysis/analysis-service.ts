@@ -207,12 +207,30 @@ export function websiteKeyOf(website: string | undefined): string {
 }
 
 /**
+ * The URL and location a website-mode cache key was made of (`website|<url>|<location>`, websiteCacheKey). Either may
+ * hold a `|`: the report's own location (or none, 'Unknown Location') tells where the URL ends; failing that, the last
+ * `|` does.
+ */
+function websiteKeyParts(cacheKey: string, reportLocation: string | undefined): { url: string; location: string } {
+  const rest = cacheKey.startsWith('website|') ? cacheKey.slice('website|'.length) : cacheKey;
+  for (const location of [norm(reportLocation), '']) {
+    if (rest.endsWith(`|${location}`)) return { url: rest.slice(0, rest.length - location.length - 1), location };
+  }
+  const cut = rest.lastIndexOf('|');
+  return cut < 0 ? { url: rest, location: '' } : { url: rest.slice(0, cut), location: rest.slice(cut + 1) };
+}
+
+/**
  * The key shared by every report of one business, whatever its age: SMB mode by name, location and the report's
- * website (two businesses of one name in one town are two businesses: issue 54), website mode by URL and location.
- * A report without a website matches only another without one.
+ * website (two businesses of one name in one town are two businesses: issue 54), website mode by the website and
+ * location. A website is compared as one business's however it was written (websiteKeyOf: `https://www.Bella.example/`
+ * and `bella.example` are one). A report without a website matches only another without one.
  */
 export function businessKeyOf(stored: Pick<StoredAnalysis, 'mode' | 'cacheKey' | 'report'>): string {
-  if (stored.mode === 'website') return stored.cacheKey;
+  if (stored.mode === 'website') {
+    const { url, location } = websiteKeyParts(stored.cacheKey, stored.report.businessInfo?.location);
+    return `website|${websiteKeyOf(url)}|${location}`;
+  }
   const { businessName, location, website } = stored.report.businessInfo;
   const withLocation = `smb|${norm(businessName)}|${norm(location)}|`;
   // A report without a location says 'Unknown Location'; its key has an empty location part.

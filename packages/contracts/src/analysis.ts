@@ -280,8 +280,9 @@ export const dataSourceStatusSchema = z.enum(['live', 'simulated', 'error', 'not
 
 /**
  * The earlier stored report of the same business, so the scorecard can show what changed: in SMB mode the same name,
- * location and website (a report without a website matches only another without one), in website mode the same URL
- * and location.
+ * location and website (a report without a website matches only another without one), in website mode the same
+ * website and location. A website is one however it is written: scheme, `www.`, case, trailing slash, query and
+ * fragment aside.
  */
 export const previousReportSchema = z.object({
   id: z.string(),

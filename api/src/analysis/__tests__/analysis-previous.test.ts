@@ -176,4 +176,29 @@ describe.each(testBackends().map((b) => b.name))('previous report keyed on the w
     const withSite = await analyze({ ...town, website: `http://bella-salon.test:${site.port}/` });
     expect(withSite.previous?.id, 'the latest report of this website, not the one without').toBe(bellaLatest);
   });
+
+  it('website mode: the same site written another way is the same business; another site or town is not', async () => {
+    const analyzeSite = async (url: string, location?: string): Promise<AnalysisResponse> => {
+      const res = await post(server.url, '/api/analyze-website', { url, mode: 'website', ...(location ? { location } : {}) });
+      expect(res.status).toBe(200);
+      const answer = analysisResponseSchema.parse(await res.json());
+      expect(answer.cached).toBe(false);
+      return answer;
+    };
+    later();
+    const first = await analyzeSite(`http://bella-salon.test:${site.port}/`, 'Danville, CA');
+    expect(first.previous ?? null).toBeNull();
+    later();
+    const other = await analyzeSite(`http://bellasalon-danville.test:${site.port}/`, 'Danville, CA');
+    expect(other.previous ?? null, 'another website is another business').toBeNull();
+    const elsewhere = await analyzeSite(`http://bella-salon.test:${site.port}/`, 'Dublin, CA');
+    expect(elsewhere.previous ?? null, 'another town is another business').toBeNull();
+    later();
+    // www., capitals, no trailing slash, a tracking query: the website the owner analyzed before.
+    const again = await analyzeSite(`HTTP://www.Bella-Salon.test:${site.port}?utm_source=gbp`, 'danville, ca');
+    expect(again.previous?.id).toBe(first.id);
+    expect((await get(again.id)).previous?.id).toBe(first.id);
+    // An SMB report of the same website is not a website-mode report's previous one (another kind of report).
+    expect(again.previous?.id).not.toBe(bellaLatest);
+  });
 });

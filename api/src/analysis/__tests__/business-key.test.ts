@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisBusinessKeyMigration } from '../../db/migrations/0016-analysis-business-key';
 import { analysisBusinessWebsiteMigration } from '../../db/migrations/0041-analysis-business-website';
+import { analysisWebsiteBusinessMigration } from '../../db/migrations/0042-analysis-website-business';
 import { testBackends, type TestDatabase } from '../../test-support/databases';
 import { createAnalysesRepository } from '../analyses-repository';
 import { businessKeyOf, websiteKeyOf } from '../analysis-service';
@@ -41,10 +42,12 @@ for (const backend of testBackends()) {
         .execute();
       await analysisBusinessKeyMigration.up(db);
       const stored = await db.selectFrom('analyses').select(['id', 'business_key']).orderBy('id').execute();
-      const expected = ROWS.filter((r) => r.id !== 's3').map((r) => ({
+      // SMB rows by name and location as the service named them then; website rows by their cache key (0042 re-keys them).
+      const expected: Array<{ id: string; business_key: string }> = ROWS.filter((r) => r.mode === 'smb' && r.id !== 's3').map((r) => ({
         id: r.id,
-        business_key: businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never }),
+        business_key: businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never }).replace(/\|[^|]*$/, '|'),
       }));
+      expected.push({ id: 'w1', business_key: 'website|https://salon.example|danville' });
       expect(stored).toEqual(expect.arrayContaining([...expected, { id: 's3', business_key: 'smb|||' }]));
       expect(stored.find((r) => r.id === 's1')?.business_key).toBe('smb|bella salon|danville, ca|');
     });
@@ -105,12 +108,13 @@ for (const backend of testBackends()) {
         .execute();
       await analysisBusinessWebsiteMigration.up(db);
       const keys = async () => Object.fromEntries((await db.selectFrom('analyses').select(['id', 'business_key']).execute()).map((r) => [r.id, r.business_key]));
-      const expected = Object.fromEntries(STORED.map((r) => [r.id, businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never })]));
+      const expected = Object.fromEntries(STORED.map((r) => [r.id, r.mode === 'smb' ? businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never }) : r.business_key]));
       expect(await keys()).toEqual(expected);
       expect(expected).toEqual({
         b1: 'smb|bella salon|danville, ca|bella.example',
         b2: 'smb|bella salon|danville, ca|bellasalon-danville.example',
         b3: 'smb|bella salon|danville, ca|',
+        // Website rows are 0042's.
         b4: 'website|https://bella.example|danville',
       });
       // Two businesses of one name in one town: each finds only its own earlier reports.
@@ -121,6 +125,78 @@ for (const backend of testBackends()) {
 
       await analysisBusinessWebsiteMigration.down!(db);
       expect(await keys()).toEqual(Object.fromEntries(STORED.map((r) => [r.id, r.business_key])));
+    });
+  });
+}
+
+const websiteReport = (location: string) => JSON.stringify({ businessInfo: { businessName: 'Bella Salon', location, website: 'https://bella.example/' } });
+const WEBSITE_ROWS = [
+  // As the service keyed them before 0042: the cache key, the URL as normalised for the 24-hour cache.
+  { id: 'v1', mode: 'website', cache_key: 'website|https://www.bella.example/|danville, ca', report: websiteReport('Danville, CA') },
+  { id: 'v2', mode: 'website', cache_key: 'website|http://bella.example|danville, ca', report: websiteReport('Danville, CA') },
+  { id: 'v3', mode: 'website', cache_key: 'website|https://bella.example/spa/?utm=x|danville, ca', report: websiteReport('Danville, CA') },
+  // No location: the report says 'Unknown Location', the key has an empty part.
+  { id: 'v4', mode: 'website', cache_key: 'website|https://bella.example|', report: websiteReport('Unknown Location') },
+  // A `|` in both the URL and the location: the report's location says where the URL ends.
+  { id: 'v5', mode: 'website', cache_key: 'website|https://bella.example/a|b|walnut | creek', report: websiteReport('Walnut | Creek') },
+  { id: 'v6', mode: 'website', cache_key: 'website|https://bella.example|danville, ca', report: '{not json' },
+  { id: 'v7', mode: 'smb', cache_key: 'smb|bella salon|danville, ca|', report: smbReport('Bella Salon', 'Danville, CA', '') },
+] as const;
+
+describe('the business of a website-mode report', () => {
+  it('is its website however it is written, and its location', () => {
+    const key = (cacheKey: string, location = 'Danville, CA') => businessKeyOf({ mode: 'website', cacheKey, report: JSON.parse(websiteReport(location)) as never });
+    expect(key('website|https://www.bella.example/|danville, ca')).toBe('website|bella.example|danville, ca');
+    expect(key('website|http://bella.example|danville, ca')).toBe('website|bella.example|danville, ca');
+    expect(key('website|https://bella.example/spa|danville, ca')).toBe('website|bella.example/spa|danville, ca');
+    expect(key('website|https://bella.example|dublin, ca', 'Dublin, CA')).toBe('website|bella.example|dublin, ca');
+    expect(key('website|https://bella.example|', 'Unknown Location')).toBe('website|bella.example|');
+    expect(key('website|https://bella.example/a|b|walnut | creek', 'Walnut | Creek')).toBe('website|bella.example/a%7Cb|walnut | creek');
+  });
+});
+
+for (const backend of testBackends()) {
+  describe(`migration 0042: the stored website analyses keyed on their website as one business's (${backend.name})`, () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await backend.open();
+    });
+    afterAll(async () => {
+      await database?.dispose();
+    });
+
+    it('gives the rows stored before it the key the service gives new ones, and down takes it back', async () => {
+      const db = database.handle.db;
+      await db
+        .insertInto('analyses')
+        .values(WEBSITE_ROWS.map((r, i) => ({ ...r, business_key: r.mode === 'website' ? r.cache_key : 'smb|bella salon|danville, ca|', created_at: `2026-0${i + 1}-01T00:00:00.000Z` })))
+        .execute();
+      const keys = async () => Object.fromEntries((await db.selectFrom('analyses').select(['id', 'business_key']).execute()).map((r) => [r.id, r.business_key]));
+      await analysisWebsiteBusinessMigration.up(db);
+      const parse = (json: string) => {
+        try {
+          return JSON.parse(json);
+        } catch {
+          return { businessInfo: {} };
+        }
+      };
+      const service = Object.fromEntries(WEBSITE_ROWS.map((r) => [r.id, businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: parse(r.report) as never })]));
+      expect(await keys()).toEqual(service);
+      expect(service).toEqual({
+        v1: 'website|bella.example|danville, ca',
+        v2: 'website|bella.example|danville, ca',
+        v3: 'website|bella.example/spa|danville, ca',
+        v4: 'website|bella.example|',
+        v5: 'website|bella.example/a%7Cb|walnut | creek',
+        v6: 'website|bella.example|danville, ca',
+        v7: 'smb|bella salon|danville, ca|',
+      });
+      // The same site typed two ways is one business's history; another page of it is another.
+      const ofBusiness = await db.selectFrom('analyses').select('id').where('business_key', '=', service.v1!).orderBy('created_at', 'desc').execute();
+      expect(ofBusiness.map((r) => r.id)).toEqual(['v6', 'v2', 'v1']);
+
+      await analysisWebsiteBusinessMigration.down!(db);
+      expect(await keys()).toEqual(Object.fromEntries(WEBSITE_ROWS.map((r) => [r.id, r.mode === 'website' ? r.cache_key : 'smb|bella salon|danville, ca|'])));
     });
   });
 }
