@@ -37,6 +37,11 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
 
 const TARGETS = { score: 98, lcp: 1200, cls: 0, tbt: 50, ratio: 1.15 };
 
+const USAGE = 'usage: node e2e/scripts/lighthouse.mjs [baseUrl] [--runs 3] [--routes / /blog ...] [--json out.json] [--slower K]';
+
+/** A mistake in the command line: said in a line with the usage, without a stack. */
+class UsageError extends Error {}
+
 function parseArgs(argv) {
   const opts = { base: 'http://127.0.0.1:3000', runs: 3, routes: null, json: null, slower: 1 };
   for (let i = 0; i < argv.length; i++) {
@@ -50,14 +55,15 @@ function parseArgs(argv) {
       while (argv[i + 1] && !argv[i + 1].startsWith('--')) opts.routes.push(...argv[++i].split(',').filter(Boolean));
     } else if (a.startsWith('--routes=')) opts.routes = a.slice(9).split(',').filter(Boolean);
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node e2e/scripts/lighthouse.mjs [baseUrl] [--runs 3] [--routes / /blog ...] [--json out.json] [--slower K]');
+      console.log(USAGE);
       process.exit(0);
     } else if (!a.startsWith('--')) opts.base = a.replace(/(?<!\/)\/+$/, '');
-    else throw new Error(`unknown option ${a}`);
+    else throw new UsageError(`unknown option ${a}`);
   }
-  if (!(opts.slower >= 1 && opts.slower <= 10)) throw new Error('--slower takes a number from 1 to 10');
+  if (!(opts.slower >= 1 && opts.slower <= 10)) throw new UsageError('--slower takes a number from 1 to 10');
+  if (!URL.canParse(opts.base)) throw new UsageError(`not an address: ${opts.base}`);
   const host = new URL(opts.base).hostname;
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`only loopback servers are measured here, not ${host}`);
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new UsageError(`only loopback servers are measured here, not ${host}`);
   return opts;
 }
 
@@ -361,6 +367,6 @@ function printTable(results, opts) {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err instanceof UsageError ? `${err.message}\n${USAGE}` : err);
   process.exit(1);
 });
