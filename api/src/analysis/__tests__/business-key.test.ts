@@ -90,45 +90,6 @@ const STORED = [
   { id: 'b4', mode: 'website', cache_key: 'website|https://bella.example|danville', business_key: 'website|https://bella.example|danville', report: smbReport('Bella Salon', 'Danville', 'https://bella.example/') },
 ] as const;
 
-for (const backend of testBackends()) {
-  describe(`migration 0041: the stored SMB analyses keyed on their website too (${backend.name})`, () => {
-    let database: TestDatabase;
-    beforeAll(async () => {
-      database = await backend.open();
-    });
-    afterAll(async () => {
-      await database?.dispose();
-    });
-
-    it('gives the rows stored before it the key the service gives new ones, and down takes it back', async () => {
-      const db = database.handle.db;
-      await db
-        .insertInto('analyses')
-        .values(STORED.map((r, i) => ({ ...r, created_at: `2026-0${i + 1}-01T00:00:00.000Z` })))
-        .execute();
-      await analysisBusinessWebsiteMigration.up(db);
-      const keys = async () => Object.fromEntries((await db.selectFrom('analyses').select(['id', 'business_key']).execute()).map((r) => [r.id, r.business_key]));
-      const expected = Object.fromEntries(STORED.map((r) => [r.id, r.mode === 'smb' ? businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: JSON.parse(r.report) as never }) : r.business_key]));
-      expect(await keys()).toEqual(expected);
-      expect(expected).toEqual({
-        b1: 'smb|bella salon|danville, ca|bella.example',
-        b2: 'smb|bella salon|danville, ca|bellasalon-danville.example',
-        b3: 'smb|bella salon|danville, ca|',
-        // Website rows are 0042's.
-        b4: 'website|https://bella.example|danville',
-      });
-      // Two businesses of one name in one town: each finds only its own earlier reports.
-      const repo = createAnalysesRepository(db);
-      const before = new Date('2027-01-01T00:00:00.000Z');
-      expect((await repo.findEarlierOfBusiness(expected.b1!, before, 5)).map((a) => a.id)).toEqual(['b1']);
-      expect((await repo.findEarlierOfBusiness(expected.b3!, before, 5)).map((a) => a.id)).toEqual(['b3']);
-
-      await analysisBusinessWebsiteMigration.down!(db);
-      expect(await keys()).toEqual(Object.fromEntries(STORED.map((r) => [r.id, r.business_key])));
-    });
-  });
-}
-
 const websiteReport = (location: string) => JSON.stringify({ businessInfo: { businessName: 'Bella Salon', location, website: 'https://bella.example/' } });
 const WEBSITE_ROWS = [
   // As the service keyed them before 0042: the cache key, the URL as normalised for the 24-hour cache.
@@ -155,8 +116,26 @@ describe('the business of a website-mode report', () => {
   });
 });
 
+/** The business key of each stored analysis whose id starts with `prefix`, by id. */
+async function storedKeys(db: TestDatabase['handle']['db'], prefix: string): Promise<Record<string, string | null>> {
+  const rows = await db.selectFrom('analyses').select(['id', 'business_key']).where('id', 'like', `${prefix}%`).execute();
+  return Object.fromEntries(rows.map((r) => [r.id, r.business_key]));
+}
+
+/** The key the service gives each row, by id (an unreadable report read as one without business details). */
+function serviceKeys(rows: ReadonlyArray<{ id: string; mode: string; cache_key: string; report: string }>): Record<string, string> {
+  const parse = (json: string) => {
+    try {
+      return JSON.parse(json);
+    } catch {
+      return { businessInfo: {} };
+    }
+  };
+  return Object.fromEntries(rows.map((r) => [r.id, businessKeyOf({ mode: r.mode as 'smb' | 'website', cacheKey: r.cache_key, report: parse(r.report) as never })]));
+}
+
 for (const backend of testBackends()) {
-  describe(`migration 0042: the stored website analyses keyed on their website as one business's (${backend.name})`, () => {
+  describe(`migrations 0041 and 0042: the stored analyses keyed on their website (${backend.name})`, () => {
     let database: TestDatabase;
     beforeAll(async () => {
       database = await backend.open();
@@ -165,22 +144,42 @@ for (const backend of testBackends()) {
       await database?.dispose();
     });
 
-    it('gives the rows stored before it the key the service gives new ones, and down takes it back', async () => {
+    it('0041 gives the SMB rows stored before it the key the service gives new ones, and down takes it back', async () => {
+      const db = database.handle.db;
+      await db
+        .insertInto('analyses')
+        .values(STORED.map((r, i) => ({ ...r, created_at: `2026-0${i + 1}-01T00:00:00.000Z` })))
+        .execute();
+      await analysisBusinessWebsiteMigration.up(db);
+      const keys = () => storedKeys(db, 'b');
+      const expected: Record<string, string | null> = { ...serviceKeys(STORED), b4: STORED[3].business_key };
+      expect(await keys()).toEqual(expected);
+      expect(expected).toEqual({
+        b1: 'smb|bella salon|danville, ca|bella.example',
+        b2: 'smb|bella salon|danville, ca|bellasalon-danville.example',
+        b3: 'smb|bella salon|danville, ca|',
+        // Website rows are 0042's.
+        b4: 'website|https://bella.example|danville',
+      });
+      // Two businesses of one name in one town: each finds only its own earlier reports.
+      const repo = createAnalysesRepository(db);
+      const before = new Date('2027-01-01T00:00:00.000Z');
+      expect((await repo.findEarlierOfBusiness(expected.b1!, before, 5)).map((a) => a.id)).toEqual(['b1']);
+      expect((await repo.findEarlierOfBusiness(expected.b3!, before, 5)).map((a) => a.id)).toEqual(['b3']);
+
+      await analysisBusinessWebsiteMigration.down!(db);
+      expect(await keys()).toEqual(Object.fromEntries(STORED.map((r) => [r.id, r.business_key])));
+    });
+
+    it('0042 gives the website rows stored before it the key the service gives new ones, and down takes it back', async () => {
       const db = database.handle.db;
       await db
         .insertInto('analyses')
         .values(WEBSITE_ROWS.map((r, i) => ({ ...r, business_key: r.mode === 'website' ? r.cache_key : 'smb|bella salon|danville, ca|', created_at: `2026-0${i + 1}-01T00:00:00.000Z` })))
         .execute();
-      const keys = async () => Object.fromEntries((await db.selectFrom('analyses').select(['id', 'business_key']).execute()).map((r) => [r.id, r.business_key]));
+      const keys = () => storedKeys(db, 'v');
       await analysisWebsiteBusinessMigration.up(db);
-      const parse = (json: string) => {
-        try {
-          return JSON.parse(json);
-        } catch {
-          return { businessInfo: {} };
-        }
-      };
-      const service = Object.fromEntries(WEBSITE_ROWS.map((r) => [r.id, businessKeyOf({ mode: r.mode, cacheKey: r.cache_key, report: parse(r.report) as never })]));
+      const service = serviceKeys(WEBSITE_ROWS);
       expect(await keys()).toEqual(service);
       expect(service).toEqual({
         v1: 'website|bella.example|danville, ca',
@@ -200,3 +199,4 @@ for (const backend of testBackends()) {
     });
   });
 }
+

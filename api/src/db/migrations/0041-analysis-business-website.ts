@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from './migration';
+import { rekeyAnalyses } from './rekey-analyses';
 
 /*
  * The business of an SMB analysis is its name, location and website (issue 54): "Changes since your previous report"
@@ -10,10 +11,10 @@ import type { Migration } from './migration';
  * keys (the cache key: URL and location) are unchanged.
  */
 
-const BATCH = 500;
 const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
 
-function websiteKeyOf(website: string | undefined): string {
+/** Also migration 0042's (a website-mode report's website), frozen here. */
+export function websiteKeyOf(website: string | undefined): string {
   const raw = (website ?? '').trim();
   if (!raw) return '';
   let key: string;
@@ -50,25 +51,7 @@ function smbKeyOf(cacheKey: string, reportJson: string, withWebsite: boolean): s
 }
 
 async function rekeySmbRows(db: Kysely<any>, withWebsite: boolean): Promise<void> {
-  let after = '';
-  for (;;) {
-    const rows = (await db
-      .selectFrom('analyses')
-      .select(['id', 'cache_key', 'report', 'business_key'])
-      .where('mode', '=', 'smb')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute()) as Array<{ id: string; cache_key: string; report: string; business_key: string | null }>;
-    if (rows.length === 0) break;
-    await db.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        const key = smbKeyOf(row.cache_key, row.report, withWebsite);
-        if (key !== row.business_key) await trx.updateTable('analyses').set({ business_key: key }).where('id', '=', row.id).execute();
-      }
-    });
-    after = rows.at(-1)!.id;
-  }
+  await rekeyAnalyses(db, 'smb', (row) => smbKeyOf(row.cache_key, row.report, withWebsite));
 }
 
 export const analysisBusinessWebsiteMigration: Migration = {

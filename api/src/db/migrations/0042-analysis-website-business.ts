@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import { websiteKeyOf } from './0041-analysis-business-website';
 import type { Migration } from './migration';
+import { rekeyAnalyses } from './rekey-analyses';
 
 /*
  * The business of a website-mode analysis is its website and location, the website compared as one however it is
@@ -7,29 +9,12 @@ import type { Migration } from './migration';
  * migration 0041. Until now its key was the cache key (the URL exactly as normalised for the 24-hour cache), so
  * "Changes since your previous report" missed the earlier report of the same site typed another way. The key stays one
  * indexed column (analyses_business_key_created_at_idx, migration 0016); the website rows stored before this are
- * re-keyed here, in batches, with the rule as it was when this was written (analysis-service.ts `businessKeyOf`,
- * `websiteKeyParts` and `websiteKeyOf`), copied so the migration stays frozen. down gives them the cache key again.
+ * re-keyed here, in batches, with the rule as it was when this was written (analysis-service.ts `businessKeyOf` and
+ * `websiteKeyParts`, copied so the migration stays frozen; `websiteKeyOf` is 0041's frozen copy). down gives them the
+ * cache key again.
  */
 
-const BATCH = 500;
 const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
-
-function websiteKeyOf(website: string | undefined): string {
-  const raw = (website ?? '').trim();
-  if (!raw) return '';
-  let key: string;
-  try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
-    let path = url.pathname;
-    while (path.endsWith('/')) path = path.slice(0, -1);
-    key = `${url.host.toLowerCase().replace(/^www\./, '')}${path}`;
-  } catch {
-    const end = raw.search(/[?#]/);
-    key = end >= 0 ? raw.slice(0, end) : raw;
-    while (key.endsWith('/')) key = key.slice(0, -1);
-  }
-  return key.toLowerCase().replaceAll('|', '%7C');
-}
 
 function websiteKeyParts(cacheKey: string, reportLocation: string | undefined): { url: string; location: string } {
   const rest = cacheKey.startsWith('website|') ? cacheKey.slice('website|'.length) : cacheKey;
@@ -55,25 +40,7 @@ function websiteBusinessKey(cacheKey: string, reportJson: string): string {
 }
 
 async function rekeyWebsiteRows(db: Kysely<any>, normalised: boolean): Promise<void> {
-  let after = '';
-  for (;;) {
-    const rows = (await db
-      .selectFrom('analyses')
-      .select(['id', 'cache_key', 'report', 'business_key'])
-      .where('mode', '=', 'website')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute()) as Array<{ id: string; cache_key: string; report: string; business_key: string | null }>;
-    if (rows.length === 0) break;
-    await db.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        const key = normalised ? websiteBusinessKey(row.cache_key, row.report) : row.cache_key;
-        if (key !== row.business_key) await trx.updateTable('analyses').set({ business_key: key }).where('id', '=', row.id).execute();
-      }
-    });
-    after = rows.at(-1)!.id;
-  }
+  await rekeyAnalyses(db, 'website', (row) => (normalised ? websiteBusinessKey(row.cache_key, row.report) : row.cache_key));
 }
 
 export const analysisWebsiteBusinessMigration: Migration = {
