@@ -112,10 +112,10 @@ function lintAside() {
 }
 /**
  * The typecheck: the front ends (shell and remotes, one set of compiler options) as one program
- * (tsconfig.front-ends.json), and the API and each shared package with its own tsconfig.json, two programs at a time,
+ * (tsconfig.front-ends.json), and the API, the browser tests and each shared package with its own tsconfig.json, two programs at a time,
  * the longest first. Each package's own `typecheck` script (a team's pipeline) still checks it alone.
  */
-const TYPECHECK_PROGRAMS = ['tsconfig.front-ends.json', 'api/tsconfig.json', 'packages/ui/tsconfig.json', 'packages/contracts/tsconfig.json', 'packages/vite-config/tsconfig.json'];
+const TYPECHECK_PROGRAMS = ['tsconfig.front-ends.json', 'api/tsconfig.json', 'e2e/tsconfig.json', 'packages/ui/tsconfig.json', 'packages/contracts/tsconfig.json', 'packages/vite-config/tsconfig.json'];
 async function typecheck() {
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
   const queue = [...TYPECHECK_PROGRAMS];

@@ -7,10 +7,10 @@ import { PUBLIC_ROUTES, settle } from '../support/public-routes';
  * (the browser reports whether its popover is open), so ARIA in HTML forbids an aria-expanded beside popovertarget.
  */
 class NoAriaExpandedWithPopovertarget extends Rule {
-  documentation() {
+  override documentation() {
     return { description: 'An element with popovertarget must not carry aria-expanded: the popover gives its expanded state.' };
   }
-  setup() {
+  override setup() {
     this.on('dom:ready', ({ document }: DOMReadyEvent) => {
       for (const element of document.querySelectorAll('[popovertarget][aria-expanded]')) {
         this.report(element, 'aria-expanded on an element with popovertarget (the browser exposes whether its popover is open)');
