@@ -381,6 +381,7 @@ export async function createContainer(config: Config, deps: AppDeps = {}): Promi
     opened.push(() => jobs.stop());
     const composer = createPageComposer({
       shell: site.shellServer,
+      publicOrigin: config.publicOrigin,
       timeoutMs: config.ssrTimeoutMs,
       queue: infra.renderQueue,
       logger: infra.logger,

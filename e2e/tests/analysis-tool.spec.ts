@@ -166,7 +166,7 @@ test('print: the report prints with every panel expanded and without the form', 
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
 });
 
-test("print: the printout carries the report's permanent address, on the tool page and the report page", async ({ page }) => {
+test("print: the printout carries the report's permanent address, on the tool page and the report page", async ({ page, browser }) => {
   await page.goto('/free-analysis');
   const answer = await runAnalysis(page, 'Permalink Print Bakery');
   // PUBLIC_ORIGIN of the server under test: the site's own address, as its canonical links name it.
@@ -185,6 +185,14 @@ test("print: the printout carries the report's permanent address, on the tool pa
   await page.emulateMedia({ media: 'print' });
   await expect(printed).toBeVisible();
   await expect(printed).toHaveText(`Permanent link to this report: ${permalink}`);
+
+  // Without JavaScript the server's HTML names the site's address too, not the path alone.
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto(`http://localhost:${E2E_PORT}/free-analysis/report/${answer.id}`);
+  await plain.emulateMedia({ media: 'print' });
+  await expect(plain.locator('[data-print-permalink]')).toHaveText(`Permanent link to this report: ${permalink}`);
+  await noJs.close();
 });
 
 test("'Calculate your savings' opens the ROI calculator prefilled with the report's inputs", async ({ page }) => {

@@ -19,6 +19,11 @@ export interface SiteData {
   /** The route's data source (`post`, `post-list`, `analysis-report`) and its data. */
   source?: string;
   data?: unknown;
+  /**
+   * The site's public origin (PUBLIC_ORIGIN), for a page that writes its own full address in its text (a report's
+   * printed permalink), so the server's HTML names it without JavaScript. Absent from servers before it.
+   */
+  origin?: string;
 }
 
 /** What the shell's tree holds for the matched remote's area: its page element, or a hand-over to the browser. */
@@ -31,6 +36,8 @@ export interface RemoteRenderContext {
   source?: string;
   /** 404 when the route's data does not exist (an unknown slug): the page renders its not-found state. */
   status?: number;
+  /** The site's public origin (SiteData's `origin`), for the remote's own SiteData. */
+  origin?: string;
   signal?: AbortSignal;
 }
 

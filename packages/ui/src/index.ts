@@ -29,4 +29,4 @@ export { RemoteRoot, PageHeader } from './remote-root';
 export { RemoteRoutes, type RemoteRouteDef, type RouteData, type RouteDataSource, type PostListData } from './route-table';
 export { useValueTypedBeforeHydration } from './typed-before-hydration';
 export { HydrateWhenVisible } from './hydrate-when-visible';
-export { SiteDataProvider, readEmbeddedSiteData, siteDataFor, useSiteData, SITE_DATA_ELEMENT_ID, type SiteData } from './site-data';
+export { SiteDataProvider, readEmbeddedSiteData, siteDataFor, useSiteData, useSiteOrigin, SITE_DATA_ELEMENT_ID, type SiteData } from './site-data';

@@ -16,7 +16,13 @@ export function createRemoteRender(name: string, App: ComponentType) {
     if (ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const path = new URL(url, 'http://server.invalid').pathname;
     const status = ctx.status ?? 200;
-    const site: SiteData = { path, status, remote: name, ...(ctx.source && ctx.data !== undefined ? { source: ctx.source, data: ctx.data } : {}) };
+    const site: SiteData = {
+      path,
+      status,
+      remote: name,
+      ...(ctx.origin ? { origin: ctx.origin } : {}),
+      ...(ctx.source && ctx.data !== undefined ? { source: ctx.source, data: ctx.data } : {}),
+    };
     return { element: createElement(SiteDataProvider, { value: site, children: createElement(App) }), status, data: ctx.data };
   };
 }

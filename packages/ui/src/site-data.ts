@@ -1,5 +1,6 @@
-import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { SiteData } from '@site/contracts/server-render';
+import { siteOrigin } from './site';
 
 export type { SiteData };
 
@@ -47,6 +48,19 @@ export function readEmbeddedSiteData(): SiteData | null {
 export function useSiteData(): SiteData | null {
   const provided = useContext(SiteDataContext);
   return provided !== undefined ? provided : readEmbeddedSiteData();
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * The site's public origin for text that names the page's full address (a printed permalink): what the server rendered
+ * with (its SiteData's `origin`, the same in the embedded data the browser hydrates with), then siteOrigin(), the same
+ * PUBLIC_ORIGIN read from the page. '' while hydrating a page from a server that did not say it (the path alone then,
+ * as that server rendered it).
+ */
+export function useSiteOrigin(): string {
+  const site = useSiteData();
+  return useSyncExternalStore(noSubscription, siteOrigin, () => site?.origin ?? '');
 }
 
 /** The server's data of `source` when it was rendered for `pathname` (later pages of the visit load their own). */

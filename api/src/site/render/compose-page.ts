@@ -69,6 +69,8 @@ const LEADING_LINKS = /^(?:<link\b[^>]*>)+/;
  */
 export function createPageComposer(options: {
   shell: ShellServer;
+  /** PUBLIC_ORIGIN: the pages' SiteData `origin`, for text naming a page's full address (a printed permalink). */
+  publicOrigin?: string;
   timeoutMs?: number;
   /** Renders take turns (render-queue.ts); one that waits too long is rendered in the browser. */
   queue?: RenderQueue;
@@ -116,7 +118,8 @@ export function createPageComposer(options: {
     const started = performance.now();
     let area: ServerArea = { kind: 'client' };
     const { path, snapshot, owner } = page;
-    let site: SiteData = { path, status: notFound ? 404 : 200 };
+    const origin = options.publicOrigin;
+    let site: SiteData = { path, status: notFound ? 404 : 200, ...(origin ? { origin } : {}) };
 
     // An unknown URL is the shell's not-found page; an unknown slug inside a remote's routes is that remote's own
     // not-found state (its page rendered with status 404 and no data).
@@ -142,7 +145,7 @@ export function createPageComposer(options: {
         const renderStarted = performance.now();
         try {
           const result = await Promise.race([
-            module.render(url, { data, source, status: site.status, signal: controller.signal }),
+            module.render(url, { data, source, status: site.status, ...(origin ? { origin } : {}), signal: controller.signal }),
             new Promise<never>((_, reject) => {
               timer = setTimeout(() => reject(new RenderTimeout(timeoutMs)), timeoutMs);
             }),

@@ -1,10 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import { siteOrigin } from '@site/ui';
+import { useSiteOrigin } from '@site/ui';
 import { reportPath } from '../../lib/report-links';
-
-const noSubscription = () => () => {};
-// The server's render (and so the hydrating one) shows the path; the browser then names the site's public origin.
-const serverOrigin = () => '';
 
 /**
  * The report's permanent address on its printout (and a PDF saved from it), so a paper copy leads back to the live
@@ -12,7 +7,8 @@ const serverOrigin = () => '';
  * place beside the on-screen one.
  */
 export function PrintPermalink({ id }: { id: string | null }) {
-  const origin = useSyncExternalStore(noSubscription, siteOrigin, serverOrigin);
+  // The site's public address, in the server's HTML too: a page printed without JavaScript names it as well.
+  const origin = useSiteOrigin();
   const path = reportPath({ id });
   if (!path) return null;
   return (

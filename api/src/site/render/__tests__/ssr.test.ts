@@ -250,7 +250,7 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
     expect(status).toBe(404);
     expect(rootOf(html)).toContain('Oops! Page not found');
     expect(html).toContain('<meta name="robots" content="noindex" />');
-    expect(JSON.parse(siteDataText(html)!)).toEqual({ path: '/no-such-page-here', status: 404 });
+    expect(JSON.parse(siteDataText(html)!)).toEqual({ path: '/no-such-page-here', status: 404, origin: server.config.publicOrigin });
   });
 
   it("an unknown slug or report id answers 404 with the remote's own not-found page, rendered", async () => {
@@ -261,7 +261,7 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
       const { status, html } = await fetchPage(server.url, pathname);
       expect(status, pathname).toBe(404);
       expect(rootOf(html), pathname).toContain(`${heading}</h1>`);
-      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote });
+      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote, origin: server.config.publicOrigin });
     }
   });
 
@@ -292,7 +292,7 @@ describeNeedingBuild('server-rendered public pages (the built dists)', { missing
       expect(root, pathname).toMatch(/<a [^>]*href="\/blog"[^>]*>[\s\S]*?Back to Blog<\/a>/);
       // Nothing of the drafts reaches the page, and the browser is told the same 404 (no data to hydrate a list with).
       expect(html, pathname).not.toContain('A draft of the tests category');
-      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote: 'blog' });
+      expect(JSON.parse(siteDataText(html)!)).toEqual({ path: pathname, status: 404, remote: 'blog', origin: server.config.publicOrigin });
     }
   });
 

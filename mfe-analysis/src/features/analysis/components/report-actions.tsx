@@ -1,11 +1,7 @@
-import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, buttonClasses, notify, siteOrigin, track } from '@site/ui';
+import { Button, buttonClasses, notify, track, useSiteOrigin } from '@site/ui';
 import type { AnalysisResult } from '../../../lib/analysis-request';
 import { reportPath, roiCalculatorHref } from '../../../lib/report-links';
-
-const noSubscription = () => () => {};
-const serverOrigin = () => '';
 
 /**
  * What a reader does with a report: copy its permalink, print it (or save it as PDF), and open the ROI
@@ -14,9 +10,9 @@ const serverOrigin = () => '';
 export function ReportActions({ result }: { result: AnalysisResult }) {
   const path = reportPath(result);
   const roiHref = roiCalculatorHref(result);
-  // The site's public origin (as canonical links name it, and the printout: print-permalink.tsx), known in the browser:
-  // the server (and so the hydrating render) shows the path alone.
-  const origin = useSyncExternalStore(noSubscription, siteOrigin, serverOrigin);
+  // The site's public origin (as canonical links name it, and the printout: print-permalink.tsx), in the server's
+  // HTML too.
+  const origin = useSiteOrigin();
   const url = path ? `${origin}${path}` : null;
 
   const copy = async () => {
