@@ -10,7 +10,10 @@ if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursiv
 export default defineConfig({
   testDir: './tests',
   fullyParallel: false,
-  workers: process.env.CI ? 2 : Number(process.env.E2E_WORKERS || 2),
+  // Three at a time on two cores: with two, the cores stood idle about an eighth of the time (the tests wait on pages,
+  // the server and the database); three took the suite from 337 to 314 s on a 2-core machine (docs/decisions.md).
+  // E2E_WORKERS sets it outside CI.
+  workers: process.env.CI ? 3 : Number(process.env.E2E_WORKERS || 3),
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
