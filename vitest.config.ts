@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * One vitest run for the whole workspace: each package is a project with its own environment.
@@ -38,8 +39,25 @@ const TIMED_API_FILES = [
   'src/events/__tests__/bot-user-agent.test.ts',
 ];
 
+/** Projects whose files start first: they hold a long file (deploy-remote.test.ts, 30 s) that would otherwise end the step alone. */
+const FIRST_PROJECTS = ['scripts'];
+/**
+ * vitest's order (by group, then project name, then each file's last duration or size), except that FIRST_PROJECTS
+ * start first: by name, `scripts` came after the four remotes, so its 30-second file started about 230 s into the step
+ * and ran on nearly by itself at the end (a fresh clone has no durations to order by).
+ */
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => (FIRST_PROJECTS.includes(file.project.name) ? 0 : 1);
+    // Array.prototype.sort is stable: within a group and a rank, vitest's own order stays.
+    return sorted.sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     // vitest's own default is one worker less than the cores: on our 2-core machines that is one file at a time, and the
     // API files mostly wait on sockets, child processes and databases. One more than the cores: on 2 cores, 3 workers
     // took the step from 226 to 209 s (quiet machine, 178 files), the cores busy 1.8 of 2 instead of idling while a file
