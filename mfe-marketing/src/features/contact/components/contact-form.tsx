@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { CONTACT_EMAIL_INVALID, CONTACT_LIMITS, type ContactField } from '@site/contracts/contact-limits';
 import { Button, cn, notify, track } from '@site/ui';
@@ -50,8 +50,8 @@ const inputClasses =
  */
 export function ContactForm() {
   const uid = useId();
-  // A prefill requested before the form mounted (the local-discount button, then the form's section) applies at once.
-  const [values, setValues] = useState<Values>(() => withDraft(EMPTY, useContactDraft.getState().draft));
+  // Empty at first, as the server rendered it: a prefill is applied by the layout effect below, so hydration matches.
+  const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
@@ -61,16 +61,21 @@ export function ContactForm() {
   const submission = useRef<{ content: string; key: string } | null>(null);
   const tracking = useFieldTracking('contact');
 
-  // The local-discount button (or any other part of the page) may prefill subject and message later on.
-  useEffect(
-    () =>
-      useContactDraft.subscribe(({ draft }, before) => {
-        if (!draft || draft === before.draft) return;
-        setValues((v) => withDraft(v, draft));
-        setErrors((e) => ({ ...e, subject: undefined, message: undefined }));
-      }),
-    [],
-  );
+  // The local-discount button (or any other part of the page) prefills subject and message. A prefill asked for before
+  // this runs applies here: before the form mounted (the button, then the form's section), or while the form was
+  // hydrating (React hydrates in slices and lets a tap in between the form's render and its effects, which a
+  // subscription made in the effect alone would miss). Before paint, so a form mounted with a prefill never shows empty.
+  useLayoutEffect(() => {
+    const apply = (draft: ContactDraft) => {
+      setValues((v) => withDraft(v, draft));
+      setErrors((e) => ({ ...e, subject: undefined, message: undefined }));
+    };
+    const pending = useContactDraft.getState().draft;
+    if (pending) apply(pending);
+    return useContactDraft.subscribe(({ draft }, before) => {
+      if (draft && draft !== before.draft) apply(draft);
+    });
+  }, []);
 
   const set = (field: ContactField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
