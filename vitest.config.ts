@@ -39,12 +39,11 @@ const TIMED_API_FILES = [
   'src/events/__tests__/bot-user-agent.test.ts',
 ];
 
-/** Projects whose files start first: they hold a long file (deploy-remote.test.ts, 30 s) that would otherwise end the step alone. */
+/** Projects whose files start first: they hold a long file (deploy-remote.test.ts) that would otherwise end the step alone. */
 const FIRST_PROJECTS = ['scripts'];
 /**
  * vitest's order (by group, then project name, then each file's last duration or size), except that FIRST_PROJECTS
- * start first: by name, `scripts` came after the four remotes, so its 30-second file started about 230 s into the step
- * and ran on nearly by itself at the end (a fresh clone has no durations to order by).
+ * start first: by name, `scripts` sorts after the four remotes, and a fresh clone has no durations to order by.
  */
 class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -10,9 +10,8 @@ if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursiv
 export default defineConfig({
   testDir: './tests',
   fullyParallel: false,
-  // Three at a time on two cores: with two, the cores stood idle about an eighth of the time (the tests wait on pages,
-  // the server and the database); three took the suite from 337 to 314 s on a 2-core machine (docs/decisions.md).
-  // E2E_WORKERS sets it outside CI.
+  // Three at a time on two cores: the tests also wait on pages, the server and the database, which two workers left the
+  // cores idle for (figures in docs/decisions.md). E2E_WORKERS sets it outside CI.
   workers: process.env.CI ? 3 : Number(process.env.E2E_WORKERS || 3),
   retries: 0,
   timeout: 30_000,
