@@ -13,7 +13,7 @@ import {
   type AlertSettingUpdate,
   type AlertType,
 } from '@site/contracts/admin';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 
 const groupOf = (t: AlertType) => (Object.keys(ALERT_GROUPS) as AlertGroup[]).find((g) => (ALERT_GROUPS[g] as readonly string[]).includes(t))!;

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminHealth } from '@site/contracts/admin';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { renderAdmin, serveSession } from './admin-test-kit';
 
 /* Issue 20: the dashboard tells the owner which keys turn the analysis tool's sample data into real data. */

@@ -4,7 +4,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminFunnel, AdminHealth, AdminLeadList, AdminTraffic, TrafficEntry } from '@site/contracts/admin';
 import type { DeployLogPage } from '@site/contracts/deploys';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { renderAdmin, serveSession } from './admin-test-kit';
 
 const now = new Date().toISOString();

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DEPLOY_MESSAGES, type CanaryStatus, type DeployLogEntry, type DeployToken, type DeployTokenCreated } from '@site/contracts/deploys';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 
 /* Issue 33: the Deploys screen (deploy tokens, shown once; the deploy log) and the dashboard's recent deploys, against MSW. */

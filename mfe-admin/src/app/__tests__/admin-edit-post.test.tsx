@@ -7,7 +7,7 @@ import type { AdminPostUpdate } from '@site/contracts/admin';
 import { adminEditPostPath, type Post } from '@site/contracts/posts';
 import { EDIT_POST_ROUTE } from '../../config/pages';
 import { valuesFromPost } from '../../features/posts/lib/post-form-values';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession, WEBHOOK_EXAMPLE } from './admin-test-kit';
 
 function servePost(post: Post) {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@site/contracts/admin';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, loggedIn, loggedOut, makePost, renderAdmin, servePostList, serveSession } from './admin-test-kit';
 
 describe('Admin Access gate', () => {

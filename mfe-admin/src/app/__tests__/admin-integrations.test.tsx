@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '@site/contracts/webhooks-out';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { renderAdmin, serveSession } from './admin-test-kit';
 
 /* Issue 24: the Integrations screen's delivery log keeps every attempt of a delivery, against MSW. */

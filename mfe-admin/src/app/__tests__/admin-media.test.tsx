@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaItem } from '@site/contracts/media';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, renderAdmin, serveSession } from './admin-test-kit';
 
 /* Issue 24: the media library screen and the post form's uploads, against MSW. Issue 32: the library pages, and

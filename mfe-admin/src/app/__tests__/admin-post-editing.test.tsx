@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, type AdminPostCreate } from '@site/contracts/admin';
 import { businessLocalToIso, toBusinessLocalInput } from '@site/contracts/post-schedule';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, loggedOut, makePost, renderAdmin, serveRevisions, serveSession } from './admin-test-kit';
 
 /* The form's state after the move to react-hook-form and TanStack Query: what a writer sees when a save, a schedule

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminPostCreate } from '@site/contracts/admin';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, makePost, renderAdmin, servePostList, serveSession } from './admin-test-kit';
 
 const CONTENT = `<h2>Start small</h2><p>${'Reminders, rebooking and review requests pay back fastest. '.repeat(3)}</p><script>alert(1)</script>`;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, REVISION_IS_CURRENT, type PostRevision } from '@site/contracts/admin';
 import { formatInBusinessZone } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, makePost, makeRevision, renderAdmin, serveRevisions, serveSession } from './admin-test-kit';
 
 // The screens are lazy and transformed on their first import: load them before the first test's clock starts.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RESTORED_AS_DRAFT, type AdminPostSchedule, type AdminPostUpdate, type DeletedPost } from '@site/contracts/admin';
 import { businessLocalToIso, formatInBusinessZone, toBusinessLocalInput } from '@site/contracts/post-schedule';
 import type { Post } from '@site/contracts/posts';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { envelope, makePost, renderAdmin, servePostList, serveRevisions, serveSession } from './admin-test-kit';
 
 const DAY = 24 * 60 * 60 * 1000;

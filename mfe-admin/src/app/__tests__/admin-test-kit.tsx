@@ -8,7 +8,7 @@ import type { Post } from '@site/contracts/posts';
 import { postMatches } from '@site/contracts/posts-rules';
 import { SEARCH_COUNT_LIMIT } from '@site/contracts/search-rules';
 import { RemoteRoutes } from '@site/ui';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { AdminQueryProvider, createAdminQueryClient } from '../../lib/query-client';
 import { useSessionStore } from '../../lib/session-store';
 import { routes } from '../routes';

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach } from 'vitest';
 import { postMatches, type PostSummary } from '@site/contracts/posts';
 import { SEARCH_COUNT_LIMIT } from '@site/contracts/search-rules';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { BlogQueryProvider, createBlogQueryClient, persistBlogQueries } from '../query-client';
 
 /** A published post summary as the API lists it. */

@@ -2,7 +2,7 @@
 // jsdom, not the projects' happy-dom: happy-dom's Request has no keepalive, the property the beacon fallback is tested by.
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../../../vitest.setup-dom';
+import { server } from '../../../../vitest.msw';
 import { recordEvent, sendEvents, track } from '../track';
 
 describe('track()', () => {

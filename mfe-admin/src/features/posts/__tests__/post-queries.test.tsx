@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminPostCreate, AdminPostList, DeletedPost } from '@site/contracts/admin';
 import type { Post } from '@site/contracts/posts';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { AdminQueryProvider, createAdminQueryClient } from '../../../lib/query-client';
 import { useCreatePostMutation } from '../api/create-post';
 import { useDeletePostMutation } from '../api/delete-post';

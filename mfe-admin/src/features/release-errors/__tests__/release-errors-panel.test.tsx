@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { ReleaseErrors } from '@site/contracts/release-errors';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { AdminQueryProvider, createAdminQueryClient } from '../../../lib/query-client';
 import { ReleaseErrorsPanel } from '../components/release-errors-panel';
 

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { scoreLabel } from '@site/contracts/analysis-rules';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { Scorecard, type ScorecardProps } from '../scorecard';
 import luna from './fixtures/luna-pizza.json';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { ReportPage } from '../components/report-page';
 import { reportHead } from '../data/report-head';
 import { ANSWER, prepare, renderAt } from './test-kit';

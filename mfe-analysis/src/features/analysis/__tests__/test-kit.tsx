@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Toaster } from 'sonner';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { INITIAL_DRAFT, useAnalysisStore } from '../hooks/use-analysis-store';
 import answer from './fixtures/sunrise-cafe.json';
 

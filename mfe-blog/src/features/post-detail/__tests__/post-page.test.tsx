@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Post } from '@site/contracts/posts';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { renderPage, summary } from '../../../lib/__tests__/blog-test-kit';
 import { PostPage } from '../components/post-page';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { useContactDraft } from '../../../lib/contact-draft';
 import { ContactForm } from '../components/contact-form';
 

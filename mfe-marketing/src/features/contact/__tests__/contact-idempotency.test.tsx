@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { ContactForm } from '../components/contact-form';
 
 /*

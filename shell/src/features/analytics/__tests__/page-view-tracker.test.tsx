@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useNavigate, type NavigateFunction } from 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TrackingEvent } from '@site/contracts/events';
 import { NotFound, useNotFoundSignal } from '@site/ui';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 import { usePageViews } from '../hooks/use-page-views';
 import { createPageViewTracker, PAGE_VIEW_BATCH, PAGE_VIEW_FLUSH_MS, type PageViewTracker } from '../lib/page-view-tracker';
 import { referrerClass } from '../lib/referrer-class';

@@ -6,7 +6,7 @@ import { trackingEventSchema, type TrackingEvent } from '@site/contracts/events'
 import { RemoteArea } from '../components/remote-area';
 import { createRemoteLoader } from '../lib/remote-loader';
 import { fakeFederation } from './fake-federation';
-import { server } from '../../../../../vitest.setup-dom';
+import { server } from '../../../../../vitest.msw';
 
 /* A remote's failure in the browser is reported with its app and release (issue 34): what the API counts. */
 
