@@ -113,8 +113,8 @@ async function archive(items: Array<{ name: string; type?: 'file' | 'symlink' | 
   const packer = pack();
   const chunks: Buffer[] = [];
   const zeroMembers = new Map<number, Buffer>();
-  const done = pipeline(packer, async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) {
+  const done = pipeline(packer, async (source: AsyncIterable<unknown>) => {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
       if (chunk.length > ZERO_BLOCK.length || !chunk.equals(ZERO_BLOCK.subarray(0, chunk.length))) chunks.push(gzipSync(chunk));
       else {
         if (!zeroMembers.has(chunk.length)) zeroMembers.set(chunk.length, gzipSync(chunk));
