@@ -18,10 +18,9 @@ const browserLike = (name: string, dir: string) => ({
     // A whole admin screen rendered in jsdom (its lazy parts, MSW answers) takes 2-4 s beside the API files on 2 cores.
     testTimeout: 15_000,
     setupFiles: [new URL('./vitest.setup-dom.ts', import.meta.url).pathname],
-    // The files of a worker share one DOM and the modules from node_modules (React, MSW, the testing library): a DOM and
-    // those imports for each file were about 40% of these projects' CPU. The setup file gives each file the site's own
-    // modules afresh and a cleared DOM, storage, cookies and URL, so no file sees another's state (it holds for files
-    // in any order: --sequence.shuffle.files).
+    // The files of a worker share one DOM and the modules from node_modules (React, MSW, the testing library), which
+    // were most of each file's start-up. The setup file gives each file the site's own modules afresh and a cleared
+    // DOM, storage, cookies and URL, so no file sees another's state, in any order (figures in docs/decisions.md).
     isolate: false,
   },
   define: { __MFE_VERSION__: JSON.stringify('test') },

@@ -106,8 +106,8 @@ const entries = async (dir: string) => (await readdir(dir).catch(() => [] as str
 /**
  * A hand-made archive: entries with any name, type or size. The tar stream is gzipped a chunk at a time, each chunk a
  * gzip member of its own (members may follow one another, RFC 1952 2.2, and a gunzip reads them as one stream), and a
- * chunk of zeros is the same member every time: a 1 GB expansion is built in about a second instead of compressing
- * 1 GB, and the server still reads 1 GB of zeros from it.
+ * chunk of zeros is the same member every time: a 1 GB expansion needs no 1 GB compressed, and the server still reads
+ * 1 GB of zeros from it.
  */
 async function archive(items: Array<{ name: string; type?: 'file' | 'symlink' | 'link' | 'directory'; content?: Buffer; linkname?: string; size?: number; stream?: Readable }>): Promise<Buffer> {
   const packer = pack();
