@@ -104,3 +104,49 @@ test('a long page lays out only what is near the screen at first, and a section 
   expect(await rendered('#contact h2')).toBe(true);
   errors.expectClean();
 });
+
+test('the sections with a form below the screen join the page once it has loaded, and a scroll or a printout before then has them at once', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // What the page shows when the browser has parsed it, the moment Chrome's autofill reads every field of the page.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      if (location.pathname !== '/') return;
+      const shown = (id: string) => getComputedStyle(document.getElementById(id)!).display !== 'none';
+      (window as unknown as { atParsed: boolean[] }).atParsed = ['projects', 'roi-calculator', 'contact'].map(shown);
+    });
+  });
+  const atParsed = () => page.evaluate(() => (window as unknown as { atParsed: boolean[] }).atParsed);
+  const calculator = page.getByRole('heading', { name: 'What is your busywork costing you?' });
+  const contact = page.getByRole('heading', { name: "Let's Talk About Your Business" });
+  const errors = watchPageErrors(page);
+
+  await page.goto('/');
+  expect(await atParsed()).toEqual([true, false, false]);
+  // Loaded, the page has them without anything done (no scroll, no tap).
+  await expect(calculator).toBeVisible();
+  await expect(contact).toBeVisible();
+
+  // Until the frame after the load event (the page's clock is held here: nothing of its own has run since the
+  // parse), a printout has them, and so does a scroll.
+  await page.clock.install({ time: new Date('2026-12-03T08:00:00Z') });
+  await page.clock.pauseAt(new Date('2026-12-03T08:00:01Z'));
+  await page.goto('about:blank');
+  await page.goto('/', { waitUntil: 'commit' });
+  await page.waitForLoadState('load');
+  await expect(contact).toBeHidden();
+  await page.emulateMedia({ media: 'print' });
+  await expect(contact).toBeVisible();
+  await page.emulateMedia({ media: 'screen' });
+  await expect(contact).toBeHidden();
+  await page.mouse.wheel(0, 400);
+  await expect(contact).toBeVisible();
+  await expect(calculator).toBeVisible();
+  await page.clock.resume();
+
+  // A page opened at one of them never hides them: the browser scrolls there at once.
+  await page.goto('about:blank');
+  await page.goto('/#contact');
+  expect(await atParsed()).toEqual([true, true, true]);
+  await expect(contact).toBeInViewport();
+  errors.expectClean();
+});

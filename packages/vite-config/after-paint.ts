@@ -17,10 +17,27 @@ import type { Plugin } from 'vite';
  * visibly waits (`aria-busy`, and `data-waiting`, which the shell's stylesheet shows) until the page's code acts on it.
  * Links keep working natively until then, and so does a popover's button (the phone menu): the browser opens it.
  *
+ * The loader also keeps the sections with a form below the screen (`RENDER_AFTER_LOAD`: the home page's ROI
+ * calculator and contact form) out of the page until it has loaded. Chrome's autofill reads every field of a page
+ * when the document has been parsed and again when it has loaded, and asking a field whether it can take focus lays
+ * out its whole section at once, though a section off the screen is otherwise laid out only when it comes near
+ * (`render-near-screen`): on `/` that made one task of 64-130 ms at 4x CPU, at DOMContentLoaded or at the load
+ * event, whichever came after the fields were there. With `display: none` until then the fields have nothing to lay
+ * out; shown after the load event, one section a frame, they are off the screen and wait like any other section.
+ * A scroll, tap, key press or section link before then shows them at once (so does a 5 s limit), and a page opened at
+ * a `#fragment`, reloaded or come back to never hides them: the browser scrolls those to a place that may be in them.
+ * Without script nothing is hidden.
+ *
  * The loader is inline, so its hash is in the CSP (the server hashes the inline scripts of the built index.html).
  */
 /** Where the loader keeps early clicks and submissions: `{ stop(): { kind: 'click' | 'submit'; element }[] }`. */
 export const EARLY_QUEUE = '__siteEarly';
+
+/** The class of a server-rendered section that the loader shows after the load event (`Section`'s `renderAfterLoad`). */
+export const RENDER_AFTER_LOAD = 'render-after-load';
+
+/** At the latest, the sections wait this long for the load event. */
+export const RENDER_AFTER_LOAD_LIMIT_MS = 5000;
 
 export function afterPaintEntryPlugin(): Plugin {
   return {
@@ -63,6 +80,7 @@ function entryLoader(entry: string): string {
         }
         var root = document.getElementById('root');
         if (!root || !root.hasAttribute('data-ssr')) return start();
+        showFormsAfterLoad();
         // Until the shell's code takes over (early-interaction.ts), a click on a button or a form's submission is
         // held for it rather than lost or sent as a page reload, and the control shows that it waits. A popover's
         // button needs no code: the browser opens its popover.
@@ -104,6 +122,43 @@ function entryLoader(entry: string): string {
           }
         } catch (e) {}
         requestAnimationFrame(function () { requestAnimationFrame(later); });
+
+        // The sections with a form below the screen: hidden on the screen (a printout has them) by a stylesheet of the
+        // loader's own until the load event, then shown one a frame. A section link (go-to-section.ts sets
+        // data-render-all) overrides the stylesheet.
+        function showFormsAfterLoad() {
+          var nav;
+          try { nav = performance.getEntriesByType('navigation')[0]; } catch (e) {}
+          if (location.hash || (nav && nav.type !== 'navigate')) return;
+          var found = root.querySelectorAll(${JSON.stringify(`.${RENDER_AFTER_LOAD}[id]`)});
+          var ids = [];
+          for (var i = 0; i < found.length; i++) ids.push(found[i].id);
+          if (!ids.length) return;
+          var style = document.createElement('style');
+          var events = ['scroll', 'click', 'keydown', 'touchstart'];
+          function hide() {
+            var selectors = [];
+            for (var i = 0; i < ids.length; i++) selectors.push('html:not([data-render-all]) [id="' + ids[i] + '"]');
+            style.textContent = selectors.length ? '@media screen{' + selectors.join(',') + '{display:none}}' : '';
+          }
+          function showAll() {
+            ids = [];
+            if (style.parentNode) style.parentNode.removeChild(style);
+            for (var i = 0; i < events.length; i++) removeEventListener(events[i], showAll, true);
+          }
+          function showNext() {
+            ids.shift();
+            if (!ids.length) return showAll();
+            hide();
+            afterFrame(showNext);
+          }
+          function afterFrame(f) { requestAnimationFrame(function () { setTimeout(f, 0); }); }
+          hide();
+          document.head.appendChild(style);
+          for (var j = 0; j < events.length; j++) addEventListener(events[j], showAll, { capture: true, passive: true });
+          addEventListener('load', function () { afterFrame(showNext); });
+          setTimeout(showAll, ${RENDER_AFTER_LOAD_LIMIT_MS});
+        }
       })();
     `;
 }

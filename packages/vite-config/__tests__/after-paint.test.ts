@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EARLY_QUEUE, afterPaintEntryPlugin } from '../after-paint';
+import { EARLY_QUEUE, RENDER_AFTER_LOAD, RENDER_AFTER_LOAD_LIMIT_MS, afterPaintEntryPlugin } from '../after-paint';
 
 const BUILT = `<!doctype html>
 <html lang="en">
@@ -166,5 +166,86 @@ describe('the shell entry starts after the first paint (after-paint.ts)', () => 
     frames.shift()!(16);
     vi.advanceTimersByTime(0);
     expect(added()).toContain('script module /assets/index-Ab12.js');
+  });
+});
+
+describe('the sections with a form below the screen are shown after the load event (after-paint.ts)', () => {
+  let frames: FrameRequestCallback[] = [];
+  /** Runs the animation frames asked for so far, and the tasks they set. */
+  const nextFrame = () => {
+    for (const frame of frames.splice(0)) frame(0);
+    vi.advanceTimersByTime(0);
+  };
+  const shown = () =>
+    ['testimonials', 'calculator', 'contact'].filter((id) => getComputedStyle(document.getElementById(id)!).display !== 'none');
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    frames = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal('PerformanceObserver', FakePaintObserver);
+    page(true);
+    document.getElementById('root')!.insertAdjacentHTML(
+      'beforeend',
+      `<section id="testimonials" class="render-near-screen">Quotes</section>
+       <section id="calculator" class="render-near-screen ${RENDER_AFTER_LOAD}"><input type="range"></section>
+       <section id="contact" class="render-near-screen ${RENDER_AFTER_LOAD}"><input name="email"></section>`,
+    );
+  });
+  afterEach(() => {
+    (window as unknown as { [EARLY_QUEUE]?: { stop(): unknown } })[EARLY_QUEUE]?.stop();
+    document.documentElement.removeAttribute('data-render-all');
+    window.history.replaceState(null, '', '/');
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('hides them until the load event, then shows one a frame, and leaves no stylesheet behind', () => {
+    new Function(loaderOf(transform(BUILT)))();
+    expect(shown()).toEqual(['testimonials']);
+    nextFrame();
+    vi.advanceTimersByTime(1000);
+    expect(shown()).toEqual(['testimonials']);
+
+    window.dispatchEvent(new Event('load'));
+    expect(shown()).toEqual(['testimonials']); // not in the load event's own task
+    nextFrame();
+    expect(shown()).toEqual(['testimonials', 'calculator']);
+    nextFrame();
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
+    expect(document.head.querySelector('style')).toBeNull();
+  });
+
+  it.each(['scroll', 'click', 'keydown', 'touchstart'])('a %s before the load event shows them at once', (type) => {
+    new Function(loaderOf(transform(BUILT)))();
+    expect(shown()).toEqual(['testimonials']);
+    document.body.dispatchEvent(new Event(type, { bubbles: type !== 'scroll' }));
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
+  });
+
+  it('a section link shows them (go-to-section.ts lays out the whole page)', () => {
+    new Function(loaderOf(transform(BUILT)))();
+    document.documentElement.setAttribute('data-render-all', '');
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
+  });
+
+  it(`waits at most ${RENDER_AFTER_LOAD_LIMIT_MS / 1000} s for the load event`, () => {
+    new Function(loaderOf(transform(BUILT)))();
+    vi.advanceTimersByTime(RENDER_AFTER_LOAD_LIMIT_MS - 1);
+    expect(shown()).toEqual(['testimonials']);
+    vi.advanceTimersByTime(1);
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
+  });
+
+  it('hides nothing on a page opened at a #fragment, where the browser scrolls at once', () => {
+    window.history.replaceState(null, '', '/#contact');
+    new Function(loaderOf(transform(BUILT)))();
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
+  });
+
+  it.each(['reload', 'back_forward'])('hides nothing on a %s, where the browser puts back the scroll position', (type) => {
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([{ type } as unknown as PerformanceEntry]);
+    new Function(loaderOf(transform(BUILT)))();
+    expect(shown()).toEqual(['testimonials', 'calculator', 'contact']);
   });
 });

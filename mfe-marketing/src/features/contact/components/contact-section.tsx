@@ -7,6 +7,7 @@ export function ContactSection() {
   return (
     <Section
       id="contact"
+      renderAfterLoad
       eyebrow="Free 30-minute consultation"
       title="Let's Talk About Your Business"
       intro="Tell us which tasks eat up your week. We'll reply within one business day with a plain-English plan and a fixed monthly price: no obligation, no jargon."

@@ -33,6 +33,7 @@ export function HomePage({ calculator, contact }: { calculator: ReactNode; conta
       <HydrateWhenVisible>
         <Section
           id="roi-calculator"
+          renderAfterLoad
           eyebrow="ROI calculator"
           title="What is your busywork costing you?"
           intro="Move the sliders to match your week. Results appear when you press Calculate ROI, and you can share the link with your partner or accountant."
