@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { Card, Container } from '@site/ui';
 import { preloadAnalysisContracts } from '../../../lib/analysis-request';
 import { useAnalysisStore } from '../hooks/use-analysis-store';
@@ -19,6 +19,8 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
   const error = useAnalysisStore((s) => s.error);
   const retry = useAnalysisStore((s) => s.retry);
   const lastRequest = useAnalysisStore((s) => s.lastRequest);
+  // The press of Analyze paints the form's busy button first; the progress panel follows in a render of its own.
+  const showProgress = useDeferredValue(isAnalyzing) && isAnalyzing;
   const resultRef = useRef<HTMLDivElement>(null);
   const activeMode = allowWebsite ? mode : 'smb';
 
@@ -57,7 +59,7 @@ export function AnalysisTool({ allowWebsite }: { allowWebsite: boolean }) {
           </div>
         </Card>
         {error && <ErrorBox failure={error} context={lastRequest?.mode ?? activeMode} onRetry={() => void retry()} busy={isAnalyzing} />}
-        {isAnalyzing && <ProgressPanel step={step} subject={subject} />}
+        {showProgress && <ProgressPanel step={step} subject={subject} />}
         {result && (
           <div ref={resultRef} tabIndex={-1} aria-label="Analysis result" role="region" className="scroll-mt-20 focus:outline-none">
             <AnalysisResult result={result} onRetry={() => void retry()} />
