@@ -21,7 +21,7 @@ import type { Plugin } from 'vite';
  * calculator and contact form) out of the page until it has loaded. Chrome's autofill reads every field of a page
  * when the document has been parsed and again when it has loaded, and asking a field whether it can take focus lays
  * out its whole section at once, though a section off the screen is otherwise laid out only when it comes near
- * (`render-near-screen`): on `/` that made one task of 64-141 ms at 4x CPU, at DOMContentLoaded or at the load
+ * (`render-near-screen`): on `/` that made one long task (docs/decisions.md), at DOMContentLoaded or at the load
  * event, whichever came after the fields were there. With `display: none` until then the fields have nothing to lay
  * out; shown after the load event, one section a frame, they are off the screen and wait like any other section.
  * A scroll, tap, key press or section link before then shows them at once (so does a 5 s limit), and a page opened at
