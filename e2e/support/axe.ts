@@ -52,6 +52,17 @@ type AxeInPage = {
  */
 export async function seriousViolations(page: Page, { chrome = false, rules }: ScanOptions = {}): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  // The colours as they settle, not midway: a theme switched just before the scan still runs the buttons' colour
+  // transitions (`transition-colors`, 150 ms), and axe read a half-faded dark button as low contrast. Only transitions
+  // are awaited: a spinner's animation never finishes.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const violations = await page.evaluate(
     async ({ exclude, only }) => {
       const axe = (window as unknown as { axe: AxeInPage }).axe;
