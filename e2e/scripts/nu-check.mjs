@@ -81,16 +81,21 @@ const run = spawnSync('java', ['-jar', jar, '--format', 'json', ...files.keys()]
 const { messages = [] } = JSON.parse(run.stderr || run.stdout || '{}');
 // The checker's CSS parser predates some valid CSS (a custom property holding `var(--n) * 0.05 + 1`, as sonner's
 // injected toaster styles have): those are listed apart and do not count as errors of the page's HTML.
-const isCssParserLimit = (m) => m.type === 'error' && /^CSS: Parse Error/.test(m.message);
+// Nor, as of vnu-jar 26.9.27, does it know that the HTML standard allows `blocking` on a `<link rel="expect">` (the
+// standard's "expect" link type, whose render-blocking the page's head uses: docs/decisions.md, "The first paint waits
+// for the page's markup"); only that message, on a link whose rel is "expect", is set apart with the CSS ones.
+const isCheckerLimit = (m) =>
+  m.type === 'error' &&
+  (/^CSS: Parse Error/.test(m.message) || (/“blocking” attribute must have a “rel” attribute/.test(m.message) && /<link rel="expect"/.test(m.extract ?? '')));
 let errors = 0;
 for (const [file, route] of files) {
   const own = messages.filter((m) => m.url && m.url.endsWith(path.basename(file)));
-  const pageErrors = own.filter((m) => m.type === 'error' && !isCssParserLimit(m)).length;
+  const pageErrors = own.filter((m) => m.type === 'error' && !isCheckerLimit(m)).length;
   errors += pageErrors;
   console.log(
-    `${route}: ${pageErrors} errors, ${own.filter((m) => m.subType === 'warning').length} warnings, ${own.filter(isCssParserLimit).length} CSS parse errors (checker limit)`,
+    `${route}: ${pageErrors} errors, ${own.filter((m) => m.subType === 'warning').length} warnings, ${own.filter(isCheckerLimit).length} checker limits (CSS parser, rel=expect)`,
   );
-  for (const m of own) console.log(`  ${isCssParserLimit(m) ? 'css-parser' : m.type === 'error' ? 'error' : m.subType ?? m.type} ${m.lastLine ?? ''}:${m.firstColumn ?? ''} ${m.message}${m.extract ? `  [${m.extract.replace(/\s+/g, ' ').slice(0, 120)}]` : ''}`);
+  for (const m of own) console.log(`  ${isCheckerLimit(m) ? 'checker-limit' : m.type === 'error' ? 'error' : m.subType ?? m.type} ${m.lastLine ?? ''}:${m.firstColumn ?? ''} ${m.message}${m.extract ? `  [${m.extract.replace(/\s+/g, ' ').slice(0, 120)}]` : ''}`);
 }
 console.log(`\n${files.size} pages, ${errors} errors`);
 process.exit(errors ? 1 : 0);

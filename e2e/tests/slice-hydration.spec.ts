@@ -1,5 +1,8 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '../support/test';
 import { deferred } from '../support/deferred';
+import { BASE_URL } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 
 /*
@@ -149,4 +152,67 @@ test('the sections with a form below the screen join the page once it has loaded
   expect(await atParsed()).toEqual([true, true, true]);
   await expect(contact).toBeInViewport();
   errors.expectClean();
+});
+
+/**
+ * The site on another loopback port, through a proxy that sends a page's HTML as a slow network does: up to the end of
+ * the site's header, then the rest GAP_MS later. `strip` removes what the page's head says about its first paint.
+ */
+async function slowPageProxy(path: string, gapMs: number, strip: RegExp | null): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.url === path) {
+      void (async () => {
+        let html = await (await fetch(BASE_URL + path, { headers: { 'accept-encoding': 'identity' } })).text();
+        if (strip) html = html.replace(strip, '');
+        const cut = html.indexOf('</header>') + '</header>'.length;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.write(html.slice(0, cut));
+        setTimeout(() => res.end(html.slice(cut)), gapMs);
+      })().catch((err) => res.destroy(err as Error));
+      return;
+    }
+    const upstream = httpRequest(BASE_URL + req.url, { method: req.method, headers: { ...req.headers, host: new URL(BASE_URL).host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+test("the first paint waits for the page's markup: no frame shows the header alone while the rest is on its way", async ({ browser }) => {
+  const path = '/local-services/danville-ai-automation';
+  const GAP_MS = 600;
+  /** What the page's first animation frame (the first paint) had: whether the markup after #root was parsed, and when. */
+  const firstFrame = async (strip: RegExp | null) => {
+    const proxy = await slowPageProxy(path, GAP_MS, strip);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        const start = performance.now();
+        requestAnimationFrame(() => {
+          (window as unknown as { firstFrame: object }).firstFrame = { parsed: !!document.getElementById('__SITE_DATA__'), at: performance.now() - start };
+        });
+      });
+      await page.goto(proxy.url + path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      return await page.evaluate(() => (window as unknown as { firstFrame: { parsed: boolean; at: number } }).firstFrame);
+    } finally {
+      await context.close();
+      await proxy.close();
+    }
+  };
+  // The page as served: its first frame comes once the whole of #root is there.
+  const served = await firstFrame(null);
+  expect(served.parsed, `first frame at ${Math.round(served.at)} ms`).toBe(true);
+  // The same page without its render-blocking link: the browser paints the header during the gap. That is what the
+  // link prevents (and shows that the gap is one the browser would paint in).
+  const without = await firstFrame(/<link rel="expect"[^>]*>/);
+  expect(without.parsed, `first frame at ${Math.round(without.at)} ms`).toBe(false);
 });

@@ -67,6 +67,16 @@ export interface RenderedBody {
 }
 
 const ROOT_ELEMENT = /<div id="root"><\/div>/;
+/** The element right after a server-rendered #root: what the browser has parsed when the page's markup is all there. */
+const SITE_DATA_ID = '__SITE_DATA__';
+/**
+ * The first paint waits until the page's markup is parsed (`rel="expect"`, render-blocking; a browser that does not
+ * know it ignores it, and one whose page has no such element, #root rendered in the browser, paints when the
+ * document is parsed). Without it Chrome may paint as soon as its parser yields inside #root (the header alone), then
+ * style and lay out the rest of the screen in one long task right after that paint. With it, that work is part of the
+ * first paint (docs/decisions.md, "The first paint waits for the page's markup").
+ */
+const EXPECT_MARKUP = `<link rel="expect" href="#${SITE_DATA_ID}" blocking="render" />`;
 const NOSCRIPT = /(?<!\s)\s*<noscript>[\s\S]*?<\/noscript>/i;
 
 /** What the head needs before the page has rendered: its tags, the remotes map, stylesheets and early preloads. */
@@ -124,7 +134,7 @@ export function renderShellDocument(
   const defaultHead = HEAD_BLOCK.exec(template)?.[0].slice('<!--site-head-->'.length, -'<!--/site-head-->'.length) ?? '';
   const head = renderHead(options.head, { publicOrigin: options.publicOrigin, defaultHead });
   const noindex = (options.preview || options.devOverride) && !head.includes('name="robots"') ? `\n    <meta name="robots" content="noindex" />` : '';
-  const block = `<!--site-head-->\n    ${head}${noindex}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
+  const block = `<!--site-head-->\n    ${EXPECT_MARKUP}\n    ${head}${noindex}${modulePreloads(options.preload)}${stylesheets(options.styles)}\n    <!--/site-head-->`;
   // Replacer functions, so `$` in titles or JSON is never read as a replacement pattern.
   let html = HEAD_BLOCK.test(template)
     ? template.replace(HEAD_BLOCK, () => block)
@@ -147,7 +157,7 @@ export function renderShellDocument(
           .replace(NOSCRIPT, '')
           .replace(
             ROOT_ELEMENT,
-            () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="__SITE_DATA__">${jsonForScript(body.site)}</script>`,
+            () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="${SITE_DATA_ID}">${jsonForScript(body.site)}</script>`,
           );
       }
       return end;

@@ -118,6 +118,17 @@ describe('renderShellDocument', () => {
     expect(html).not.toContain('<noscript>');
   });
 
+  it("holds the first paint until the page's markup is parsed: the head expects the element right after #root", () => {
+    const document = renderShellDocument(template, { ...base, styles: ['/mfe/blog/style-1.css'] });
+    const html = document.start + document.finish({ html: '<h1>Blog</h1>', site: { path: '/blog' } });
+    const expectLink = /<link rel="expect" href="#([^"]+)" blocking="render" \/>/.exec(document.start);
+    expect(expectLink, 'a render-blocking expect link in the head the server sends first').not.toBeNull();
+    // Before the stylesheets and anything else that could let the browser paint.
+    expect(document.start.indexOf(expectLink![0])).toBeLessThan(document.start.indexOf('<link rel="stylesheet"'));
+    // The element it names comes right after the rendered #root, so the whole of #root is parsed before the first paint.
+    expect(html).toContain(`<div id="root" data-ssr=""><h1>Blog</h1></div>\n    <script type="application/json" id="${expectLink![1]}">`);
+  });
+
   it("names the site's origin on <html>, for the browser's canonical link and og:url (issue 54, item 2)", () => {
     const document = renderShellDocument(`<!doctype html>\n<html lang="en">${template.slice('<html>'.length)}`, { ...base, publicOrigin: 'https://www.site.test' });
     expect(document.start).toMatch(/^<!doctype html>\n<html data-site-origin="https:\/\/www\.site\.test" lang="en"><head>/);
