@@ -53,7 +53,7 @@ type AxeInPage = {
 export async function seriousViolations(page: Page, { chrome = false, rules }: ScanOptions = {}): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   // The colours as they settle, not midway: a theme switched just before the scan still runs the buttons' colour
-  // transitions (`transition-colors`, 150 ms), and axe read a half-faded dark button as low contrast. Only transitions
+  // transitions (`transition-colors`), and a half-faded button would read as low contrast. Only transitions
   // are awaited (a spinner's animation never finishes), and for 2 s at most: one in a section the browser skips
   // (`content-visibility`) may not advance until it is near the screen.
   await page.evaluate(() =>

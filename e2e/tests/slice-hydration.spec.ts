@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '../support/test';
 import { deferred } from '../support/deferred';
+import { SITE_DATA_ELEMENT_ID } from '@site/contracts/server-render';
 import { BASE_URL } from '../support/env';
 import { watchPageErrors } from '../support/page-errors';
 
@@ -194,12 +195,12 @@ test("the first paint waits for the page's markup: no frame shows the header alo
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
-      await page.addInitScript(() => {
+      await page.addInitScript((lastId) => {
         const start = performance.now();
         requestAnimationFrame(() => {
-          (window as unknown as { firstFrame: object }).firstFrame = { parsed: !!document.getElementById('__SITE_DATA__'), at: performance.now() - start };
+          (window as unknown as { firstFrame: object }).firstFrame = { parsed: !!document.getElementById(lastId), at: performance.now() - start };
         });
-      });
+      }, SITE_DATA_ELEMENT_ID);
       await page.goto(proxy.url + path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       return await page.evaluate(() => (window as unknown as { firstFrame: { parsed: boolean; at: number } }).firstFrame);

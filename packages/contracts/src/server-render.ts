@@ -8,7 +8,13 @@
  */
 import type { RemotesMap } from './manifest';
 
-/** What the server embeds in the page for hydration (`__SITE_DATA__`), and what a remote's page reads back. */
+/**
+ * The id of the `<script type="application/json">` the server writes right after a rendered #root, holding SiteData:
+ * the browser reads it to hydrate, and the page's head names it as the end of the markup its first paint waits for.
+ */
+export const SITE_DATA_ELEMENT_ID = '__SITE_DATA__';
+
+/** What the server embeds in the page for hydration (SITE_DATA_ELEMENT_ID), and what a remote's page reads back. */
 export interface SiteData {
   /** The URL path the server rendered (`location.pathname`). */
   path: string;

@@ -1,17 +1,15 @@
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { SiteData } from '@site/contracts/server-render';
+import { SITE_DATA_ELEMENT_ID, type SiteData } from '@site/contracts/server-render';
 import { siteOrigin } from './site';
 
-export type { SiteData };
+export { SITE_DATA_ELEMENT_ID, type SiteData };
 
 /**
  * What a server-rendered page hands to the browser once, in `<script type="application/json" id="__SITE_DATA__">`:
  * the path it rendered, its status and, when the page's route asked for server data, that data (exactly what the
  * remote's `render` was given), so hydration shows the same thing without fetching it again.
  */
-// (SiteData itself: @site/contracts/server-render, the server-render contract.)
-
-export const SITE_DATA_ELEMENT_ID = '__SITE_DATA__';
+// (SiteData and its element's id: @site/contracts/server-render, the server-render contract.)
 
 const SiteDataContext = createContext<SiteData | null | undefined>(undefined);
 

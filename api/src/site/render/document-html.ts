@@ -4,6 +4,7 @@ import { absoluteUrl, absolutizeJsonLd, imageSize } from '@site/contracts/page-h
 const HEAD_BLOCK = /<!--site-head-->[\s\S]*?<!--\/site-head-->/;
 const REMOTES_PLACEHOLDER = '<!--remotes-json-->';
 
+import { SITE_DATA_ELEMENT_ID } from '@site/contracts/server-render';
 import { NOT_FOUND_TITLE, SITE_ORIGIN_ATTRIBUTE } from '@site/contracts/site';
 
 export { NOT_FOUND_TITLE };
@@ -67,8 +68,6 @@ export interface RenderedBody {
 }
 
 const ROOT_ELEMENT = /<div id="root"><\/div>/;
-/** The element right after a server-rendered #root: what the browser has parsed when the page's markup is all there. */
-const SITE_DATA_ID = '__SITE_DATA__';
 /**
  * The first paint waits until the page's markup is parsed (`rel="expect"`, render-blocking; a browser that does not
  * know it ignores it, and one whose page has no such element, #root rendered in the browser, paints when the
@@ -76,7 +75,9 @@ const SITE_DATA_ID = '__SITE_DATA__';
  * style and lay out the rest of the screen in one long task right after that paint. With it, that work is part of the
  * first paint (docs/decisions.md, "The first paint waits for the page's markup").
  */
-const EXPECT_MARKUP = `<link rel="expect" href="#${SITE_DATA_ID}" blocking="render" />`;
+// Its element is the one written right after a server-rendered #root (`finish` below): when the browser has parsed it,
+// the page's markup is all there.
+const EXPECT_MARKUP = `<link rel="expect" href="#${SITE_DATA_ELEMENT_ID}" blocking="render" />`;
 const NOSCRIPT = /(?<!\s)\s*<noscript>[\s\S]*?<\/noscript>/i;
 
 /** What the head needs before the page has rendered: its tags, the remotes map, stylesheets and early preloads. */
@@ -157,7 +158,7 @@ export function renderShellDocument(
           .replace(NOSCRIPT, '')
           .replace(
             ROOT_ELEMENT,
-            () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="${SITE_DATA_ID}">${jsonForScript(body.site)}</script>`,
+            () => `<div id="root" data-ssr="">${body.html}</div>\n    <script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${jsonForScript(body.site)}</script>`,
           );
       }
       return end;
